@@ -1,0 +1,3 @@
+from apispec.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,89 @@
+"""The `apispec` command: one subcommand per consumer, each a thin shell.
+
+Subcommands live in `apispec.commands.<name>`; each module registers its own
+parser and imports its implementation only when run, so `apispec filter check`
+does not pay for the mock server's imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from apispec import __version__
+from apispec.exceptions import EXIT_USAGE, ApispecError
+
+# Modules under apispec/commands/, in the order `apispec --help` lists them.
+COMMANDS = (
+    "lint",
+    "rule",
+    "filter",
+    "registry",
+    "releases",
+    "openapi",
+    "mcp_tools",
+    "docs",
+    "changelog",
+    "mock",
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's one-line usage errors and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"apispec: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _version() -> str:
+    from apispec.model import load_registry
+
+    newest = load_registry().newest_release
+    return f"apispec {__version__} (registry: newest release {newest})"
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        print(_version())
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="apispec",
+        description="Spec toolkit and compatibility linter for the Monitoring Service REST API v2.",
+    )
+    parser.add_argument("--version", action=_VersionAction)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"apispec.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"apispec.commands.{name}":
+                raise
+            continue  # a consumer not built yet
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args.handler(args) or 0)
+    except ApispecError as exc:
+        print(f"apispec: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("apispec: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

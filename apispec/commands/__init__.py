@@ -1,0 +1,1 @@
+"""One module per `apispec` subcommand; see apispec.cli.COMMANDS."""

@@ -1,0 +1,112 @@
+"""`apispec registry list|show|check`: read and verify the endpoint registry."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, RegistryError, UsageError, did_you_mean
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("registry", help="list, show and check the endpoint registry")
+    inner = parser.add_subparsers(dest="registry_command", metavar="ACTION", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--registry",
+            type=Path,
+            metavar="DIR",
+            help="use the registry in DIR instead of the bundled one",
+        )
+
+    lister = inner.add_parser("list", help="list endpoints")
+    common(lister)
+    lister.add_argument("--maturity", choices=["stable", "experimental", "deprecated"])
+    lister.add_argument("--release", metavar="R", help="only endpoints available in release R")
+    lister.add_argument("--tag", metavar="T", help="only endpoints with tag T")
+    lister.add_argument("--format", choices=["table", "json"], default="table")
+    lister.set_defaults(handler=run_list)
+
+    show = inner.add_parser("show", help="show one endpoint with every field")
+    common(show)
+    show.add_argument("method")
+    show.add_argument("path", help="path relative to /api/v2, for example /devices/{id}")
+    show.add_argument("--format", choices=["text", "json"], default="text")
+    show.set_defaults(handler=run_show)
+
+    check = inner.add_parser("check", help="validate schema and cross-references")
+    common(check)
+    check.set_defaults(handler=run_check)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from apispec.model import load_registry
+    from apispec.text_table import render_table
+
+    registry = load_registry(args.registry)
+    endpoints = list(registry.endpoints)
+    if args.release:
+        release = registry.release(args.release)
+        endpoints = [e for e in endpoints if registry.available_in(e, release)]
+    if args.maturity:
+        endpoints = [e for e in endpoints if e.maturity == args.maturity]
+    if args.tag:
+        tags = registry.tags()
+        if args.tag not in tags:
+            raise UsageError(f"unknown tag {args.tag!r}{did_you_mean(args.tag, tags)}")
+        endpoints = [e for e in endpoints if e.tag == args.tag]
+    if args.format == "json":
+        print(json.dumps([e.as_dict() for e in endpoints], indent=2))
+        return EXIT_OK
+    rows = [
+        (e.method, e.path, e.maturity, e.since, e.deprecated_in, e.removed_in, e.successor)
+        for e in endpoints
+    ]
+    headers = ("METHOD", "PATH", "MATURITY", "SINCE", "DEPRECATED", "REMOVED", "SUCCESSOR")
+    print(render_table(headers, rows))
+    print(f"\n{len(rows)} endpoints")
+    return EXIT_OK
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from apispec.model import load_registry
+
+    registry = load_registry(args.registry)
+    endpoint = registry.endpoint(args.method, args.path)
+    data = endpoint.as_dict()
+    data["available_in"] = [
+        r.text for r in registry.release_list if registry.available_in(endpoint, r)
+    ]
+    if args.format == "json":
+        print(json.dumps(data, indent=2))
+        return EXIT_OK
+    width = max(len(k) for k in data)
+    for key, value in data.items():
+        if isinstance(value, list):
+            value = ", ".join(map(str, value)) or "-"
+        elif isinstance(value, dict):
+            value = ", ".join(f"{k}: {v}" for k, v in value.items()) or "-"
+        print(f"{key.ljust(width)}  {'-' if value is None else value}")
+    return EXIT_OK
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from apispec.registry_check import check_source
+    from apispec.registry_files import read_registry
+
+    try:
+        source = read_registry(args.registry, with_lines=True)
+    except RegistryError as exc:
+        print(f"{exc}")
+        return EXIT_FINDINGS
+    findings = check_source(source)
+    for finding in findings:
+        print(finding)
+    errors = sum(f.severity == "error" for f in findings)
+    warnings = len(findings) - errors
+    endpoints = len(source.document.get("endpoints") or ())
+    verdict = "FAILED" if errors else "ok"
+    print(f"registry {verdict}: {endpoints} endpoints, {errors} errors, {warnings} warnings")
+    return EXIT_FINDINGS if errors else EXIT_OK

@@ -1,0 +1,45 @@
+"""`apispec releases`: the releases the registry knows, in order."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from apispec.exceptions import EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("releases", help="list the releases the registry knows, oldest first")
+    parser.add_argument("--format", choices=["table", "json"], default="table")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from apispec.model import load_registry
+    from apispec.text_table import render_table
+
+    registry = load_registry()
+    notes = {info.release.text: info.notes for info in registry.releases}
+    rows = []
+    for release in registry.release_list:
+        endpoints = registry.endpoints_in(release)
+        added = [e for e in registry.endpoints if e.since == release]
+        rows.append(
+            {
+                "release": release.text,
+                "placeholder": release.is_placeholder,
+                "available": len(endpoints),
+                "added": len(added),
+                "notes": list(notes.get(release.text, ())),
+            }
+        )
+    if args.format == "json":
+        print(json.dumps(rows, indent=2))
+        return EXIT_OK
+    print(
+        render_table(
+            ("RELEASE", "AVAILABLE", "ADDED", "NOTES"),
+            [(r["release"], r["available"], r["added"], " ".join(r["notes"])) for r in rows],
+        )
+    )
+    return EXIT_OK

@@ -1,0 +1,43 @@
+"""Errors that end a command with a one-line message and a documented exit code.
+
+Every consumer raises these instead of printing, so the CLI can turn any of
+them into `apispec: error: ...` and the right exit status in one place.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+
+
+class ApispecError(Exception):
+    """A failure the user can act on; `exit_code` follows docs/cli.md."""
+
+    exit_code = EXIT_USAGE
+
+    def __init__(self, message: str, exit_code: int | None = None) -> None:
+        super().__init__(message)
+        if exit_code is not None:
+            self.exit_code = exit_code
+
+
+class UsageError(ApispecError):
+    """Bad arguments: unknown release, method, path, option value."""
+
+
+class RegistryError(ApispecError):
+    """The registry files cannot be read or do not pass their schema.
+
+    A configuration error for every command that merely uses a registry (exit
+    2); `apispec registry check` reports it as a finding instead (exit 1).
+    """
+
+
+def did_you_mean(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str:
+    """Return ` (did you mean X?)` for the closest candidate, or an empty string."""
+    matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
+    return f" (did you mean {matches[0]}?)" if matches else ""

@@ -1,0 +1,429 @@
+"""The typed, immutable view of the registry that every consumer uses.
+
+Consumers never read the YAML: they call `load_registry()` and work with these
+objects, so a change of file layout touches this module and nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any
+
+from apispec.exceptions import UsageError, did_you_mean
+from apispec.registry_files import read_registry
+from apispec.releases import Release, parse_release
+
+_PARAM = re.compile(r"\{([a-z_]+)\}")
+
+NONE_PLANNED = "none planned"
+TO_BE_DECIDED = "to be decided"
+
+
+class Maturity(StrEnum):
+    STABLE = "stable"
+    EXPERIMENTAL = "experimental"
+    DEPRECATED = "deprecated"
+
+
+@dataclass(frozen=True)
+class Successor:
+    """What replaces a deprecated endpoint: another endpoint, or one of two verdicts."""
+
+    text: str
+    method: str | None = None
+    path: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Successor:
+        if text in (NONE_PLANNED, TO_BE_DECIDED):
+            return cls(text)
+        method, _, path = text.partition(" ")
+        return cls(text, method, path)
+
+    @property
+    def is_endpoint(self) -> bool:
+        return self.path is not None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One (method, path) of the API; `path` is relative to /api/v2."""
+
+    method: str
+    path: str
+    operation_id: str
+    summary: str
+    tag: str
+    maturity: Maturity
+    since: Release | None = None
+    deprecated_in: Release | None = None
+    removed_in: Release | None = None
+    successor: Successor | None = None
+    is_list: bool = False
+    creates: bool = False
+    auth: bool = True
+    request_fields: Mapping[str, str] = field(default_factory=dict)
+    response_fields: Mapping[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.method, self.path)
+
+    @property
+    def path_params(self) -> tuple[str, ...]:
+        return tuple(_PARAM.findall(self.path))
+
+    @property
+    def is_experimental_path(self) -> bool:
+        return self.path.startswith("/experimental/")
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape of `apispec registry list --format json`."""
+        return {
+            "method": self.method,
+            "path": self.path,
+            "operation_id": self.operation_id,
+            "summary": self.summary,
+            "tag": self.tag,
+            "maturity": str(self.maturity),
+            "since": _text(self.since),
+            "deprecated_in": _text(self.deprecated_in),
+            "removed_in": _text(self.removed_in),
+            "successor": _text(self.successor),
+            "list": self.is_list,
+            "creates": self.creates,
+            "auth": self.auth,
+            "request_fields": dict(self.request_fields),
+            "response_fields": dict(self.response_fields),
+            "notes": list(self.notes),
+        }
+
+
+def _text(value: object | None) -> str | None:
+    return None if value is None else str(value)
+
+
+@dataclass(frozen=True)
+class FilterProperty:
+    """A filterable property: its data type and the operators the spec allows on it."""
+
+    name: str
+    type: str
+    operators: tuple[str, ...]
+    values: tuple[str, ...] = ()
+    multi_valued: bool = False
+    applies_to: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Operator:
+    symbol: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Relationship:
+    name: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class FilterExample:
+    filter: str
+    endpoint: str | None = None
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: str
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class SettingSection:
+    name: str
+    fields: tuple[Field, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ObjectKind:
+    name: str
+    reference_type: str | None = None
+    collection: str | None = None
+    tree_level: int | None = None
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    code: str
+    meaning: str
+    status: int
+    status_source: str
+    basis: str = ""
+
+
+@dataclass(frozen=True)
+class HttpStatus:
+    status: int
+    condition: str
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    value: int
+    unit: str
+    applies_to: str
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Header:
+    name: str
+    content: str
+
+
+@dataclass(frozen=True)
+class QueryParameter:
+    name: str
+    type: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class ReleaseInfo:
+    release: Release
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Every fact of the spec that a tool needs, loaded once."""
+
+    releases: tuple[ReleaseInfo, ...]
+    endpoints: tuple[Endpoint, ...]
+    data_types: Mapping[str, str]
+    operators: tuple[Operator, ...]
+    properties: tuple[FilterProperty, ...]
+    relationships: tuple[Relationship, ...]
+    filter_examples: tuple[FilterExample, ...]
+    object_kinds: tuple[ObjectKind, ...]
+    root: Mapping[str, str]
+    record_fields: tuple[Field, ...]
+    reference_fields: tuple[Field, ...]
+    setting_sections: tuple[SettingSection, ...]
+    inheritance_fields: tuple[Field, ...]
+    http_statuses: tuple[HttpStatus, ...]
+    error_codes: tuple[ErrorCode, ...]
+    limits: tuple[Limit, ...]
+    pagination_headers: tuple[Header, ...]
+    query_parameters: tuple[QueryParameter, ...]
+    directory: Path | None = None
+
+    # -- releases -------------------------------------------------------------
+
+    @cached_property
+    def release_list(self) -> tuple[Release, ...]:
+        """Every release the registry knows, oldest first."""
+        return tuple(sorted((info.release for info in self.releases), key=lambda r: r.sort_key))
+
+    @property
+    def newest_release(self) -> Release:
+        return self.release_list[-1]
+
+    @property
+    def first_release(self) -> Release:
+        return self.release_list[0]
+
+    def release(self, text: str) -> Release:
+        """The known release written `text`; a UsageError with a did-you-mean otherwise."""
+        known = {r.text: r for r in self.release_list}
+        if text in known:
+            return known[text]
+        parse_release(text)  # a syntax error says so before "unknown"
+        raise UsageError(
+            f"unknown release {text!r}{did_you_mean(text, known)}; "
+            f"known releases: {', '.join(known)}"
+        )
+
+    # -- endpoints ------------------------------------------------------------
+
+    @cached_property
+    def _by_key(self) -> dict[tuple[str, str], Endpoint]:
+        return {e.key: e for e in self.endpoints}
+
+    @cached_property
+    def _by_operation(self) -> dict[str, Endpoint]:
+        return {e.operation_id: e for e in self.endpoints}
+
+    def find(self, method: str, path: str) -> Endpoint | None:
+        return self._by_key.get((method.upper(), path))
+
+    def by_operation_id(self, operation_id: str) -> Endpoint | None:
+        return self._by_operation.get(operation_id)
+
+    def endpoint(self, method: str, path: str) -> Endpoint:
+        """The endpoint at (method, path); a UsageError with a did-you-mean otherwise."""
+        method = method.upper()
+        found = self.find(method, path)
+        if found is not None:
+            return found
+        methods = sorted({e.method for e in self.endpoints})
+        if method not in methods:
+            raise UsageError(f"unknown method {method!r}{did_you_mean(method, methods)}")
+        paths = sorted({e.path for e in self.endpoints})
+        if path in paths:
+            defined = ", ".join(e.method for e in self.endpoints if e.path == path)
+            raise UsageError(f"{method} is not defined for {path} (defined: {defined})")
+        raise UsageError(f"unknown path {path!r}{did_you_mean(path, paths)}")
+
+    def successor_of(self, endpoint: Endpoint) -> Endpoint | None:
+        """The successor endpoint, when the successor is an endpoint of the registry."""
+        succ = endpoint.successor
+        if succ is None or not succ.is_endpoint:
+            return None
+        assert succ.method is not None and succ.path is not None
+        return self.find(succ.method, succ.path)
+
+    def available_in(self, endpoint: Endpoint, release: Release) -> bool:
+        """Since <= release and not removed by it; an unknown `since` means from the start."""
+        if endpoint.since is not None and not endpoint.since <= release:
+            return False
+        return endpoint.removed_in is None or release < endpoint.removed_in
+
+    def endpoints_in(self, release: Release) -> tuple[Endpoint, ...]:
+        return tuple(e for e in self.endpoints if self.available_in(e, release))
+
+    def tags(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(e.tag for e in self.endpoints))
+
+    # -- filters, errors --------------------------------------------------------
+
+    @cached_property
+    def _properties(self) -> dict[str, FilterProperty]:
+        return {p.name: p for p in self.properties}
+
+    def property(self, name: str) -> FilterProperty | None:
+        return self._properties.get(name)
+
+    def error_code(self, code: str) -> ErrorCode | None:
+        return next((e for e in self.error_codes if e.code == code), None)
+
+    def limit(self, name: str) -> int:
+        return next(lim.value for lim in self.limits if lim.name == name)
+
+
+def _release(value: Any) -> Release | None:
+    return None if value is None else parse_release(str(value))
+
+
+def _fields(items: Any) -> tuple[Field, ...]:
+    return tuple(Field(f["name"], f["type"], f.get("notes", "")) for f in items or ())
+
+
+def build_registry(doc: Mapping[str, Any], directory: Path | None = None) -> Registry:
+    """Turn the merged registry document into the model (after schema validation)."""
+    endpoints = tuple(
+        Endpoint(
+            method=e["method"],
+            path=e["path"],
+            operation_id=e["operation_id"],
+            summary=e["summary"],
+            tag=e["tag"],
+            maturity=Maturity(e["maturity"]),
+            since=_release(e.get("since")),
+            deprecated_in=_release(e.get("deprecated_in")),
+            removed_in=_release(e.get("removed_in")),
+            successor=Successor.parse(e["successor"]) if e.get("successor") else None,
+            is_list=bool(e.get("list", False)),
+            creates=bool(e.get("creates", False)),
+            auth=bool(e.get("auth", True)),
+            request_fields=dict(e.get("request_fields") or {}),
+            response_fields=dict(e.get("response_fields") or {}),
+            notes=tuple(e.get("notes") or ()),
+        )
+        for e in doc["endpoints"]
+    )
+    return Registry(
+        releases=tuple(
+            ReleaseInfo(parse_release(str(r["id"])), tuple(r.get("notes") or ()))
+            for r in doc["releases"]
+        ),
+        endpoints=endpoints,
+        data_types={d["name"]: d["notation"] for d in doc["data_types"]},
+        operators=tuple(Operator(o["symbol"], o["meaning"]) for o in doc["operators"]),
+        properties=tuple(
+            FilterProperty(
+                name=p["name"],
+                type=p["type"],
+                operators=tuple(p["operators"]),
+                values=tuple(p.get("values") or ()),
+                multi_valued=bool(p.get("multi_valued", False)),
+                applies_to=tuple(p.get("applies_to") or ()),
+                notes=tuple(p.get("notes") or ()),
+            )
+            for p in doc["properties"]
+        ),
+        relationships=tuple(Relationship(r["name"], r["meaning"]) for r in doc["relationships"]),
+        filter_examples=tuple(
+            FilterExample(x["filter"], x.get("endpoint")) for x in doc.get("examples") or ()
+        ),
+        object_kinds=tuple(
+            ObjectKind(k["name"], k.get("reference_type"), k.get("collection"), k.get("tree_level"))
+            for k in doc["object_kinds"]
+        ),
+        root=dict(doc.get("root") or {}),
+        record_fields=_fields(doc["record_fields"]),
+        reference_fields=_fields(doc.get("reference_fields")),
+        setting_sections=tuple(
+            SettingSection(s["name"], _fields(s["fields"]), tuple(s.get("notes") or ()))
+            for s in doc.get("setting_sections") or ()
+        ),
+        inheritance_fields=_fields(doc.get("inheritance_fields")),
+        http_statuses=tuple(HttpStatus(s["status"], s["condition"]) for s in doc["http_statuses"]),
+        error_codes=tuple(
+            ErrorCode(c["code"], c["meaning"], c["status"], c["status_source"], c.get("basis", ""))
+            for c in doc["error_codes"]
+        ),
+        limits=tuple(
+            Limit(x["name"], x["value"], x["unit"], x["applies_to"], x.get("notes", ""))
+            for x in doc["limits"]
+        ),
+        pagination_headers=tuple(
+            Header(h["name"], h["content"]) for h in doc["pagination_headers"]
+        ),
+        query_parameters=tuple(
+            QueryParameter(q["name"], q["type"], q["rule"]) for q in doc["query_parameters"]
+        ),
+        directory=directory,
+    )
+
+
+@cache
+def load_registry(directory: Path | None = None) -> Registry:
+    """Load and validate a registry directory once per process (default: the bundled one).
+
+    Raises RegistryError with `FILE:LINE: message` when the files do not pass
+    the schema and cross-reference checks, so no consumer ever sees bad data.
+    """
+    from apispec.registry_check import check_source, raise_on_errors
+
+    source = read_registry(directory, with_lines=directory is not None)
+    if directory is not None:
+        raise_on_errors(check_source(source))
+    return build_registry(source.document, source.directory)

@@ -1,0 +1,123 @@
+"""Reading the registry's YAML files, with the line of every node.
+
+The model needs only the data; `apispec registry check` also needs to say on
+which line of which file a bad value stands, so the same read returns both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from apispec.exceptions import RegistryError
+
+try:
+    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
+except AttributeError:  # PyYAML built without libyaml
+    _Loader = yaml.SafeLoader
+
+Pointer = tuple[str | int, ...]
+
+
+@dataclass
+class RegistrySource:
+    """The merged registry document and where each part of it was written."""
+
+    directory: Path
+    document: dict[str, Any] = field(default_factory=dict)
+    files: dict[str, Path] = field(default_factory=dict)  # top-level key -> file
+    lines: dict[tuple[str, Pointer], int] = field(default_factory=dict)  # (file, pointer) -> line
+    duplicates: list[tuple[Path, int, str]] = field(default_factory=list)
+
+    def locate(self, pointer: Pointer) -> tuple[Path, int]:
+        """The file and 1-based line of the node at `pointer`, or of its nearest parent."""
+        if not pointer:
+            return self.directory, 0
+        path = self.files.get(str(pointer[0]), self.directory)
+        name = path.name
+        probe = tuple(pointer)
+        while probe:
+            line = self.lines.get((name, probe))
+            if line is not None:
+                return path, line
+            probe = probe[:-1]
+        return path, 1
+
+
+def default_directory() -> Path:
+    """The registry that ships inside the package."""
+    return Path(str(resources.files("apispec") / "registry"))
+
+
+def _record_lines(
+    node: yaml.Node, pointer: Pointer, name: str, source: RegistrySource, path: Path
+) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = key_node.value
+            if key in seen:
+                source.duplicates.append((path, key_node.start_mark.line + 1, key))
+            seen.add(key)
+            source.lines[(name, (*pointer, key))] = key_node.start_mark.line + 1
+            _record_lines(value_node, (*pointer, key), name, source, path)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            source.lines[(name, (*pointer, index))] = item.start_mark.line + 1
+            _record_lines(item, (*pointer, index), name, source, path)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RegistryError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    except OSError as exc:
+        raise RegistryError(f"{path}: cannot read ({exc.strerror})") from exc
+
+
+def read_registry(directory: Path | None = None, *, with_lines: bool = False) -> RegistrySource:
+    """Merge every `*.yaml` file of `directory`; each file contributes top-level keys."""
+    directory = Path(directory) if directory is not None else default_directory()
+    if not directory.is_dir():
+        raise RegistryError(f"{directory}: registry directory does not exist")
+    source = RegistrySource(directory=directory)
+    files = sorted(directory.glob("*.yaml"))
+    if not files:
+        raise RegistryError(f"{directory}: no registry files (*.yaml) found")
+    for path in files:
+        text = _read_text(path)
+        try:
+            if with_lines:
+                loader = yaml.SafeLoader(text)
+                try:
+                    node = loader.get_single_node()
+                    data = loader.construct_document(node) if node is not None else None
+                finally:
+                    loader.dispose()
+                if node is not None:
+                    _record_lines(node, (), path.name, source, path)
+            else:
+                data = yaml.load(text, Loader=_Loader)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = mark.line + 1 if mark is not None else 1
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise RegistryError(f"{path}:{line}: invalid YAML: {problem}") from exc
+        if data is None:
+            continue
+        if not isinstance(data, dict):
+            raise RegistryError(f"{path}:1: a registry file must be a mapping of sections")
+        for key, value in data.items():
+            if key in source.files:
+                line = source.lines.get((path.name, (key,)), 1)
+                raise RegistryError(
+                    f"{path}:{line}: section {key!r} is already defined in {source.files[key].name}"
+                )
+            source.files[key] = path
+            source.document[key] = value
+    return source
