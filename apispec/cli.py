@@ -12,7 +12,6 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from apispec import __version__
 from apispec.exceptions import EXIT_USAGE, ApispecError
 
 # Modules under apispec/commands/, in the order `apispec --help` lists them.
@@ -38,6 +37,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _version() -> str:
+    from apispec import __version__
     from apispec.model import load_registry
 
     newest = load_registry().newest_release

@@ -421,9 +421,9 @@ def load_registry(directory: Path | None = None) -> Registry:
     Raises RegistryError with `FILE:LINE: message` when the files do not pass
     the schema and cross-reference checks, so no consumer ever sees bad data.
     """
-    from apispec.registry_check import check_source, raise_on_errors
-
     source = read_registry(directory, with_lines=directory is not None)
     if directory is not None:
+        from apispec.registry_check import check_source, raise_on_errors
+
         raise_on_errors(check_source(source))
     return build_registry(source.document, source.directory)

@@ -13,14 +13,13 @@ import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
 from apispec.exceptions import RegistryError
-from apispec.registry_files import Pointer, RegistrySource
+from apispec.registry_files import Pointer, RegistrySource, default_directory
 from apispec.releases import Release, ReleaseSyntaxError, parse_release
 
 
@@ -44,8 +43,7 @@ def display_path(path: Path) -> str:
 
 
 def _schema() -> dict[str, Any]:
-    text = (resources.files("apispec") / "registry" / "schema.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    return json.loads((default_directory() / "schema.json").read_text(encoding="utf-8"))
 
 
 class _Collector:
@@ -64,13 +62,18 @@ class _Collector:
         self.add("warning", pointer, message)
 
 
-def _schema_message(error: jsonschema.ValidationError) -> str:
-    where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-    if error.validator == "additionalProperties":
-        return f"{where}: {error.message}"
-    if error.validator == "required":
-        return f"{where}: {error.message}"
-    return f"{where}: {error.message}"
+def _schema_problem(error: jsonschema.ValidationError) -> tuple[Pointer, str]:
+    """Where a schema error stands and what to say; an unknown key points at the key."""
+    pointer = tuple(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        if extra:
+            pointer = (*pointer, extra[0])
+            where = "/".join(map(str, pointer))
+            return pointer, f"{where}: unknown field {extra[0]!r} (allowed: {', '.join(allowed)})"
+    where = "/".join(map(str, pointer)) or "(top level)"
+    return pointer, f"{where}: {error.message}"
 
 
 def _spec_row(endpoint: dict[str, Any]) -> str:
@@ -92,7 +95,7 @@ def check_source(source: RegistrySource) -> list[Finding]:
         validator.iter_errors(source.document), key=lambda e: list(map(str, e.absolute_path))
     )
     for error in schema_errors:
-        out.error(tuple(error.absolute_path), _schema_message(error))
+        out.error(*_schema_problem(error))
     if not schema_errors:
         _check_references(source.document, out)
     return sorted(out.findings, key=lambda f: (str(f.path), f.line, f.severity, f.message))

@@ -7,7 +7,6 @@ which line of which file a bad value stands, so the same read returns both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +49,7 @@ class RegistrySource:
 
 def default_directory() -> Path:
     """The registry that ships inside the package."""
-    return Path(str(resources.files("apispec") / "registry"))
+    return Path(__file__).parent / "registry"
 
 
 def _record_lines(
