@@ -6,18 +6,14 @@ which line of which file a bad value stands, so the same read returns both.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from apispec.exceptions import RegistryError
-
-try:
-    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
-except AttributeError:  # PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
 
 Pointer = tuple[str | int, ...]
 
@@ -53,8 +49,10 @@ def default_directory() -> Path:
 
 
 def _record_lines(
-    node: yaml.Node, pointer: Pointer, name: str, source: RegistrySource, path: Path
+    node: Any, pointer: Pointer, name: str, source: RegistrySource, path: Path
 ) -> None:
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for key_node, value_node in node.value:
@@ -79,15 +77,80 @@ def _read_text(path: Path) -> str:
         raise RegistryError(f"{path}: cannot read ({exc.strerror})") from exc
 
 
+def _cache_file(files: list[Path]) -> Path | None:
+    """Where the parsed document of exactly these file versions is cached, if anywhere.
+
+    Parsing the YAML (and importing PyYAML) is most of a short command's start-up;
+    the JSON copy loads in under a millisecond. The key covers every file's name,
+    size and modification time, so an edit of the registry invalidates it.
+    """
+    if os.environ.get("APISPEC_NO_CACHE"):
+        return None
+    import platformdirs
+
+    digest = hashlib.sha256()
+    for path in files:
+        stat = path.stat()
+        digest.update(f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return Path(platformdirs.user_cache_dir("apispec")) / f"registry-{digest.hexdigest()[:24]}.json"
+
+
+def _load_cached(cache: Path | None, directory: Path) -> RegistrySource | None:
+    if cache is None:
+        return None
+    try:
+        data = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return RegistrySource(
+        directory=directory,
+        document=data["document"],
+        files={key: directory / name for key, name in data["files"].items()},
+    )
+
+
+def _store_cached(cache: Path | None, source: RegistrySource) -> None:
+    if cache is None:
+        return
+    payload = {
+        "document": source.document,
+        "files": {key: path.name for key, path in source.files.items()},
+    }
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        temporary = cache.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(payload), encoding="utf-8")
+        temporary.replace(cache)  # atomic, so a concurrent reader never sees half a file
+    except OSError:
+        pass  # a read-only cache directory only costs speed
+
+
 def read_registry(directory: Path | None = None, *, with_lines: bool = False) -> RegistrySource:
-    """Merge every `*.yaml` file of `directory`; each file contributes top-level keys."""
+    """Merge every `*.yaml` file of `directory`; each file contributes top-level keys.
+
+    Without `with_lines` the parsed document may come from the on-disk cache.
+    """
     directory = Path(directory) if directory is not None else default_directory()
     if not directory.is_dir():
         raise RegistryError(f"{directory}: registry directory does not exist")
-    source = RegistrySource(directory=directory)
     files = sorted(directory.glob("*.yaml"))
     if not files:
         raise RegistryError(f"{directory}: no registry files (*.yaml) found")
+    cache = None if with_lines else _cache_file(files)
+    cached = _load_cached(cache, directory)
+    if cached is not None:
+        return cached
+    source = _parse_files(directory, files, with_lines)
+    if not with_lines:
+        _store_cached(cache, source)
+    return source
+
+
+def _parse_files(directory: Path, files: list[Path], with_lines: bool) -> RegistrySource:
+    import yaml
+
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    source = RegistrySource(directory=directory)
     for path in files:
         text = _read_text(path)
         try:
@@ -101,7 +164,7 @@ def read_registry(directory: Path | None = None, *, with_lines: bool = False) ->
                 if node is not None:
                     _record_lines(node, (), path.name, source, path)
             else:
-                data = yaml.load(text, Loader=_Loader)
+                data = yaml.load(text, Loader=loader_class)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = mark.line + 1 if mark is not None else 1
