@@ -1,0 +1,213 @@
+"""The reference docs per release, as Markdown or as a self-contained HTML site.
+
+Layout of the output directory (docs/reference-docs.md):
+
+- one release: DIR/PAGE, the page of that release;
+- all releases: DIR/PAGE (landing page: releases in order and the
+  endpoint-by-release availability matrix) and DIR/<release>/PAGE;
+
+where PAGE is README.md (so a Git host shows it for the folder) or index.html.
+Every fact comes from the registry model; the templates only arrange it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from apispec.exceptions import UsageError
+from apispec.model import Endpoint, Registry
+from apispec.release_status import Badge, badge_in, first_available
+from apispec.releases import Release
+
+FORMATS = ("md", "html")
+PAGE = {"md": "README.md", "html": "index.html"}
+# HTTP's own meaning of these statuses (unauthenticated, not permitted); their
+# conditions and error codes come from the registry.
+AUTH_STATUSES = (401, 403)
+_NOT_ANCHOR = re.compile(r"[^a-z0-9_-]+")
+
+
+def anchor(endpoint: Endpoint) -> str:
+    """The stable fragment id of an endpoint: its operation id, made URL-safe."""
+    return _NOT_ANCHOR.sub("-", endpoint.operation_id.lower())
+
+
+def tag_anchor(tag: str) -> str:
+    return "tag-" + _NOT_ANCHOR.sub("-", tag.lower()).strip("-")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One endpoint on one release page."""
+
+    endpoint: Endpoint
+    badge: Badge
+    anchor: str
+    successor_text: str | None
+    successor_href: str | None
+    successor_remark: str | None
+
+    @property
+    def search_text(self) -> str:
+        e = self.endpoint
+        return f"{e.method} {e.path} {e.summary} {e.tag} {self.badge}".lower()
+
+
+@dataclass(frozen=True)
+class TagGroup:
+    tag: str
+    anchor: str
+    rows: tuple[Row, ...]
+
+
+class Site:
+    """Which pages exist and how one page links to another."""
+
+    def __init__(self, registry: Registry, fmt: str, releases: Sequence[Release], landing: bool):
+        if fmt not in FORMATS:
+            raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        self.registry = registry
+        self.fmt = fmt
+        self.page = PAGE[fmt]
+        self.releases = tuple(releases)
+        self.landing = landing
+
+    def page_path(self, release: Release | None) -> str:
+        """Path of a page relative to the output directory (None: the landing page)."""
+        if release is None or not self.landing:
+            return self.page
+        return f"{release.text}/{self.page}"
+
+    def href(self, source: Release | None, target: Release | None, fragment: str = "") -> str:
+        frag = f"#{fragment}" if fragment else ""
+        if source == target or (not self.landing and target in self.releases):
+            return frag or self.page
+        if source is None:
+            return self.page_path(target) + frag
+        return "../" + self.page_path(target) + frag
+
+    def has_page(self, release: Release) -> bool:
+        return any(r.text == release.text for r in self.releases)
+
+
+def _row(site: Site, endpoint: Endpoint, release: Release, badge: Badge) -> Row:
+    registry = site.registry
+    succ = endpoint.successor
+    target = registry.successor_of(endpoint)
+    href = remark = None
+    if target is not None:
+        if registry.available_in(target, release):
+            href = site.href(release, release, anchor(target))
+        else:
+            since = first_available(registry, target)
+            if since is None:
+                remark = "not available in any named release"
+            else:
+                remark = f"not available in {release}; available from {since}"
+                if site.has_page(since):
+                    href = site.href(release, since, anchor(target))
+    return Row(endpoint, badge, anchor(endpoint), succ.text if succ else None, href, remark)
+
+
+def release_context(site: Site, release: Release) -> dict[str, Any]:
+    """Everything one release page shows, computed once for both formats."""
+    registry = site.registry
+    groups: dict[str, list[Row]] = {tag: [] for tag in registry.tags()}
+    removed: list[Row] = []
+    for endpoint in registry.endpoints:
+        badge = badge_in(registry, endpoint, release)
+        if badge is None:
+            continue
+        row = _row(site, endpoint, release, badge)
+        (removed if badge is Badge.REMOVED else groups[endpoint.tag]).append(row)
+    tag_groups = [TagGroup(tag, tag_anchor(tag), tuple(rows)) for tag, rows in groups.items() if rows]
+    available = [row for group in tag_groups for row in group.rows]
+    order = registry.release_list
+    index = order.index(release)
+    info = next(i for i in registry.releases if i.release.text == release.text)
+    return {
+        "registry": registry,
+        "release": release,
+        "release_notes": info.notes,
+        "groups": tag_groups,
+        "removed": removed,
+        "counts": {b: sum(r.badge is b for r in available) for b in Badge if b is not Badge.REMOVED},
+        "available_count": len(available),
+        "list_count": sum(r.endpoint.is_list for r in available),
+        "no_auth": [r for r in available if not r.endpoint.auth],
+        "auth_statuses": [s for s in registry.http_statuses if s.status in AUTH_STATUSES],
+        "auth_codes": [c for c in registry.error_codes if c.status in AUTH_STATUSES],
+        "level_pairs": [
+            (a, b) for i, a in enumerate(order) for b in order[i + 1 :] if a.level_with(b)
+        ],
+        "release_infos": sorted(registry.releases, key=lambda i: order.index(i.release)),
+        "previous": order[index - 1] if site.landing and index > 0 else None,
+        "next": order[index + 1] if site.landing and index + 1 < len(order) else None,
+        "landing_href": site.href(release, None) if site.landing else None,
+        "href": lambda target, fragment="": site.href(release, target, fragment),
+        "badges": list(Badge),
+    }
+
+
+def landing_context(site: Site) -> dict[str, Any]:
+    """The landing page: releases in order and which endpoint each one has."""
+    registry = site.registry
+    matrix = []
+    for endpoint in registry.endpoints:
+        cells = []
+        for release in registry.release_list:
+            badge = badge_in(registry, endpoint, release)
+            href = site.href(None, release, anchor(endpoint)) if badge is not None else None
+            cells.append((release, badge, href))
+        matrix.append((endpoint, cells))
+    return {
+        "registry": registry,
+        "releases": site.releases,
+        "release_notes": {i.release.text: i.notes for i in registry.releases},
+        "matrix": matrix,
+        "href": lambda target, fragment="": site.href(None, target, fragment),
+        "counts": {
+            r.text: len(registry.endpoints_in(r)) for r in registry.release_list
+        },
+        "badges": list(Badge),
+    }
+
+
+def _render(fmt: str, template: str, context: dict[str, Any]) -> str:
+    from apispec.templating import html_environment, markdown_environment
+
+    env = markdown_environment() if fmt == "md" else html_environment()
+    return env.get_template(f"docs/{fmt}/{template}.{fmt}.j2").render(context)
+
+
+def render_site(
+    registry: Registry, fmt: str, release: str | None = None, all_releases: bool = False
+) -> dict[str, str]:
+    """Relative path -> page text; one release (default: the newest) or all of them."""
+    if all_releases:
+        site = Site(registry, fmt, registry.release_list, landing=True)
+    else:
+        chosen = registry.release(release) if release else registry.newest_release
+        site = Site(registry, fmt, (chosen,), landing=False)
+    pages = {
+        site.page_path(rel): _render(fmt, "release", release_context(site, rel))
+        for rel in site.releases
+    }
+    if site.landing:
+        pages[site.page_path(None)] = _render(fmt, "landing", landing_context(site))
+    return pages
+
+
+def write_site(pages: dict[str, str], out: Path) -> list[Path]:
+    """Write the pages under `out`, creating folders; return the files written."""
+    written = []
+    for relative, text in pages.items():
+        target = out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        written.append(target)
+    return written
