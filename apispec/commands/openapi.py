@@ -1,0 +1,84 @@
+"""`apispec openapi`: the OpenAPI 3.1 document of a release, or `--check FILE`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "openapi",
+        help="generate the OpenAPI 3.1 document of a release, or check an OpenAPI file",
+        description="Print the OpenAPI 3.1.0 document of every endpoint available in a "
+        "release (default: the newest), or validate FILE with --check.",
+    )
+    parser.add_argument("--release", metavar="R", help="release to describe (default: newest)")
+    parser.add_argument(
+        "--format",
+        choices=["json", "yaml"],
+        help="output format (default: from the -o file's suffix, else yaml)",
+    )
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE")
+    parser.add_argument(
+        "--registry",
+        type=Path,
+        metavar="DIR",
+        help="use the registry in DIR instead of the bundled one",
+    )
+    parser.add_argument(
+        "--check",
+        type=Path,
+        metavar="FILE",
+        help="validate FILE (YAML or JSON) with openapi-spec-validator; prints FILE:LINE: message",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.check is not None:
+        given = [f"--{n}" for n in ("release", "format", "output") if getattr(args, n)]
+        if given:
+            raise UsageError(f"--check takes no {', '.join(given)}")
+        return _check(args.check)
+    from apispec.model import load_registry
+    from apispec.openapi import build_document
+    from apispec.openapi.render import render
+
+    registry = load_registry(args.registry)
+    document = build_document(registry, args.release)
+    fmt = args.format
+    if fmt is None:
+        suffix = args.output.suffix.lower() if args.output else ""
+        fmt = "json" if suffix == ".json" else "yaml"
+    text = render(document, fmt)
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{args.output}: cannot write: {exc.strerror}") from None
+    operations = sum(len(item) for item in document["paths"].values())
+    print(
+        f"wrote {args.output}: OpenAPI {document['openapi']}, release "
+        f"{document['info']['version']}, {operations} operations",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def _check(path: Path) -> int:
+    from apispec.openapi.check import check_file
+
+    findings = check_file(path)
+    for finding in findings:
+        print(finding)
+    if findings:
+        print(f"{path}: {len(findings)} findings", file=sys.stderr)
+        return EXIT_FINDINGS
+    print(f"{path}: valid", file=sys.stderr)
+    return EXIT_OK

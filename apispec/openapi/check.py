@@ -1,0 +1,115 @@
+"""`apispec openapi --check`: openapi-spec-validator's findings at the lines they concern.
+
+The validator reports nested problems (a bad schema, a duplicate parameter)
+relative to the object it was checking; every keyword validator is wrapped
+so each finding also records where that object sits in the document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from apispec.openapi.lines import LocatedDocument, read_document
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: Path
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+def _dotted(parts: tuple[object, ...]) -> str:
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else str(part)
+    return text
+
+
+def _located(cls: type) -> type:
+    """Subclass a keyword validator so its errors carry the document path of their object."""
+
+    def __call__(self: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        from jsonschema_path import SchemaPath
+
+        where = next((a for a in args if isinstance(a, SchemaPath)), None)
+        for error in super(located, self).__call__(*args, **kwargs):
+            if where is not None and not hasattr(error, "apispec_located"):
+                # the path survives the validator's later re-wrapping of the error
+                error.path.extendleft(reversed(where.parts))
+                error.apispec_located = True
+            yield error
+
+    located = type(f"Located{cls.__name__}", (cls,), {"__call__": __call__})
+    return located
+
+
+@cache
+def _validator_class(base: type) -> type:
+    keywords = {name: _located(cls) for name, cls in base.keyword_validators.items()}
+    return type(f"Located{base.__name__}", (base,), {"keyword_validators": keywords})
+
+
+def _message(error: Any) -> tuple[tuple[object, ...], str]:
+    parts = tuple(error.absolute_path)
+    where = _dotted(parts)
+    return parts, f"{where}: {error.message}" if where else error.message
+
+
+_QUOTED_PATH = re.compile(r"'(/[^']*)'")
+
+
+def _fallback_parts(message: str, data: Mapping[str, Any]) -> tuple[object, ...]:
+    """Errors without a location still name the path they concern (`... in '/a/{x}' ...`)."""
+    match = _QUOTED_PATH.search(message)
+    if match and match.group(1) in (data.get("paths") or {}):
+        return ("paths", match.group(1))
+    return ()
+
+
+def check_document(document: LocatedDocument) -> list[Finding]:
+    """Every finding of openapi-spec-validator for a parsed document, in document order."""
+    from openapi_spec_validator.shortcuts import get_validator_cls
+    from openapi_spec_validator.validation.exceptions import ValidatorDetectError
+    from referencing.exceptions import Unresolvable
+
+    path, data = document.path, document.data
+    try:
+        base = get_validator_cls(data)
+    except ValidatorDetectError:
+        return [
+            Finding(
+                path,
+                1,
+                "no `openapi` (or `swagger`) field naming a supported version "
+                "(2.0, 3.0.x, 3.1.x, 3.2.x)",
+            )
+        ]
+    validator = _validator_class(base)(data)
+    findings = []
+    try:
+        for error in validator.iter_errors():
+            parts, message = _message(error)
+            if not parts:
+                parts = _fallback_parts(error.message, data)
+            findings.append(Finding(path, document.line_of(parts), message))
+    except Unresolvable as exc:
+        target = str(getattr(exc, "ref", exc))
+        line = document.find_ref(target) or 1
+        findings.append(Finding(path, line, f"unresolvable $ref {target!r}"))
+    except (ValueError, TypeError, KeyError, LookupError) as exc:
+        findings.append(Finding(path, 1, f"validation stopped: {exc}"))
+    return sorted(findings, key=lambda f: f.line)
+
+
+def check_file(path: Path) -> list[Finding]:
+    """Findings for FILE; a file that is not YAML/JSON raises UsageError (exit 2)."""
+    return check_document(read_document(path))

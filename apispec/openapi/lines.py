@@ -1,0 +1,125 @@
+"""Read a YAML or JSON file once and keep where each value sits, for FILE:LINE findings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from apispec.exceptions import UsageError
+
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader without date parsing: OpenAPI values such as `2024-01-01` stay text."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass(frozen=True)
+class LocatedDocument:
+    """The parsed document and its node tree (PyYAML marks work for JSON too)."""
+
+    path: Path
+    data: Any
+    root: yaml.Node
+
+    def line_of(self, parts: Iterable[object]) -> int:
+        """1-based line of the deepest node on `parts` that exists (the key's line in mappings)."""
+        node, line = self.root, self.root.start_mark.line + 1
+        for part in parts:
+            if isinstance(node, yaml.MappingNode):
+                for key, value in node.value:
+                    if str(key.value) == str(part):
+                        node, line = value, key.start_mark.line + 1
+                        break
+                else:
+                    return line
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+                if not 0 <= part < len(node.value):
+                    return line
+                node = node.value[part]
+                line = node.start_mark.line + 1
+            else:
+                return line
+        return line
+
+    def find_ref(self, target: str) -> int | None:
+        """Line of the first `$ref` naming `target` (a URI or just its JSON pointer)."""
+        for node in _walk(self.root):
+            if isinstance(node, yaml.MappingNode):
+                for k, v in node.value:
+                    if (
+                        k.value == "$ref"
+                        and isinstance(v, yaml.ScalarNode)
+                        and (v.value == target or v.value.endswith(f"#{target}"))
+                    ):
+                        return k.start_mark.line + 1
+        return None
+
+
+def _walk(node: yaml.Node) -> Iterator[yaml.Node]:
+    yield node
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            yield from _walk(key)
+            yield from _walk(value)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            yield from _walk(item)
+
+
+def _construct(loader: _Loader, node: yaml.Node) -> Any:
+    """Mapping keys become text, as in JSON (`200:` in YAML is a response code, not a number)."""
+    if isinstance(node, yaml.MappingNode):
+        loader.flatten_mapping(node)
+        return {str(_construct(loader, k)): _construct(loader, v) for k, v in node.value}
+    if isinstance(node, yaml.SequenceNode):
+        return [_construct(loader, item) for item in node.value]
+    return loader.construct_object(node, deep=True)
+
+
+def read_document(path: Path) -> LocatedDocument:
+    """Parse FILE as YAML or JSON; anything that is not one is a one-line UsageError."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a directory, expected an OpenAPI YAML or JSON file") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+    if b"\x00" in raw:
+        raise UsageError(f"{path}: binary file, expected an OpenAPI YAML or JSON file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text, expected an OpenAPI YAML or JSON file") from None
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+        data = None if root is None else _construct(loader, root)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise UsageError(f"{where}: not valid YAML or JSON: {exc.problem or exc}") from None
+    except yaml.YAMLError as exc:
+        raise UsageError(f"{path}: not valid YAML or JSON: {exc}") from None
+    finally:
+        loader.dispose()
+    if root is None:
+        raise UsageError(f"{path}: empty file, expected an OpenAPI YAML or JSON file")
+    if not isinstance(data, dict):
+        raise UsageError(
+            f"{path}: not an OpenAPI document: the top level is a {type(data).__name__}, "
+            "expected a mapping"
+        )
+    return LocatedDocument(path, data, root)
