@@ -140,20 +140,20 @@ def build_changelog(registry: Registry, start: str | None, end: str) -> Changelo
     first, last, span = resolve_range(registry, start, end)
     position = {r.text: i for i, r in enumerate(span)}
 
-    def slot(release: Release | None, *, unknown_is_first: bool = False) -> int | None:
-        if release is None:
-            return 0 if unknown_is_first and first is None and span else None
-        return position.get(release.text)
+    def slot(release: Release | None) -> int | None:
+        return None if release is None else position.get(release.text)
 
     unrecorded = frozenset(
-        e.key for e in registry.endpoints if e.since is None and first is None and span
+        e.key
+        for e in registry.endpoints
+        if e.since is None and first is None and registry.available_in(e, span[0])
     )
     buckets: list[tuple[list[Endpoint], list[Endpoint], list[Endpoint]]] = [
         ([], [], []) for _ in span
     ]
     migrations: list[Migration] = []
     for endpoint in registry.endpoints:
-        appeared = slot(endpoint.since, unknown_is_first=True)
+        appeared = 0 if endpoint.key in unrecorded else slot(endpoint.since)
         deprecated = slot(endpoint.deprecated_in)
         removed = slot(endpoint.removed_in)
         if appeared is not None:
@@ -218,4 +218,23 @@ def _migration(
         successor_from=successor_from,
         successor_in_target=in_target,
         remarks=tuple(remarks),
+    )
+
+
+def render_markdown(changelog: Changelog) -> str:
+    """The changelog and migration guide as Markdown, registry text made inert."""
+    from apispec.templating import markdown_environment
+
+    template = markdown_environment().get_template("changelog/changelog.md.j2")
+    return template.render(
+        start=changelog.start,
+        end=changelog.end,
+        releases=changelog.releases,
+        migrations=changelog.migrations,
+        unrecorded=changelog.unrecorded_since,
+        totals={
+            "appeared": sum(len(rc.appeared) for rc in changelog.releases),
+            "deprecated": sum(len(rc.deprecated) for rc in changelog.releases),
+            "removed": sum(len(rc.removed) for rc in changelog.releases),
+        },
     )

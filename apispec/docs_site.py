@@ -124,7 +124,9 @@ def release_context(site: Site, release: Release) -> dict[str, Any]:
             continue
         row = _row(site, endpoint, release, badge)
         (removed if badge is Badge.REMOVED else groups[endpoint.tag]).append(row)
-    tag_groups = [TagGroup(tag, tag_anchor(tag), tuple(rows)) for tag, rows in groups.items() if rows]
+    tag_groups = [
+        TagGroup(tag, tag_anchor(tag), tuple(rows)) for tag, rows in groups.items() if rows
+    ]
     available = [row for group in tag_groups for row in group.rows]
     order = registry.release_list
     index = order.index(release)
@@ -135,7 +137,9 @@ def release_context(site: Site, release: Release) -> dict[str, Any]:
         "release_notes": info.notes,
         "groups": tag_groups,
         "removed": removed,
-        "counts": {b: sum(r.badge is b for r in available) for b in Badge if b is not Badge.REMOVED},
+        "counts": {
+            b: sum(r.badge is b for r in available) for b in Badge if b is not Badge.REMOVED
+        },
         "available_count": len(available),
         "list_count": sum(r.endpoint.is_list for r in available),
         "no_auth": [r for r in available if not r.endpoint.auth],
@@ -170,9 +174,7 @@ def landing_context(site: Site) -> dict[str, Any]:
         "release_notes": {i.release.text: i.notes for i in registry.releases},
         "matrix": matrix,
         "href": lambda target, fragment="": site.href(None, target, fragment),
-        "counts": {
-            r.text: len(registry.endpoints_in(r)) for r in registry.release_list
-        },
+        "counts": {r.text: len(registry.endpoints_in(r)) for r in registry.release_list},
         "badges": list(Badge),
     }
 

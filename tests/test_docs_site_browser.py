@@ -8,6 +8,7 @@ and no websocket library is needed. Screenshots go to build/ for CI to keep.
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import http.server
 import json
@@ -152,10 +153,8 @@ class Browser:
         path.write_bytes(base64.b64decode(data))
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError, TimeoutError, OSError):
             self.call("Browser.close")
-        except (RuntimeError, TimeoutError, OSError):
-            pass
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -193,7 +192,9 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     chrome.close()
 
 
-VISIBLE_ROWS = "[...document.querySelectorAll('tr[data-search]')].filter(r => r.offsetParent !== null)"
+VISIBLE_ROWS = (
+    "[...document.querySelectorAll('tr[data-search]')].filter(r => r.offsetParent !== null)"
+)
 
 
 def test_search_box_filters_endpoint_rows(browser: Browser, site_url: str, registry) -> None:

@@ -1,0 +1,39 @@
+"""`apispec changelog [FROM] TO`: what changed, and the migration guide, between releases."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from apispec.exceptions import EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "changelog",
+        help="endpoints added, deprecated and removed between releases, with a migration guide",
+        description="List what appeared, became deprecated and was removed in the releases "
+        "after FROM up to and including TO (without FROM: from the first release), and what "
+        "to call instead. See docs/reference-docs.md.",
+    )
+    parser.add_argument("start", nargs="?", metavar="FROM", help="exclusive; default: none")
+    parser.add_argument("end", metavar="TO", help="inclusive")
+    parser.add_argument("--format", choices=["md", "json"], default="md")
+    parser.add_argument(
+        "--registry",
+        type=Path,
+        metavar="DIR",
+        help="use the registry in DIR instead of the bundled one",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from apispec.changelog import build_changelog, render_markdown
+    from apispec.model import load_registry
+
+    changelog = build_changelog(load_registry(args.registry), args.start, args.end)
+    print(changelog.to_json() if args.format == "json" else render_markdown(changelog), end="")
+    if args.format == "json":
+        print()
+    return EXIT_OK

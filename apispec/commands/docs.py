@@ -1,0 +1,47 @@
+"""`apispec docs`: the reference of one release or of all releases, as Markdown or HTML."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from apispec.exceptions import EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "docs",
+        help="generate the reference docs per release (Markdown or a static HTML site)",
+        description="Generate the reference docs of one release (default: the newest) "
+        "or of every release, from the registry. See docs/reference-docs.md.",
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--release", metavar="R", help="the release to document")
+    which.add_argument(
+        "--all-releases",
+        action="store_true",
+        help="one folder per release plus a landing page with the availability matrix",
+    )
+    parser.add_argument("--format", choices=["md", "html"], default="md")
+    parser.add_argument("-o", "--output", type=Path, metavar="DIR", required=True)
+    parser.add_argument(
+        "--registry",
+        type=Path,
+        metavar="DIR",
+        help="use the registry in DIR instead of the bundled one",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from apispec.docs_site import render_site, write_site
+    from apispec.exceptions import UsageError
+    from apispec.model import load_registry
+
+    if args.output.exists() and not args.output.is_dir():
+        raise UsageError(f"output {args.output} exists and is not a directory")
+    registry = load_registry(args.registry)
+    pages = render_site(registry, args.format, args.release, args.all_releases)
+    written = write_site(pages, args.output)
+    print(f"wrote {len(written)} pages to {args.output}")
+    return EXIT_OK
