@@ -116,7 +116,7 @@ def _filter_text(registry: Registry, rule: str) -> str:
     )
 
 
-def query_parameters(registry: Registry) -> list[dict[str, Any]]:
+def query_parameters(registry: Registry, endpoint: Endpoint) -> list[dict[str, Any]]:
     """The common list parameters, typed from the registry's parameter table."""
     parameters = []
     for param in registry.query_parameters:
@@ -136,6 +136,11 @@ def query_parameters(registry: Registry) -> list[dict[str, Any]]:
             schema = {"type": "string"}
             if param.name == "filter":
                 description = _filter_text(registry, param.rule)
+                schema["examples"] = [
+                    x.filter
+                    for x in registry.filter_examples
+                    if x.endpoint in (None, endpoint.path)
+                ]
         else:
             raise ValueError(f"query parameter type {param.type!r} has no OpenAPI mapping")
         parameters.append(
@@ -277,7 +282,7 @@ def describe(registry: Registry, endpoint: Endpoint) -> str:
 def build_operation(registry: Registry, endpoint: Endpoint) -> dict[str, Any]:
     parameters = _path_parameters(endpoint)
     if endpoint.is_list:
-        parameters += query_parameters(registry)
+        parameters += query_parameters(registry, endpoint)
     responses = _success(registry, endpoint)
     for status in error_statuses(registry, endpoint):
         responses[str(status)] = {"$ref": f"#/components/responses/{error_response_name(status)}"}

@@ -1,0 +1,65 @@
+"""`apispec mcp-tools`: the MCP tool catalog of a release, one tool per endpoint."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from apispec.exceptions import EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "mcp-tools",
+        help="list the MCP tools of a release (one per endpoint)",
+        description="The MCP tool catalog of every endpoint available in a release "
+        "(default: the newest), grouped by tag.",
+    )
+    parser.add_argument("--release", metavar="R", help="release to describe (default: newest)")
+    parser.add_argument(
+        "--format",
+        choices=["text", "json"],
+        default="text",
+        help="text: a table per tag; json: the list of MCP Tool objects",
+    )
+    parser.add_argument(
+        "--registry",
+        type=Path,
+        metavar="DIR",
+        help="use the registry in DIR instead of the bundled one",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from apispec.mcp_catalog import build_catalog
+    from apispec.model import load_registry
+    from apispec.openapi.build import resolve_release
+    from apispec.text_table import render_table
+
+    registry = load_registry(args.registry)
+    release = resolve_release(registry, args.release)
+    catalog = build_catalog(registry, release)
+    if args.format == "json":
+        print(json.dumps([entry.tool for entry in catalog], indent=2, ensure_ascii=False))
+        return EXIT_OK
+    tags: dict[str, list[tuple[str, ...]]] = {}
+    for entry in catalog:
+        hints = entry.tool["annotations"]
+        kind = (
+            "read-only"
+            if hints["readOnlyHint"]
+            else "destructive"
+            if hints.get("destructiveHint")
+            else "writes"
+        )
+        tags.setdefault(entry.endpoint.tag, []).append(
+            (entry.name, str(entry.endpoint), str(entry.endpoint.maturity), kind)
+        )
+    for tag, rows in tags.items():
+        print(f"{tag} ({len(rows)})")
+        print(render_table(("TOOL", "ENDPOINT", "MATURITY", "EFFECT"), rows))
+        print()
+    print(f"{len(catalog)} tools for release {release}")
+    return EXIT_OK
