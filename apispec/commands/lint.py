@@ -1,0 +1,120 @@
+"""`apispec lint [PATH...]`: find API v2 calls in client code and flag what breaks."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
+FAIL_LEVELS = ("error", "warning", "info", "never")
+
+
+def _codes(value: str) -> list[str]:
+    return [c for c in value.split(",") if c.strip()]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "lint",
+        help="find API v2 calls in client code and report what breaks",
+        description="Find API v2 calls in client code and report removed, deprecated, "
+        "experimental, unknown and not-yet-available endpoints, bad filters and more "
+        "(see docs/linter.md; `apispec rule --all` lists the rules).",
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    p.add_argument(
+        "--target",
+        action="append",
+        metavar="RELEASE",
+        help="release the server runs (repeatable; default: the newest release known)",
+    )
+    p.add_argument("--registry", type=Path, metavar="DIR", help="lint against the registry in DIR")
+    p.add_argument("--config", type=Path, metavar="FILE", help="configuration file to use")
+    p.add_argument(
+        "--format", choices=FORMATS, default="text", help="output format (default: text)"
+    )
+    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report to FILE")
+    p.add_argument("--statistics", action="store_true", help="print counts per rule and endpoint")
+    p.add_argument(
+        "--select", type=_codes, metavar="CODES", help="only these rules (comma list, prefixes)"
+    )
+    p.add_argument("--ignore", type=_codes, metavar="CODES", help="skip these rules as well")
+    p.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="skip paths matching GLOB (repeatable)",
+    )
+    p.add_argument("--no-gitignore", action="store_true", help="do not honour .gitignore files")
+    p.add_argument("--max-file-size", metavar="SIZE", help="skip larger files (default 5MB)")
+    p.add_argument("--stdin-filename", metavar="NAME", help="lint standard input as file NAME")
+    p.add_argument(
+        "--since", metavar="GIT_REF", help="only findings on lines changed since GIT_REF"
+    )
+    p.add_argument(
+        "--fail-on", choices=FAIL_LEVELS, help="lowest severity that fails (default: error)"
+    )
+    p.add_argument("--baseline", type=Path, metavar="FILE", help="report only findings not in FILE")
+    p.add_argument(
+        "--write-baseline", type=Path, metavar="FILE", help="write all findings to FILE and exit 0"
+    )
+    p.add_argument(
+        "--fix", action="store_true", help="rewrite deprecated paths to their successors"
+    )
+    p.add_argument("--diff", action="store_true", help="show the fixes as a diff, change nothing")
+    p.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes")
+    p.add_argument(
+        "--jobs", "-j", type=int, metavar="N", help="worker processes (default: all cores)"
+    )
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from apispec.lint.run import LintRequest, execute
+
+    request = LintRequest(
+        paths=[Path(p) for p in args.paths if p != "-"],
+        targets=args.target or [],
+        registry=args.registry,
+        config=args.config,
+        select=args.select,
+        ignore=args.ignore or [],
+        exclude=args.exclude,
+        respect_gitignore=not args.no_gitignore,
+        max_file_size=args.max_file_size,
+        stdin_filename=args.stdin_filename,
+        since=args.since,
+        fail_on=args.fail_on,
+        baseline=args.baseline,
+        write_baseline=args.write_baseline,
+        fix=args.fix,
+        diff=args.diff,
+        unsafe_fixes=args.unsafe_fixes,
+        jobs=args.jobs,
+    )
+    outcome = execute(request, stdin=sys.stdin)
+    if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline
+        sys.stdout.write(outcome.direct)
+        return outcome.exit_code
+    from apispec.lint.report import render
+    from apispec.lint.report.text import statistics
+
+    if args.statistics and args.format == "text":
+        report = statistics(outcome.result)
+    else:
+        report = render(args.format, outcome.result)
+    if args.output:
+        try:
+            args.output.write_text(report, encoding="utf-8")
+        except OSError as exc:
+            from apispec.exceptions import UsageError
+
+            raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
+        if args.statistics and args.format != "text":
+            sys.stdout.write(statistics(outcome.result))
+    else:
+        sys.stdout.write(report)
+    return outcome.exit_code

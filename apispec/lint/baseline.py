@@ -1,0 +1,58 @@
+"""Baselines: accept today's findings in a legacy repository, fail only on new ones.
+
+A baseline stores fingerprints, not line numbers: the hash of rule, path,
+target, the finding line's text with whitespace normalised, and the occurrence
+index among identical lines of that file. Moving code up or down, or editing
+other lines, keeps every fingerprint.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from apispec.exceptions import UsageError
+from apispec.lint.finding import Finding
+
+VERSION = 1
+
+
+def write_baseline(path: Path, findings: list[Finding]) -> None:
+    entries = [
+        {"fingerprint": f.fingerprint, "code": f.code, "path": f.path, "target": f.target}
+        for f in sorted(findings, key=lambda f: f.sort_key)
+    ]
+    document = {"apispec_baseline": VERSION, "findings": entries}
+    try:
+        path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write baseline {path}: {exc.strerror}") from None
+
+
+def read_baseline(path: Path) -> Counter[str]:
+    """Fingerprints in the baseline, with how often each occurs."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot read baseline {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}: not a baseline file (invalid JSON: {exc.msg})") from None
+    if not isinstance(document, dict) or document.get("apispec_baseline") != VERSION:
+        raise UsageError(f"{path}: not an apispec baseline (written by --write-baseline)")
+    try:
+        return Counter(str(e["fingerprint"]) for e in document["findings"])
+    except (KeyError, TypeError):
+        raise UsageError(f"{path}: malformed baseline entry") from None
+
+
+def new_findings(findings: list[Finding], baseline: Counter[str]) -> list[Finding]:
+    """The findings the baseline does not account for."""
+    remaining = Counter(baseline)
+    fresh = []
+    for f in findings:
+        if remaining[f.fingerprint] > 0:
+            remaining[f.fingerprint] -= 1
+        else:
+            fresh.append(f)
+    return fresh

@@ -1,0 +1,200 @@
+"""Linter configuration: `[tool.apispec]` in pyproject.toml or a `.apispec.toml`.
+
+The file is found by walking up from the current directory, as ruff does; a
+`.apispec.toml` wins over a pyproject.toml in the same directory. Any mistake in
+it (unknown key, wrong type, unknown rule) is a one-line error naming the file
+and the key, exit 2, because a silently ignored setting is worse than none.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pathspec
+
+from apispec.exceptions import ApispecError, UsageError, did_you_mean
+from apispec.lint.discover import DEFAULT_MAX_SIZE
+from apispec.lint.finding import Severity
+from apispec.lint.rules import expand_codes
+
+FAIL_LEVELS = ("error", "warning", "info", "never")
+KEYS = (
+    "target",
+    "registry",
+    "select",
+    "ignore",
+    "per-file-ignores",
+    "exclude",
+    "severity",
+    "fail-on",
+    "max-file-size",
+    "respect-gitignore",
+)
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB)?\s*", re.IGNORECASE)
+_UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
+
+
+class ConfigError(ApispecError):
+    """A configuration file that cannot be used as written (exit 2)."""
+
+
+@dataclass
+class Config:
+    """What a configuration file says; every field None/empty when it does not say it."""
+
+    source: Path | None = None
+    root: Path = field(default_factory=Path.cwd)
+    target: list[str] = field(default_factory=list)
+    registry: Path | None = None
+    select: set[str] | None = None
+    ignore: set[str] = field(default_factory=set)
+    per_file_ignores: list[tuple[pathspec.PathSpec, set[str]]] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    severity: dict[str, Severity] = field(default_factory=dict)
+    fail_on: str | None = None
+    max_file_size: int = DEFAULT_MAX_SIZE
+    respect_gitignore: bool = True
+
+    def enabled(self, code: str) -> bool:
+        return (self.select is None or code in self.select) and code not in self.ignore
+
+    def ignored_in(self, relative_path: str) -> set[str]:
+        """Codes that per-file-ignores switch off for this path (relative to the root)."""
+        codes: set[str] = set()
+        for spec, ignored in self.per_file_ignores:
+            if spec.match_file(relative_path):
+                codes |= ignored
+        return codes
+
+
+def find_config(start: Path) -> Path | None:
+    for directory in (start, *start.parents):
+        dotfile = directory / ".apispec.toml"
+        if dotfile.is_file():
+            return dotfile
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file() and _has_tool_table(pyproject):
+            return pyproject
+    return None
+
+
+def _has_tool_table(pyproject: Path) -> bool:
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return "tool.apispec" in text
+
+
+def load_config(path: Path | None = None, start: Path | None = None) -> Config:
+    """Read the given configuration file, or the one found above `start` (default: cwd)."""
+    if path is None:
+        path = find_config((start or Path.cwd()).resolve())
+        if path is None:
+            return Config()
+    elif not path.is_file():
+        raise UsageError(f"configuration file not found: {path}")
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    if path.name == "pyproject.toml":
+        table = document.get("tool", {}).get("apispec", {})
+        where = "[tool.apispec]"
+    else:
+        table, where = document, "the top level"
+    return _parse(table, path, where)
+
+
+def _parse(table: dict[str, Any], path: Path, where: str) -> Config:
+    config = Config(source=path, root=path.parent.resolve())
+    for key, value in table.items():
+        if key not in KEYS:
+            hint = did_you_mean(key, KEYS)
+            raise ConfigError(f"{path}: unknown key {key!r} in {where}{hint}")
+        _set(config, key, value, f"{path}: {key}")
+    return config
+
+
+def _set(config: Config, key: str, value: Any, where: str) -> None:
+    if key == "target":
+        config.target = _strings(value, where, allow_single=True)
+    elif key == "registry":
+        config.registry = (config.root / _string(value, where)).resolve()
+    elif key == "select":
+        config.select = expand_codes(_strings(value, where), where)
+    elif key == "ignore":
+        config.ignore = expand_codes(_strings(value, where), where)
+    elif key == "per-file-ignores":
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: expected a table of glob = [codes]")
+        config.per_file_ignores = [
+            (
+                pathspec.GitIgnoreSpec.from_lines([glob]),
+                expand_codes(_strings(codes, f"{where}.{glob}"), f"{where}.{glob}"),
+            )
+            for glob, codes in value.items()
+        ]
+    elif key == "exclude":
+        config.exclude = _strings(value, where)
+    elif key == "severity":
+        if not isinstance(value, dict):
+            raise ConfigError(f'{where}: expected a table of CODE = "error|warning|info"')
+        for code, level in value.items():
+            for expanded in expand_codes([code], where):
+                config.severity[expanded] = parse_severity(level, f"{where}.{code}")
+    elif key == "fail-on":
+        config.fail_on = parse_fail_on(value, where)
+    elif key == "max-file-size":
+        config.max_file_size = parse_size(value, where)
+    elif key == "respect-gitignore":
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: expected true or false")
+        config.respect_gitignore = value
+
+
+def _string(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}: expected a string")
+    return value
+
+
+def _strings(value: Any, where: str, allow_single: bool = False) -> list[str]:
+    if allow_single and isinstance(value, str):
+        return [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: expected a list of strings")
+    return list(value)
+
+
+def parse_severity(value: Any, where: str) -> Severity:
+    try:
+        return Severity(value)
+    except ValueError:
+        choices = [s.value for s in Severity]
+        raise ConfigError(
+            f"{where}: unknown severity {value!r}{did_you_mean(str(value), choices)}; "
+            f"use one of {', '.join(choices)}"
+        ) from None
+
+
+def parse_fail_on(value: Any, where: str) -> str:
+    if value not in FAIL_LEVELS:
+        raise ConfigError(f"{where}: expected one of {', '.join(FAIL_LEVELS)}, got {value!r}")
+    return str(value)
+
+
+def parse_size(value: Any, where: str) -> int:
+    """Bytes from an integer or a text like `5MB`, `512 KB`."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    match = _SIZE.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        raise ConfigError(f"{where}: expected a size such as 5MB or 1048576, got {value!r}")
+    return int(float(match.group(1)) * _UNITS[(match.group(2) or "B").upper()])

@@ -1,0 +1,560 @@
+"""The linter's engine: references in, findings out, per target release.
+
+Extraction (apispec.lint.extract) says where a file calls the API; matching
+(apispec.lint.match) says which registry endpoint that is; this module decides
+what is wrong with the call for each target release, applies configuration and
+suppressions, and scans many files in parallel.
+"""
+
+from __future__ import annotations
+
+import os
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from hashlib import sha256
+from pathlib import Path
+
+from apispec.exceptions import did_you_mean
+from apispec.lint.config import Config
+from apispec.lint.discover import Candidate, display_path, read_text
+from apispec.lint.finding import Finding, Fix, Severity, Skipped
+from apispec.lint.reference import Reference
+from apispec.lint.rules import BY_CODE
+from apispec.model import NONE_PLANNED, Endpoint, Maturity, Registry, load_registry
+from apispec.releases import Release
+
+# Below this many files a process pool costs more than it saves.
+PARALLEL_MIN_FILES = 200
+
+# Query parameter names other APIs and the v1 API use, mapped to what the
+# registry's list endpoints take; only used when the mapped name is a registry
+# parameter, so a registry without it simply gets no suggestion.
+QUERY_ALIASES = {
+    "take": "limit",
+    "count": "limit",
+    "top": "limit",
+    "skip": "offset",
+    "start": "offset",
+    "sort": "sort_by",
+    "sortby": "sort_by",
+    "orderby": "sort_by",
+    "order_by": "sort_by",
+    "includes": "include",
+    "filter_objid": "filter",
+    "columns": "include",
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything a worker needs to lint a file; picklable."""
+
+    config: Config
+    targets: tuple[str, ...]
+    registry_dir: Path | None = None
+    report_fixes: bool = True
+
+
+@dataclass
+class FileResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    skipped: Skipped | None = None
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding]
+    skipped: list[Skipped]
+    files: int
+    targets: tuple[str, ...]
+
+
+class _Lines:
+    """Offsets to 1-based (line, column), and line texts, for one file."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0]
+        self.starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+    def line_text(self, line: int) -> str:
+        start = self.starts[line - 1]
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        return self.text[start:end]
+
+
+def _endpoints_at(registry: Registry, template: str) -> list[Endpoint]:
+    return [e for e in registry.endpoints if e.path == template]
+
+
+class Checker:
+    """Applies the rules to one file's references; one per process."""
+
+    def __init__(self, registry: Registry, options: Options) -> None:
+        self.registry = registry
+        self.options = options
+        self.config = options.config
+        self.targets: tuple[Release, ...] = tuple(registry.release(t) for t in options.targets)
+        self.max_limit = registry.limit("max_objects_per_response")
+        self.query_names = tuple(q.name for q in registry.query_parameters)
+
+    # -- one file -------------------------------------------------------------
+
+    def lint_text(self, text: str, path: str) -> list[Finding]:
+        from apispec.lint import suppress
+        from apispec.lint.extract import extract_references
+        from apispec.lint.prefilter import might_reference
+
+        has_marker = "apispec:" in text
+        if not might_reference(text) and not has_marker:
+            return []
+        lines = _Lines(text)
+        findings: list[Finding] = []
+        references = extract_references(text, path)
+        for reference in references:
+            findings.extend(self.check_reference(reference, text, path, lines))
+        if references:
+            findings.extend(self.check_secrets(text, path, lines))
+        findings = self._configure(findings, path)
+        if has_marker:
+            findings = suppress.apply(
+                findings, suppress.parse(text), path, self.config.enabled(suppress.UNUSED)
+            )
+        return _finish(_unique(findings), lines)
+
+    def _configure(self, findings: list[Finding], path: str) -> list[Finding]:
+        relative = _relative_to(path, self.config.root)
+        off = self.config.ignored_in(relative) if self.config.per_file_ignores else set()
+        kept = []
+        for finding in findings:
+            if not self.config.enabled(finding.code) or finding.code in off:
+                continue
+            override = self.config.severity.get(finding.code)
+            if override is not None and override != finding.severity:
+                finding = finding.with_(severity=override)
+            kept.append(finding)
+        return kept
+
+    # -- one reference ----------------------------------------------------------
+
+    def check_reference(self, ref: Reference, text: str, path: str, lines: _Lines) -> list[Finding]:
+        def at(
+            code: str, message: str, severity: Severity | None = None, **extra: object
+        ) -> Finding:
+            return Finding(
+                path,
+                ref.line,
+                ref.column,
+                ref.end_line,
+                ref.end_column,
+                code,
+                severity or BY_CODE[code].severity,
+                message,
+                **extra,  # type: ignore[arg-type]
+            )
+
+        findings: list[Finding] = []
+        template, suggestions = self.resolve(ref)
+        shown = f"{ref.method} {ref.path}" if ref.method else ref.path
+        chosen: list[Endpoint] = []
+        if template is None:
+            if suggestions:
+                message = f"{shown} is not in the registry (did you mean {suggestions[0]}?)"
+                findings.append(at("API004", message))
+            else:
+                message = (
+                    f"{shown} is not in the registry; check it against your server's /api/v2/oas/"
+                )
+                findings.append(at("API004", message, Severity.INFO))
+        else:
+            at_path = _endpoints_at(self.registry, template)
+            if ref.method:
+                endpoint = next((e for e in at_path if e.method == ref.method), None)
+                if endpoint is None:
+                    defined = ", ".join(e.method for e in at_path)
+                    message = f"{ref.method} is not defined for {template} (defined: {defined})"
+                    findings.append(at("API007", message, endpoint=(ref.method, template)))
+                else:
+                    chosen = [endpoint]
+            else:
+                get = [e for e in at_path if e.method == "GET"]
+                chosen = get or at_path
+        for target in self.targets:
+            for endpoint in chosen:
+                findings.extend(self._release_findings(endpoint, target, ref, text, at))
+        findings.extend(self._query_findings(ref, chosen, path, lines))
+        findings.extend(self._header_findings(ref, path, lines))
+        return findings
+
+    def resolve(self, ref: Reference) -> tuple[str | None, list[str]]:
+        """(registry path template, did-you-mean paths) for the reference."""
+        from apispec.lint.match import match
+
+        result = match(self.registry, ref)
+        return _template_of(result), _suggestions_of(result)
+
+    def _release_findings(
+        self, ep: Endpoint, target: Release, ref: Reference, text: str, at
+    ) -> Iterator[Finding]:
+        key = (ep.method, ep.path)
+        shown = str(ep)
+        if ep.removed_in is not None and ep.removed_in <= target:
+            yield at(
+                "API001",
+                f"{shown} was removed in {ep.removed_in}{self._successor_note(ep, target)}",
+                endpoint=key,
+                target=target.text,
+            )
+            return
+        if ep.since is not None and target < ep.since:
+            yield at(
+                "API005",
+                f"{shown} is not available in {target}: it appears in {ep.since}",
+                endpoint=key,
+                target=target.text,
+            )
+            return
+        deprecated = ep.maturity == Maturity.DEPRECATED and (
+            ep.deprecated_in is None or ep.deprecated_in <= target
+        )
+        if deprecated:
+            removal = f"removed in {ep.removed_in}" if ep.removed_in else "no removal release named"
+            since = f" since {ep.deprecated_in}" if ep.deprecated_in else ""
+            fix = None
+            successor = self.registry.successor_of(ep)
+            if (
+                self.options.report_fixes
+                and successor is not None
+                and all(self.registry.available_in(successor, t) for t in self.targets)
+            ):
+                from apispec.lint.fix import build_fix
+
+                fix = build_fix(text, ref, ep, successor)
+            yield at(
+                "API002",
+                f"{shown} is deprecated{since} ({removal}){self._successor_note(ep, target)}",
+                endpoint=key,
+                target=target.text,
+                fix=fix,
+            )
+        elif ep.is_experimental_path or ep.maturity == Maturity.EXPERIMENTAL:
+            yield at(
+                "API003",
+                f"{shown} is experimental and may change incompatibly in any release",
+                endpoint=key,
+                target=target.text,
+            )
+
+    def _successor_note(self, ep: Endpoint, target: Release) -> str:
+        succ = ep.successor
+        if succ is None:
+            return ""
+        if not succ.is_endpoint:
+            return (
+                f"; successor: {succ.text}"
+                if succ.text != NONE_PLANNED
+                else "; no successor planned"
+            )
+        successor = self.registry.successor_of(ep)
+        if successor is not None and not self.registry.available_in(successor, target):
+            when = f" (it appears in {successor.since})" if successor.since else ""
+            return f"; its successor {succ.text} is not yet available in {target}{when}"
+        return f"; use {succ.text}"
+
+    def _query_findings(
+        self, ref: Reference, chosen: list[Endpoint], path: str, lines: _Lines
+    ) -> Iterator[Finding]:
+        is_list = any(e.is_list for e in chosen)
+        endpoint = chosen[0] if chosen else None
+        for query in ref.query:
+            name = query.name
+            if name == "filter" and query.value is not None:
+                yield from self._filter_findings(query, endpoint, path, lines, ref)
+            elif name == "limit" and query.value is not None and query.value.strip().isdigit():
+                if int(query.value) > self.max_limit:
+                    yield self._at_span(
+                        ref,
+                        query.span,
+                        path,
+                        lines,
+                        "API008",
+                        f"limit={query.value} is above the maximum of {self.max_limit} objects per response; page with offset",
+                        endpoint,
+                    )
+            elif is_list and name not in self.query_names:
+                alias = QUERY_ALIASES.get(name.lower())
+                hint = (
+                    f" (did you mean {alias}?)"
+                    if alias in self.query_names
+                    else did_you_mean(name, self.query_names)
+                )
+                yield self._at_span(
+                    ref,
+                    query.span,
+                    path,
+                    lines,
+                    "API011",
+                    f"unknown query parameter {name!r} for {endpoint}{hint}",
+                    endpoint,
+                )
+
+    def _filter_findings(
+        self, query, endpoint: Endpoint | None, path: str, lines: _Lines, ref: Reference
+    ) -> Iterator[Finding]:
+        from apispec.filters import check
+
+        value = query.value
+        for diagnostic in check(
+            value, endpoint=endpoint, placeholder_spans=query.placeholder_spans
+        ):
+            start = _file_offset(query, diagnostic.start)
+            end = _file_offset(query, max(diagnostic.end - 1, diagnostic.start)) + 1
+            if start is None or end is None:
+                line, column, end_line, end_column = (
+                    ref.line,
+                    ref.column,
+                    ref.end_line,
+                    ref.end_column,
+                )
+            else:
+                line, column = lines.position(start)
+                end_line, end_column = lines.position(end)
+            hint = f" ({diagnostic.hint})" if diagnostic.hint else ""
+            severity = (
+                BY_CODE["API006"].severity if diagnostic.severity == "error" else Severity.WARNING
+            )
+            yield Finding(
+                path,
+                line,
+                column,
+                end_line,
+                end_column,
+                "API006",
+                severity,
+                f"invalid filter for {endpoint or ref.path}: {diagnostic.code} {diagnostic.message}{hint}",
+                endpoint=endpoint.key if endpoint else None,
+            )
+
+    def _header_findings(self, ref: Reference, path: str, lines: _Lines) -> Iterator[Finding]:
+        for name, value, span in ref.headers:
+            if name.lower() != "authorization" or value is None:
+                continue
+            if value.strip()[:7].lower() == "bearer ":
+                continue
+            yield self._at_span(
+                ref,
+                span,
+                path,
+                lines,
+                "API009",
+                "Authorization header without the required 'Bearer ' prefix: send 'Bearer <token>'",
+                None,
+            )
+
+    def check_secrets(self, text: str, path: str, lines: _Lines) -> Iterator[Finding]:
+        from apispec.lint.secrets import find_secrets
+
+        for secret in find_secrets(text, path):
+            start, end, what = _secret_parts(secret)
+            line, column = lines.position(start)
+            end_line, end_column = lines.position(end)
+            yield Finding(
+                path,
+                line,
+                column,
+                end_line,
+                end_column,
+                "API010",
+                BY_CODE["API010"].severity,
+                f"{what} written literally in the source; read it from the environment or a secret store",
+            )
+
+    def _at_span(
+        self,
+        ref: Reference,
+        span,
+        path: str,
+        lines: _Lines,
+        code: str,
+        message: str,
+        endpoint: Endpoint | None,
+    ) -> Finding:
+        if span is None:
+            line, column, end_line, end_column = ref.line, ref.column, ref.end_line, ref.end_column
+        else:
+            line, column = lines.position(span.start)
+            end_line, end_column = lines.position(span.end)
+        return Finding(
+            path,
+            line,
+            column,
+            end_line,
+            end_column,
+            code,
+            BY_CODE[code].severity,
+            message,
+            endpoint=endpoint.key if endpoint else None,
+        )
+
+
+def _template_of(result: object) -> str | None:
+    for name in ("template", "path"):
+        value = getattr(result, name, None)
+        if isinstance(value, str):
+            return value
+    endpoints = getattr(result, "endpoints", None) or ()
+    return endpoints[0].path if endpoints else None
+
+
+def _suggestions_of(result: object) -> list[str]:
+    for name in ("suggestions", "closest", "did_you_mean"):
+        value = getattr(result, name, None)
+        if value:
+            return [value] if isinstance(value, str) else list(value)
+    return []
+
+
+def _secret_parts(secret: object) -> tuple[int, int, str]:
+    span = getattr(secret, "span", None)
+    start = getattr(secret, "start", None) if span is None else span.start
+    end = getattr(secret, "end", None) if span is None else span.end
+    what = getattr(secret, "kind", None) or getattr(secret, "what", None) or "a credential"
+    return int(start), int(end), str(what)  # type: ignore[arg-type]
+
+
+def _file_offset(query, index: int) -> int | None:
+    if query.offset_map is not None:
+        if 0 <= index < len(query.offset_map):
+            return query.offset_map[index]
+        return (
+            query.offset_map[-1] + 1
+            if query.offset_map and index == len(query.offset_map)
+            else None
+        )
+    if query.span is None:
+        return None
+    return query.span.start + index
+
+
+def _relative_to(path: str, root: Path) -> str:
+    absolute = Path(path) if os.path.isabs(path) else Path.cwd() / path
+    try:
+        return absolute.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return path
+
+
+def _unique(findings: Iterable[Finding]) -> list[Finding]:
+    seen: set[tuple[object, ...]] = set()
+    unique = []
+    for f in findings:
+        key = (f.code, f.line, f.column, f.target, f.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique
+
+
+def normalized(line: str) -> str:
+    return " ".join(line.split())
+
+
+def fingerprint(code: str, path: str, line_text: str, target: str | None, occurrence: int) -> str:
+    """Stable across unrelated edits: no line number, only what the line says."""
+    data = "\0".join((code, path, normalized(line_text), target or "", str(occurrence)))
+    return sha256(data.encode()).hexdigest()[:32]
+
+
+def _finish(findings: list[Finding], lines: _Lines) -> list[Finding]:
+    findings.sort(key=lambda f: f.sort_key)
+    counts: dict[tuple[str, str, str | None], int] = {}
+    done = []
+    for f in findings:
+        text = lines.line_text(f.line)
+        key = (f.code, normalized(text), f.target)
+        occurrence = counts.get(key, 0)
+        counts[key] = occurrence + 1
+        if f.fix is not None:
+            f = f.with_(fix=_positioned(f.fix, lines))
+        done.append(
+            f.with_(
+                line_text=text, fingerprint=fingerprint(f.code, f.path, text, f.target, occurrence)
+            )
+        )
+    return done
+
+
+def _positioned(fix: Fix, lines: _Lines) -> Fix:
+    edits = []
+    for edit in fix.edits:
+        line, column = lines.position(edit.start)
+        end_line, end_column = lines.position(edit.end)
+        edits.append(
+            replace(edit, line=line, column=column, end_line=end_line, end_column=end_column)
+        )
+    return replace(fix, edits=tuple(edits))
+
+
+# -- many files ---------------------------------------------------------------
+
+_checker: Checker | None = None
+
+
+def _init_worker(options: Options) -> None:
+    global _checker
+    _checker = Checker(load_registry(options.registry_dir), options)
+
+
+def _lint_chunk(chunk: list[tuple[Path, int]]) -> list[FileResult]:
+    assert _checker is not None
+    return [_lint_file(_checker, path) for path, _ in chunk]
+
+
+def _lint_file(checker: Checker, path: Path) -> FileResult:
+    shown = display_path(path)
+    text, reason = read_text(path, checker.config.max_file_size)
+    if text is None:
+        return FileResult(shown, skipped=Skipped(shown, reason or "unreadable"))
+    return FileResult(shown, checker.lint_text(text, shown))
+
+
+def lint_files(
+    candidates: list[Candidate], options: Options, jobs: int | None = None
+) -> LintResult:
+    """Lint files, in parallel on all cores when there are enough of them."""
+    jobs = jobs or os.cpu_count() or 1
+    results: list[FileResult] = []
+    if jobs > 1 and len(candidates) >= PARALLEL_MIN_FILES:
+        chunks = _chunks(candidates, jobs * 8)
+        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(options,)) as pool:
+            for chunk_results in pool.map(_lint_chunk, chunks):
+                results.extend(chunk_results)
+    else:
+        checker = Checker(load_registry(options.registry_dir), options)
+        results = [_lint_file(checker, c.path) for c in candidates]
+    findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
+    skipped = [r.skipped for r in results if r.skipped is not None]
+    return LintResult(findings, skipped, len(candidates), options.targets)
+
+
+def _chunks(candidates: list[Candidate], count: int) -> list[list[tuple[Path, int]]]:
+    """About equal total size per chunk, so one big file does not hold up a worker."""
+    ordered = sorted(candidates, key=lambda c: c.size, reverse=True)
+    buckets: list[list[tuple[Path, int]]] = [[] for _ in range(min(count, len(ordered)))]
+    totals = [0] * len(buckets)
+    for c in ordered:
+        i = totals.index(min(totals))
+        buckets[i].append((c.path, c.size))
+        totals[i] += c.size
+    return [b for b in buckets if b]
+
+
+def lint_text(text: str, path: str, options: Options) -> list[Finding]:
+    return Checker(load_registry(options.registry_dir), options).lint_text(text, path)

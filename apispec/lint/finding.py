@@ -1,0 +1,77 @@
+"""The linter's result records, shared by the engine, the reporters and the fixer.
+
+They are plain picklable data so that worker processes can hand them back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        return _RANK[self]
+
+
+_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace file text [start, end) (0-based character offsets) with `content`."""
+
+    start: int
+    end: int
+    content: str
+    # 1-based positions of start and end, filled in by the engine for reports.
+    line: int = 0
+    column: int = 0
+    end_line: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True)
+class Fix:
+    """How to repair a finding: edits to one file, safe or only with --unsafe-fixes."""
+
+    message: str
+    safe: bool
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str  # as reported: relative to the current directory where possible
+    line: int  # 1-based
+    column: int  # 1-based
+    end_line: int
+    end_column: int
+    code: str
+    severity: Severity
+    message: str
+    endpoint: tuple[str, str] | None = None  # (method, path) of the registry endpoint
+    target: str | None = None  # release the finding concerns; None: independent of release
+    fix: Fix | None = None
+    line_text: str = field(default="", compare=False)  # the source line, for fingerprints
+    fingerprint: str = field(default="", compare=False)
+
+    def with_(self, **changes: object) -> Finding:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.line, self.column, self.code, self.target or "")
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file the linter did not read, and why (size, binary, unreadable, loop)."""
+
+    path: str
+    reason: str

@@ -1,0 +1,100 @@
+"""Fixes: rewrite a deprecated path to its successor, keeping the code around it.
+
+The rewrite works on the path's segments as extraction found them in the file,
+so interpolations (`{dev_id}`, `$id`, `" + id + "`) and quoting stay exactly as
+written: only literal segments are inserted, removed or replaced.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from apispec.lint.finding import Edit, Finding, Fix
+from apispec.lint.reference import Reference
+from apispec.model import Endpoint, Maturity
+
+
+def _keys(template: str) -> list[str]:
+    return ["{}" if part.startswith("{") else part for part in template.strip("/").split("/")]
+
+
+def build_fix(
+    text: str, reference: Reference, endpoint: Endpoint, successor: Endpoint
+) -> Fix | None:
+    """The edits that turn `endpoint`'s path into `successor`'s in this reference, or None.
+
+    None when the successor has another method, changes a path parameter, or the
+    reference's segments cannot be located literally in the file (for example a
+    URL-encoded path): better no fix than a wrong one.
+    """
+    if successor.method != endpoint.method:
+        return None
+    old = _keys(endpoint.path)
+    new = _keys(successor.path)
+    segments = reference.segments
+    if len(segments) != len(old):
+        return None
+    for key, segment in zip(old, segments, strict=True):
+        if segment.span is None or (key == "{}") != segment.is_param:
+            return None
+        if key != "{}" and text[segment.span.start : segment.span.end] != key:
+            return None
+    edits: list[Edit] = []
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        if "{}" in old[i1:i2] or "{}" in new[j1:j2]:
+            return None  # a parameter would move or vanish: not a mechanical rewrite
+        for i in range(i1, i2):
+            span = segments[i].span
+            assert span is not None
+            if op == "replace" and i - i1 < j2 - j1:
+                edits.append(Edit(span.start, span.end, new[j1 + i - i1]))
+                continue
+            start = span.start - 1 if span.start > 0 and text[span.start - 1] == "/" else span.start
+            edits.append(Edit(start, span.end, ""))
+        inserted = new[j1 + (i2 - i1) : j2] if op == "replace" else new[j1:j2]
+        if inserted:
+            if i2 < len(segments):
+                at = segments[i2].span
+                assert at is not None
+                edits.append(Edit(at.start, at.start, "".join(f"{s}/" for s in inserted)))
+            else:
+                at = segments[-1].span
+                assert at is not None
+                edits.append(Edit(at.end, at.end, "".join(f"/{s}" for s in inserted)))
+    if not edits:
+        return None
+    safe = successor.maturity == Maturity.STABLE
+    return Fix(f"replace with {successor}", safe, tuple(edits))
+
+
+def apply_fixes(text: str, findings: list[Finding], unsafe: bool) -> tuple[str, int]:
+    """The text with every applicable fix applied, and how many findings were fixed.
+
+    Overlapping edits of different fixes are not combined: the later one waits
+    for the next run, as ruff does.
+    """
+    chosen: list[Fix] = []
+    seen: set[tuple[Edit, ...]] = set()
+    for finding in findings:
+        fix = finding.fix
+        if fix is None or (not fix.safe and not unsafe) or fix.edits in seen:
+            continue
+        seen.add(fix.edits)
+        chosen.append(fix)
+    taken: list[Edit] = []
+    applied = 0
+    for fix in chosen:
+        if any(_overlaps(edit, other) for edit in fix.edits for other in taken):
+            continue
+        taken.extend(fix.edits)
+        applied += 1
+    for edit in sorted(taken, key=lambda e: (e.start, e.end), reverse=True):
+        text = text[: edit.start] + edit.content + text[edit.end :]
+    return text, applied
+
+
+def _overlaps(a: Edit, b: Edit) -> bool:
+    return a.start == b.start or (a.start < b.end and b.start < a.end)

@@ -1,0 +1,30 @@
+"""`--format github`: GitHub Actions workflow commands, one annotation per finding."""
+
+from __future__ import annotations
+
+from apispec.lint.engine import LintResult
+from apispec.lint.finding import Severity
+
+_COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(result: LintResult) -> str:
+    lines = []
+    for f in result.findings:
+        target = f" [{f.target}]" if f.target and len(result.targets) > 1 else ""
+        props = (
+            f"file={_property(f.path)},line={f.line},col={f.column},"
+            f"endLine={f.end_line},endColumn={f.end_column},title={_property(f.code)}"
+        )
+        lines.append(
+            f"::{_COMMAND[f.severity]} {props}::{_data(f.code + ' ' + f.message + target)}"
+        )
+    return "".join(line + "\n" for line in lines)

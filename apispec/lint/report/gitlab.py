@@ -1,0 +1,26 @@
+"""`--format gitlab`: a GitLab Code Quality report (a JSON array of issues)."""
+
+from __future__ import annotations
+
+import json
+
+from apispec.lint.engine import LintResult
+from apispec.lint.finding import Severity
+
+_SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def render(result: LintResult) -> str:
+    issues = [
+        {
+            "type": "issue",
+            "check_name": f.code,
+            "description": f"{f.code} {f.message}" + (f" [{f.target}]" if f.target else ""),
+            "categories": ["Compatibility"],
+            "severity": _SEVERITY[f.severity],
+            "fingerprint": f.fingerprint,
+            "location": {"path": f.path, "lines": {"begin": f.line, "end": f.end_line}},
+        }
+        for f in result.findings
+    ]
+    return json.dumps(issues, indent=2) + "\n"

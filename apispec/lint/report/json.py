@@ -1,0 +1,61 @@
+"""`--format json`: every finding with 1-based positions, the skipped files, a summary."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from apispec.lint.engine import LintResult
+from apispec.lint.finding import Finding, Fix
+
+
+def fix_dict(fix: Fix | None) -> dict[str, Any] | None:
+    if fix is None:
+        return None
+    return {
+        "message": fix.message,
+        "applicability": "safe" if fix.safe else "unsafe",
+        "edits": [
+            {
+                "line": e.line,
+                "column": e.column,
+                "end_line": e.end_line,
+                "end_column": e.end_column,
+                "content": e.content,
+            }
+            for e in fix.edits
+        ],
+    }
+
+
+def finding_dict(f: Finding) -> dict[str, Any]:
+    return {
+        "path": f.path,
+        "line": f.line,
+        "column": f.column,
+        "end_line": f.end_line,
+        "end_column": f.end_column,
+        "code": f.code,
+        "severity": str(f.severity),
+        "message": f.message,
+        "endpoint": {"method": f.endpoint[0], "path": f.endpoint[1]} if f.endpoint else None,
+        "target": f.target,
+        "fix": fix_dict(f.fix),
+    }
+
+
+def render(result: LintResult) -> str:
+    document = {
+        "findings": [finding_dict(f) for f in result.findings],
+        "skipped": [{"path": s.path, "reason": s.reason} for s in result.skipped],
+        "summary": {
+            "files": result.files,
+            "targets": list(result.targets),
+            "findings": len(result.findings),
+            "by_severity": dict(sorted(Counter(str(f.severity) for f in result.findings).items())),
+            "by_rule": dict(sorted(Counter(f.code for f in result.findings).items())),
+            "skipped": len(result.skipped),
+        },
+    }
+    return json.dumps(document, indent=2) + "\n"

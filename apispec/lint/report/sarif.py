@@ -1,0 +1,129 @@
+"""`--format sarif`: SARIF 2.1.0 for GitHub code scanning and other viewers.
+
+Rules carry their documentation page as help text and a helpUri; results carry
+the engine's line-move-proof fingerprint as `partialFingerprints`, so code
+scanning keeps an alert's identity when unrelated lines move.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from apispec import __version__
+from apispec.lint.engine import LintResult
+from apispec.lint.finding import Finding, Severity
+from apispec.lint.rules import DOCS_URL, RULES
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _rule(rule) -> dict[str, Any]:
+    page = rule.page()
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": " ".join(rule.explanation.split())},
+        "help": {"text": page, "markdown": page},
+        "helpUri": rule.help_uri,
+        "defaultConfiguration": {"level": _LEVEL[rule.severity]},
+        "properties": {"tags": ["compatibility", "api-v2"]},
+    }
+
+
+def _uri(path: str) -> str:
+    return quote(Path(path).as_posix())
+
+
+def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": f.code,
+        "ruleIndex": index[f.code],
+        "level": _LEVEL[f.severity],
+        "message": {"text": f.message + (f" (target {f.target})" if f.target else "")},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"},
+                    "region": {
+                        "startLine": f.line,
+                        "startColumn": f.column,
+                        "endLine": f.end_line,
+                        "endColumn": f.end_column,
+                    },
+                }
+            }
+        ],
+        "partialFingerprints": {"apispecFingerprint/v1": f.fingerprint},
+        "properties": {"target": f.target},
+    }
+    if f.endpoint:
+        result["properties"]["endpoint"] = f"{f.endpoint[0]} {f.endpoint[1]}"
+    if f.fix is not None:
+        result["fixes"] = [
+            {
+                "description": {"text": f.fix.message},
+                "artifactChanges": [
+                    {
+                        "artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"},
+                        "replacements": [
+                            {
+                                "deletedRegion": {
+                                    "startLine": e.line,
+                                    "startColumn": e.column,
+                                    "endLine": e.end_line,
+                                    "endColumn": e.end_column,
+                                },
+                                "insertedContent": {"text": e.content},
+                            }
+                            for e in f.fix.edits
+                        ],
+                    }
+                ],
+            }
+        ]
+    return result
+
+
+def render(result: LintResult) -> str:
+    index = {rule.code: i for i, rule in enumerate(RULES)}
+    run = {
+        "tool": {
+            "driver": {
+                "name": "apispec",
+                "version": __version__,
+                "informationUri": DOCS_URL,
+                "rules": [_rule(rule) for rule in RULES],
+            }
+        },
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
+        "invocations": [
+            {
+                "executionSuccessful": True,
+                "toolExecutionNotifications": [
+                    {
+                        "level": "note",
+                        "message": {"text": f"skipped: {s.reason}"},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {
+                                        "uri": _uri(s.path),
+                                        "uriBaseId": "%SRCROOT%",
+                                    }
+                                }
+                            }
+                        ],
+                    }
+                    for s in result.skipped
+                ],
+            }
+        ],
+        "results": [_result(f, index) for f in result.findings],
+    }
+    document = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+    return json.dumps(document, indent=2) + "\n"

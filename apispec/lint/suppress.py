@@ -1,0 +1,127 @@
+"""Inline suppressions: `apispec: ignore`, `apispec: ignore[API003,API002]`, `apispec: ignore-file`.
+
+The marker is recognised in any comment syntax (`#`, `//`, `--`, `<!-- -->`,
+`REM`, ...) because it is searched in the line's text, not parsed from a
+comment: client code comes in too many languages to parse them all. A
+suppression that suppresses nothing is reported as API012, like ruff's RUF100.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from apispec.lint.finding import Finding
+from apispec.lint.rules import BY_CODE
+
+_MARKER = re.compile(r"apispec:\s*ignore(?P<file>-file)?(?:\[(?P<codes>[^\]\n]*)\])?")
+UNUSED = "API012"
+
+
+@dataclass(frozen=True)
+class Suppression:
+    line: int
+    column: int
+    end_column: int
+    codes: frozenset[str] | None  # None: every code
+
+
+@dataclass(frozen=True)
+class Suppressions:
+    lines: dict[int, Suppression]
+    file_codes: frozenset[str] | None  # codes ignored in the whole file; None: no ignore-file
+    whole_file: bool  # `apispec: ignore-file` without codes
+
+
+def _codes(text: str | None) -> frozenset[str] | None:
+    if text is None:
+        return None
+    return frozenset(c.strip().upper() for c in text.split(",") if c.strip())
+
+
+def parse(text: str) -> Suppressions:
+    lines: dict[int, Suppression] = {}
+    file_codes: set[str] = set()
+    whole_file = False
+    has_file_marker = False
+    if "apispec:" not in text:
+        return Suppressions({}, None, False)
+    line_starts = [0]
+    line_starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
+    for match in _MARKER.finditer(text):
+        codes = _codes(match.group("codes"))
+        if match.group("file"):
+            has_file_marker = True
+            if codes is None:
+                whole_file = True
+            else:
+                file_codes |= codes
+            continue
+        line = _line_of(line_starts, match.start())
+        start = line_starts[line - 1]
+        lines[line] = Suppression(line, match.start() - start + 1, match.end() - start + 1, codes)
+    return Suppressions(lines, frozenset(file_codes) if has_file_marker else None, whole_file)
+
+
+def _line_of(line_starts: list[int], offset: int) -> int:
+    from bisect import bisect_right
+
+    return bisect_right(line_starts, offset)
+
+
+def apply(
+    findings: list[Finding], suppressions: Suppressions, path: str, report_unused: bool
+) -> list[Finding]:
+    """The findings no suppression covers, plus API012 for each suppression left unused."""
+    if suppressions.whole_file:
+        return []
+    kept: list[Finding] = []
+    used: dict[int, set[str]] = {}
+    for finding in findings:
+        if suppressions.file_codes and finding.code in suppressions.file_codes:
+            continue
+        suppression = suppressions.lines.get(finding.line)
+        if suppression is not None and (
+            suppression.codes is None or finding.code in suppression.codes
+        ):
+            used.setdefault(finding.line, set()).add(finding.code)
+            continue
+        kept.append(finding)
+    if report_unused:
+        kept.extend(_unused(suppressions, used, path))
+    return kept
+
+
+def _unused(suppressions: Suppressions, used: dict[int, set[str]], path: str) -> list[Finding]:
+    findings = []
+    severity = BY_CODE[UNUSED].severity
+    for line, suppression in suppressions.lines.items():
+        hit = used.get(line, set())
+        if suppression.codes is None:
+            if hit:
+                continue
+            message = "unused suppression: no finding on this line"
+        else:
+            unknown = sorted(c for c in suppression.codes if c not in BY_CODE)
+            idle = sorted(c for c in suppression.codes if c in BY_CODE and c not in hit)
+            if not unknown and not idle:
+                continue
+            parts = []
+            if idle:
+                parts.append(f"unused suppression of {', '.join(idle)}")
+            if unknown:
+                parts.append(f"unknown rule code {', '.join(unknown)}")
+            message = "; ".join(parts)
+        findings.append(
+            Finding(
+                path,
+                line,
+                suppression.column,
+                line,
+                suppression.end_column,
+                UNUSED,
+                severity,
+                message,
+            )
+        )
+    return findings
