@@ -1,7 +1,7 @@
 """What changed between two releases, and what a client must change before upgrading.
 
-A changelog covers the releases after FROM up to and including TO, in the
-registry's listing order (DESIGN decision 1). Without FROM it starts at the
+A changelog covers the releases after FROM up to and including TO in release
+order (DESIGN decision 1), listed in the registry's listing order. Without FROM it starts at the
 first release, and endpoints whose `since` the spec does not give count as
 present from that first release, because `available_in` treats them so.
 """
@@ -120,20 +120,21 @@ def _text(value: object | None) -> str | None:
 def resolve_range(
     registry: Registry, start: str | None, end: str
 ) -> tuple[Release | None, Release, tuple[Release, ...]]:
-    """The releases after `start` up to and including `end`, in listing order."""
-    order = registry.release_list
+    """The releases after `start` up to and including `end`, in listing order.
+
+    "After" and "up to" use the release order of `available_in`, so the
+    changelog agrees with the per-release docs even for releases that order
+    level (25.1.108 and 25.x.108): each includes the other.
+    """
     last = registry.release(end)
-    stop = order.index(last)
-    if start is None:
-        return None, last, order[: stop + 1]
-    first = registry.release(start)
-    begin = order.index(first)
-    if begin > stop:
+    first = None if start is None else registry.release(start)
+    if first is not None and first > last:
         raise UsageError(
             f"FROM {first} comes after TO {last} in release order; "
             f"write the older release first: apispec changelog {last} {first}"
         )
-    return first, last, order[begin + 1 : stop + 1]
+    span = tuple(r for r in registry.release_list if (first is None or r > first) and r <= last)
+    return first, last, span
 
 
 def build_changelog(registry: Registry, start: str | None, end: str) -> Changelog:
@@ -232,6 +233,7 @@ def render_markdown(changelog: Changelog) -> str:
         releases=changelog.releases,
         migrations=changelog.migrations,
         unrecorded=changelog.unrecorded_since,
+        level=[r for r in changelog.releases if r.release.level_with(changelog.end)],
         totals={
             "appeared": sum(len(rc.appeared) for rc in changelog.releases),
             "deprecated": sum(len(rc.deprecated) for rc in changelog.releases),
