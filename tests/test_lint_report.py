@@ -1,0 +1,169 @@
+"""Reporters: each output format has the documented shape."""
+
+from __future__ import annotations
+
+import json
+import re
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from apispec.lint.engine import LintResult
+from apispec.lint.finding import Edit, Finding, Fix, Severity, Skipped
+from apispec.lint.report import render
+from apispec.lint.report.text import statistics
+
+
+@pytest.fixture
+def result() -> LintResult:
+    fix = Fix("replace with GET /sensors/{id}", True, (Edit(40, 49, "", 3, 30, 3, 39),))
+    findings = [
+        Finding(
+            "scripts/a, b.py",
+            3,
+            22,
+            3,
+            48,
+            "API002",
+            Severity.WARNING,
+            "GET /sensors/{id}/overview is deprecated since 24.3.100 (no removal release named); use GET /sensors/{id}",
+            ("GET", "/sensors/{id}/overview"),
+            "25.x.122",
+            fix,
+            fingerprint="f" * 32,
+        ),
+        Finding(
+            "scripts/a, b.py",
+            9,
+            5,
+            9,
+            30,
+            "API006",
+            Severity.ERROR,
+            "invalid filter for GET /experimental/sensors: FLT004 value of the wrong type\n100%",
+            ("GET", "/experimental/sensors"),
+            None,
+            fingerprint="e" * 32,
+        ),
+        Finding(
+            "tools/x.ps1",
+            1,
+            1,
+            1,
+            8,
+            "API004",
+            Severity.INFO,
+            "/health is not in the registry",
+            None,
+            None,
+            fingerprint="d" * 32,
+        ),
+    ]
+    return LintResult(findings, [Skipped("big.log", "larger than 5 MB (6 MB)")], 4, ("25.x.122",))
+
+
+def test_text_lines_and_grouped_summary(result: LintResult) -> None:
+    out = render("text", result).splitlines()
+    assert out[0].startswith(
+        "scripts/a, b.py:3:22: API002 GET /sensors/{id}/overview is deprecated"
+    )
+    assert out[2] == "tools/x.ps1:1:1: API004 /health is not in the registry"
+    assert (
+        "Found 3 findings (1 error, 1 warning, 1 info) in 2 files; 4 files checked against 25.x.122."
+        in out
+    )
+    assert "  API002      1  deprecated-endpoint" in out
+    assert "1 finding fixable with --fix." in out
+    assert out[-2:] == ["Skipped 1 file:", "  big.log: larger than 5 MB (6 MB)"]
+
+
+def test_text_names_the_target_when_there_are_several(result: LintResult) -> None:
+    result.targets = ("24.3.100", "25.x.122")
+    assert render("text", result).splitlines()[0].endswith("use GET /sensors/{id} [25.x.122]")
+
+
+def test_clean_text() -> None:
+    text = render("text", LintResult([], [], 2, ("24.3.100",)))
+    assert text == "No findings: 2 files checked against 24.3.100.\n"
+
+
+def test_statistics_per_rule_and_endpoint(result: LintResult) -> None:
+    text = statistics(result)
+    assert "       1  API002  deprecated-endpoint (warning)" in text
+    assert "       1  GET /sensors/{id}/overview" in text
+    assert "       1  (no registry endpoint)" in text
+
+
+def test_json_has_exactly_the_documented_fields(result: LintResult) -> None:
+    doc = json.loads(render("json", result))
+    assert set(doc) == {"findings", "skipped", "summary"}
+    first = doc["findings"][0]
+    assert list(first) == [
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "code",
+        "severity",
+        "message",
+        "endpoint",
+        "target",
+        "fix",
+    ]
+    assert first["endpoint"] == {"method": "GET", "path": "/sensors/{id}/overview"}
+    assert first["fix"] == {
+        "message": "replace with GET /sensors/{id}",
+        "applicability": "safe",
+        "edits": [{"line": 3, "column": 30, "end_line": 3, "end_column": 39, "content": ""}],
+    }
+    assert doc["findings"][2]["endpoint"] is None and doc["findings"][2]["fix"] is None
+    assert doc["skipped"] == [{"path": "big.log", "reason": "larger than 5 MB (6 MB)"}]
+    assert doc["summary"]["by_severity"] == {"error": 1, "info": 1, "warning": 1}
+    assert doc["summary"]["files"] == 4
+
+
+# GitHub's documented workflow command: ::LEVEL file=F,line=L,col=C,endLine=..,endColumn=..,title=T::MESSAGE
+GITHUB = re.compile(
+    r"::(error|warning|notice) file=([^,:]*),line=(\d+),col=(\d+),endLine=(\d+),endColumn=(\d+),title=([^,:]*)::(.*)"
+)
+
+
+def test_github_workflow_commands_escape_properties_and_data(result: LintResult) -> None:
+    lines = render("github", result).splitlines()
+    assert len(lines) == 3
+    parsed = [GITHUB.fullmatch(line) for line in lines]
+    assert all(parsed)
+    assert [p.group(1) for p in parsed] == ["warning", "error", "notice"]
+    assert parsed[0].group(2) == "scripts/a%2C b.py"  # ',' would end the property
+    assert parsed[1].group(8).endswith("wrong type%0A100%25")  # newline and % escaped
+
+
+def test_gitlab_code_quality_shape(result: LintResult) -> None:
+    issues = json.loads(render("gitlab", result))
+    assert isinstance(issues, list) and len(issues) == 3
+    for issue in issues:  # the fields GitLab's Code Quality report requires
+        assert isinstance(issue["description"], str) and issue["description"]
+        assert isinstance(issue["check_name"], str)
+        assert re.fullmatch(r"[0-9a-f]{32}", issue["fingerprint"])
+        assert issue["severity"] in {"info", "minor", "major", "critical", "blocker"}
+        assert isinstance(issue["location"]["path"], str)
+        assert isinstance(issue["location"]["lines"]["begin"], int)
+    assert [i["severity"] for i in issues] == ["minor", "major", "info"]
+    assert len({i["fingerprint"] for i in issues}) == 3
+
+
+def test_junit_has_a_failing_case_per_finding(result: LintResult) -> None:
+    root = ET.fromstring(render("junit", result))
+    assert root.tag == "testsuites" and root.get("failures") == "3"
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == ["scripts/a, b.py", "tools/x.ps1"]
+    cases = suites[0].findall("testcase")
+    assert cases[0].get("name") == "API002 at 3:22"
+    assert cases[0].find("failure").get("type") == "API002"
+
+
+def test_junit_without_findings_is_one_passing_case() -> None:
+    root = ET.fromstring(render("junit", LintResult([], [], 1, ("24.3.100",))))
+    assert root.get("failures") == "0"
+    assert root.find("testsuite/testcase").find("failure") is None
