@@ -1,0 +1,48 @@
+"""Python: f-strings, `%` and `.format()` templates, docstrings left out."""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.languages.common import Dialect, Lit, split_interpolations
+
+_FSTRING = re.compile(r"\{[^{}\n]*\}")
+_TEMPLATE = re.compile(r"\{[^{}\n]*\}|%\(\w+\)[sd]|%[sdif]")
+# Text before a triple-quoted string that makes it a value rather than a docstring.
+_VALUE_BEFORE = "=([{,+%:\\"
+
+
+class PythonDialect(Dialect):
+    name = "python"
+    token_re = re.compile(
+        r"(?P<c>\#[^\n]*)"
+        r"|(?P<s>(?:(?<![\w])[rRbBuUfF]{1,2})?"
+        r"(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'))"
+    )
+
+    def literal(self, m: re.Match[str]) -> Lit | None:
+        body = m.group()
+        k = 0
+        while body[k] not in "'\"":
+            k += 1
+        prefix = body[:k].lower()
+        quote = 3 if body[k : k + 3] in ('"""', "'''") else 1
+        if len(body) < k + 2 * quote:
+            return None
+        start = m.start() + k + quote
+        content = body[k + quote : len(body) - quote]
+        interp = _FSTRING if "f" in prefix else _TEMPLATE
+        style = "none" if "r" in prefix else "backslash"
+        lit = Lit(m.start(), m.end(), split_interpolations(content, start, interp, style))
+        if quote == 3:
+            lit.prose = _is_docstring(m.string, m.start())
+        return lit
+
+
+def _is_docstring(text: str, start: int) -> bool:
+    """A triple-quoted string standing alone as a statement: a docstring or a comment block."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return False
+    before = text[:line_start].rstrip()
+    return not before or before[-1] not in _VALUE_BEFORE or before.endswith(":")

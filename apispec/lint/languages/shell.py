@@ -1,0 +1,254 @@
+"""Shell scripts: curl, wget and httpie command lines, and the script's own helpers.
+
+Shell has no string literals in the usual sense, so every word of a command
+is a literal here: quoted and unquoted pieces joined, `$VAR`, `${VAR}` and
+`$(...)` as interpolations. The method, headers and query come from the
+command's options rather than from a call's arguments.
+"""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.languages.common import (
+    PARAM,
+    CallInfo,
+    Chain,
+    Dialect,
+    Lit,
+    Part,
+    Source,
+    flatten,
+    split_interpolations,
+    value_from_parts,
+)
+from apispec.lint.reference import QueryValue
+
+_INTERP = re.compile(r"\$\{[^}\n]*\}|\$\([^()\n]*\)|\$[A-Za-z_]\w*|\$[0-9@*#?]")
+_PIECE = re.compile(
+    r"'([^']*)'|\"((?:[^\"\\]|\\[\s\S])*)\"|((?:\$\([^()\n]*\)|\$\{[^}\n]*\}|\\[^\n]|[^\s'\"|;&<>()\\])+)"
+)
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=(?!=)")
+_COMMAND_START = re.compile(
+    r"(?:^|[;&|(]|\b(?:export|local|readonly|declare(?:\s+-\w+)?))[ \t]*\Z", re.M
+)
+_VERBS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
+_CLIENTS = {"curl", "wget", "http", "https", "xh", "xhs"}
+_WRAPPERS = {"sudo", "time", "command", "exec", "env", "$", "%", "nohup"}
+_DATA = {
+    "-d",
+    "--data",
+    "--data-raw",
+    "--data-binary",
+    "--data-ascii",
+    "--json",
+    "-F",
+    "--form",
+    "--data-urlencode",
+    "-T",
+    "--upload-file",
+}
+_SEPARATOR = re.compile(r"\|\|?|&&|;|\n")
+
+
+class ShellDialect(Dialect):
+    name = "shell"
+    token_re = re.compile(
+        r"(?P<c>(?<![^\s;|&(])\#[^\n]*)"
+        r"|(?P<w>(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\$\([^()\n]*\)|\$\{[^}\n]*\}|\\[^\n]"
+        r"|[^\s'\"|;&<>()\\])+)"
+    )
+    concat_re = None
+
+    def use_pattern(self, var: str) -> str:
+        return r"\$\{?" + re.escape(var) + r"\b"
+
+    def literal(self, m: re.Match[str]) -> Lit | None:
+        word = m.group()
+        base = m.start()
+        pos = 0
+        am = _ASSIGNMENT.match(word)
+        if am and _COMMAND_START.search(m.string, max(0, base - 80), base):
+            pos = am.end()  # URL="$BASE/x": the value is the literal
+        parts: list[Part] = []
+        for piece in _PIECE.finditer(word, pos):
+            if piece.group(1) is not None:
+                start = base + piece.start(1)
+                parts.append(Part(piece.group(1), False, start, start + len(piece.group(1))))
+            elif piece.group(2) is not None:
+                start = base + piece.start(2)
+                parts.extend(split_interpolations(piece.group(2), start, _INTERP, "backslash"))
+            else:
+                start = base + piece.start(3)
+                parts.extend(split_interpolations(piece.group(3), start, _INTERP, "backslash"))
+        if not parts:
+            return None
+        return Lit(base + pos, m.end(), parts)
+
+    def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
+        words = _command_words(source, chain.start)
+        if not words:
+            return CallInfo()
+        info = CallInfo(window=(words[0].start, words[-1].end))
+        names = [_plain(w) for w in words]
+        k = 0
+        while k < len(names) and (names[k] in _WRAPPERS or _is_assignment(source, words[k])):
+            k += 1
+        if k >= len(names):
+            return info
+        command = names[k].rsplit("/", 1)[-1]
+        info.callee = command
+        rest = words[k + 1 :]
+        if command == "curl":
+            _curl(info, rest, chain)
+        elif command == "wget":
+            _wget(info, rest)
+        elif command in _CLIENTS:
+            _httpie(info, rest, chain)
+        else:
+            for word in rest:
+                if _plain(word) in _VERBS:
+                    info.method = _plain(word)
+                    break
+        return info
+
+
+def _is_assignment(source: Source, word: Lit) -> bool:
+    before = source.text[max(source.pos, word.start - 64) : word.start]
+    return re.search(r"(?:^|\s)[A-Za-z_]\w*=\Z", before) is not None
+
+
+def _plain(word: Lit) -> str:
+    return "".join(PARAM if p.is_param else p.text for p in word.parts)
+
+
+def _command_words(source: Source, offset: int) -> list[Lit]:
+    """The words of the simple command around `offset` (continuation lines joined)."""
+    text = source.text
+    start = offset
+    while True:
+        nl = text.rfind("\n", source.pos, start)
+        if nl > 0 and text[nl - 1] == "\\":
+            start = nl - 1
+            continue
+        start = nl + 1
+        break
+    end = offset
+    while True:
+        nl = text.find("\n", end, source.endpos)
+        if nl < 0:
+            end = source.endpos
+            break
+        if text[nl - 1] == "\\":
+            end = nl + 1
+            continue
+        end = nl
+        break
+    words: list[Lit] = []
+    current: list[Lit] = []
+    last = start
+    for lit in source.lits:
+        if lit.end <= start:
+            continue
+        if lit.start >= end:
+            break
+        gap = text[last : lit.start]
+        if _SEPARATOR.search(gap.replace("\\\n", "  ")):
+            if lit.start > offset:
+                break
+            current = []
+        current.append(lit)
+        last = lit.end
+    words = current
+    return words
+
+
+def _curl(info: CallInfo, words: list[Lit], chain: Chain) -> None:
+    data: list[Lit] = []
+    get = False
+    i = 0
+    while i < len(words):
+        w = _plain(words[i])
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        if w in ("-X", "--request") and nxt is not None:
+            info.method = _plain(nxt).upper()
+            i += 2
+            continue
+        if w.startswith("--request="):
+            info.method = w.split("=", 1)[1].upper()
+        elif w.startswith("-X") and len(w) > 2 and not w.startswith("--"):
+            info.method = w[2:].upper()
+        elif w in ("-G", "--get"):
+            get = True
+        elif w in ("-I", "--head"):
+            info.method = info.method or "HEAD"
+        elif w in _DATA and nxt is not None:
+            data.append(nxt)
+            i += 2
+            continue
+        i += 1
+    if info.method is None and get:
+        info.method = "GET"
+    elif info.method is None and data:
+        info.method = "POST"
+    if get:
+        for word in data:
+            info.query.extend(_item(word, "="))
+
+
+def _wget(info: CallInfo, words: list[Lit]) -> None:
+    for i, word in enumerate(words):
+        w = _plain(word)
+        if w.startswith("--method="):
+            info.method = w.split("=", 1)[1].upper()
+        elif w == "--method" and i + 1 < len(words):
+            info.method = _plain(words[i + 1]).upper()
+        elif w.startswith("--post-data") or w.startswith("--post-file"):
+            info.method = info.method or "POST"
+
+
+def _httpie(info: CallInfo, words: list[Lit], chain: Chain) -> None:
+    seen_url = False
+    has_data = False
+    for word in words:
+        w = _plain(word)
+        if w.startswith("-"):
+            continue
+        if chain.start <= word.start < chain.end:
+            seen_url = True
+            continue
+        if not seen_url:
+            if w.upper() in _VERBS:
+                info.method = w.upper()
+            continue
+        if "==" in w:
+            info.query.extend(_item(word, "=="))
+        elif ":=" in w or re.match(r"[\w.-]+=", w):
+            has_data = True
+    if info.method is None and has_data:
+        info.method = "POST"
+
+
+def _item(word: Lit, separator: str) -> list[QueryValue]:
+    """`name=value` (curl -G -d) or `name==value` (httpie) as a query value."""
+    flat, offs, owner = flatten(word.parts)
+    cut = flat.find(separator)
+    if cut <= 0 or PARAM in flat[:cut]:
+        return []
+    name = flat[:cut]
+    k = cut + len(separator)
+    parts: list[Part] = []
+    while k < len(flat):
+        if flat[k] == PARAM:
+            part = word.parts[owner[k]]
+            parts.append(Part(part.text, True, part.start, part.end))
+            k += 1
+            continue
+        j = k
+        while j < len(flat) and flat[j] != PARAM:
+            j += 1
+        parts.append(Part(flat[k:j], False, offs[k], offs[j - 1] + 1, tuple(offs[k:j])))
+        k = j
+    if not parts:
+        return [QueryValue(name, "", None)]
+    return [value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=separator == "=")]

@@ -1,0 +1,48 @@
+"""The cheap test run on every file before extraction, and the API's vocabulary.
+
+Most files in a repository never talk to the API; `might_reference` lets the
+engine skip them after a handful of substring searches, so the scan of a large
+tree costs little more than reading it. Every reference extraction can find
+needs one of these markers (see docs/linter-detection.md): a path with
+`api/v2`, the `experimental/` prefix, the API's port or a `prtg` name.
+"""
+
+from __future__ import annotations
+
+from apispec.model import Registry, load_registry
+
+# Substrings at least one of which is present in every file extraction can
+# report on; kept as plain `in` tests because they run on every file.
+_MARKERS = ("api/v2", "experimental/", ":1616", "prtg", "PRTG", "Prtg")
+
+
+def might_reference(text: str) -> bool:
+    """False only when `extract_references` is sure to find nothing in `text`."""
+    return any(marker in text for marker in _MARKERS)
+
+
+_CACHE: dict[int, tuple[Registry, frozenset[str]]] = {}
+
+
+def _collections(registry: Registry) -> frozenset[str]:
+    cached = _CACHE.get(id(registry))
+    if cached is not None and cached[0] is registry:
+        return cached[1]
+    names: set[str] = set()
+    for endpoint in registry.endpoints:
+        segments = endpoint.path.strip("/").split("/")
+        if segments[0] == "experimental" and len(segments) > 1:
+            names.add(segments[1])
+        names.add(segments[0])
+    result = frozenset(names)
+    _CACHE[id(registry)] = (registry, result)
+    return result
+
+
+def collections(registry: Registry | None = None) -> frozenset[str]:
+    """First path segments of the registry's endpoints, with and without /experimental.
+
+    Derived from the registry so a newer registry (`--registry DIR`) brings its
+    new collections along.
+    """
+    return _collections(registry if registry is not None else load_registry())
