@@ -1,0 +1,304 @@
+"""Check a filter against the registry's property catalog (FLT002-FLT006).
+
+The rules follow the spec's property table exactly (DESIGN decision 3): an
+operator not listed for a property is an error, a value of the wrong type is
+an error, `in` takes a list whose elements have the property's type, unknown
+enumeration values are a warning. FLT006 (warning) reports a property whose
+registry entry names the object kinds it applies to (`applies_to`) used on an
+endpoint that lists or addresses another kind; see docs/filters.md.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from apispec.exceptions import UsageError, did_you_mean
+from apispec.filters.ast import (
+    Boolean,
+    Comparison,
+    EnumToken,
+    FilterTree,
+    ListValue,
+    Number,
+    Scalar,
+    Text,
+    Unknown,
+    comparisons,
+)
+from apispec.filters.catalog import Catalog, PropertyInfo, resolve
+from apispec.filters.diagnostics import Diagnostic, make, ordered
+from apispec.filters.parse import Span, parse
+
+if TYPE_CHECKING:
+    from apispec.model import Endpoint, Registry
+
+BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
+KEYWORDS = frozenset(
+    "and or not in contains matches true false ancestors descendants parents children".split()
+)
+Written = Callable[[int, int], str]
+
+
+def check(
+    text: str,
+    endpoint: str | Endpoint | None = None,
+    registry: Registry | None = None,
+    placeholder_spans: Sequence[Span] = (),
+) -> list[Diagnostic]:
+    """Every diagnostic of `text`, earliest first.
+
+    `endpoint` is a registry path such as "/experimental/channels" (or an
+    Endpoint); an unknown path raises UsageError. `placeholder_spans` are
+    character ranges of `text` whose content is unknown (interpolations): one
+    inside a quoted text is fine, one where a bare value stands is FLT004 for
+    text properties.
+    """
+    catalog = resolve(registry)
+    kind = endpoint_kind(catalog, endpoint)
+    result = parse(text, placeholder_spans)
+    tree = result.tree or result.recovered
+    if tree is None:
+        return list(result.diagnostics)
+    if result.ok:
+
+        def written(start: int, end: int) -> str:
+            return text[start:end]
+
+        return ordered(check_tree(tree, catalog, kind, written))
+    offsets = result.offsets
+    source = result.recovered_text
+
+    def written_after_fixes(start: int, end: int) -> str:
+        return text[offsets.original(start) : offsets.original(end)] or source[start:end]
+
+    found = [
+        _moved(d, offsets.original(d.start), offsets.original(d.end))
+        for d in check_tree(tree, catalog, kind, written_after_fixes)
+    ]
+    return ordered([*result.diagnostics, *found])
+
+
+def endpoint_kind(catalog: Catalog, endpoint: str | Endpoint | None) -> str | None | bool:
+    """The object kind of the endpoint; False when no endpoint was given."""
+    if endpoint is None:
+        return False
+    path = endpoint if isinstance(endpoint, str) else endpoint.path
+    if path not in catalog.paths:
+        raise UsageError(f"unknown endpoint path {path!r}{did_you_mean(path, catalog.paths)}")
+    return catalog.kind_of(path)
+
+
+def check_tree(
+    tree: FilterTree, catalog: Catalog, kind: str | None | bool, written: Written
+) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    properties = catalog.properties
+    for comparison in comparisons(tree.expr):
+        if comparison.prop_unknown:
+            continue
+        prop = properties.get(comparison.prop)
+        if prop is None:
+            found.append(_unknown_property(comparison, catalog, written))
+            prop = properties.get(_respelled(comparison.prop, catalog))
+            if prop is None:
+                continue
+        if comparison.op not in prop.operators:
+            found.append(_operator_not_allowed(comparison, prop, written))
+        found.extend(_value_problems(comparison, prop, written))
+        if kind and tree.relation is None and prop.applies_to and kind not in prop.applies_to:
+            found.append(_not_applicable(comparison, prop, kind))
+    return found
+
+
+def _unknown_property(c: Comparison, catalog: Catalog, written: Written) -> Diagnostic:
+    name = c.prop
+    message = f"`{name}` is not a filterable property"
+    head, _, rest = name.partition(".")
+    if head in catalog.relationships and rest in catalog.properties:
+        fixed = f"{head} {rest} {c.op} {written(c.value.start, c.value.end)}"
+        hint = f"a relationship word goes first, before the filter: `{fixed}`"
+    else:
+        suggestion = suggest_property(name, catalog.properties)
+        hint = (
+            f"did you mean `{suggestion}`?"
+            if suggestion
+            else "filterable properties: " + ", ".join(catalog.properties)
+        )
+    return make("FLT002", message, c.prop_start, c.prop_end, hint)
+
+
+def _respelled(name: str, catalog: Catalog) -> str:
+    """`parentId`, `parent.id`: the known property written with other case or separators."""
+    squashed = re.sub(r"[._\-]", "", name.lower())
+    for candidate in catalog.properties:
+        if re.sub(r"[._\-]", "", candidate.lower()) == squashed:
+            return candidate
+    return ""
+
+
+def suggest_property(name: str, known: Sequence[str] | dict[str, PropertyInfo]) -> str | None:
+    """The property the writer most likely meant: same letters, last segment, or similar."""
+    names = list(known)
+    lowered = name.lower()
+    for candidate in names:
+        if candidate.lower() == lowered:
+            return candidate
+
+    def squash(word: str) -> str:
+        return re.sub(r"[._\-]", "", word.lower())
+
+    for candidate in names:
+        if squash(candidate) == squash(name):
+            return candidate
+    by_last = [c for c in names if c.rsplit(".", 1)[-1] == lowered.rsplit(".", 1)[-1]]
+    if len(by_last) == 1:
+        return by_last[0]
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _operator_not_allowed(c: Comparison, prop: PropertyInfo, written: Written) -> Diagnostic:
+    allowed = ", ".join(prop.operators)
+    message = f"operator `{c.op}` is not allowed on `{prop.name}`; allowed: {allowed}"
+    value = written(c.value.start, c.value.end)
+    hint = None
+    if prop.multi_valued and "contains" in prop.operators and c.op in ("=", "in"):
+        hint = f"`{prop.name}` holds several values: write `{prop.name} contains {value}`"
+    elif c.op == "contains" and "=" in prop.operators:
+        hint = f"`{prop.name}` holds one value: compare with `=`"
+    elif c.op == "in" and "=" in prop.operators and isinstance(c.value, ListValue):
+        items = [written(i.start, i.end) for i in c.value.items]
+        joined = "compare with `=`" + (" and join with `or`" if len(items) > 1 else "")
+        hint = f"{joined}: `" + " or ".join(
+            f"{prop.name} = {_as_type(prop, item_node, item)}"
+            for item_node, item in zip(c.value.items, items, strict=True)
+        ) + "`"
+    return make("FLT003", message, c.op_start, c.op_end, hint)
+
+
+def _value_problems(c: Comparison, prop: PropertyInfo, written: Written) -> list[Diagnostic]:
+    value = c.value
+    problems: list[Diagnostic] = []
+    if c.op == "in" and not isinstance(value, ListValue):
+        shown = _as_type(prop, value, written(value.start, value.end))
+        return [
+            make(
+                "FLT004",
+                f"`in` takes a list in `[ ]`, not a single value",
+                value.start,
+                value.end,
+                f"write `{prop.name} in [{shown}]`",
+            )
+        ]
+    if c.op != "in" and isinstance(value, ListValue):
+        hint = f"write `{prop.name} in {written(value.start, value.end)}`" if "in" in prop.operators else None
+        return [
+            make("FLT004", f"`{c.op}` compares with one value, not a list", value.start, value.end, hint)
+        ]
+    items = value.items if isinstance(value, ListValue) else (value,)
+    wrong = [item for item in items if not _fits(prop, item)]
+    if wrong:
+        if isinstance(value, ListValue):
+            fixed_value = "[" + ", ".join(_as_type(prop, i, written(i.start, i.end)) for i in items) + "]"
+        else:
+            fixed_value = _as_type(prop, value, written(value.start, value.end))
+        can_fix = all(_convertible(prop, item, written(item.start, item.end)) for item in wrong)
+        hint = f"write `{prop.name} {c.op} {fixed_value}`" if can_fix else None
+        for item in wrong:
+            problems.append(
+                make("FLT004", _type_message(prop, item), item.start, item.end, hint)
+            )
+    if prop.type == "enumeration" and prop.values:
+        for item in items:
+            if isinstance(item, EnumToken) and item.value not in prop.values:
+                problems.append(_unknown_value(prop, item))
+    return problems
+
+
+def _fits(prop: PropertyInfo, item: Scalar) -> bool:
+    kind = prop.type
+    if isinstance(item, Unknown):
+        # Unknown content is fine wherever the written value would be a bare token;
+        # text needs the quotes around it in the filter itself.
+        return kind != "text"
+    if kind == "text":
+        return isinstance(item, Text)
+    if kind == "enumeration":
+        return isinstance(item, EnumToken)
+    if kind == "boolean":
+        return isinstance(item, Boolean)
+    if kind == "number":
+        return isinstance(item, Number)
+    return True
+
+
+def _type_message(prop: PropertyInfo, item: Scalar) -> str:
+    name = prop.name
+    if isinstance(item, Unknown):
+        return (
+            f"the interpolated value stands unquoted, but `{name}` takes a text in double quotes"
+        )
+    wants = {
+        "text": "a text in double quotes",
+        "enumeration": "an enumeration value without quotes",
+        "boolean": "`true` or `false` without quotes",
+        "number": "a number (digits, without quotes)",
+    }[prop.type]
+    got = {
+        Text: "a quoted text",
+        Number: "a number",
+        Boolean: "a boolean",
+        EnumToken: "a bare word" if prop.type == "text" else "an enumeration value",
+    }[type(item)]
+    return f"`{name}` takes {wants}, not {got}"
+
+
+def _convertible(prop: PropertyInfo, item: Scalar, shown: str) -> bool:
+    return _as_type(prop, item, shown) is not None and _as_type(prop, item, shown) != shown
+
+
+def _as_type(prop: PropertyInfo, item: Scalar, shown: str) -> str:
+    """`item` written as a value of the property's type, as near as it can be."""
+    kind = prop.type
+    if kind == "text":
+        if isinstance(item, Text):
+            return shown
+        return '"' + shown.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    inner = item.value if isinstance(item, Text) else shown
+    if kind == "enumeration" and BARE.match(inner) and inner not in KEYWORDS:
+        return {v.lower(): v for v in prop.values}.get(inner.lower(), inner)
+    if kind == "boolean" and inner.lower() in ("true", "false"):
+        return inner.lower()
+    if kind == "number" and inner.isascii() and inner.isdigit():
+        return inner
+    return shown
+
+
+def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
+    known = ", ".join(prop.values)
+    message = f"`{item.value}` is not a known value of `{prop.name}` (known: {known})"
+    lowered = {v.lower(): v for v in prop.values}
+    guess = lowered.get(item.value.lower())
+    if guess is None:
+        close = difflib.get_close_matches(item.value, prop.values, n=1, cutoff=0.6)
+        guess = close[0] if close else None
+    if guess is not None:
+        hint = f"did you mean `{guess}`? Values are case-sensitive"
+    else:
+        hint = "the spec lists only these values; the server may know more"
+    return make("FLT005", message, item.start, item.end, hint)
+
+
+def _not_applicable(c: Comparison, prop: PropertyInfo, kind: str | bool | None) -> Diagnostic:
+    kinds = ", ".join(prop.applies_to)
+    message = f"`{prop.name}` applies to {kinds} objects only, not to the {kind} objects of this endpoint"
+    return make("FLT006", message, c.prop_start, c.prop_end, f"use `{prop.name}` on {kinds} endpoints")
+
+
+def _moved(diagnostic: Diagnostic, start: int, end: int) -> Diagnostic:
+    from dataclasses import replace
+
+    return replace(diagnostic, start=start, end=max(start, end))

@@ -1,0 +1,105 @@
+"""Completion candidates at a cursor, for editors.
+
+What may follow the text before the cursor comes from the parser: the
+terminals the LALR parser accepts there. Those are turned into concrete
+candidates with the registry: property names, the operators the property
+before the cursor allows, and the values of enumeration and boolean
+properties.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from apispec.filters.catalog import resolve
+from apispec.filters.grammar import OPERATOR_TERMINALS, RELATION_TERMINALS
+from apispec.filters.parse import tokenize
+
+if TYPE_CHECKING:
+    from apispec.model import Registry
+
+_PARTIAL = re.compile(r"[A-Za-z0-9_.]*\Z")
+
+
+@dataclass(frozen=True)
+class Completion:
+    """Replace `text[start:end]` with `insert` to accept the candidate `label`."""
+
+    label: str
+    kind: str  # property | operator | value | keyword | punctuation
+    detail: str
+    insert: str
+    start: int
+    end: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "label": self.label,
+            "kind": self.kind,
+            "detail": self.detail,
+            "insert": self.insert,
+            "start": self.start,
+            "end": self.end,
+        }
+
+
+def complete(text: str, cursor: int | None = None, registry: Registry | None = None) -> list[Completion]:
+    """Candidates valid at `cursor` (default: the end), filtered by the word being typed."""
+    from apispec.filters.syntax import _accepted
+
+    cursor = len(text) if cursor is None else max(0, min(cursor, len(text)))
+    before = text[:cursor]
+    partial = _PARTIAL.search(before)
+    assert partial is not None
+    start = partial.start()
+    typed = partial.group()
+    prefix = text[:start]
+    accepted = _accepted(prefix)
+    if not accepted and prefix.strip():
+        return []  # the text before the cursor is already wrong
+    if not accepted:
+        accepted = _accepted("")
+    catalog = resolve(registry)
+    tokens, _ = tokenize(prefix)
+    last_name = next((t.value for t in reversed(tokens) if t.type == "NAME"), None)
+    prop = catalog.properties.get(last_name or "")
+    found: list[Completion] = []
+
+    def add(label: str, kind: str, detail: str, insert: str | None = None) -> None:
+        found.append(Completion(label, kind, detail, insert or label, start, cursor))
+
+    value_position = "LSQB" in accepted or ("TEXT" in accepted and "NUMBER" in accepted)
+    if set(OPERATOR_TERMINALS) <= accepted:
+        operators = prop.operators if prop else catalog.operators
+        for symbol in operators:
+            add(symbol, "operator", f"allowed on {prop.name}" if prop else "operator")
+    elif value_position:
+        after_in = bool(tokens) and tokens[-1].type == "IN"
+        if after_in or prop is None:
+            pass
+        elif prop.type == "enumeration":
+            for value in prop.values:
+                add(value, "value", f"{prop.name} value")
+        elif prop.type == "boolean":
+            add("true", "value", "boolean")
+            add("false", "value", "boolean")
+        elif prop.type == "text":
+            add('""', "value", "text in double quotes")
+        if after_in:
+            add("[", "punctuation", "list of values")
+    elif "NAME" in accepted:
+        for name, info in catalog.properties.items():
+            add(name, "property", f"{info.type}; operators {' '.join(info.operators)}")
+    if set(RELATION_TERMINALS) <= accepted:
+        for word in catalog.relationships:
+            add(word, "keyword", "relationship word, then a filter", f"{word} ")
+    if "NOT" in accepted:
+        add("not", "keyword", "not(<expression>)", "not(")
+    if "LPAR" in accepted and not typed:
+        add("(", "punctuation", "group")
+    for terminal, word in (("_AND", "and"), ("_OR", "or")):
+        if terminal in accepted and tokens:
+            add(word, "keyword", "logical operator", f"{word} ")
+    return [c for c in found if c.label.startswith(typed)]
