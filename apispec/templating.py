@@ -64,6 +64,12 @@ def html_inline(value: object) -> Markup:
     return Markup(_CODE_SPAN.sub(lambda m: f"<code>{m.group(2)}</code>", escaped))
 
 
+def html_path(value: object) -> Markup:
+    """An escaped path that may wrap after each slash, never inside a segment."""
+    head, slash, rest = str(escape(value)).partition("/")
+    return Markup(head + slash + rest.replace("/", "/<wbr>"))
+
+
 @cache
 def markdown_environment() -> Environment:
     env = Environment(
@@ -88,5 +94,5 @@ def html_environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(inline=html_inline)
+    env.filters.update(inline=html_inline, path=html_path)
     return env

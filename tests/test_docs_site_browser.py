@@ -251,6 +251,7 @@ def test_phone_layout_and_theme(browser: Browser, site_url: str, registry) -> No
     )
     assert overflow <= 0, "no sideways scrolling on a phone"
     BUILD.mkdir(exist_ok=True)
+    browser.evaluate("document.getElementById('endpoints').scrollIntoView()")
     browser.screenshot(BUILD / "docs-screenshot-phone.png")
 
     background = "getComputedStyle(document.body).backgroundColor"
