@@ -31,15 +31,13 @@ from apispec.filters.ast import (
     Text,
 )
 from apispec.filters.format import format_expr, format_tree
+from apispec.filters.grammar import KEYWORDS
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
-_RESERVED = frozenset(
-    "and or not in contains matches true false ancestors descendants parents children".split()
-)
 
 
 def _checked_name(word: str, what: str) -> str:
-    if not isinstance(word, str) or not _NAME.match(word) or word in _RESERVED:
+    if not isinstance(word, str) or not _NAME.match(word) or word in KEYWORDS:
         raise ValueError(f"{word!r} cannot be written as {what}")
     return word
 
@@ -61,7 +59,9 @@ def _scalar(value: Any) -> Scalar:
         return Boolean(value)
     if isinstance(value, int):
         if value < 0:
-            raise ValueError("numbers in filters are digits only; negative numbers cannot be written")
+            raise ValueError(
+                "numbers in filters are digits only; negative numbers cannot be written"
+            )
         return Number(value)
     if isinstance(value, str):
         return Text(value)

@@ -143,7 +143,10 @@ def _cache_path() -> Path | None:
             digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
     except OSError:
         return None
-    return Path(platformdirs.user_cache_dir("apispec")) / f"filter-catalog-{digest.hexdigest()[:20]}.json"
+    return (
+        Path(platformdirs.user_cache_dir("apispec"))
+        / f"filter-catalog-{digest.hexdigest()[:20]}.json"
+    )
 
 
 def _write(path: Path, catalog: Catalog) -> None:

@@ -30,15 +30,13 @@ from apispec.filters.ast import (
 )
 from apispec.filters.catalog import Catalog, PropertyInfo, resolve
 from apispec.filters.diagnostics import Diagnostic, make, ordered
+from apispec.filters.grammar import KEYWORDS
 from apispec.filters.parse import Span, parse
 
 if TYPE_CHECKING:
     from apispec.model import Endpoint, Registry
 
 BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
-KEYWORDS = frozenset(
-    "and or not in contains matches true false ancestors descendants parents children".split()
-)
 Written = Callable[[int, int], str]
 
 
@@ -81,7 +79,7 @@ def check(
     return ordered([*result.diagnostics, *found])
 
 
-def endpoint_kind(catalog: Catalog, endpoint: str | Endpoint | None) -> str | None | bool:
+def endpoint_kind(catalog: Catalog, endpoint: str | Endpoint | None) -> str | bool | None:
     """The object kind of the endpoint; False when no endpoint was given."""
     if endpoint is None:
         return False
@@ -92,7 +90,7 @@ def endpoint_kind(catalog: Catalog, endpoint: str | Endpoint | None) -> str | No
 
 
 def check_tree(
-    tree: FilterTree, catalog: Catalog, kind: str | None | bool, written: Written
+    tree: FilterTree, catalog: Catalog, kind: str | bool | None, written: Written
 ) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     properties = catalog.properties
@@ -172,10 +170,14 @@ def _operator_not_allowed(c: Comparison, prop: PropertyInfo, written: Written) -
     elif c.op == "in" and "=" in prop.operators and isinstance(c.value, ListValue):
         items = [written(i.start, i.end) for i in c.value.items]
         joined = "compare with `=`" + (" and join with `or`" if len(items) > 1 else "")
-        hint = f"{joined}: `" + " or ".join(
-            f"{prop.name} = {_as_type(prop, item_node, item)}"
-            for item_node, item in zip(c.value.items, items, strict=True)
-        ) + "`"
+        hint = (
+            f"{joined}: `"
+            + " or ".join(
+                f"{prop.name} = {_as_type(prop, item_node, item)}"
+                for item_node, item in zip(c.value.items, items, strict=True)
+            )
+            + "`"
+        )
     return make("FLT003", message, c.op_start, c.op_end, hint)
 
 
@@ -187,30 +189,40 @@ def _value_problems(c: Comparison, prop: PropertyInfo, written: Written) -> list
         return [
             make(
                 "FLT004",
-                f"`in` takes a list in `[ ]`, not a single value",
+                "`in` takes a list in `[ ]`, not a single value",
                 value.start,
                 value.end,
                 f"write `{prop.name} in [{shown}]`",
             )
         ]
     if c.op != "in" and isinstance(value, ListValue):
-        hint = f"write `{prop.name} in {written(value.start, value.end)}`" if "in" in prop.operators else None
+        hint = (
+            f"write `{prop.name} in {written(value.start, value.end)}`"
+            if "in" in prop.operators
+            else None
+        )
         return [
-            make("FLT004", f"`{c.op}` compares with one value, not a list", value.start, value.end, hint)
+            make(
+                "FLT004",
+                f"`{c.op}` compares with one value, not a list",
+                value.start,
+                value.end,
+                hint,
+            )
         ]
     items = value.items if isinstance(value, ListValue) else (value,)
     wrong = [item for item in items if not _fits(prop, item)]
     if wrong:
         if isinstance(value, ListValue):
-            fixed_value = "[" + ", ".join(_as_type(prop, i, written(i.start, i.end)) for i in items) + "]"
+            fixed_value = (
+                "[" + ", ".join(_as_type(prop, i, written(i.start, i.end)) for i in items) + "]"
+            )
         else:
             fixed_value = _as_type(prop, value, written(value.start, value.end))
         can_fix = all(_convertible(prop, item, written(item.start, item.end)) for item in wrong)
         hint = f"write `{prop.name} {c.op} {fixed_value}`" if can_fix else None
         for item in wrong:
-            problems.append(
-                make("FLT004", _type_message(prop, item), item.start, item.end, hint)
-            )
+            problems.append(make("FLT004", _type_message(prop, item), item.start, item.end, hint))
     if prop.type == "enumeration" and prop.values:
         for item in items:
             if isinstance(item, EnumToken) and item.value not in prop.values:
@@ -238,9 +250,7 @@ def _fits(prop: PropertyInfo, item: Scalar) -> bool:
 def _type_message(prop: PropertyInfo, item: Scalar) -> str:
     name = prop.name
     if isinstance(item, Unknown):
-        return (
-            f"the interpolated value stands unquoted, but `{name}` takes a text in double quotes"
-        )
+        return f"the interpolated value stands unquoted, but `{name}` takes a text in double quotes"
     wants = {
         "text": "a text in double quotes",
         "enumeration": "an enumeration value without quotes",
@@ -294,8 +304,12 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
 
 def _not_applicable(c: Comparison, prop: PropertyInfo, kind: str | bool | None) -> Diagnostic:
     kinds = ", ".join(prop.applies_to)
-    message = f"`{prop.name}` applies to {kinds} objects only, not to the {kind} objects of this endpoint"
-    return make("FLT006", message, c.prop_start, c.prop_end, f"use `{prop.name}` on {kinds} endpoints")
+    message = (
+        f"`{prop.name}` applies to {kinds} objects only, not to the {kind} objects of this endpoint"
+    )
+    return make(
+        "FLT006", message, c.prop_start, c.prop_end, f"use `{prop.name}` on {kinds} endpoints"
+    )
 
 
 def _moved(diagnostic: Diagnostic, start: int, end: int) -> Diagnostic:

@@ -45,7 +45,9 @@ class Completion:
         }
 
 
-def complete(text: str, cursor: int | None = None, registry: Registry | None = None) -> list[Completion]:
+def complete(
+    text: str, cursor: int | None = None, registry: Registry | None = None
+) -> list[Completion]:
     """Candidates valid at `cursor` (default: the end), filtered by the word being typed."""
     from apispec.filters.syntax import _accepted
 

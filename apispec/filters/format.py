@@ -100,7 +100,11 @@ def outline(tree: FilterTree) -> str:
             children = expr.operands if isinstance(expr, Or | And) else (expr.operand,)
             for i, child in enumerate(children):
                 last = i == len(children) - 1
-                walk(child, child_lead + ("└─ " if last else "├─ "), child_lead + ("   " if last else "│  "))
+                walk(
+                    child,
+                    child_lead + ("└─ " if last else "├─ "),
+                    child_lead + ("   " if last else "│  "),
+                )
         else:
             lines.append(lead + format_expr(expr))
 

@@ -31,6 +31,11 @@ PATTERN_TERMINALS = {
 OPERATOR_TERMINALS = ("EQ", "NE", "LT", "LE", "GT", "GE", "IN", "CONTAINS", "MATCHES")
 RELATION_TERMINALS = ("ANCESTORS", "DESCENDANTS", "PARENTS", "CHILDREN")
 PLACEHOLDER_CHAR = "\ue000"
+# Every keyword terminal's word; a test proves this matches filter.lark.
+KEYWORDS = frozenset(
+    {"and", "or", "not", "in", "contains", "matches", "true", "false"}
+    | {"ancestors", "descendants", "parents", "children"}
+)
 
 
 def grammar_text() -> str:

@@ -14,10 +14,15 @@ from collections.abc import Iterable
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from apispec.filters.diagnostics import Diagnostic, line_column, make
-from apispec.filters.grammar import OPERATOR_TERMINALS, RELATION_TERMINALS, lark_parser, tables
+from apispec.filters.grammar import (
+    KEYWORDS,
+    OPERATOR_TERMINALS,
+    RELATION_TERMINALS,
+    lark_parser,
+    tables,
+)
 from apispec.filters.parse import Edit, OffsetMap, Token, tokenize
 
-KEYWORDS = ("and", "or", "not", "in", "contains", "matches", "true", "false")
 ODATA = {"eq": "=", "ne": "!=", "gt": ">", "lt": "<", "ge": ">=", "le": "<="}
 VALUE_TERMINALS = ("TEXT", "NUMBER", "TRUE", "FALSE", "NAME")
 # Order in which expected items are listed.
@@ -102,9 +107,7 @@ def explain(
     else:
         start, end = err.start, err.end
         if message is None:
-            message = (
-                f"unexpected character {_char(shown(err.start, err.end))} {where}: expected {expected}"
-            )
+            message = f"unexpected character {_char(shown(err.start, err.end))} {where}: expected {expected}"
     return make("FLT001", message, start, end, hint), repair
 
 
@@ -178,7 +181,11 @@ def _hint(
 
     # Upper-case keywords: `AND`, `OR`, `NOT(...)`.
     if err.kind != "char" and _shouting(found):
-        return f"keywords are lower case: write `{found.lower()}`", [(start, end, found.lower())], None
+        return (
+            f"keywords are lower case: write `{found.lower()}`",
+            [(start, end, found.lower())],
+            None,
+        )
     if prev is not None and prev.type == "NAME" and _shouting(prev.value):
         word = prev.value
         message = f"`{word}` is read as a property name: keywords are lower case"
@@ -229,10 +236,13 @@ def _hint(
             return _joined_with_and(text, start, end, ",")
         if kind in ("_AND", "_OR", "NOT", "IN", "CONTAINS", "MATCHES") and "LSQB" in err.expected:
             return f"`{found}` is a keyword, not a value: is the value missing?", None, None
-        if kind == "TEXT" and "NAME" in err.expected and not operator_expected:
-            if "LSQB" not in err.expected:
-                name = found[1:-1]
-                return f"property names are written without quotes: `{name}`", [(start, end, name)], None
+        if kind == "TEXT" and "NAME" in err.expected and not ({"LSQB", "EQ"} & err.expected):
+            name = found[1:-1]
+            return (
+                f"property names are written without quotes: `{name}`",
+                [(start, end, name)],
+                None,
+            )
         if kind == "NAME" and prev is not None and prev.type == "NAME" and "_AND" in err.expected:
             words = text[prev.start_pos : _end_of_words(text, end)]
             return f'a text value with spaces goes in double quotes: `"{words}"`', None, None
@@ -279,11 +289,15 @@ def _character_hint(
             return "text values use double quotes", None, None
         inner = text[start + 1 : close]
         quoted = '"' + inner.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        return f"text values use double quotes: write `{quoted}`", [(start, close + 1, quoted)], None
+        return (
+            f"text values use double quotes: write `{quoted}`",
+            [(start, close + 1, quoted)],
+            None,
+        )
     if ch in "\u201c\u201d\u201e":
-        return "use straight double quotes `\"`", [(start, start + 1, '"')], None
+        return 'use straight double quotes `"`', [(start, start + 1, '"')], None
     if ch in "\u2018\u2019":
-        return "text values use straight double quotes `\"`", [(start, start + 1, '"')], None
+        return 'text values use straight double quotes `"`', [(start, start + 1, '"')], None
     if ch == '"':
         return _broken_text(text, start)
     if ch == "@":
@@ -318,8 +332,14 @@ def _broken_text(text: str, start: int) -> tuple[str | None, list[Edit] | None, 
             nxt = text[i + 1 : i + 2]
             if nxt not in ('"', "\\"):
                 escape = text[i : i + 2]
-                message = f"invalid escape `{escape}` in a text value: only `\\\"` and `\\\\` are allowed"
-                return "write `\\\\` for a backslash", [(i, i + 1, "\\\\")], (message, i, i + len(escape))
+                message = (
+                    f'invalid escape `{escape}` in a text value: only `\\"` and `\\\\` are allowed'
+                )
+                return (
+                    "write `\\\\` for a backslash",
+                    [(i, i + 1, "\\\\")],
+                    (message, i, i + len(escape)),
+                )
             i += 2
             continue
         i += 1
