@@ -15,9 +15,8 @@ def _plural(count: int, word: str) -> str:
 
 def finding_line(finding, multiple_targets: bool) -> str:
     target = f" [{finding.target}]" if multiple_targets and finding.target else ""
-    return (
-        f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {finding.message}{target}"
-    )
+    message = " ".join(finding.message.splitlines())  # one finding, one line
+    return f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {message}{target}"
 
 
 def render(result: LintResult) -> str:

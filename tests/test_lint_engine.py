@@ -1,0 +1,151 @@
+"""The engine: rules per target release, configuration, suppressions, parallel scanning."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from apispec.lint.config import Config, load_config
+from apispec.lint.discover import discover
+from apispec.lint.engine import PARALLEL_MIN_FILES, Options, lint_files, lint_text
+from apispec.lint.finding import Severity
+
+ENGINE = Path(__file__).parent / "fixtures" / "lint" / "engine"
+
+
+def lint(name: str, *targets: str, config: Config | None = None, registry: Path | None = None):
+    path = ENGINE / name
+    options = Options(config or Config(), targets or ("25.x.1xx",), registry)
+    return lint_text(path.read_text(), name, options)
+
+
+def rows(findings) -> list[tuple[int, int, str, str | None]]:
+    return [(f.line, f.column, f.code, f.target) for f in findings]
+
+
+def test_each_target_gets_its_own_verdict() -> None:
+    findings = lint("releases.py", "24.3.100", "25.x.122")
+    assert rows(findings) == [
+        (12, 33, "API001", "24.3.100"),
+        (12, 33, "API001", "25.x.122"),
+        (16, 34, "API003", "25.x.122"),
+        (16, 34, "API005", "24.3.100"),
+        (20, 33, "API002", "24.3.100"),
+        (20, 33, "API002", "25.x.122"),
+    ]
+    by_code = {(f.code, f.target): f for f in findings}
+    assert by_code["API001", "24.3.100"].message == (
+        "GET /experimental/sensors/{id}/settings was removed in 24.3.100; no successor planned"
+    )
+    assert by_code["API005", "24.3.100"].message == (
+        "POST /experimental/devices/{id}/metascan is not available in 24.3.100: it appears in 25.x.112"
+    )
+    assert by_code["API002", "25.x.122"].message == (
+        "GET /channels is deprecated since 24.3.100 (no removal release named); "
+        "use GET /experimental/channels"
+    )
+    assert by_code["API002", "25.x.122"].endpoint == ("GET", "/channels")
+    assert by_code["API005", "24.3.100"].severity == Severity.ERROR
+
+
+def test_deprecated_endpoint_whose_successor_is_not_yet_available(registry_copy: Path) -> None:
+    endpoints = registry_copy / "endpoints.yaml"
+    text = endpoints.read_text()
+    entry = "    path: /experimental/channels\n    operation_id: list_experimental_channels\n"
+    at = text.index(entry)
+    since = text.index("since: 24.3.100", at)
+    endpoints.write_text(text[:since] + "since: 25.x.122" + text[since + len("since: 24.3.100") :])
+    findings = lint("releases.py", "24.3.100", "25.x.122", registry=registry_copy)
+    deprecated = [f for f in findings if f.code == "API002"]
+    assert [f.message for f in deprecated] == [
+        "GET /channels is deprecated since 24.3.100 (no removal release named); its successor "
+        "GET /experimental/channels is not yet available in 24.3.100 (it appears in 25.x.122)",
+        "GET /channels is deprecated since 24.3.100 (no removal release named); "
+        "use GET /experimental/channels",
+    ]
+    assert all(f.fix is None for f in deprecated)  # no rewrite to a path one target lacks
+
+
+def test_suppressions_and_unused_ones() -> None:
+    assert rows(lint("suppressed.py")) == [
+        (10, 31, "API002", "25.x.1xx"),
+        (10, 59, "API012", None),
+        (11, 64, "API012", None),
+        (12, 29, "API003", "25.x.1xx"),
+    ]
+    messages = [f.message for f in lint("suppressed.py") if f.code == "API012"]
+    assert messages == [
+        "unused suppression of API003",
+        "unused suppression of API002; unknown rule code API999",
+    ]
+
+
+def test_ignore_file_with_and_without_codes() -> None:
+    assert lint("ignored.ps1") == []
+    assert {f.code for f in lint("partly_ignored.sh")} == {"API002"}
+
+
+def test_select_ignore_per_file_ignores_and_severity(tmp_path: Path) -> None:
+    (tmp_path / ".apispec.toml").write_text(
+        'ignore = ["API012"]\n'
+        '[severity]\nAPI002 = "error"\n'
+        '[per-file-ignores]\n"**/suppressed.py" = ["API003"]\n'
+    )
+    config = load_config(tmp_path / ".apispec.toml")
+    config.root = ENGINE.parent.parent.parent.parent  # the tests directory
+    name = "fixtures/lint/engine/suppressed.py"
+    options = Options(config, ("25.x.1xx",))
+    findings = lint_text((ENGINE / "suppressed.py").read_text(), str(config.root / name), options)
+    assert [(f.line, f.code, f.severity) for f in findings] == [(10, "API002", Severity.ERROR)]
+    config.select = {"API003"}
+    assert lint("releases.py", "25.x.122", config=config) == lint(
+        "releases.py", "25.x.122", config=Config(select={"API003"})
+    )
+
+
+def test_fingerprints_are_stable_when_lines_move() -> None:
+    options = Options(Config(), ("25.x.1xx",))
+    text = (ENGINE / "releases.py").read_text()
+    before = {f.fingerprint for f in lint_text(text, "r.py", options)}
+    moved = "# a new comment\n\n" + text.replace("import os\n", "import os\nimport sys\n")
+    after = lint_text(moved, "r.py", options)
+    assert {f.fingerprint for f in after} == before
+    assert [f.line for f in after] != [f.line for f in lint_text(text, "r.py", options)]
+    elsewhere = {f.fingerprint for f in lint_text(text, "other.py", options)}
+    assert elsewhere.isdisjoint(before)
+
+
+def test_parallel_scan_finds_what_the_serial_scan_finds(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    source = (ENGINE / "releases.py").read_text()
+    for i in range(PARALLEL_MIN_FILES + 20):
+        body = source if i % 10 == 0 else f"print({i})\n"
+        (tmp_path / f"m{i:03}.py").write_text(body)
+    candidates, _ = discover([Path(".")])
+    options = Options(Config(), ("24.3.100",))
+    serial = lint_files(candidates, options, jobs=1)
+    parallel = lint_files(candidates, options, jobs=2)
+    assert serial.files == parallel.files == PARALLEL_MIN_FILES + 20
+    assert len(serial.findings) == 3 * 22  # API001, API005, API002 in every 10th file
+    assert [(f.path, f.line, f.code) for f in parallel.findings] == [
+        (f.path, f.line, f.code) for f in serial.findings
+    ]
+
+
+def test_binary_file_read_during_the_scan_is_skipped(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "blob.py").write_bytes(b"x = '/api/v2/devices'\0\0")
+    shutil.copy(ENGINE / "releases.py", tmp_path / "ok.py")
+    candidates, _ = discover([Path(".")])
+    result = lint_files(candidates, Options(Config(), ("25.x.122",)))
+    assert [(s.path, s.reason) for s in result.skipped] == [("blob.py", "binary")]
+    assert {f.path for f in result.findings} == {"ok.py"}
+
+
+@pytest.mark.parametrize("target", ["24.3.100", "25.x.1xx"])
+def test_a_stable_call_is_clean_in_every_release(target: str) -> None:
+    text = 'requests.get(f"{BASE}/sensors/{sid}", headers={"Authorization": "Bearer " + t})\n'
+    text = 'BASE = "https://m:1616/api/v2"\n' + text
+    assert lint_text(text, "ok.py", Options(Config(), (target,))) == []
