@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +88,27 @@ def _construct(loader: _Loader, node: yaml.Node) -> Any:
     return loader.construct_object(node, deep=True)
 
 
+def _compose(text: str, path: Path | None = None) -> tuple[yaml.Node, Any]:
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            raise UsageError(f"{path}: no document in the file, only comments or markers")
+        return root, _construct(loader, root)
+    except yaml.MarkedYAMLError as exc:
+        if path is None:
+            raise
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise UsageError(f"{where}: not valid YAML or JSON: {exc.problem or exc}") from None
+    except yaml.YAMLError as exc:
+        if path is None:
+            raise
+        raise UsageError(f"{path}: not valid YAML or JSON: {exc}") from None
+    finally:
+        loader.dispose()
+
+
 def read_document(path: Path) -> LocatedDocument:
     """Parse FILE as YAML or JSON; anything that is not one is a one-line UsageError."""
     try:
@@ -103,20 +125,20 @@ def read_document(path: Path) -> LocatedDocument:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text, expected an OpenAPI YAML or JSON file") from None
-    loader = _Loader(text)
-    try:
-        root = loader.get_single_node()
-        data = None if root is None else _construct(loader, root)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise UsageError(f"{where}: not valid YAML or JSON: {exc.problem or exc}") from None
-    except yaml.YAMLError as exc:
-        raise UsageError(f"{path}: not valid YAML or JSON: {exc}") from None
-    finally:
-        loader.dispose()
-    if root is None:
+    if not text.strip():
         raise UsageError(f"{path}: empty file, expected an OpenAPI YAML or JSON file")
+    if path.suffix.lower() == ".json":
+        # YAML would accept broken JSON (`{"a": }` is a null), so JSON files parse strictly
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+        try:
+            root = _compose(text)[0]
+        except yaml.YAMLError:  # valid JSON that YAML 1.1 rejects: no line numbers then
+            root = yaml.MappingNode("tag:yaml.org,2002:map", [])
+    else:
+        root, data = _compose(text, path)
     if not isinstance(data, dict):
         raise UsageError(
             f"{path}: not an OpenAPI document: the top level is a {type(data).__name__}, "
