@@ -37,6 +37,7 @@ class _Page(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         if a.get("id"):
+            assert a["id"] not in self.ids, f"duplicate id {a['id']}"
             self.ids.add(a["id"])
         if a.get("href") is not None:
             self.hrefs.append(a["href"])
@@ -123,7 +124,11 @@ def test_every_link_resolves_to_a_page_and_anchor(
         ids = {name: p.ids for name, p in parsed.items()}
         links = {name: p.hrefs for name, p in parsed.items()}
     else:
-        ids = {name: set(MD_ANCHOR.findall(text)) for name, text in pages.items()}
+        ids = {}
+        for name, text in pages.items():
+            anchors = MD_ANCHOR.findall(text)
+            assert len(anchors) == len(set(anchors)), f"{name}: duplicate anchors"
+            ids[name] = set(anchors)
         links = {name: MD_LINK.findall(text) for name, text in pages.items()}
     walked = 0
     for source, hrefs in links.items():
