@@ -1,0 +1,98 @@
+"""`apispec mock`: serve the API v2 mock (Starlette on uvicorn) for testing scripts offline."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be between 0 and 65535, not {value}")
+    return value
+
+
+def _rate(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, not {text}")
+    return value
+
+
+def _non_negative(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {text}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "mock",
+        help="serve a mock of the API v2 for testing scripts",
+        description="Serve the API v2 as the spec describes it, from the registry, with seeded data. "
+        "See docs/mock.md.",
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: loopback)"
+    )
+    parser.add_argument(
+        "--port", type=_port, default=8080, help="port (0: any free port; default 8080)"
+    )
+    parser.add_argument("--release", metavar="R", help="release to emulate (default: the newest)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the generated data and faults")
+    parser.add_argument(
+        "--objects",
+        type=int,
+        default=5000,
+        metavar="N",
+        help="tree size, 6 to 100000 (default 5000)",
+    )
+    parser.add_argument("--data", type=Path, metavar="FILE", help="serve this JSON tree instead")
+    parser.add_argument(
+        "--users", type=Path, metavar="FILE", help="JSON list of users replacing the defaults"
+    )
+    parser.add_argument(
+        "--fault-rate",
+        type=_rate,
+        default=0.0,
+        metavar="P",
+        help="share of requests failing with 502/503/504",
+    )
+    parser.add_argument(
+        "--latency",
+        type=_non_negative,
+        default=0.0,
+        metavar="MS",
+        help="delay added to every request",
+    )
+    parser.add_argument(
+        "--wait-for",
+        type=_non_negative,
+        default=2.0,
+        metavar="SECONDS",
+        help="how long a created object stays 'not yet fully available' (default 2)",
+    )
+    parser.add_argument(
+        "--enable", action="append", default=[], metavar="FEATURE", help="enable a feature: mcp"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from apispec.mock.context import MockConfig
+    from apispec.mock.server import serve
+
+    config = MockConfig(
+        release=args.release,
+        seed=args.seed,
+        objects=args.objects,
+        fault_rate=args.fault_rate,
+        latency_ms=args.latency,
+        data=args.data,
+        users=args.users,
+        wait_for=args.wait_for,
+        enable=tuple(args.enable),
+    )
+    return serve(config, args.host, args.port)

@@ -1,0 +1,221 @@
+"""The mock's ASGI application: one dispatcher over routes derived from the registry.
+
+Every request under /api/v2 goes through `Dispatcher`: it finds the registry
+endpoint (404 `NOT_FOUND` for unknown paths and for endpoints the chosen
+release does not have, 405 for a method the path does not define), applies
+the injected latency and faults, authenticates, reads the body within the
+15 KB limit, runs the handler within the 25 s execution limit, and adds the
+`X-Request-Id`, `Deprecation` and successor `Link` headers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from apispec.mock.context import Call, MockConfig, MockState
+from apispec.mock.data import API_PREFIX
+from apispec.mock.errors import (
+    REQUEST_ID_HEADER,
+    ApiError,
+    code_for_status,
+    error_response,
+    request_id,
+)
+from apispec.mock.routes import Route as ApiRoute
+from apispec.mock.routes import build_routes
+from apispec.model import Endpoint, Maturity
+
+log = logging.getLogger("apispec.mock")
+
+BODY_METHODS = ("POST", "PUT", "PATCH")
+MAX_BODY = "max_request_body"
+MAX_TIME = "max_execution_time"
+OPENAPI_PATH = f"{API_PREFIX}/oas"
+SUCCESSOR_RELATION = "successor-version"
+# RFC 9745 wants a date; the spec names releases, not dates, so the mock sends
+# the boolean form of the header's earlier drafts, which clients also accept.
+DEPRECATION_VALUE = "true"
+
+
+class Dispatcher:
+    def __init__(self, state: MockState) -> None:
+        self.state = state
+        self.routes = build_routes(state)
+        self._by_length: dict[int, list[ApiRoute]] = defaultdict(list)
+        for route in self.routes:
+            self._by_length[len(route.segments)].append(route)
+        registry = state.registry
+        self.max_body = registry.limit(MAX_BODY)
+        self.max_time = float(registry.limit(MAX_TIME))
+
+    # -- routing ----------------------------------------------------------------
+
+    def resolve(self, method: str, path: str) -> tuple[ApiRoute, dict[str, str]]:
+        """The route for (method, path relative to /api/v2); ApiError 404 or 405 otherwise."""
+        parts = path.strip("/").split("/") if path.strip("/") else []
+        found = [
+            (route, params)
+            for route in self._by_length.get(len(parts), ())
+            if (params := route.match(parts)) is not None
+        ]
+        wanted = "GET" if method == "HEAD" else method
+        same = [(r, p) for r, p in found if r.endpoint.method == wanted]
+        if not same:
+            if found:
+                allowed = sorted({r.endpoint.method for r, _ in found})
+                raise ApiError(
+                    "METHOD_NOT_IMPLEMENTED",
+                    f"{method} is not defined for {API_PREFIX}/{path.strip('/')} "
+                    f"(defined: {', '.join(allowed)})",
+                    {"Allow": ", ".join(allowed)},
+                    status=405,
+                )
+            raise ApiError("NOT_FOUND", f"no endpoint {method} {API_PREFIX}/{path.strip('/')}")
+        route, params = max(same, key=lambda pair: pair[0].literal_count)
+        self._check_available(route.endpoint)
+        return route, params
+
+    def _check_available(self, endpoint: Endpoint) -> None:
+        registry, release = self.state.registry, self.state.release
+        if registry.available_in(endpoint, release):
+            return
+        if endpoint.removed_in is not None and endpoint.removed_in <= release:
+            why = f"it was removed in {endpoint.removed_in}"
+            if endpoint.successor is not None:
+                why += f" (successor: {endpoint.successor})"
+        else:
+            why = f"it is available from release {endpoint.since}"
+        raise ApiError("NOT_FOUND", f"{endpoint} is not available in release {release}: {why}")
+
+    # -- the request ------------------------------------------------------------
+
+    async def __call__(self, request: Request) -> Response:
+        rid = request_id(request)
+        extra: list[tuple[str, str]] = []
+        try:
+            response = await self._handle(request, extra)
+        except ApiError as error:
+            response = error_response(request, error)
+        except Exception:
+            log.exception("mock handler failed")
+            response = error_response(
+                request, ApiError("INTERNAL_ERROR", "the mock failed; see its log output")
+            )
+        for name, value in extra:
+            response.headers.append(name, value)
+        response.headers[REQUEST_ID_HEADER] = rid
+        return response
+
+    async def _handle(self, request: Request, extra: list[tuple[str, str]]) -> Response:
+        state = self.state
+        state.settle()
+        route, params = self.resolve(request.method, request.path_params["path"])
+        endpoint = route.endpoint
+        if endpoint.maturity is Maturity.DEPRECATED:
+            extra.extend(self._deprecation_headers(request, endpoint, params))
+        call = Call(request, state, endpoint, params, headers=extra)
+
+        async def run() -> Response:
+            await state.faults.apply()
+            if endpoint.auth:
+                call.user = state.accounts.authenticate(request.headers.get("authorization"))
+            if request.method in BODY_METHODS:
+                call.body = await self.read_body(request)
+            return route.handler(call)
+
+        try:
+            return await asyncio.wait_for(run(), timeout=self.max_time)
+        except TimeoutError:
+            raise ApiError(
+                "EXECUTION_TIMEOUT", f"the request ran longer than {self.max_time:g} seconds"
+            ) from None
+
+    async def read_body(self, request: Request) -> bytes:
+        """The body, read chunk by chunk and abandoned as soon as it passes the limit."""
+        limit = self.max_body
+        too_large = ApiError(
+            "BODY_TOO_LARGE", f"the request body is larger than the limit of {limit} bytes"
+        )
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise too_large
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise too_large
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _deprecation_headers(
+        self, request: Request, endpoint: Endpoint, params: dict[str, str]
+    ) -> list[tuple[str, str]]:
+        headers = [("Deprecation", DEPRECATION_VALUE)]
+        successor = self.state.registry.successor_of(endpoint)
+        if successor is not None and self.state.registry.available_in(
+            successor, self.state.release
+        ):
+            path = successor.path
+            for name in successor.path_params:
+                if name not in params:
+                    return headers
+                path = path.replace("{" + name + "}", params[name])
+            base = str(request.base_url).rstrip("/")
+            headers.append(("Link", f'<{base}{API_PREFIX}{path}>; rel="{SUCCESSOR_RELATION}"'))
+        return headers
+
+
+def _openapi(state: MockState) -> Any:
+    cache: dict[str, Any] = {}
+
+    async def serve(request: Request) -> Response:
+        if "doc" not in cache:
+            from apispec.openapi import build_document
+
+            cache["doc"] = build_document(state.registry, state.release)
+        return JSONResponse(cache["doc"], headers={REQUEST_ID_HEADER: request_id(request)})
+
+    return serve
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own errors (paths outside /api/v2) in the spec's error body."""
+    assert isinstance(exc, HTTPException)
+    from apispec.model import load_registry
+
+    try:
+        code = code_for_status(load_registry(), exc.status_code)
+    except ValueError:
+        code = "UNKNOWN"
+    error = ApiError(code, str(exc.detail), dict(exc.headers or {}), status=exc.status_code)
+    return error_response(request, error)
+
+
+def create_app(config: MockConfig | None = None, state: MockState | None = None) -> Starlette:
+    """The mock as an ASGI app, for uvicorn or any ASGI test client."""
+    from apispec.mock.mcp_endpoint import McpEndpoint
+
+    state = state or MockState(config or MockConfig())
+    dispatcher = Dispatcher(state)
+    mcp = McpEndpoint(state, dispatcher)
+    methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+    app = Starlette(
+        routes=[
+            Route(OPENAPI_PATH, _openapi(state), methods=["GET"]),
+            Route(OPENAPI_PATH + "/", _openapi(state), methods=["GET"]),
+            Route(f"{API_PREFIX}/mcp", mcp.handle, methods=["GET", "POST", "DELETE"]),
+            Route(API_PREFIX + "/{path:path}", dispatcher.__call__, methods=methods),
+        ],
+        exception_handlers={HTTPException: _http_error},
+    )
+    app.state.mock = state
+    return app

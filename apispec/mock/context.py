@@ -1,0 +1,134 @@
+"""What every handler of the mock shares: the configuration, the data, and one call's facts."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+
+from apispec.mock.auth import DEFAULT_USERS, Accounts, User, load_users, make_users
+from apispec.mock.data import Kinds, SideData, Tree, generate_tree, load_tree, side_data
+from apispec.mock.errors import ApiError
+from apispec.mock.faults import Faults
+from apispec.model import Endpoint, Registry, load_registry
+from apispec.releases import Release
+
+MCP_FEATURE = "mcp"
+FEATURES = (MCP_FEATURE,)
+DEFAULT_OBJECTS = 5000
+DEFAULT_WAIT_FOR = 2.0
+
+
+@dataclass(frozen=True)
+class MockConfig:
+    """The options of `apispec mock`, usable from Python with the same meaning."""
+
+    release: str | None = None
+    seed: int = 0
+    objects: int = DEFAULT_OBJECTS
+    fault_rate: float = 0.0
+    latency_ms: float = 0.0
+    data: Path | None = None
+    users: Path | None = None
+    wait_for: float = DEFAULT_WAIT_FOR
+    enable: tuple[str, ...] = ()
+
+
+class MockState:
+    """The mock's world: data and accounts, built once per application from the config."""
+
+    def __init__(self, config: MockConfig, registry: Registry | None = None) -> None:
+        from apispec.exceptions import UsageError
+
+        self.config = config
+        self.registry = registry or load_registry()
+        self.release: Release = (
+            self.registry.release(config.release)
+            if config.release
+            else self.registry.newest_release
+        )
+        if not 0.0 <= config.fault_rate <= 1.0:
+            raise UsageError(f"--fault-rate must be between 0 and 1, not {config.fault_rate}")
+        if config.latency_ms < 0 or config.wait_for < 0:
+            raise UsageError("--latency and --wait-for must not be negative")
+        for feature in config.enable:
+            if feature not in FEATURES:
+                raise UsageError(
+                    f"unknown feature {feature!r} for --enable; known: {', '.join(FEATURES)}"
+                )
+        self.kinds = Kinds.from_registry(self.registry)
+        self.tree: Tree = (
+            load_tree(self.registry, config.data)
+            if config.data is not None
+            else generate_tree(self.registry, config.objects, config.seed)
+        )
+        self.side: SideData = side_data(self.registry, config.seed, self.tree, config.enable)
+        users = load_users(config.users) if config.users else make_users(DEFAULT_USERS)
+        self.accounts = Accounts(users, self.kinds)
+        self.faults = Faults(self.registry, config.fault_rate, config.latency_ms, config.seed)
+        self.job_runs: dict[str, float] = {}
+        # side records (auto-discovery jobs) not yet fully available: {(collection, id): time}
+        self.side_pending: dict[tuple[str, str], float] = {}
+
+    @property
+    def mcp_enabled(self) -> bool:
+        return MCP_FEATURE in self.config.enable
+
+    def settle(self) -> None:
+        """Objects whose creation delay has passed become available; finished jobs go idle."""
+        now = time.monotonic()
+        pending = self.tree.pending
+        if pending:
+            for oid in [oid for oid, ready in pending.items() if ready <= now]:
+                del pending[oid]
+        for key in [key for key, ready in self.side_pending.items() if ready <= now]:
+            del self.side_pending[key]
+        if self.job_runs:
+            from apispec.mock.creation import finish_jobs
+
+            finish_jobs(self, now)
+
+
+@dataclass
+class Call:
+    """One request as a handler sees it: the endpoint, path parameters, caller and body."""
+
+    request: Request
+    state: MockState
+    endpoint: Endpoint
+    params: dict[str, str]
+    user: User | None = None
+    body: bytes = b""
+    headers: list[tuple[str, str]] = field(default_factory=list)
+
+    def json(self) -> Any:
+        """The JSON body, or None when empty; ApiError 400 `BAD_REQUEST` when malformed."""
+        if not self.body.strip():
+            return None
+        try:
+            return json.loads(self.body)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ApiError("BAD_REQUEST", f"malformed JSON body: {exc}") from None
+
+    def json_object(self) -> dict[str, Any]:
+        body = self.json()
+        if body is None:
+            return {}
+        if not isinstance(body, dict):
+            raise ApiError(
+                "BAD_REQUEST", f"the body must be a JSON object, not {type(body).__name__}"
+            )
+        return body
+
+    def require_admin(self) -> User:
+        assert self.user is not None
+        if not self.user.is_admin:
+            raise ApiError(
+                "FORBIDDEN",
+                f"{self.endpoint} changes data; user {self.user.username!r} is {self.user.role}",
+            )
+        return self.user

@@ -1,0 +1,180 @@
+"""From registry endpoints to handlers: every route of the mock is derived, none is typed.
+
+An endpoint's behaviour follows from its registry facts (method, `list`,
+`creates`) and the shape of its path: the object kind's collection (from the
+registry's object kinds), path parameters, and a last word naming a
+sub-resource or an action (`move`, `history`, ...). An endpoint whose shape
+the mock does not know stops the start-up with an error, and a test runs
+this over the whole registry, so a new registry row cannot go unserved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from starlette.responses import Response
+
+from apispec.mock import creation, reads, session
+from apispec.mock.auth import GROUP_KIND, USER_KIND
+from apispec.mock.context import Call, MockState
+from apispec.mock.data import EXPERIMENTAL_PREFIX
+from apispec.model import Endpoint
+
+Handler = Callable[[Call], Response]
+
+OBJECTS = "objects"  # the spec's path for lists of every tree kind
+ITEM_VIEWS = ("overview", "clone", "settings")  # deprecated views of one object
+_PARAM = re.compile(r"\{[a-z_]+\}")
+
+
+class UnknownEndpointShape(RuntimeError):
+    """A registry endpoint the mock has no behaviour for."""
+
+
+@dataclass(frozen=True)
+class Route:
+    endpoint: Endpoint
+    segments: tuple[str | None, ...]  # literal text, or None for a parameter
+    handler: Handler
+
+    def match(self, parts: list[str]) -> dict[str, str] | None:
+        if len(parts) != len(self.segments):
+            return None
+        values = []
+        for literal, part in zip(self.segments, parts, strict=True):
+            if literal is None:
+                if not part:
+                    return None
+                values.append(part)
+            elif literal != part:
+                return None
+        return dict(zip(self.endpoint.path_params, values, strict=True))
+
+    @property
+    def literal_count(self) -> int:
+        return sum(s is not None for s in self.segments)
+
+
+def strip_experimental(path: str) -> str:
+    return (
+        path.removeprefix(EXPERIMENTAL_PREFIX)
+        if path.startswith(EXPERIMENTAL_PREFIX + "/")
+        else path
+    )
+
+
+def created_kind(state: MockState, word: str) -> str:
+    """The object kind a creating path's last word names (`devices`, `group`, `autodiscoveryjob`)."""
+    for kind in state.registry.object_kinds:
+        squashed = re.sub(r"[^a-z]", "", kind.name.lower())
+        if word in (kind.collection, kind.name, squashed):
+            return kind.name
+    raise UnknownEndpointShape(f"no object kind is named {word!r}")
+
+
+def _collection(state: MockState, words: list[str]) -> tuple[str | None, int]:
+    """The longest registry collection at the start of `words`: (kind name, words used)."""
+    best: tuple[str | None, int] = (None, 0)
+    for kind, collection in state.kinds.collection_of.items():
+        parts = collection.split("/")
+        if words[: len(parts)] == parts and len(parts) > best[1]:
+            best = (kind, len(parts))
+    if best[0] is None and words[0] in state.kinds.level_of:
+        best = (words[0], 1)  # the spec's singular `/group/{id}/clone`
+    return best
+
+
+def handler_for(state: MockState, endpoint: Endpoint) -> Handler:
+    words = strip_experimental(endpoint.path).strip("/").split("/")
+    shape = ["{}" if _PARAM.fullmatch(w) else w for w in words]
+    kind, used = _collection(state, words)
+    rest = shape[used:]
+    tree_kind = kind if kind in state.kinds.level_of else None
+    method = endpoint.method
+
+    if endpoint.creates:
+        if tree_kind is None or rest[:1] != ["{}"] or len(rest) != 2:
+            raise UnknownEndpointShape(
+                f"{endpoint}: a creating endpoint needs <collection>/{{id}}/<kind>"
+            )
+        child = created_kind(state, rest[1])
+        if child in state.kinds.level_of:
+            return creation.create_tree_object(tree_kind, child)
+        if state.kinds.collection_of.get(child) == creation.JOB_COLLECTION:
+            return creation.create_job(tree_kind)
+        raise UnknownEndpointShape(f"{endpoint}: the mock cannot create a {child}")
+
+    if method == "GET" and endpoint.is_list:
+        if kind is None and shape == [OBJECTS]:
+            return reads.list_tree(None)
+        if rest == [] and tree_kind is not None:
+            return reads.list_tree([tree_kind])
+        if rest == [] and kind == USER_KIND:
+            return reads.list_users
+        if rest == [] and kind == GROUP_KIND:
+            return reads.list_user_groups
+        if rest == [] and kind is not None:
+            return reads.list_side(state.kinds.collection_of[kind])
+        if tree_kind is not None and rest == ["alarms"]:
+            return reads.list_alarms(tree_kind)
+        if tree_kind is not None and rest == ["data"]:
+            return reads.list_channel_data(tree_kind)
+        if kind is not None and rest in (["history"], ["{}", "history"]):
+            return reads.list_history(state.kinds.collection_of[kind], creation.HISTORY)
+    elif method == "GET":
+        if tree_kind is not None and (rest == ["{}"] or (len(rest) == 2 and rest[1] in ITEM_VIEWS)):
+            return reads.get_tree_item(tree_kind)
+        if rest == ["{}"] and kind == USER_KIND:
+            return reads.get_user
+        if rest == ["{}"] and kind == GROUP_KIND:
+            return reads.get_user_group
+        if rest == ["{}"] and kind is not None:
+            collection = state.kinds.collection_of[kind]
+            if collection == "settings-lookups":
+                return reads.get_settings_lookup
+            if collection == "schemas":
+                return reads.get_schema
+            return reads.get_side_item(collection)
+        if shape == [OBJECTS, "{}", "types"]:
+            return reads.get_object_types
+        if shape[:1] == ["timeseries"] and shape[1:] in (["{}"], ["{}", "{}"]):
+            return reads.get_timeseries
+        if shape == ["license"]:
+            return reads.get_license
+        if shape == ["settings", "public"]:
+            return reads.get_public_settings
+    elif method == "POST":
+        if endpoint.request_fields and endpoint.response_fields and not endpoint.auth:
+            return session.create_session
+        if kind == USER_KIND and rest == ["{}", "api-keys"]:
+            return session.create_api_key
+        if tree_kind is not None and rest == ["{}", "move"]:
+            return creation.move_tree_object(tree_kind)
+        if tree_kind is not None and rest == ["{}", "metascan"]:
+            return creation.metascan(tree_kind)
+        if kind is not None and rest == ["{}", "start"]:
+            return creation.start_job
+    elif method == "DELETE" and rest == ["{}"]:
+        if tree_kind is not None:
+            return creation.delete_tree_object(tree_kind)
+        if kind is not None and state.kinds.collection_of[kind] == creation.JOB_COLLECTION:
+            return creation.delete_job
+    elif method == "PATCH" and rest == ["{}"]:
+        if tree_kind is not None:
+            return creation.patch_tree_object(tree_kind)
+        if kind is not None and state.kinds.collection_of[kind] == creation.JOB_COLLECTION:
+            return creation.patch_job
+    raise UnknownEndpointShape(f"the mock has no behaviour for {endpoint}")
+
+
+def build_routes(state: MockState) -> list[Route]:
+    """One route per registry endpoint (available or not: unavailable ones answer 404)."""
+    routes = []
+    for endpoint in state.registry.endpoints:
+        segments = tuple(
+            None if _PARAM.fullmatch(w) else w for w in endpoint.path.strip("/").split("/")
+        )
+        routes.append(Route(endpoint, segments, handler_for(state, endpoint)))
+    return routes

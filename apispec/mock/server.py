@@ -1,0 +1,124 @@
+"""Serving the mock with uvicorn: from the command line, or in a thread for tests.
+
+The socket is bound before uvicorn starts, so `--port 0` works (the kernel
+picks a free port) and the printed URL is the real one.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import TextIO
+
+from apispec.exceptions import UsageError
+from apispec.mock.app import create_app
+from apispec.mock.context import MockConfig, MockState
+from apispec.mock.data import API_PREFIX
+
+LOOPBACK = "127.0.0.1"
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port; a UsageError naming the address when that fails."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
+def base_url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def _server(state: MockState, quiet: bool = True) -> object:
+    import uvicorn
+
+    config = uvicorn.Config(
+        create_app(state=state),
+        log_level="warning" if quiet else "info",
+        access_log=False,
+        lifespan="off",
+    )
+    return uvicorn.Server(config)
+
+
+def banner(state: MockState, url: str) -> list[str]:
+    """What `apispec mock` prints at start-up: where it listens, what it holds, who may log in."""
+    tree = state.tree
+    lines = [
+        f"apispec mock: API v2 release {state.release} at {url}{API_PREFIX}",
+        f"  data: {len(tree.records)} objects"
+        + (f" from {state.config.data}" if state.config.data else f" (seed {state.config.seed})"),
+        f"  OpenAPI document: {url}{API_PREFIX}/oas/",
+    ]
+    if state.mcp_enabled:
+        lines.append(f"  MCP (Streamable HTTP, stateless): {url}{API_PREFIX}/mcp")
+    if state.config.users is None:
+        for user in state.accounts.users.values():
+            lines.append(f"  user {user.username} / password {user.password} ({user.role})")
+    else:
+        for user in state.accounts.users.values():
+            lines.append(f"  user {user.username} ({user.role}, from {state.config.users})")
+    lines.append("  press Ctrl-C to stop")
+    return lines
+
+
+def serve(
+    config: MockConfig, host: str = LOOPBACK, port: int = 8080, out: TextIO = sys.stdout
+) -> int:
+    """Run until Ctrl-C; the exit status of `apispec mock`."""
+    state = MockState(config)
+    server = _server(state)
+    sock = bind(host, port)
+    for line in banner(state, base_url(sock)):
+        print(line, file=out, flush=True)
+    try:
+        server.run(sockets=[sock])  # type: ignore[attr-defined]
+    finally:
+        sock.close()
+    print("apispec mock: stopped", file=out, flush=True)
+    return 0
+
+
+@dataclass
+class RunningMock:
+    """A mock serving in a background thread (see the pytest recipe in docs/mock.md)."""
+
+    url: str
+    state: MockState
+    _server: object
+    _thread: threading.Thread
+
+    @property
+    def api(self) -> str:
+        return self.url + API_PREFIX
+
+    def stop(self) -> None:
+        self._server.should_exit = True  # type: ignore[attr-defined]
+        self._thread.join(timeout=10)
+
+
+def start_in_thread(config: MockConfig | None = None, host: str = LOOPBACK) -> RunningMock:
+    """Start the real server (uvicorn) on a free port of `host`; returns once it accepts requests."""
+    state = MockState(config or MockConfig())
+    server = _server(state)
+    sock = bind(host, 0)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)  # type: ignore[attr-defined]
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:  # type: ignore[attr-defined]
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the mock server did not start")
+        time.sleep(0.01)
+    return RunningMock(base_url(sock), state, server, thread)
