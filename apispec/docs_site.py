@@ -134,6 +134,7 @@ def release_context(site: Site, release: Release) -> dict[str, Any]:
     return {
         "registry": registry,
         "release": release,
+        "changes": _changes(registry, release),
         "release_notes": info.notes,
         "groups": tag_groups,
         "removed": removed,
@@ -154,6 +155,31 @@ def release_context(site: Site, release: Release) -> dict[str, Any]:
         "landing_href": site.href(release, None) if site.landing else None,
         "href": lambda target, fragment="": site.href(release, target, fragment),
         "badges": list(Badge),
+    }
+
+
+def _changes(registry: Registry, release: Release) -> dict[str, Any]:
+    """What this release changed against the last release that orders before it.
+
+    Every endpoint named here is on the page (available, or removed), so the
+    lists link to rows of the same page.
+    """
+    from apispec.changelog import build_changelog
+
+    older = [r for r in registry.release_list if r < release]
+    base = older[-1] if older else None
+    log = build_changelog(registry, base.text if base else None, release.text)
+    kinds: dict[str, list[Endpoint]] = {"appeared": [], "deprecated": [], "removed": []}
+    for rc in log.releases:
+        kinds["appeared"] += [e for e in rc.appeared if e.key not in log.unrecorded_since]
+        kinds["deprecated"] += rc.deprecated
+        kinds["removed"] += rc.removed
+    return {
+        "base": base,
+        "kinds": {k: [(e, anchor(e)) for e in v] for k, v in kinds.items()},
+        "command": f"apispec changelog {base} {release}"
+        if base
+        else f"apispec changelog {release}",
     }
 
 
