@@ -74,6 +74,7 @@ class LintResult:
     skipped: list[Skipped]
     files: int
     targets: tuple[str, ...]
+    fixed: int = 0  # findings --fix repaired in this run
 
 
 class _Lines:

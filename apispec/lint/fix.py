@@ -8,10 +8,13 @@ written: only literal segments are inserted, removed or replaced.
 from __future__ import annotations
 
 import difflib
+import re
 
 from apispec.lint.finding import Edit, Finding, Fix
 from apispec.lint.reference import Reference
 from apispec.model import Endpoint, Maturity
+
+_CONCAT = re.compile(r"\s*(?:\+|\.)\s*\Z")  # `+` or PHP's `.` before an emptied literal
 
 
 def _keys(template: str) -> list[str]:
@@ -52,8 +55,7 @@ def build_fix(
             if op == "replace" and i - i1 < j2 - j1:
                 edits.append(Edit(span.start, span.end, new[j1 + i - i1]))
                 continue
-            start = span.start - 1 if span.start > 0 and text[span.start - 1] == "/" else span.start
-            edits.append(Edit(start, span.end, ""))
+            edits.append(_deletion(text, span.start, span.end))
         inserted = new[j1 + (i2 - i1) : j2] if op == "replace" else new[j1:j2]
         if inserted:
             if i2 < len(segments):
@@ -68,6 +70,18 @@ def build_fix(
         return None
     safe = successor.maturity == Maturity.STABLE
     return Fix(f"replace with {successor}", safe, tuple(edits))
+
+
+def _deletion(text: str, start: int, end: int) -> Edit:
+    """Remove a segment with its slash; drop the `+ "/overview"` it may leave empty."""
+    if start > 0 and text[start - 1] == "/":
+        start -= 1
+    quote = text[start - 1] if start > 0 else ""
+    if quote in ("'", '"', "`") and text[end : end + 1] == quote:
+        joined = _CONCAT.search(text, 0, start - 1)
+        if joined is not None:
+            return Edit(joined.start(), end + 1, "")
+    return Edit(start, end, "")
 
 
 def apply_fixes(text: str, findings: list[Finding], unsafe: bool) -> tuple[str, int]:

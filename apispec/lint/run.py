@@ -172,6 +172,7 @@ def _fix_files(result: LintResult, request: LintRequest, options: Options) -> st
             continue
         with open(path, "w", encoding="utf-8", newline="") as handle:
             handle.write(fixed)
+        result.fixed += count
         refreshed[shown] = lint_text(fixed, shown, options)
     if refreshed:
         kept = [f for f in result.findings if f.path not in refreshed]

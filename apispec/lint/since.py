@@ -32,8 +32,11 @@ def changed_lines(ref: str, cwd: Path | None = None) -> tuple[dict[Path, set[int
     """({file: changed line numbers}, untracked files), absolute paths."""
     cwd = cwd or Path.cwd()
     top = Path(_git(["rev-parse", "--show-toplevel"], cwd).strip())
-    _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd)
-    diff = _git(["diff", "-U0", "--no-color", "--no-ext-diff", "--relative=", ref, "--"], top)
+    try:
+        _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd)
+    except UsageError:
+        raise UsageError(f"--since: unknown git revision {ref!r}") from None
+    diff = _git(["diff", "-U0", "--no-color", "--no-ext-diff", ref, "--"], top)
     changed: dict[Path, set[int]] = {}
     current: set[int] | None = None
     for line in diff.splitlines():

@@ -52,6 +52,8 @@ def summary(result: LintResult) -> list[str]:
         if safe or unsafe:
             more = f" ({unsafe} more with --unsafe-fixes)" if unsafe else ""
             lines.append(f"{_plural(safe, 'finding')} fixable with --fix{more}.")
+    if result.fixed:
+        lines.append(f"Fixed {_plural(result.fixed, 'finding')}.")
     if result.skipped:
         lines.append(f"Skipped {_plural(len(result.skipped), 'file')}:")
         lines.extend(f"  {s.path}: {s.reason}" for s in result.skipped)

@@ -1,0 +1,181 @@
+"""`apispec lint` end to end: exit codes, stdin, outputs, --since, --registry, --fix."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ENGINE = Path(__file__).parent / "fixtures" / "lint" / "engine"
+CLEAN = 'BASE = "https://m:1616/api/v2"\nrequests.get(f"{BASE}/sensors/{sid}")\n'
+WARNING_ONLY = 'BASE = "https://m:1616/api/v2"\nrequests.get(f"{BASE}/experimental/probes")\n'
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_exit_0_when_clean(cli, work: Path) -> None:
+    (work / "ok.py").write_text(CLEAN)
+    result = cli("lint")
+    assert result.code == 0
+    assert result.out == "No findings: 1 file checked against 25.x.1xx.\n"
+
+
+def test_warnings_fail_only_at_fail_level_warning(cli, work: Path) -> None:
+    (work / "exp.py").write_text(WARNING_ONLY)
+    assert cli("lint", "exp.py").code == 0
+    assert cli("lint", "--fail-on", "warning", "exp.py").code == 1
+    (work / "pyproject.toml").write_text('[tool.apispec]\nfail-on = "warning"\n')
+    assert cli("lint", "exp.py").code == 1
+    assert cli("lint", "--fail-on", "error", "exp.py").code == 0
+
+
+def test_exit_1_on_errors_unless_fail_on_never(cli, work: Path) -> None:
+    shutil.copy(ENGINE / "releases.py", work)
+    result = cli("lint", "--target", "24.3.100")
+    assert result.code == 1
+    assert (
+        "releases.py:12:33: API001 GET /experimental/sensors/{id}/settings was removed"
+        in result.out
+    )
+    assert cli("lint", "--target", "24.3.100", "--fail-on", "never").code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "config", "message"),
+    [
+        (["--target", "24.3.999"], None, "unknown release '24.3.999'"),
+        (["--select", "API999"], None, "--select: unknown rule 'API999'"),
+        (["missing"], None, "no such file or directory: missing"),
+        (
+            [],
+            "[tool.apispec]\ntargets = ['24.3.100']\n",
+            "unknown key 'targets' in [tool.apispec] (did you mean target?)",
+        ),
+        (["--max-file-size", "big"], None, "--max-file-size: expected a size"),
+        (["--registry", "nowhere"], None, "--registry: not a directory: nowhere"),
+        (["--baseline", "none.json"], None, "cannot read baseline none.json"),
+        (["--stdin-filename", "x.py", "a.py"], None, "--stdin-filename reads standard input"),
+    ],
+)
+def test_exit_2_with_a_one_line_error(cli, work: Path, args, config, message) -> None:
+    (work / "a.py").write_text(CLEAN)
+    if config:
+        (work / "pyproject.toml").write_text(config)
+    result = cli("lint", *args)
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.startswith("apispec: error: ") and message in result.err
+    assert result.err.count("\n") == 1
+
+
+def test_broken_registry_is_a_one_line_error(cli, work: Path, registry_copy: Path) -> None:
+    endpoints = registry_copy / "endpoints.yaml"
+    endpoints.write_text(endpoints.read_text().replace("maturity: stable", "maturity: solid", 1))
+    (work / "a.py").write_text(CLEAN)
+    result = cli("lint", "--registry", str(registry_copy))
+    assert result.code == 2
+    assert result.err.startswith("apispec: error: ") and "endpoints.yaml:" in result.err
+    assert result.err.count("\n") == 1
+
+
+def test_newer_registry_from_registry_dir(cli, work: Path, registry_copy: Path) -> None:
+    releases = registry_copy / "releases.yaml"
+    text = releases.read_text()
+    assert "25.x.1xx" in text
+    (work / "exp.py").write_text(WARNING_ONLY)
+    result = cli("lint", "--registry", str(registry_copy), "--target", "24.3.100", "exp.py")
+    assert result.code == 0 and "API003 GET /experimental/probes is experimental" in result.out
+
+
+def test_stdin_with_a_file_name(cli, work: Path, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO((ENGINE / "releases.py").read_text()))
+    result = cli("lint", "--stdin-filename", "pkg/client.py", "--target", "24.3.100", "-")
+    assert result.code == 1
+    assert result.out.startswith("pkg/client.py:12:33: API001 ")
+
+
+def test_output_file_and_statistics(cli, work: Path) -> None:
+    shutil.copy(ENGINE / "releases.py", work)
+    result = cli("lint", "--format", "json", "--output", "report.json", "--statistics")
+    assert result.code == 1
+    assert result.out.startswith("Findings per rule:\n")
+    assert "GET /channels" in result.out
+    document = json.loads((work / "report.json").read_text())
+    assert document["summary"]["by_rule"] == {"API001": 1, "API002": 1, "API003": 1}
+    assert {f["path"] for f in document["findings"]} == {"releases.py"}
+
+
+def test_every_format_runs_from_the_cli(cli, work: Path) -> None:
+    shutil.copy(ENGINE / "releases.py", work)
+    outputs = {
+        fmt: cli("lint", "--format", fmt).out for fmt in ("sarif", "github", "gitlab", "junit")
+    }
+    assert json.loads(outputs["sarif"])["version"] == "2.1.0"
+    assert outputs["github"].startswith("::error file=releases.py,line=12,col=33,")
+    assert json.loads(outputs["gitlab"])[0]["location"]["path"] == "releases.py"
+    assert outputs["junit"].startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites')
+
+
+def git(*args: str) -> None:
+    subprocess.run(["git", *args], check=True, capture_output=True)
+
+
+def test_since_reports_only_changed_lines(cli, work: Path) -> None:
+    git("init", "-q")
+    git("config", "user.email", "t@example.com")
+    git("config", "user.name", "t")
+    shutil.copy(ENGINE / "releases.py", work)
+    git("add", "releases.py")
+    git("commit", "-qm", "old")
+    text = (work / "releases.py").read_text()
+    (work / "releases.py").write_text(text.replace("/channels", "/groups"))
+    (work / "new.py").write_text(WARNING_ONLY)
+    result = cli("lint", "--since", "HEAD", "--format", "json")
+    found = [(f["path"], f["line"], f["code"]) for f in json.loads(result.out)["findings"]]
+    assert found == [("new.py", 2, "API003"), ("releases.py", 20, "API002")]
+    bad = cli("lint", "--since", "no-such-ref")
+    assert bad.code == 2 and "unknown git revision 'no-such-ref'" in bad.err
+
+
+def test_since_outside_a_git_repository(cli, work: Path) -> None:
+    (work / "a.py").write_text(CLEAN)
+    result = cli("lint", "--since", "HEAD")
+    assert result.code == 2 and result.err.startswith("apispec: error: --since: ")
+
+
+def test_fix_round_trip_leaves_only_unfixable_rows(cli, work: Path) -> None:
+    shutil.copy(ENGINE / "fixable.py", work)
+    diff = cli("lint", "--diff", "fixable.py")
+    assert (
+        diff.code == 1
+        and '+    return requests.get(f"{BASE}/sensors/{sensor_id}", headers=AUTH)' in diff.out
+    )
+    assert (work / "fixable.py").read_text() == (ENGINE / "fixable.py").read_text()
+    safe = cli("lint", "--fix", "--select", "API002", "fixable.py")
+    listed = [line for line in safe.out.splitlines() if ": API002 " in line]
+    assert len(listed) == 3 and "GET /devices is deprecated" in listed[0]  # unsafe: left alone
+    assert "Fixed 2 findings." in safe.out
+    cli("lint", "--fix", "--unsafe-fixes", "fixable.py")
+    after = cli("lint", "--select", "API002", "--format", "json", "fixable.py")
+    remaining = [f["endpoint"]["path"] for f in json.loads(after.out)["findings"]]
+    assert remaining == ["/devices/{id}/clone", "/objects"]  # to be decided, none planned
+    fixed = (work / "fixable.py").read_text()
+    assert 'requests.get(BASE + "/groups/" + str(group_id), headers=AUTH)' in fixed
+    assert "requests.get(f'{BASE}/experimental/devices', headers=AUTH" in fixed
+    assert cli("lint", "--diff", "fixable.py").code == 0
+
+
+def test_fix_on_stdin_prints_the_fixed_source(cli, work: Path, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO((ENGINE / "fixable.py").read_text()))
+    result = cli("lint", "--fix", "--stdin-filename", "f.py")
+    assert result.code == 0
+    assert 'f"{BASE}/sensors/{sensor_id}", headers' in result.out
+    assert "f'{BASE}/devices'" in result.out
