@@ -246,3 +246,22 @@ def test_committed_reference_is_current(cli, tmp_path: Path) -> None:
         f"docs/reference is stale ({', '.join(stale[:5])}{' ...' if len(stale) > 5 else ''}); "
         f"regenerate it from the repo root: rm -rf docs/reference && {REGENERATE}"
     )
+
+
+def test_release_pages_name_their_changes(
+    registry: Registry, sites: dict[str, dict[str, str]]
+) -> None:
+    def line(release: object, kind: str) -> str:
+        text = sites["md"][f"{release}/README.md"]
+        return next(row for row in text.splitlines() if row.startswith(f"- {kind} ("))
+
+    for endpoint in registry.endpoints:
+        link = f"(#{anchor(endpoint)})"
+        if endpoint.since is not None:
+            assert link in line(endpoint.since, "Appeared"), endpoint
+        if endpoint.deprecated_in is not None:
+            assert link in line(endpoint.deprecated_in, "Deprecated"), endpoint
+        if endpoint.removed_in is not None:
+            assert link in line(endpoint.removed_in, "Removed"), endpoint
+    second = registry.release_list[1]
+    assert line(second, "Removed") == "- Removed (0)"
