@@ -118,6 +118,8 @@ _SETTER = re.compile(
 _QUERY_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 _MAP_KEY = re.compile(r"\s*(?:(['\"])([\w.-]+)\1|([A-Za-z_]\w*))\s*(?:=>|:|=)(?!=)\s*")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
+# After an "Authorization" key: `: `, ` => `, `, ` (Go's Header.Set, Postman's "value": ...)
+_HEADER_SEPARATOR = re.compile(r"\]?\s*(?::|=>|,\s*[\"']value[\"']\s*:|,|=)\s*")
 _AUTH_IDENT = re.compile(r"\bAuthorization\s*(?::|=)(?!=)\s*")
 _AUTH_SCHEME = re.compile(r"AuthenticationHeaderValue\(\s*\"(\w+)\"\s*,")
 _LEADING = re.compile(r"(?<![\w.$>:])(\$?[A-Za-z_](?:[\w.]|->|::)*)\s*(\+|\.)\s*\Z")
@@ -311,6 +313,8 @@ class CallInfo:
     route: bool = False
     query: list[QueryValue] = field(default_factory=list)
     window: tuple[int, int] = (0, 0)
+    expr_start: int = -1  # where the URL expression starts when wrapped (`URI(...)`)
+    methods: tuple[str, ...] = ()  # several methods on one path (an OpenAPI path key)
 
 
 class Source:
@@ -745,7 +749,7 @@ class Extractor:
             query=tuple(query),
             language=self.language,
             evidence=evidence,
-            extra={"call_window": info.window, "callee": info.callee},
+            extra={"call_window": info.window, "callee": info.callee, "methods": info.methods},
         )
 
     def url_query(
@@ -764,9 +768,9 @@ class Extractor:
         info = src.dialect.command_context(src, chain)
         if info is None:
             info = self.call_at(chain.start, chain.end)
-        if info.callee or info.route or info.method:
+        if info.callee or info.route or info.method or info.methods:
             return info
-        var = self.assigned_variable(chain.start)
+        var = self.assigned_variable(info.expr_start if info.expr_start >= 0 else chain.start)
         if var:
             use = self.use_of(var, chain.end)
             if use is not None:
@@ -828,8 +832,10 @@ class Extractor:
             last = re.split(r"\s*(?:\.|->|::|\?\.)\s*", info.callee)[-1].lower().lstrip("$@")
             if m and last in _URL_BUILDERS and depth < 3:
                 outer = self.call_at(m.start(1), closer + 1, depth + 1)
-                if outer.callee or outer.route:
-                    return outer
+                if not (outer.callee or outer.route):
+                    outer.query = outer.query or self.mapping_query(opener, closer)
+                    outer.expr_start = outer.expr_start if outer.expr_start >= 0 else m.start(1)
+                return outer
         if bracket != "(" or not info.callee:
             # an element of a tuple, list or mapping: (path, method, label), @{Path=..; Method=..}
             info.method = self.method_in(
@@ -1051,7 +1057,7 @@ class Extractor:
         for lit in src.lits:
             raw = lit.raw
             if raw.lower() == "authorization":
-                m = re.compile(r"\s*(?::|=>|,|=)\s*").match(text, lit.end)
+                m = _HEADER_SEPARATOR.match(text, lit.end)
                 if m is None:
                     continue
                 value = self.header_value(m.end())

@@ -1,0 +1,32 @@
+"""C#: interpolated and verbatim strings, HttpClient and RestSharp calls."""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.languages.common import Dialect, Lit, split_interpolations
+
+_HOLES = re.compile(r"\{[^{}\n]*\}")
+
+
+class CSharpDialect(Dialect):
+    name = "csharp"
+    token_re = re.compile(
+        r"(?P<c>//[^\n]*|/\*[\s\S]*?\*/)"
+        r"|(?P<raw>\$*\"\"\"[\s\S]*?\"\"\")"
+        r"|(?P<verbatim>(?:\$@|@\$|@)\"(?:[^\"]|\"\")*\")"
+        r"|(?P<s>\$?\"(?:[^\"\\\n]|\\.)*\")"
+        r"|(?P<ch>'(?:[^'\\\n]|\\.)*')"
+    )
+
+    def literal(self, m: re.Match[str]) -> Lit | None:
+        kind = m.lastgroup
+        if kind == "ch":
+            return None
+        body = m.group()
+        quote = body.index('"')
+        width = 3 if kind == "raw" else 1
+        start = m.start() + quote + width
+        content = body[quote + width : len(body) - width]
+        style = {"raw": "none", "verbatim": 'double"'}.get(kind or "", "backslash")
+        return Lit(m.start(), m.end(), split_interpolations(content, start, _HOLES, style))

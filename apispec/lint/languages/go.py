@@ -1,0 +1,27 @@
+"""Go: fmt.Sprintf verbs, raw strings, http.NewRequest and url.Values."""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.languages.common import Dialect, Lit, split_interpolations
+
+_VERBS = re.compile(r"%[sdvq]")
+
+
+class GoDialect(Dialect):
+    name = "go"
+    token_re = re.compile(
+        r"(?P<c>//[^\n]*|/\*[\s\S]*?\*/)"
+        r"|(?P<r>`[^`]*`)"
+        r"|(?P<s>\"(?:[^\"\\\n]|\\.)*\")"
+        r"|(?P<rune>'(?:[^'\\\n]|\\.)*')"
+    )
+
+    def literal(self, m: re.Match[str]) -> Lit | None:
+        if m.lastgroup == "rune":
+            return None
+        body = m.group()
+        style = "none" if m.lastgroup == "r" else "backslash"
+        start = m.start() + 1
+        return Lit(m.start(), m.end(), split_interpolations(body[1:-1], start, _VERBS, style))

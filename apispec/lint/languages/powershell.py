@@ -1,0 +1,151 @@
+"""PowerShell: "$var" and "$($x.id)" interpolation, -f formats, cmdlet parameters.
+
+Calls are commands here (`Invoke-RestMethod -Uri ... -Method Delete`, or a
+script's own `Invoke-PRTGRestMethod -Path ... -Method Post`), so the method
+and the query come from the command's named parameters; .NET method calls
+and splatted hashtables fall back to the shared call analysis.
+"""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.languages.common import (
+    CallInfo,
+    Chain,
+    Dialect,
+    Lit,
+    Source,
+    split_interpolations,
+)
+
+_DOUBLE = re.compile(
+    r"\$\((?:[^()\n]|\([^()\n]*\))*\)|\$\{[^}\n]*\}|\$(?:script:|global:|env:|using:)?[A-Za-z_]\w*|\{\d+\}"
+)
+_SINGLE = re.compile(r"\{\d+\}")
+_COMMAND = re.compile(
+    r"(?:^|[|;{(=]|\bif\b|\belse\b)[ \t]*(?P<name>[A-Za-z]+-[A-Za-z][\w]*|irm|iwr)(?=[\s`])",
+    re.M,
+)
+_PARAM_METHOD = re.compile(r"-Method\s+['\"]?([A-Za-z]+)", re.I)
+_PARAM_BODY = re.compile(r"-Body\s+(@\{|\$[A-Za-z_]\w*)", re.I)
+
+
+class PowerShellDialect(Dialect):
+    name = "powershell"
+    token_re = re.compile(
+        r"(?P<c><\#[\s\S]*?\#>|\#[^\n]*)"
+        r"|(?P<hd>@\"\r?\n[\s\S]*?\r?\n\"@)"
+        r"|(?P<hs>@'\r?\n[\s\S]*?\r?\n'@)"
+        r"|(?P<dq>\"(?:[^\"`]|`[\s\S]|\"\")*\")"
+        r"|(?P<sq>'(?:[^']|'')*')"
+    )
+    operand_re = re.compile(
+        r"\$(?:script:|global:|env:)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[[^\]\n]{0,60}\])*|\([^()\n]{0,80}\)"
+    )
+
+    def literal(self, m: re.Match[str]) -> Lit | None:
+        body = m.group()
+        kind = m.lastgroup
+        if kind in ("hd", "hs"):
+            first = body.index("\n") + 1
+            start = m.start() + first
+            content = body[first : body.rindex("\n")]
+        else:
+            start = m.start() + 1
+            content = body[1:-1]
+        interp = _DOUBLE if kind in ("dq", "hd") else _SINGLE
+        style = "backtick" if kind in ("dq", "hd") else "double'"
+        parts = split_interpolations(content, start, interp, style)
+        if kind == "dq":
+            parts = _undouble(parts)
+        return Lit(m.start(), m.end(), parts)
+
+    def use_pattern(self, var: str) -> str:
+        return r"(?i)" + re.escape(var) + r"(?![\w])(?!\s*=[^=])"
+
+    def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
+        text = source.text
+        start = _logical_line_start(text, source.pos, chain.start)
+        command = None
+        for m in _COMMAND.finditer(text, start, chain.start):
+            if source.token_at(m.start("name")) is None:
+                command = m
+        if command is None:
+            return None
+        end = _logical_line_end(text, chain.end, source.endpos)
+        pipe = text.find("|", chain.end, end)
+        if pipe >= 0 and source.token_at(pipe) is None:
+            end = pipe
+        args = text[command.end("name") : end]
+        info = CallInfo(callee=command.group("name"), window=(command.start("name"), end))
+        m = _PARAM_METHOD.search(args)
+        if m:
+            info.method = m.group(1).upper()
+        else:
+            words = re.findall(r"[A-Z][a-z]+", command.group("name"))
+            verbs = {
+                "Get": "GET",
+                "Post": "POST",
+                "Put": "PUT",
+                "Patch": "PATCH",
+                "Delete": "DELETE",
+            }
+            if (
+                words
+                and words[0] in verbs
+                and not command.group("name").lower().startswith("get-content")
+            ):
+                info.method = verbs[words[0]]
+        if info.method in (None, "GET"):
+            body = _PARAM_BODY.search(args)
+            if body:
+                extractor = self.extractor(source, frozenset(), self.name)
+                at = command.end("name") + body.start(1)
+                if body.group(1) == "@{":
+                    info.query = extractor.parse_mapping(at + 1)
+                else:
+                    info.query = extractor.mapping_of_variable(body.group(1), at)
+        return info
+
+
+def _undouble(parts):  # type: ignore[no-untyped-def]
+    """`""` inside a double-quoted string is one quote (unescape() did backticks only)."""
+    from apispec.lint.languages.common import Part, unescape
+
+    fixed = []
+    for part in parts:
+        if part.is_param or '""' not in part.text:
+            fixed.append(part)
+            continue
+        offs = part.offs or tuple(range(part.start, part.start + len(part.text)))
+        text, inner = unescape(part.text, 0, 'double"')
+        mapped = tuple(offs[i] for i in inner) if inner is not None else offs
+        fixed.append(Part(text, False, part.start, part.end, mapped))
+    return fixed
+
+
+def _logical_line_start(text: str, floor: int, offset: int) -> int:
+    start = offset
+    while True:
+        nl = text.rfind("\n", floor, start)
+        if nl < 0:
+            return floor
+        if text[max(floor, nl - 1) : nl].rstrip("\r").endswith("`") or text[
+            max(floor, nl - 2) : nl
+        ].endswith("`\r"):
+            start = nl - 1
+            continue
+        return nl + 1
+
+
+def _logical_line_end(text: str, offset: int, ceiling: int) -> int:
+    end = offset
+    while True:
+        nl = text.find("\n", end, ceiling)
+        if nl < 0:
+            return ceiling
+        if text[nl - 1] == "`" or text[nl - 2 : nl] == "`\r":
+            end = nl + 1
+            continue
+        return nl
