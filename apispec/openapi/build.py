@@ -13,6 +13,7 @@ from apispec.openapi.operations import (
     build_operation,
     error_response,
     error_response_name,
+    error_statuses,
     header_schema,
 )
 from apispec.openapi.schemas import component_schemas
@@ -81,6 +82,8 @@ def build_document(registry: Registry, release: Release | str | None = None) -> 
             registry, endpoint
         )
     used_tags = {e.tag for e in endpoints}
+    # only the error answers some operation lists, so no component goes unused
+    used_statuses = {s for e in endpoints for s in error_statuses(registry, e)}
     tags = [
         {"name": tag, "description": f"{tag} endpoints."}
         for tag in registry.tags()
@@ -117,6 +120,7 @@ def build_document(registry: Registry, release: Release | str | None = None) -> 
             "responses": {
                 error_response_name(s.status): error_response(registry, s.status, s.condition)
                 for s in registry.http_statuses
+                if s.status in used_statuses
             },
             "schemas": component_schemas(registry),
         },
