@@ -103,7 +103,9 @@ _METHOD_HINTS = (
     re.compile(r"-Method\s+['\"]?([A-Za-z]+)", re.I),
     re.compile(r"\bCURLOPT_CUSTOMREQUEST\s*,\s*['\"](\w+)['\"]"),
 )
-_JAVA_BUILDER = re.compile(r"\.(GET|POST|PUT|PATCH|DELETE|HEAD)\s*\(|\.method\(\s*\"(\w+)\"")
+_JAVA_BUILDER = re.compile(
+    r"\.(GET|POST|PUT|PATCH|DELETE|HEAD|get|post|put|patch|delete|head)\s*\(|\.method\(\s*\"(\w+)\""
+)
 _QUERY_CONTAINER = re.compile(
     r"(?:\b(?:params|query|qs|query_params|queryParams|searchParams|query_string)|\$(?:query|params|q))"
     r"\b['\"]?\s*(?:=|:|=>)\s*(@\{|\{|dict\(|\[)"
@@ -115,6 +117,8 @@ _SEARCH_PARAMS = re.compile(
 _SETTER = re.compile(
     r"\.(?:Set|Add|set|append|add|AddQueryParameter|addQueryParameter|queryParam)\(\s*"
 )
+_RECEIVER = re.compile(r"(\$?[A-Za-z_]\w*)\s*\Z")
+_VARIABLE = re.compile(r"\$?\{?\$?([A-Za-z_]\w*)(?:\.(?:Encode|toString|String)\(\))?\}?\Z")
 _QUERY_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 _MAP_KEY = re.compile(r"\s*(?:(['\"])([\w.-]+)\1|([A-Za-z_]\w*))\s*(?:=>|:|=)(?!=)\s*")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
@@ -264,6 +268,7 @@ class Dialect:
         r"\$?[A-Za-z_][\w]*(?:(?:\.|->|::|\?\.)[A-Za-z_]\w*|\[[^\]\n]{0,60}\]|\([^()\n]{0,60}\))*"
     )
     full_urls_only = False  # a generic scanner reports only full /api/v2 URLs
+    builder_calls = False  # request builders chain the method after the URL (Java, OkHttp)
 
     def literal(self, m: re.Match[str]) -> Lit | None:
         body = m.group()
@@ -736,7 +741,9 @@ class Extractor:
             span_end = span_start
         line, column = src.line_col(span_start)
         end_line, end_column = src.line_col(span_end)
-        query = self.url_query(flat, offs, owner, parts, hit) + info.query
+        query = self.url_query(flat, offs, owner, parts, hit)
+        seen = {(q.name, q.span) for q in query}
+        query += [q for q in info.query if (q.name, q.span) not in seen]
         return Reference(
             path=path,
             segments=tuple(segments),
@@ -757,9 +764,18 @@ class Extractor:
     ) -> list[QueryValue]:
         if hit.end >= len(flat) or flat[hit.end] != "?":
             return []
-        return parse_query_string(
+        found = parse_query_string(
             self.source.text, flat, offs, owner, parts, hit.end + 1, hit.query_end
         )
+        rest = flat[hit.end + 1 : hit.query_end]
+        if rest == PARAM:  # `?${params}`, "?" + q.Encode(): the query built apart
+            param = parts[owner[hit.end + 1]]
+            m = _VARIABLE.search(param.text)
+            if m:
+                found.extend(self.mapping_of_variable(m.group(1), param.start))
+                if not found:
+                    found.extend(self.setter_query(param.start, param.start, var=m.group(1)))
+        return found
 
     # -- the call around the expression --------------------------------------------
 
@@ -768,7 +784,7 @@ class Extractor:
         info = src.dialect.command_context(src, chain)
         if info is None:
             info = self.call_at(chain.start, chain.end)
-        if info.callee or info.route or info.method or info.methods:
+        if info.route or info.method or info.methods or (info.callee and info.expr_start < 0):
             return info
         var = self.assigned_variable(info.expr_start if info.expr_start >= 0 else chain.start)
         if var:
@@ -832,10 +848,10 @@ class Extractor:
             last = re.split(r"\s*(?:\.|->|::|\?\.)\s*", info.callee)[-1].lower().lstrip("$@")
             if m and last in _URL_BUILDERS and depth < 3:
                 outer = self.call_at(m.start(1), closer + 1, depth + 1)
-                if not (outer.callee or outer.route):
-                    outer.query = outer.query or self.mapping_query(opener, closer)
-                    outer.expr_start = outer.expr_start if outer.expr_start >= 0 else m.start(1)
-                return outer
+                if outer.callee or outer.route:
+                    return outer
+                # the builder stands alone (`uri = URI(...)`, `.uri(URI.create(...))`)
+                info.expr_start = outer.expr_start if outer.expr_start >= 0 else m.start(1)
         if bracket != "(" or not info.callee:
             # an element of a tuple, list or mapping: (path, method, label), @{Path=..; Method=..}
             info.method = self.method_in(
@@ -854,10 +870,12 @@ class Extractor:
             or self.method_literal(args_before)
             or self.method_in(args_before + " " + args_after, whole_literals=False)
         )
-        if info.method is None:
-            stmt_end = src.statement_end(closer + 1)
+        if src.dialect.builder_calls:
+            semicolon = text.find(";", closer, src.endpos)
+            stmt_end = min(semicolon if semicolon >= 0 else src.endpos, closer + 600)
+            info.window = (opener, stmt_end)
             bm = _JAVA_BUILDER.search(text, closer, stmt_end)
-            if bm:
+            if bm and info.method is None:
                 info.method = (bm.group(1) or bm.group(2)).upper()
         if info.method is None:
             info.method = self.method_nearby(closer)
@@ -939,7 +957,7 @@ class Extractor:
         text = src.text
         found: list[QueryValue] = []
         for m in _QUERY_CONTAINER.finditer(text, opener, closer):
-            if src.token_at(m.start()) is None:
+            if src.token_at(m.start(1)) is None:
                 found.extend(self.parse_mapping(m.start(1) + len(m.group(1)) - 1))
         for m in _SEARCH_PARAMS.finditer(text, opener, closer):
             found.extend(self.parse_mapping(m.end() - 1))
@@ -982,8 +1000,16 @@ class Extractor:
                 break
             start = prev
         found: list[QueryValue] = []
+        used = text[lo:hi]
         for m in _SETTER.finditer(text, start, hi):
-            if var is not None and not text[max(0, m.start() - len(var)) : m.start()].endswith(var):
+            receiver = _RECEIVER.search(text, max(src.pos, m.start() - 80), m.start())
+            if receiver is None:
+                continue
+            if var is not None and receiver.group(1) != var:
+                continue
+            if var is None and not re.search(
+                r"(?<![\w.])" + re.escape(receiver.group(1)) + r"\b", used
+            ):
                 continue
             if src.token_at(m.start()) is not None:
                 continue
@@ -1064,14 +1090,15 @@ class Extractor:
                 if value is not None:
                     found.append((lit.start, ("Authorization", value[0], value[1])))
             elif raw.lower().startswith("authorization:"):
-                parts = lit.parts
+                chain = src.chain_from(src.lit_by_start[lit.start])
+                parts = chain.parts
                 flat, offs, _ = flatten(parts)
                 k = len("authorization:")
                 while k < len(flat) and flat[k] == " ":
                     k += 1
                 value_text = flat[k:].replace(PARAM, "{}")
                 if k < len(offs):
-                    span = Span(offs[k], lit.end - 1)
+                    span = Span(offs[k], parts[-1].end)
                     found.append((lit.start, ("Authorization", value_text, span)))
         for m in _AUTH_IDENT.finditer(text, src.pos, src.endpos):
             if src.token_at(m.start()) is not None:
@@ -1105,8 +1132,9 @@ class Extractor:
         """Give each Authorization header to exactly one reference.
 
         A header inside a call's window belongs to that call; one set up
-        elsewhere (a session, a headers constant) goes to the first reference
-        after it, or the last one before it, so a rule reports it once.
+        elsewhere goes to the reference a few lines above it (a header set on
+        the request object just built), else to the first reference after it
+        (a session or a headers constant), so a rule reports it once.
         """
         if not refs:
             return
@@ -1122,9 +1150,13 @@ class Extractor:
                     target = k
                     break
             if target is None:
-                target = next(
-                    (k for k, ref in enumerate(refs) if ref.span.start >= pos), len(refs) - 1
-                )
+                line = self.source.line_col(pos)[0]
+                before = [k for k, ref in enumerate(refs) if ref.span.start < pos]
+                if before and refs[before[-1]].line >= line - 6:
+                    target = before[-1]
+                else:
+                    after = [k for k, ref in enumerate(refs) if ref.span.start >= pos]
+                    target = after[0] if after else len(refs) - 1
             assigned.setdefault(target, []).append(header)
         for k, headers_of in assigned.items():
             ref = refs[k]

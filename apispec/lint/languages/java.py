@@ -11,6 +11,7 @@ _HOLES = re.compile(r"\$\{[^}\n]*\}|\$[A-Za-z_]\w*|%[sd]|\{\d+\}")
 
 class JavaDialect(Dialect):
     name = "java"
+    builder_calls = True
     token_re = re.compile(
         r"(?P<c>//[^\n]*|/\*[\s\S]*?\*/)"
         r"|(?P<block>\"\"\"[\s\S]*?\"\"\")"
