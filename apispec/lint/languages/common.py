@@ -306,6 +306,10 @@ class Dialect:
     def extractor(self, source: Source, known: frozenset[str], language: str) -> Extractor:
         return Extractor(source, known, language)
 
+    def in_markup(self, source: Source, start: int) -> bool:
+        """True where a string is markup, not code (a JSX attribute): never a call."""
+        return False
+
 
 @dataclass
 class CallInfo:
@@ -660,6 +664,8 @@ class Extractor:
                 return None
             if bare and len(raw_segments) == 1 and not self.http_helper_argument(chain):
                 return None
+        if self.source.dialect.in_markup(self.source, chain.start):
+            return None
         evidence = self.context.accepts(hit.via_api_v2, first, second)
         if evidence is None:
             return None

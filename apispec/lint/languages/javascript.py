@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
-from apispec.lint.languages.common import Dialect, Lit, split_interpolations
+from apispec.lint.languages.common import Dialect, Lit, Source, split_interpolations
 
 _TEMPLATE = re.compile(r"\$\{[^}\n]*\}")
 _PLAIN = re.compile(r"\{[^{}\n]*\}")
+# `<Route path="/devices" ...`: a JSX element's attribute.
+_JSX_ATTRIBUTE = re.compile(r"<[A-Za-z][\w.]*(?:\s[^<>]*)?\s[\w:-]+=\Z")
 
 
 class JavaScriptDialect(Dialect):
@@ -23,3 +25,7 @@ class JavaScriptDialect(Dialect):
         interp = _TEMPLATE if m.lastgroup == "t" else _PLAIN
         start = m.start() + 1
         return Lit(m.start(), m.end(), split_interpolations(body[1:-1], start, interp, "backslash"))
+
+    def in_markup(self, source: Source, start: int) -> bool:
+        line_start = source.text.rfind("\n", source.pos, start) + 1
+        return _JSX_ATTRIBUTE.search(source.text, line_start, start) is not None
