@@ -87,6 +87,8 @@ def serve(
         print(line, file=out, flush=True)
     try:
         server.run(sockets=[sock])  # type: ignore[attr-defined]
+    except KeyboardInterrupt:
+        pass  # uvicorn re-raises the Ctrl-C it shut down on; for `apispec mock` that is the way out
     finally:
         sock.close()
     print("apispec mock: stopped", file=out, flush=True)
