@@ -557,6 +557,34 @@ def find_path(flat: str, known: frozenset[str], allow_relative: bool) -> PathHit
     return PathHit(start, end, via, query_end)
 
 
+_BASE_ASSIGN = re.compile(
+    r"(?:^|[\s,{(;\]])(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)['\"]?\s*(?::=|=|:)\s*[^=;\n]*\Z",
+    re.M,
+)
+_PARAM_NAME = re.compile(r"[\w.$:]*?([A-Za-z_]\w*)\W*\Z")
+
+
+def _base_variables(source: Source) -> frozenset[str]:
+    """Names of variables assigned a URL that ends in /api/v2 (`BASE = f"https://h:1616/api/v2"`)."""
+    names: set[str] = set()
+    text = source.text
+    for lit in source.lits:
+        raw = lit.raw.rstrip("/")
+        if not raw.endswith("/api/v2"):
+            continue
+        line_start = text.rfind("\n", source.pos, lit.start) + 1
+        m = _BASE_ASSIGN.search(text, line_start, lit.start)
+        if m is not None:
+            names.add(_variable_name(m.group(1)))
+    return frozenset(names)
+
+
+def _variable_name(expression: str) -> str:
+    """`${base}`, `{BASE}`, `$BaseUrl`, `self.base_url`, `c.baseURL` -> the last identifier, lower case."""
+    m = _PARAM_NAME.search(expression)
+    return m.group(1).lower() if m else expression.lower()
+
+
 class Context:
     """File-level evidence that the file talks to this API (see docs/linter-detection.md)."""
 
@@ -571,6 +599,7 @@ class Context:
             if m.group(1) in known and not source.in_comment(m.start()):
                 self.experimental = True
                 break
+        self.base_variables = _base_variables(source) if self.api_v2 else frozenset()
 
     @property
     def strong(self) -> bool:
@@ -659,6 +688,15 @@ class Extractor:
             return None
         first = raw_segments[0]
         second = raw_segments[1] if len(raw_segments) > 1 else ""
+        if (
+            not hit.via_api_v2
+            and hit.start == 1
+            and self.context.base_variables
+            and _variable_name(chain.parts[0].text) in self.context.base_variables
+        ):
+            hit.via_api_v2 = via_base = True  # relative to a variable holding the .../api/v2 base
+        else:
+            via_base = False
         if not hit.via_api_v2:
             if first not in self.known and first != "experimental":
                 return None
@@ -669,6 +707,8 @@ class Extractor:
         evidence = self.context.accepts(hit.via_api_v2, first, second)
         if evidence is None:
             return None
+        if via_base:
+            evidence = "base URL variable ends /api/v2"
         info = self.call_info(chain)
         if info.route:
             return None
@@ -773,6 +813,12 @@ class Extractor:
         found = parse_query_string(
             self.source.text, flat, offs, owner, parts, hit.end + 1, hit.query_end
         )
+        for k, query in enumerate(found):
+            if query.value is None and query.span is not None:
+                expression = self.source.text[query.span.start : query.span.end]
+                resolved = self.value_of_variable(query.name, expression, query.span.start)
+                if resolved is not None:
+                    found[k] = resolved
         rest = flat[hit.end + 1 : hit.query_end]
         if rest == PARAM:  # `?${params}`, "?" + q.Encode(): the query built apart
             param = parts[owner[hit.end + 1]]
@@ -1076,7 +1122,32 @@ class Extractor:
             m = _NUMBER.match(src.text, pos)
             if m:
                 return QueryValue(name, m.group(), Span(m.start(), m.end()))
+            om = src.dialect.operand_re.match(src.text, pos)
+            if om is not None and om.end() > pos:
+                resolved = self.value_of_variable(name, om.group(), pos)
+                if resolved is not None:
+                    return resolved
             return QueryValue(name, None, None)
+        chain = src.chain_from(j)
+        return value_from_parts(name, chain.parts, chain.start, chain.end, decode=False)
+
+    def value_of_variable(self, name: str, expression: str, before: int) -> QueryValue | None:
+        """The literal a plain variable was last assigned before `before` (`flt = '...'`)."""
+        var = re.sub(r"^\$?\{|\}$", "", expression.strip())
+        if not re.fullmatch(r"\$?[A-Za-z_]\w*", var):
+            return None
+        src = self.source
+        text = src.text
+        pattern = re.compile(r"(?<![\w$.])" + re.escape(var) + r"\s*(?::=|=)(?!=)\s*")
+        last = None
+        for m in pattern.finditer(text, max(src.pos, before - 3000), before):
+            if src.token_at(m.start()) is None:
+                last = m
+        if last is None:
+            return None
+        j = src.lit_starting(last.end())
+        if j is None:
+            return None
         chain = src.chain_from(j)
         return value_from_parts(name, chain.parts, chain.start, chain.end, decode=False)
 
