@@ -16,7 +16,7 @@ from apispec.lint.discover import DEFAULT_MAX_SIZE, decode, discover, read_text
 
 
 def names(candidates, root: Path) -> list[str]:
-    return sorted(c.path.relative_to(root).as_posix() for c in candidates)
+    return sorted(Path(c.path).relative_to(root).as_posix() for c in candidates)
 
 
 @pytest.fixture

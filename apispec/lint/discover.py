@@ -19,53 +19,59 @@ from apispec.lint.finding import Skipped
 
 DEFAULT_MAX_SIZE = 5 * 1024 * 1024
 # Tool and dependency directories nobody wants linted; --exclude adds to these.
-DEFAULT_EXCLUDES = (
-    ".git/",
-    ".hg/",
-    ".svn/",
-    "node_modules/",
-    ".venv/",
-    "venv/",
-    "__pycache__/",
-    ".tox/",
-    ".mypy_cache/",
-    ".ruff_cache/",
-    ".pytest_cache/",
+DEFAULT_EXCLUDES = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+    }
 )
 _BINARY_PROBE = 8192
+_BOM = b"\xef\xbb\xbf"
+
+Ignores = list[tuple[str, pathspec.PathSpec]]  # (directory with trailing /, its .gitignore)
 
 
 @dataclass(frozen=True)
 class Candidate:
-    path: Path
+    path: str  # absolute
     size: int
 
 
-def display_path(path: Path) -> str:
+def display_path(path: str | os.PathLike[str]) -> str:
     """The path as reports show it: relative to the current directory when below it."""
-    try:
-        return path.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.as_posix()
+    text = os.fspath(path)
+    cwd = os.getcwd()
+    if text.startswith(cwd) and text[len(cwd) : len(cwd) + 1] == os.sep:
+        text = text[len(cwd) + 1 :]
+    return text.replace(os.sep, "/")
 
 
 def _spec(lines: Iterable[str]) -> pathspec.PathSpec:
     return pathspec.GitIgnoreSpec.from_lines(list(lines))
 
 
-def _gitignore(directory: Path) -> pathspec.PathSpec | None:
+def _gitignore(directory: str) -> pathspec.PathSpec | None:
     try:
-        text = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace")
+        with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as f:
+            return _spec(f.read().splitlines())
     except OSError:
         return None
-    return _spec(text.splitlines())
 
 
-def _ancestor_ignores(start: Path) -> list[tuple[Path, pathspec.PathSpec]]:
+def _ancestor_ignores(start: str) -> Ignores:
     """.gitignore files above `start` up to its repository root (if it is in one)."""
-    chain: list[Path] = []
-    for parent in start.parents:
-        chain.append(parent)
+    chain: list[str] = []
+    for parent in Path(start).parents:
+        chain.append(str(parent))
         if (parent / ".git").exists():
             break
     else:
@@ -74,44 +80,38 @@ def _ancestor_ignores(start: Path) -> list[tuple[Path, pathspec.PathSpec]]:
     for directory in reversed(chain):
         spec = _gitignore(directory)
         if spec is not None:
-            found.append((directory, spec))
+            found.append((directory.rstrip(os.sep) + os.sep, spec))
     return found
 
 
 class _Walker:
     def __init__(self, excludes: list[str], respect_gitignore: bool, max_size: int) -> None:
-        self.exclude = _spec([*DEFAULT_EXCLUDES, *excludes])
+        self.exclude = _spec(excludes) if excludes else None
         self.respect_gitignore = respect_gitignore
         self.max_size = max_size
         self.files: list[Candidate] = []
         self.skipped: list[Skipped] = []
         self.seen_dirs: set[str] = set()
 
-    def ignored(
-        self, path: Path, is_dir: bool, ignores: list[tuple[Path, pathspec.PathSpec]]
-    ) -> bool:
+    def ignored(self, path: str, name: str, is_dir: bool, ignores: Ignores) -> bool:
         suffix = "/" if is_dir else ""
-        shown = display_path(path) + suffix
-        if self.exclude.match_file(shown) or self.exclude.match_file(path.name + suffix):
+        if self.exclude is not None and (
+            self.exclude.match_file(display_path(path) + suffix)
+            or self.exclude.match_file(name + suffix)
+        ):
             return True
         for base, spec in ignores:
-            try:
-                relative = path.relative_to(base).as_posix()
-            except ValueError:
-                continue
-            if spec.match_file(relative + suffix):
+            if path.startswith(base) and spec.match_file(path[len(base) :] + suffix):
                 return True
         return False
 
-    def add_file(self, path: Path, size: int) -> None:
+    def add_file(self, path: str, size: int) -> None:
         if size > self.max_size:
             self.skipped.append(Skipped(display_path(path), _too_large(size, self.max_size)))
         else:
             self.files.append(Candidate(path, size))
 
-    def walk(
-        self, directory: Path, ignores: list[tuple[Path, pathspec.PathSpec]], chain: frozenset[str]
-    ) -> None:
+    def walk(self, directory: str, ignores: Ignores, chain: frozenset[str]) -> None:
         real = os.path.realpath(directory)
         if real in chain:
             self.skipped.append(Skipped(display_path(directory), "symlink loop"))
@@ -120,17 +120,18 @@ class _Walker:
             return  # reached twice through a symlink: lint it once
         self.seen_dirs.add(real)
         chain = chain | {real}
-        if self.respect_gitignore:
-            spec = _gitignore(directory)
-            if spec is not None:
-                ignores = [*ignores, (directory, spec)]
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
         except OSError as exc:
             self.skipped.append(Skipped(display_path(directory), f"unreadable: {exc.strerror}"))
             return
+        if self.respect_gitignore and any(e.name == ".gitignore" for e in entries):
+            spec = _gitignore(directory)
+            if spec is not None:
+                ignores = [*ignores, (directory + os.sep, spec)]
         for entry in entries:
-            path = Path(entry.path)
+            path = entry.path
             try:
                 is_dir = entry.is_dir()
                 is_file = not is_dir and entry.is_file()
@@ -141,7 +142,11 @@ class _Walker:
                 if entry.is_symlink():
                     self.skipped.append(Skipped(display_path(path), "broken symlink"))
                 continue  # sockets, fifos, devices
-            if self.ignored(path, is_dir, ignores if self.respect_gitignore else []):
+            if is_dir and entry.name in DEFAULT_EXCLUDES:
+                continue
+            if (self.exclude is not None or ignores) and self.ignored(
+                path, entry.name, is_dir, ignores
+            ):
                 continue
             if is_dir:
                 self.walk(path, ignores, chain)
@@ -176,20 +181,22 @@ def discover(
     """
     walker = _Walker(excludes, respect_gitignore, max_size)
     for given in paths:
-        path = Path(os.path.abspath(given))
-        if path.is_dir():
+        path = os.path.abspath(given)
+        if os.path.isdir(path):
             ignores = _ancestor_ignores(path) if respect_gitignore else []
             walker.walk(path, ignores, frozenset())
-        elif path.is_file():
-            walker.add_file(path, path.stat().st_size)
-        elif path.is_symlink():
+        elif os.path.isfile(path):
+            walker.add_file(path, os.path.getsize(path))
+        elif os.path.islink(path):
             walker.skipped.append(Skipped(display_path(path), "broken symlink"))
         else:
             raise UsageError(f"no such file or directory: {given}")
     return walker.files, walker.skipped
 
 
-def read_text(path: Path, max_size: int = DEFAULT_MAX_SIZE) -> tuple[str | None, str | None]:
+def read_text(
+    path: str | os.PathLike[str], max_size: int = DEFAULT_MAX_SIZE
+) -> tuple[str | None, str | None]:
     """(text, None), or (None, reason) when the file is binary, too large or unreadable."""
     try:
         with open(path, "rb") as handle:
@@ -207,7 +214,9 @@ def decode(data: bytes) -> tuple[str | None, str | None]:
         return data.decode("utf-16", errors="replace"), None
     if b"\0" in data[:_BINARY_PROBE]:
         return None, "binary"
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
     try:
-        return data.decode("utf-8-sig"), None
+        return data.decode("utf-8"), None
     except UnicodeDecodeError:
         return data.decode("utf-8", errors="replace"), None

@@ -22,6 +22,7 @@ from apispec.lint.config import Config
 from apispec.lint.discover import Candidate, display_path, read_text
 from apispec.lint.extract import extract_references
 from apispec.lint.finding import Finding, Fix, Severity, Skipped
+from apispec.lint.fix import build_fix
 from apispec.lint.match import match
 from apispec.lint.prefilter import might_reference
 from apispec.lint.reference import Reference
@@ -58,7 +59,6 @@ class Options:
     config: Config
     targets: tuple[str, ...]
     registry_dir: Path | None = None
-    report_fixes: bool = True
 
 
 @dataclass
@@ -83,7 +83,11 @@ class _Lines:
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts = [0]
-        self.starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
+        find = text.find
+        at = find("\n")
+        while at >= 0:
+            self.starts.append(at + 1)
+            at = find("\n", at + 1)
 
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect_right(self.starts, offset)
@@ -93,10 +97,6 @@ class _Lines:
         start = self.starts[line - 1]
         end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
         return self.text[start:end]
-
-
-def _endpoints_at(registry: Registry, template: str) -> list[Endpoint]:
-    return [e for e in registry.endpoints if e.path == template]
 
 
 class Checker:
@@ -109,6 +109,7 @@ class Checker:
         self.targets: tuple[Release, ...] = tuple(registry.release(t) for t in options.targets)
         self.max_limit = registry.limit("max_objects_per_response")
         self.query_names = tuple(q.name for q in registry.query_parameters)
+        self._fixes: dict[tuple[int, tuple[str, str]], Fix | None] = {}
 
     # -- one file -------------------------------------------------------------
 
@@ -214,16 +215,7 @@ class Checker:
         if deprecated:
             removal = f"removed in {ep.removed_in}" if ep.removed_in else "no removal release named"
             since = f" since {ep.deprecated_in}" if ep.deprecated_in else ""
-            fix = None
-            successor = self.registry.successor_of(ep)
-            if (
-                self.options.report_fixes
-                and successor is not None
-                and all(self.registry.available_in(successor, t) for t in self.targets)
-            ):
-                from apispec.lint.fix import build_fix
-
-                fix = build_fix(text, ref, ep, successor)
+            fix = self._fix(ep, ref, text)
             yield at(
                 "API002",
                 f"{shown} is deprecated{since} ({removal}){self._successor_note(ep, target)}",
@@ -238,6 +230,19 @@ class Checker:
                 endpoint=key,
                 target=target.text,
             )
+
+    def _fix(self, ep: Endpoint, ref: Reference, text: str) -> Fix | None:
+        """The path rewrite to the successor, when it exists in every target."""
+        successor = self.registry.successor_of(ep)
+        if successor is None or not all(
+            self.registry.available_in(successor, t) for t in self.targets
+        ):
+            return None
+        key = (id(ref), ep.key)  # the same fix for every target: build it once
+        if key not in self._fixes:
+            self._fixes.clear()
+            self._fixes[key] = build_fix(text, ref, ep, successor)
+        return self._fixes[key]
 
     def _successor_note(self, ep: Endpoint, target: Release) -> str:
         succ = ep.successor
@@ -439,20 +444,16 @@ def fingerprint(code: str, path: str, line_text: str, target: str | None, occurr
 def _finish(findings: list[Finding], lines: _Lines) -> list[Finding]:
     findings.sort(key=lambda f: f.sort_key)
     counts: dict[tuple[str, str, str | None], int] = {}
-    done = []
     for f in findings:
         text = lines.line_text(f.line)
         key = (f.code, normalized(text), f.target)
         occurrence = counts.get(key, 0)
         counts[key] = occurrence + 1
+        f.line_text = text
+        f.fingerprint = fingerprint(f.code, f.path, text, f.target, occurrence)
         if f.fix is not None:
-            f = f.with_(fix=_positioned(f.fix, lines))
-        done.append(
-            f.with_(
-                line_text=text, fingerprint=fingerprint(f.code, f.path, text, f.target, occurrence)
-            )
-        )
-    return done
+            f.fix = _positioned(f.fix, lines)
+    return findings
 
 
 def _positioned(fix: Fix, lines: _Lines) -> Fix:
@@ -476,12 +477,14 @@ def _init_worker(options: Options) -> None:
     _checker = Checker(load_registry(options.registry_dir), options)
 
 
-def _lint_chunk(chunk: list[tuple[Path, int]]) -> list[FileResult]:
+def _lint_chunk(chunk: list[str]) -> list[FileResult]:
+    """Results of the files with something to report (most have nothing)."""
     assert _checker is not None
-    return [_lint_file(_checker, path) for path, _ in chunk]
+    results = (_lint_file(_checker, path) for path in chunk)
+    return [r for r in results if r.findings or r.skipped]
 
 
-def _lint_file(checker: Checker, path: Path) -> FileResult:
+def _lint_file(checker: Checker, path: str) -> FileResult:
     shown = display_path(path)
     text, reason = read_text(path, checker.config.max_file_size)
     if text is None:
@@ -508,14 +511,14 @@ def lint_files(
     return LintResult(findings, skipped, len(candidates), options.targets)
 
 
-def _chunks(candidates: list[Candidate], count: int) -> list[list[tuple[Path, int]]]:
+def _chunks(candidates: list[Candidate], count: int) -> list[list[str]]:
     """About equal total size per chunk, so one big file does not hold up a worker."""
     ordered = sorted(candidates, key=lambda c: c.size, reverse=True)
-    buckets: list[list[tuple[Path, int]]] = [[] for _ in range(min(count, len(ordered)))]
+    buckets: list[list[str]] = [[] for _ in range(min(count, len(ordered)))]
     totals = [0] * len(buckets)
     for c in ordered:
         i = totals.index(min(totals))
-        buckets[i].append((c.path, c.size))
+        buckets[i].append(c.path)
         totals[i] += c.size
     return [b for b in buckets if b]
 

@@ -45,8 +45,10 @@ class Fix:
     edits: tuple[Edit, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Finding:
+    """One thing wrong at one place; the engine completes it once, then nobody changes it."""
+
     path: str  # as reported: relative to the current directory where possible
     line: int  # 1-based
     column: int  # 1-based
