@@ -58,6 +58,25 @@ def test_an_unresolvable_reference_is_reported_at_the_ref(cli, tmp_path: Path) -
     assert result.out == f"{doc}:12: unresolvable $ref '/components/schemas/Missing'\n"
 
 
+def test_a_problem_in_a_shared_schema_is_reported_at_its_definition(cli, tmp_path: Path) -> None:
+    doc = tmp_path / "shared.yaml"
+    doc.write_text(
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+        "      responses:\n        '200':\n          description: ok\n          content:\n"
+        "            application/json:\n              schema:\n"
+        "                $ref: '#/components/schemas/Thing'\n"
+        "components:\n  schemas:\n    Thing:\n      type: object\n      properties:\n"
+        "        size:\n          type: integr\n"
+    )
+    result = cli("openapi", "--check", str(doc))
+    assert result.code == 1
+    assert result.out == (
+        f"{doc}:19: components.schemas.Thing.properties.size.type: "
+        "'integr' is not valid under any of the given schemas\n"
+    )
+    assert result.err == f"{doc}: 1 finding\n"
+
+
 def test_a_mapping_without_a_version_is_a_finding(cli, tmp_path: Path) -> None:
     doc = tmp_path / "plain.json"
     doc.write_text(json.dumps({"title": "not an API"}))

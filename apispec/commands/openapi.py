@@ -78,7 +78,8 @@ def _check(path: Path) -> int:
     for finding in findings:
         print(finding)
     if findings:
-        print(f"{path}: {len(findings)} findings", file=sys.stderr)
+        count = len(findings)
+        print(f"{path}: {count} finding{'s' if count != 1 else ''}", file=sys.stderr)
         return EXIT_FINDINGS
     print(f"{path}: valid", file=sys.stderr)
     return EXIT_OK

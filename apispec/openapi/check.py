@@ -58,10 +58,13 @@ def _validator_class(base: type) -> type:
     return type(f"Located{base.__name__}", (base,), {"keyword_validators": keywords})
 
 
-def _message(error: Any) -> tuple[tuple[object, ...], str]:
-    parts = tuple(error.absolute_path)
-    where = _dotted(parts)
-    return parts, f"{where}: {error.message}" if where else error.message
+def _finding(document: LocatedDocument, error: Any) -> Finding:
+    parts: tuple[object, ...] = tuple(error.absolute_path)
+    if not parts:
+        parts = _fallback_parts(error.message, document.data)
+    line, at = document.locate(parts)
+    where = _dotted(at)
+    return Finding(document.path, line, f"{where}: {error.message}" if where else error.message)
 
 
 _QUOTED_PATH = re.compile(r"'(/[^']*)'")
@@ -96,11 +99,7 @@ def check_document(document: LocatedDocument) -> list[Finding]:
     validator = _validator_class(base)(data)
     findings = []
     try:
-        for error in validator.iter_errors():
-            parts, message = _message(error)
-            if not parts:
-                parts = _fallback_parts(error.message, data)
-            findings.append(Finding(path, document.line_of(parts), message))
+        findings.extend(_finding(document, error) for error in validator.iter_errors())
     except Unresolvable as exc:
         target = str(getattr(exc, "ref", exc))
         line = document.find_ref(target) or 1

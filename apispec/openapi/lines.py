@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +13,7 @@ import yaml
 from apispec.exceptions import UsageError
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MAX_REF_HOPS = 8  # a chain of `$ref`s longer than this (or a cycle) stops the walk
 
 
 class _Loader(yaml.SafeLoader):
@@ -33,25 +34,71 @@ class LocatedDocument:
     data: Any
     root: yaml.Node
 
-    def line_of(self, parts: Iterable[object]) -> int:
-        """1-based line of the deepest node on `parts` that exists (the key's line in mappings)."""
-        node, line = self.root, self.root.start_mark.line + 1
-        for part in parts:
-            if isinstance(node, yaml.MappingNode):
-                for key, value in node.value:
-                    if str(key.value) == str(part):
-                        node, line = value, key.start_mark.line + 1
-                        break
-                else:
-                    return line
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-                if not 0 <= part < len(node.value):
-                    return line
-                node = node.value[part]
-                line = node.start_mark.line + 1
-            else:
-                return line
-        return line
+    def locate(self, parts: Sequence[object]) -> tuple[int, tuple[object, ...]]:
+        """Line and document path of what `parts` names, following local `$ref`s.
+
+        The validator reports a problem in a shared schema along the path it took
+        to reach it (through an operation's `$ref`); the finding belongs at the
+        definition. Where `parts` leaves the document, the deepest node reached
+        gives the line (its key's line in mappings) and the rest of `parts` is
+        appended to the path as given.
+        """
+        node, line, at = self.root, self.root.start_mark.line + 1, ()
+        for index, part in enumerate(parts):
+            child = self._child(node, part)
+            hops = 0
+            while child is None and hops < _MAX_REF_HOPS:
+                target = self._ref_target(node)
+                if target is None:
+                    break
+                node, at, hops = target[0], target[1], hops + 1
+                line = _key_line(self.root, at) or line
+                child = self._child(node, part)
+            if child is None:
+                return line, (*at, *parts[index:])
+            node, line = child
+            at = (*at, part)
+        return line, at
+
+    @staticmethod
+    def _child(node: yaml.Node, part: object) -> tuple[yaml.Node, int] | None:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if str(key.value) == str(part):
+                    return value, key.start_mark.line + 1
+        elif (
+            isinstance(node, yaml.SequenceNode)
+            and isinstance(part, int)
+            and 0 <= part < len(node.value)
+        ):
+            return node.value[part], node.value[part].start_mark.line + 1
+        return None
+
+    def _ref_target(self, node: yaml.Node) -> tuple[yaml.Node, tuple[object, ...]] | None:
+        """The node a local `$ref` (`#/a/b`) in this mapping points to, and its path."""
+        if not isinstance(node, yaml.MappingNode):
+            return None
+        ref = next(
+            (
+                v.value
+                for k, v in node.value
+                if k.value == "$ref" and isinstance(v, yaml.ScalarNode)
+            ),
+            None,
+        )
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            return None
+        target: yaml.Node | None = self.root
+        at: tuple[object, ...] = ()
+        for raw in ref[2:].split("/"):
+            part: object = raw.replace("~1", "/").replace("~0", "~")
+            if isinstance(target, yaml.SequenceNode) and str(part).isdigit():
+                part = int(str(part))
+            found = self._child(target, part) if target is not None else None
+            if found is None:
+                return None
+            target, at = found[0], (*at, part)
+        return (target, at) if target is not None else None
 
     def find_ref(self, target: str) -> int | None:
         """Line of the first `$ref` naming `target` (a URI or just its JSON pointer)."""
@@ -65,6 +112,17 @@ class LocatedDocument:
                     ):
                         return k.start_mark.line + 1
         return None
+
+
+def _key_line(root: yaml.Node, at: tuple[object, ...]) -> int | None:
+    """Line of the key that holds the node at `at` (None for the root)."""
+    node, line = root, None
+    for part in at:
+        found = LocatedDocument._child(node, part)
+        if found is None:
+            return line
+        node, line = found
+    return line
 
 
 def _walk(node: yaml.Node) -> Iterator[yaml.Node]:
