@@ -98,6 +98,14 @@ def test_lifecycle_fields_and_stability_levels() -> None:
         if successor is not None:
             assert op["x-successor-operation-id"] == successor.operation_id
             assert successor.operation_id in op["description"]
+        for note in endpoint.notes:
+            assert note in op["description"]
+
+
+def test_limits_are_stated_in_the_description() -> None:
+    description = newest()["info"]["description"]
+    for limit in REGISTRY.limits:
+        assert f"{limit.value} {limit.unit}" in description
 
 
 def test_security_is_global_bearer_and_lifted_where_no_auth_is_needed() -> None:
