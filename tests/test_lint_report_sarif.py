@@ -64,3 +64,25 @@ def test_sarif_rules_results_and_fingerprints() -> None:
     assert location["artifactLocation"]["uri"] == "dir%20with%20space/a.py"
     assert location["region"] == {"startLine": 3, "startColumn": 22, "endLine": 3, "endColumn": 48}
     assert first["fixes"][0]["description"]["text"] == "replace with GET /sensors/{id}"
+
+
+def test_sarif_of_the_examples_validates(validator, cli, monkeypatch) -> None:
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).parent.parent)
+    result = cli(
+        "lint", "--format", "sarif", "--target", "24.3.100", "--target", "25.x.122", "examples/"
+    )
+    document = json.loads(result.out)
+    assert list(validator.iter_errors(document)) == []
+    results = document["runs"][0]["results"]
+    fingerprints = [r["partialFingerprints"]["apispecFingerprint/v1"] for r in results]
+    assert len(results) > 50 and len(set(fingerprints)) == len(fingerprints)
+    again = json.loads(
+        cli(
+            "lint", "--format", "sarif", "--target", "24.3.100", "--target", "25.x.122", "examples/"
+        ).out
+    )
+    assert [r["partialFingerprints"] for r in again["runs"][0]["results"]] == [
+        r["partialFingerprints"] for r in results
+    ]

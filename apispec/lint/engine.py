@@ -27,6 +27,7 @@ from apispec.lint.match import match
 from apispec.lint.prefilter import might_reference
 from apispec.lint.reference import Reference
 from apispec.lint.rules import BY_CODE
+from apispec.lint.secrets import find_secrets
 from apispec.model import NONE_PLANNED, Endpoint, Maturity, Registry, load_registry
 from apispec.releases import Release
 
@@ -351,14 +352,10 @@ class Checker:
             )
 
     def check_secrets(self, text: str, path: str, lines: _Lines) -> Iterator[Finding]:
-        try:
-            from apispec.lint.secrets import find_secrets
-        except ImportError:  # extraction's secret finder not landed yet
-            return
         for secret in find_secrets(text, path):
-            start, end, what = secret.span.start, secret.span.end, secret.kind
-            line, column = lines.position(start)
-            end_line, end_column = lines.position(end)
+            what = secret.kind
+            line, column = lines.position(secret.span.start)
+            end_line, end_column = lines.position(secret.span.end)
             yield Finding(
                 path,
                 line,

@@ -36,7 +36,7 @@ def summary(result: LintResult) -> list[str]:
     else:
         severities = Counter(f.severity for f in findings)
         parts = [
-            _plural(severities[s], str(s) if s != Severity.INFO else "info")
+            _plural(severities[s], str(s)) if s != Severity.INFO else f"{severities[s]} info"
             for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
             if severities[s]
         ]
