@@ -138,6 +138,9 @@ class Dispatcher:
             raise ApiError(
                 "EXECUTION_TIMEOUT", f"the request ran longer than {self.max_time:g} seconds"
             ) from None
+        finally:
+            if endpoint.method != "GET" or endpoint.creates:
+                state.changed()
 
     async def read_body(self, request: Request) -> bytes:
         """The body, read chunk by chunk and abandoned as soon as it passes the limit."""

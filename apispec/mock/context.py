@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,14 @@ class MockState:
         self.job_runs: dict[str, float] = {}
         # side records (auto-discovery jobs) not yet fully available: {(collection, id): time}
         self.side_pending: dict[tuple[str, str], float] = {}
+        # Bumped on every change, so filtered and sorted lists can be reused until
+        # the data changes (paging through a list filters once, not once per page).
+        self.version = 0
+        self.list_cache: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
+
+    def changed(self) -> None:
+        self.version += 1
+        self.list_cache.clear()
 
     @property
     def mcp_enabled(self) -> bool:
@@ -82,11 +91,14 @@ class MockState:
         """Objects whose creation delay has passed become available; finished jobs go idle."""
         now = time.monotonic()
         pending = self.tree.pending
-        if pending:
-            for oid in [oid for oid, ready in pending.items() if ready <= now]:
-                del pending[oid]
-        for key in [key for key, ready in self.side_pending.items() if ready <= now]:
+        ready = [oid for oid, at in pending.items() if at <= now] if pending else []
+        for oid in ready:
+            del pending[oid]
+        ready_side = [key for key, at in self.side_pending.items() if at <= now]
+        for key in ready_side:
             del self.side_pending[key]
+        if ready or ready_side:
+            self.changed()
         if self.job_runs:
             from apispec.mock.creation import finish_jobs
 

@@ -328,6 +328,7 @@ def finish_jobs(state: MockState, now: float) -> None:
         if until > now:
             continue
         del state.job_runs[oid]
+        state.changed()
         history = state.side.lists[HISTORY]
         for job in state.side.lists[JOB_COLLECTION]:
             if job["id"] == oid:

@@ -16,6 +16,7 @@ from apispec.mock.errors import ApiError
 from apispec.mock.lists import Include, page_headers, parse_include, parse_query, select
 
 WAIT_FOR_HEADER = "Wait-For"
+LIST_CACHE_SIZE = 32
 TIMESERIES_TYPES = ("live", "short", "medium", "long")  # mock values: the spec names none
 _TIMESERIES_STEP = {"live": 60, "short": 300, "medium": 3600, "long": 86400}
 _EPOCH = 1_735_689_600  # 2025-01-01T00:00:00Z, the start of every mock time series
@@ -108,8 +109,22 @@ def respond_list(
     universe: Callable[[], list[dict[str, Any]]] | None = None,
     admits: Callable[[dict[str, Any]], bool] | None = None,
 ) -> Response:
-    query = parse_query(call.request, call.state.registry)
-    records = select(query, candidates, universe, admits)
+    state = call.state
+    query = parse_query(call.request, state.registry)
+    key = (
+        call.endpoint.key,
+        query.filter,
+        query.sort_by,
+        query.descending,
+        call.user.id if call.user else None,
+        state.version,
+    )
+    records = state.list_cache.get(key)
+    if records is None:
+        records = select(query, candidates, universe, admits)
+        state.list_cache[key] = records
+        if len(state.list_cache) > LIST_CACHE_SIZE:
+            state.list_cache.popitem(last=False)
     page = records[query.offset : query.offset + query.limit]
     if render_one is None:
         body = [nested(r) for r in page]
