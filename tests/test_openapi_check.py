@@ -55,7 +55,7 @@ def test_an_unresolvable_reference_is_reported_at_the_ref(cli, tmp_path: Path) -
     )
     result = cli("openapi", "--check", str(doc))
     assert result.code == 1
-    assert result.out == f"{doc}:12: unresolvable $ref '/components/schemas/Missing'\n"
+    assert result.out == f"{doc}:12: unresolvable $ref '#/components/schemas/Missing'\n"
 
 
 def test_a_problem_in_a_shared_schema_is_reported_at_its_definition(cli, tmp_path: Path) -> None:
@@ -83,6 +83,56 @@ def test_a_mapping_without_a_version_is_a_finding(cli, tmp_path: Path) -> None:
     result = cli("openapi", "--check", str(doc))
     assert result.code == 1
     assert result.out.startswith(f"{doc}:1: no `openapi` (or `swagger`) field")
+
+
+def test_an_unsupported_version_is_a_finding_at_its_line(cli, tmp_path: Path) -> None:
+    doc = tmp_path / "old.yaml"
+    doc.write_text("# a float, not text\ninfo: {title: t, version: '1'}\nopenapi: 3.0\npaths: {}\n")
+    result = cli("openapi", "--check", str(doc))
+    assert result.code == 1
+    assert result.out.startswith(f"{doc}:3: `openapi: 3.0` does not name a supported version")
+
+
+HEAD = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("paths: 5\n", ":3: paths: 5 is not of type 'object'"),
+        ("paths:\n  /a:\n    get:\n      parameters: x\n", ":6: paths./a.get.parameters: 'x' is"),
+        (
+            "paths: {}\ncomponents:\n  schemas:\n    A: {$ref: '#/components/schemas/B'}\n"
+            "    B: {$ref: '#/components/schemas/A'}\n",
+            ":1: validation stopped: a cycle of $refs",
+        ),
+    ],
+)
+def test_malformed_documents_give_findings_not_tracebacks(
+    cli, tmp_path: Path, body: str, expected: str
+) -> None:
+    doc = tmp_path / "odd.yaml"
+    doc.write_text(HEAD + body)
+    result = cli("openapi", "--check", str(doc))
+    assert result.code == 1
+    assert result.out.splitlines()[0].startswith(f"{doc}{expected}")
+    assert "validation stopped" in expected or "validation stopped" not in result.out
+
+
+def test_relative_refs_resolve_against_the_file(cli, tmp_path: Path) -> None:
+    (tmp_path / "shared.yaml").write_text("Thing:\n  type: object\n")
+    ref = "{description: ok, content: {application/json: {schema: {$ref: 'shared.yaml#/%s'}}}}"
+    doc = tmp_path / "api.yaml"
+    for target, code in (("Thing", 0), ("Nothing", 1)):
+        doc.write_text(
+            HEAD
+            + "paths:\n  /a:\n    get:\n      responses:\n        '200': "
+            + ref % target
+            + "\n"
+        )
+        result = cli("openapi", "--check", str(doc))
+        assert result.code == code, result.out
+    assert result.out == f"{doc}:7: unresolvable $ref 'shared.yaml#/Nothing'\n"
 
 
 def _write(tmp_path: Path, name: str, content: bytes) -> Path:

@@ -87,25 +87,29 @@ def check_document(document: LocatedDocument) -> list[Finding]:
     path, data = document.path, document.data
     try:
         base = get_validator_cls(data)
-    except ValidatorDetectError:
-        return [
-            Finding(
-                path,
-                1,
-                "no `openapi` (or `swagger`) field naming a supported version "
-                "(2.0, 3.0.x, 3.1.x, 3.2.x)",
-            )
-        ]
-    validator = _validator_class(base)(data)
-    findings = []
+    except (ValidatorDetectError, TypeError):  # TypeError: a version that is not text
+        supported = "a supported version (2.0, 3.0.x, 3.1.x, 3.2.x, as text)"
+        for key in ("openapi", "swagger"):
+            if key in data:
+                line, _ = document.locate((key,))
+                return [Finding(path, line, f"`{key}: {data[key]!r}` does not name {supported}")]
+        return [Finding(path, 1, f"no `openapi` (or `swagger`) field naming {supported}")]
+    # a file URI as base lets relative `$ref`s to neighbouring files resolve
+    validator = _validator_class(base)(data, base_uri=path.resolve().as_uri())
+    findings: list[Finding] = []
     try:
-        findings.extend(_finding(document, error) for error in validator.iter_errors())
+        for error in validator.iter_errors():
+            findings.append(_finding(document, error))
     except Unresolvable as exc:
         target = str(getattr(exc, "ref", exc))
-        line = document.find_ref(target) or 1
-        findings.append(Finding(path, line, f"unresolvable $ref {target!r}"))
-    except (ValueError, TypeError, KeyError, LookupError) as exc:
-        findings.append(Finding(path, 1, f"validation stopped: {exc}"))
+        line, written = document.find_ref(target) or (1, target)
+        findings.append(Finding(path, line, f"unresolvable $ref {written!r}"))
+    except RecursionError:
+        findings.append(Finding(path, 1, "validation stopped: a cycle of $refs"))
+    except Exception as exc:  # the validator's own failure on input it did not expect
+        # after structural findings the stop is their consequence, not news
+        if not findings:
+            findings.append(Finding(path, 1, f"validation stopped: {type(exc).__name__}: {exc}"))
     return sorted(findings, key=lambda f: f.line)
 
 

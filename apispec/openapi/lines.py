@@ -100,8 +100,8 @@ class LocatedDocument:
             target, at = found[0], (*at, part)
         return (target, at) if target is not None else None
 
-    def find_ref(self, target: str) -> int | None:
-        """Line of the first `$ref` naming `target` (a URI or just its JSON pointer)."""
+    def find_ref(self, target: str) -> tuple[int, str] | None:
+        """Line and text of the first `$ref` naming `target` (a URI or just its JSON pointer)."""
         for node in _walk(self.root):
             if isinstance(node, yaml.MappingNode):
                 for k, v in node.value:
@@ -110,7 +110,7 @@ class LocatedDocument:
                         and isinstance(v, yaml.ScalarNode)
                         and (v.value == target or v.value.endswith(f"#{target}"))
                     ):
-                        return k.start_mark.line + 1
+                        return k.start_mark.line + 1, v.value
         return None
 
 
