@@ -277,3 +277,34 @@ def test_cli_rejects_an_unknown_release(cli) -> None:
     assert result.code == 2
     assert result.err.startswith("apispec: error: unknown release '24.3.101'")
     assert "Traceback" not in result.err
+
+
+def _is_template(segment: str) -> bool:
+    return segment.startswith("{") and segment.endswith("}")
+
+
+def _ambiguous_pairs(paths: list[str]) -> list[tuple[str, str]]:
+    """Redocly's no-ambiguous-paths: two paths may share a URL only if one is more literal."""
+    split = {p: p.strip("/").split("/") for p in paths}
+    ambiguous = []
+    for i, a in enumerate(paths):
+        for b in paths[i + 1 :]:
+            sa, sb = split[a], split[b]
+            if len(sa) != len(sb):
+                continue
+            pairs = [(x, y) for x, y in zip(sa, sb, strict=True) if x != y]
+            if any(not _is_template(x) and not _is_template(y) for x, y in pairs):
+                continue  # two different literals: never the same URL
+            a_first = all(not _is_template(x) for x, _ in pairs)
+            b_first = all(not _is_template(y) for _, y in pairs)
+            if not (a_first or b_first):
+                ambiguous.append((a, b))
+    return ambiguous
+
+
+def test_no_two_paths_are_ambiguous() -> None:
+    paths = sorted({e.path for e in REGISTRY.endpoints})
+    assert _ambiguous_pairs(paths) == []
+    # literal beside template is fine (the registry has such pairs); two templates are not
+    assert "/experimental/devices/templates" in paths and "/experimental/devices/{id}" in paths
+    assert _ambiguous_pairs(["/a/{x}", "/{y}/b", "/a/templates"]) == [("/a/{x}", "/{y}/b")]
