@@ -25,7 +25,7 @@ from apispec.lint.finding import Finding, Fix, Severity, Skipped
 from apispec.lint.fix import build_fix
 from apispec.lint.match import match
 from apispec.lint.prefilter import might_reference
-from apispec.lint.reference import Reference
+from apispec.lint.reference import QueryValue, Reference, Span
 from apispec.lint.rules import BY_CODE
 from apispec.lint.secrets import find_secrets
 from apispec.model import NONE_PLANNED, Endpoint, Maturity, Registry, load_registry
@@ -148,89 +148,57 @@ class Checker:
     # -- one reference ----------------------------------------------------------
 
     def check_reference(self, ref: Reference, text: str, path: str, lines: _Lines) -> list[Finding]:
-        def at(
-            code: str, message: str, severity: Severity | None = None, **extra: object
-        ) -> Finding:
-            return Finding(
-                path,
-                ref.line,
-                ref.column,
-                ref.end_line,
-                ref.end_column,
-                code,
-                severity or BY_CODE[code].severity,
-                message,
-                **extra,  # type: ignore[arg-type]
-            )
-
+        site = _Site(path, ref, lines)
         findings: list[Finding] = []
         found = match(self.registry, ref)
-        shown = f"{ref.method} {ref.path}" if ref.method else ref.path
         chosen: list[Endpoint] = []
         if found.template is None:
+            shown = f"{ref.method} {ref.path}" if ref.method else ref.path
             hint = f" (did you mean {found.suggestions[0]}?)" if found.suggestions else ""
             if found.likely_typo:
-                findings.append(at("API004", f"{shown} is not in the registry{hint}"))
+                findings.append(site.at("API004", f"{shown} is not in the registry{hint}"))
             else:
                 message = f"{shown} is not in the registry{hint}; your server may still answer it"
-                findings.append(at("API004", message, Severity.INFO))
+                findings.append(site.at("API004", message, severity=Severity.INFO))
         elif ref.method and found.endpoint is None:
             defined = ", ".join(e.method for e in found.endpoints)
             message = f"{ref.method} is not defined for {found.template} (defined: {defined})"
-            findings.append(at("API007", message, endpoint=(ref.method, found.template)))
+            findings.append(site.at("API007", message, endpoint=(ref.method, found.template)))
         elif found.endpoint is not None:
             chosen = [found.endpoint]
         else:  # the code does not show the method: GET if the path has it, else all
             chosen = [e for e in found.endpoints if e.method == "GET"] or list(found.endpoints)
         for target in self.targets:
             for endpoint in chosen:
-                findings.extend(self._release_findings(endpoint, target, ref, text, at))
-        findings.extend(self._query_findings(ref, chosen, path, lines))
-        findings.extend(self._header_findings(ref, path, lines))
+                finding = self._release_finding(endpoint, target, ref, text, site)
+                if finding is not None:
+                    findings.append(finding)
+        findings.extend(self._query_findings(ref, chosen, site))
+        findings.extend(self._header_findings(ref, site))
         return findings
 
-    def _release_findings(
-        self, ep: Endpoint, target: Release, ref: Reference, text: str, at
-    ) -> Iterator[Finding]:
-        key = (ep.method, ep.path)
-        shown = str(ep)
+    def _release_finding(
+        self, ep: Endpoint, target: Release, ref: Reference, text: str, site: _Site
+    ) -> Finding | None:
+        """What the endpoint's maturity means in one target release (one finding at most)."""
         if ep.removed_in is not None and ep.removed_in <= target:
-            yield at(
-                "API001",
-                f"{shown} was removed in {ep.removed_in}{self._successor_note(ep, target)}",
-                endpoint=key,
-                target=target.text,
-            )
-            return
+            message = f"{ep} was removed in {ep.removed_in}{self._successor_note(ep, target)}"
+            return site.at("API001", message, endpoint=ep.key, target=target.text)
         if ep.since is not None and target < ep.since:
-            yield at(
-                "API005",
-                f"{shown} is not available in {target}: it appears in {ep.since}",
-                endpoint=key,
-                target=target.text,
-            )
-            return
-        deprecated = ep.maturity == Maturity.DEPRECATED and (
+            message = f"{ep} is not available in {target}: it appears in {ep.since}"
+            return site.at("API005", message, endpoint=ep.key, target=target.text)
+        if ep.maturity == Maturity.DEPRECATED and (
             ep.deprecated_in is None or ep.deprecated_in <= target
-        )
-        if deprecated:
+        ):
             removal = f"removed in {ep.removed_in}" if ep.removed_in else "no removal release named"
             since = f" since {ep.deprecated_in}" if ep.deprecated_in else ""
+            message = f"{ep} is deprecated{since} ({removal}){self._successor_note(ep, target)}"
             fix = self._fix(ep, ref, text)
-            yield at(
-                "API002",
-                f"{shown} is deprecated{since} ({removal}){self._successor_note(ep, target)}",
-                endpoint=key,
-                target=target.text,
-                fix=fix,
-            )
-        elif ep.is_experimental_path or ep.maturity == Maturity.EXPERIMENTAL:
-            yield at(
-                "API003",
-                f"{shown} is experimental and may change incompatibly in any release",
-                endpoint=key,
-                target=target.text,
-            )
+            return site.at("API002", message, endpoint=ep.key, target=target.text, fix=fix)
+        if ep.is_experimental_path or ep.maturity == Maturity.EXPERIMENTAL:
+            message = f"{ep} is experimental and may change incompatibly in any release"
+            return site.at("API003", message, endpoint=ep.key, target=target.text)
+        return None
 
     def _fix(self, ep: Endpoint, ref: Reference, text: str) -> Fix | None:
         """The path rewrite to the successor, when it exists in every target."""
@@ -250,37 +218,30 @@ class Checker:
         if succ is None:
             return ""
         if not succ.is_endpoint:
-            return (
-                f"; successor: {succ.text}"
-                if succ.text != NONE_PLANNED
-                else "; no successor planned"
-            )
+            return "; no successor planned" if succ.text == NONE_PLANNED else f"; successor: {succ}"
         successor = self.registry.successor_of(ep)
         if successor is not None and not self.registry.available_in(successor, target):
             when = f" (it appears in {successor.since})" if successor.since else ""
-            return f"; its successor {succ.text} is not yet available in {target}{when}"
-        return f"; use {succ.text}"
+            return f"; its successor {succ} is not yet available in {target}{when}"
+        return f"; use {succ}"
 
     def _query_findings(
-        self, ref: Reference, chosen: list[Endpoint], path: str, lines: _Lines
+        self, ref: Reference, chosen: list[Endpoint], site: _Site
     ) -> Iterator[Finding]:
         is_list = any(e.is_list for e in chosen)
         endpoint = chosen[0] if chosen else None
+        key = endpoint.key if endpoint else None
         for query in ref.query:
-            name = query.name
-            if name == "filter" and query.value is not None:
-                yield from self._filter_findings(query, endpoint, path, lines, ref)
-            elif name == "limit" and query.value is not None and query.value.strip().isdigit():
-                if int(query.value) > self.max_limit:
-                    yield self._at_span(
-                        ref,
-                        query.span,
-                        path,
-                        lines,
-                        "API008",
-                        f"limit={query.value} is above the maximum of {self.max_limit} objects per response; page with offset",
-                        endpoint,
+            name, value = query.name, query.value
+            if name == "filter" and value is not None:
+                yield from self._filter_findings(query, value, endpoint, site)
+            elif name == "limit" and value is not None and value.strip().isdigit():
+                if int(value) > self.max_limit:
+                    message = (
+                        f"limit={value.strip()} is above the maximum of {self.max_limit} "
+                        "objects per response; page with offset"
                     )
+                    yield site.at("API008", message, span=query.span, endpoint=key)
             elif is_list and name not in self.query_names:
                 alias = QUERY_ALIASES.get(name.lower())
                 hint = (
@@ -288,72 +249,44 @@ class Checker:
                     if alias in self.query_names
                     else did_you_mean(name, self.query_names)
                 )
-                yield self._at_span(
-                    ref,
-                    query.span,
-                    path,
-                    lines,
-                    "API011",
-                    f"unknown query parameter {name!r} for {endpoint}{hint}",
-                    endpoint,
-                )
+                message = f"unknown query parameter {name!r} for {endpoint}{hint}"
+                yield site.at("API011", message, span=query.span, endpoint=key)
 
     def _filter_findings(
-        self, query, endpoint: Endpoint | None, path: str, lines: _Lines, ref: Reference
+        self, query: QueryValue, value: str, endpoint: Endpoint | None, site: _Site
     ) -> Iterator[Finding]:
         from apispec.filters.check import check
 
-        value = query.value
-        for diagnostic in check(
-            value, endpoint=endpoint, placeholder_spans=query.placeholder_spans
-        ):
+        diagnostics = check(
+            value,
+            endpoint=endpoint,
+            registry=self.registry,
+            placeholder_spans=query.placeholder_spans,
+        )
+        where = endpoint or site.ref.path
+        for diagnostic in diagnostics:
             start = _file_offset(query, diagnostic.start)
-            end = _file_offset(query, max(diagnostic.end - 1, diagnostic.start)) + 1
-            if start is None or end is None:
-                line, column, end_line, end_column = (
-                    ref.line,
-                    ref.column,
-                    ref.end_line,
-                    ref.end_column,
-                )
-            else:
-                line, column = lines.position(start)
-                end_line, end_column = lines.position(end)
+            last = _file_offset(query, max(diagnostic.end - 1, diagnostic.start))
+            span = Span(start, last + 1) if start is not None and last is not None else None
             hint = f" ({diagnostic.hint})" if diagnostic.hint else ""
-            severity = (
-                BY_CODE["API006"].severity if diagnostic.severity == "error" else Severity.WARNING
-            )
-            yield Finding(
-                path,
-                line,
-                column,
-                end_line,
-                end_column,
+            yield site.at(
                 "API006",
-                severity,
-                f"invalid filter for {endpoint or ref.path}: {diagnostic.code} {diagnostic.message}{hint}",
+                f"invalid filter for {where}: {diagnostic.code} {diagnostic.message}{hint}",
+                severity=None if diagnostic.severity == "error" else Severity.WARNING,
+                span=span,
                 endpoint=endpoint.key if endpoint else None,
             )
 
-    def _header_findings(self, ref: Reference, path: str, lines: _Lines) -> Iterator[Finding]:
+    def _header_findings(self, ref: Reference, site: _Site) -> Iterator[Finding]:
         for name, value, span in ref.headers:
             if name.lower() != "authorization" or value is None:
                 continue
-            if value.strip()[:7].lower() == "bearer ":
-                continue
-            yield self._at_span(
-                ref,
-                span,
-                path,
-                lines,
-                "API009",
-                "Authorization header without the required 'Bearer ' prefix: send 'Bearer <token>'",
-                None,
-            )
+            if value.strip()[:7].lower() != "bearer ":
+                message = "Authorization header without the required 'Bearer ' prefix: send 'Bearer <token>'"
+                yield site.at("API009", message, span=span)
 
     def check_secrets(self, text: str, path: str, lines: _Lines) -> Iterator[Finding]:
         for secret in find_secrets(text, path):
-            what = secret.kind
             line, column = lines.position(secret.span.start)
             end_line, end_column = lines.position(secret.span.end)
             yield Finding(
@@ -364,46 +297,59 @@ class Checker:
                 end_column,
                 "API010",
                 BY_CODE["API010"].severity,
-                f"{what} written literally in the source; read it from the environment or a secret store",
+                f"{secret.kind} written literally in the source; "
+                "read it from the environment or a secret store",
             )
 
-    def _at_span(
+
+@dataclass(frozen=True)
+class _Site:
+    """Where a reference's findings go: the reference itself, or a span inside it."""
+
+    path: str
+    ref: Reference
+    lines: _Lines
+
+    def at(
         self,
-        ref: Reference,
-        span,
-        path: str,
-        lines: _Lines,
         code: str,
         message: str,
-        endpoint: Endpoint | None,
+        *,
+        severity: Severity | None = None,
+        span: Span | None = None,
+        endpoint: tuple[str, str] | None = None,
+        target: str | None = None,
+        fix: Fix | None = None,
     ) -> Finding:
+        ref = self.ref
         if span is None:
             line, column, end_line, end_column = ref.line, ref.column, ref.end_line, ref.end_column
         else:
-            line, column = lines.position(span.start)
-            end_line, end_column = lines.position(span.end)
+            line, column = self.lines.position(span.start)
+            end_line, end_column = self.lines.position(span.end)
         return Finding(
-            path,
+            self.path,
             line,
             column,
             end_line,
             end_column,
             code,
-            BY_CODE[code].severity,
+            severity or BY_CODE[code].severity,
             message,
-            endpoint=endpoint.key if endpoint else None,
+            endpoint,
+            target,
+            fix,
         )
 
 
-def _file_offset(query, index: int) -> int | None:
+def _file_offset(query: QueryValue, index: int) -> int | None:
+    """Where character `index` of a query value stands in the file (None: unknown)."""
     if query.offset_map is not None:
         if 0 <= index < len(query.offset_map):
             return query.offset_map[index]
-        return (
-            query.offset_map[-1] + 1
-            if query.offset_map and index == len(query.offset_map)
-            else None
-        )
+        if query.offset_map and index == len(query.offset_map):
+            return query.offset_map[-1] + 1
+        return None
     if query.span is None:
         return None
     return query.span.start + index
