@@ -149,3 +149,16 @@ def test_a_stable_call_is_clean_in_every_release(target: str) -> None:
     text = 'requests.get(f"{BASE}/sensors/{sid}", headers={"Authorization": "Bearer " + t})\n'
     text = 'BASE = "https://m:1616/api/v2"\n' + text
     assert lint_text(text, "ok.py", Options(Config(), (target,))) == []
+
+
+def test_filter_diagnostics_point_into_url_encoded_text() -> None:
+    text = (ENGINE / "encoded_filter.sh").read_text()
+    findings = [f for f in lint("encoded_filter.sh") if f.code == "API006"]
+    assert [(f.line, f.column, f.severity) for f in findings] == [
+        (2, 96, Severity.ERROR),
+        (3, 104, Severity.ERROR),
+    ]
+    lines = text.splitlines()
+    assert lines[1][95:97] == "eq"  # the OData operator, inside `status%20eq%20down`
+    assert lines[2][103:108] == "${ID}"  # the unquoted interpolation where text is required
+    assert "FLT001" in findings[0].message and "FLT004" in findings[1].message
