@@ -135,3 +135,8 @@ def test_unreadable_file_and_directory_are_skipped(request: pytest.FixtureReques
     skipped, read = proc.stdout.splitlines()
     assert skipped == "[('closed', 'unreadable: Permission denied')]"
     assert read == "(None, 'unreadable: Permission denied')"
+
+
+def test_a_file_named_twice_is_linted_once(tree: Path) -> None:
+    files, _ = discover([Path("src/client.py"), Path("src"), Path("./src/client.py")])
+    assert names(files, tree) == ["src/.gitignore", "src/client.py"]

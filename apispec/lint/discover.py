@@ -92,6 +92,7 @@ class _Walker:
         self.files: list[Candidate] = []
         self.skipped: list[Skipped] = []
         self.seen_dirs: set[str] = set()
+        self.seen_files: set[str] = set()
 
     def ignored(self, path: str, name: str, is_dir: bool, ignores: Ignores) -> bool:
         suffix = "/" if is_dir else ""
@@ -106,6 +107,9 @@ class _Walker:
         return False
 
     def add_file(self, path: str, size: int) -> None:
+        if path in self.seen_files:
+            return  # named twice, or inside a directory also named
+        self.seen_files.add(path)
         if size > self.max_size:
             self.skipped.append(Skipped(display_path(path), _too_large(size, self.max_size)))
         else:

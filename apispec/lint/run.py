@@ -18,7 +18,7 @@ from apispec.lint.discover import discover, display_path, read_text
 from apispec.lint.engine import LintResult, Options, lint_files, lint_text
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.rules import expand_codes
-from apispec.model import Registry, load_registry
+from apispec.model import load_registry
 
 _FAIL_RANK = {
     "info": Severity.INFO.rank,
@@ -56,7 +56,7 @@ class Outcome:
     direct: str | None = None  # output that replaces the report (--diff, --write-baseline)
 
 
-def _settle(request: LintRequest) -> tuple[Config, Registry, Options]:
+def _settle(request: LintRequest) -> tuple[Config, Options]:
     config = load_config(request.config)
     if request.select is not None:
         config.select = expand_codes(request.select, "--select")
@@ -75,7 +75,7 @@ def _settle(request: LintRequest) -> tuple[Config, Registry, Options]:
     texts = request.targets or config.target or [registry.newest_release.text]
     targets = tuple(dict.fromkeys(registry.release(t).text for t in texts))
     options = Options(config, targets, directory.resolve() if directory else None)
-    return config, registry, options
+    return config, options
 
 
 def exit_code(findings: list[Finding], fail_on: str | None) -> int:
@@ -87,7 +87,7 @@ def exit_code(findings: list[Finding], fail_on: str | None) -> int:
 
 
 def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
-    config, _registry, options = _settle(request)
+    config, options = _settle(request)
     if request.stdin_filename is not None:
         if request.paths:
             raise UsageError("--stdin-filename reads standard input: give no PATH (or `-`)")
