@@ -9,7 +9,8 @@ times, each the median of --repeat runs, with warm file caches:
 - semgrep with one equivalent rule (a generic pattern-regex), when it is
   installed or `--semgrep` names a semgrep executable.
 
-Usage: python benchmarks/lint.py [--files N] [--repeat R] [--semgrep PATH] [--keep DIR]
+Usage: python benchmarks/lint.py [--files N] [--repeat R] [--call-files PERCENT]
+                                 [--semgrep PATH] [--keep DIR]
 Targets (issue 5): apispec <= 5x ripgrep's time, and >= 10x faster than semgrep.
 """
 
@@ -107,7 +108,9 @@ HEADERS = {
 }
 
 
-def generate(root: Path, files: int, seed: int = 7) -> tuple[int, int, int]:
+def generate(
+    root: Path, files: int, call_file_share: float = CALL_FILE_SHARE, seed: int = 7
+) -> tuple[int, int, int]:
     """Write the corpus; (files, lines, call lines)."""
     rng = random.Random(seed)
     extensions = list(FILLER)
@@ -117,7 +120,7 @@ def generate(root: Path, files: int, seed: int = 7) -> tuple[int, int, int]:
         directory = root / f"pkg{i % 100:02}" / f"mod{(i // 100) % 10}"
         directory.mkdir(parents=True, exist_ok=True)
         lines: list[str] = []
-        with_calls = rng.random() < CALL_FILE_SHARE
+        with_calls = rng.random() < call_file_share
         if with_calls:
             lines.extend(HEADERS[ext].splitlines())
         filler = FILLER[ext]
@@ -153,12 +156,19 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--semgrep", help="semgrep executable (default: semgrep on PATH)")
     parser.add_argument("--keep", type=Path, help="generate into DIR and keep it")
+    parser.add_argument(
+        "--call-files",
+        type=float,
+        default=100 * CALL_FILE_SHARE,
+        metavar="PERCENT",
+        help="share of files that call the API (default 8: about 2 %% of all lines)",
+    )
     args = parser.parse_args()
 
     root = args.keep or Path(tempfile.mkdtemp(prefix="apispec-lint-bench-"))
     root.mkdir(parents=True, exist_ok=True)
     try:
-        files, lines, calls = generate(root, args.files)
+        files, lines, calls = generate(root, args.files, args.call_files / 100)
         size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
         print(
             f"corpus: {files} files, {lines} lines ({calls} API v2 call lines, "
