@@ -60,6 +60,11 @@ def test_exit_1_on_errors_unless_fail_on_never(cli, work: Path) -> None:
             "unknown key 'targets' in [tool.apispec] (did you mean target?)",
         ),
         (["--max-file-size", "big"], None, "--max-file-size: expected a size"),
+        (
+            [],
+            "[tool.apispec]\ntarget = '24.3.99'\n",
+            "pyproject.toml: target: unknown release '24.3.99'",
+        ),
         (["--registry", "nowhere"], None, "--registry: not a directory: nowhere"),
         (["--baseline", "none.json"], None, "cannot read baseline none.json"),
         (["--stdin-filename", "x.py", "a.py"], None, "--stdin-filename reads standard input"),

@@ -162,3 +162,28 @@ def test_filter_diagnostics_point_into_url_encoded_text() -> None:
     assert lines[1][95:97] == "eq"  # the OData operator, inside `status%20eq%20down`
     assert lines[2][103:108] == "${ID}"  # the unquoted interpolation where text is required
     assert "FLT001" in findings[0].message and "FLT004" in findings[1].message
+
+
+def test_an_internal_error_skips_the_file_and_the_run_goes_on(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ENGINE / "releases.py", tmp_path / "a.py")
+    shutil.copy(ENGINE / "releases.py", tmp_path / "b.py")
+    from apispec.lint import engine
+
+    real = engine.extract_references
+
+    def flaky(text: str, path: str, registry):
+        if path == "a.py":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(text, path, registry)
+
+    monkeypatch.setattr(engine, "extract_references", flaky)
+    candidates, _ = discover([Path(".")])
+    result = lint_files(candidates, Options(Config(), ("25.x.122",)), jobs=1)
+    assert [(s.path, s.reason) for s in result.skipped] == [
+        (
+            "a.py",
+            "not linted: internal error (RecursionError: maximum recursion depth exceeded); please report it",
+        )
+    ]
+    assert {f.path for f in result.findings} == {"b.py"}

@@ -432,7 +432,11 @@ def _lint_file(checker: Checker, path: str) -> FileResult:
     text, reason = read_text(path, checker.config.max_file_size)
     if text is None:
         return FileResult(shown, skipped=Skipped(shown, reason or "unreadable"))
-    return FileResult(shown, checker.lint_text(text, shown))
+    try:
+        return FileResult(shown, checker.lint_text(text, shown))
+    except Exception as exc:  # one odd file must not end the whole run
+        reason = f"not linted: internal error ({type(exc).__name__}: {exc}); please report it"
+        return FileResult(shown, skipped=Skipped(shown, reason))
 
 
 def lint_files(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
-from apispec.lint.config import Config, load_config, parse_size
+from apispec.lint.config import Config, ConfigError, load_config, parse_size
 from apispec.lint.discover import discover, display_path, read_text
 from apispec.lint.engine import LintResult, Options, lint_files, lint_text
 from apispec.lint.finding import Finding, Severity
@@ -72,8 +72,15 @@ def _settle(request: LintRequest) -> tuple[Config, Options]:
     if directory is not None and not directory.is_dir():
         raise UsageError(f"--registry: not a directory: {directory}")
     registry = load_registry(directory.resolve() if directory else None)
-    texts = request.targets or config.target or [registry.newest_release.text]
-    targets = tuple(dict.fromkeys(registry.release(t).text for t in texts))
+    if request.targets:
+        targets = tuple(dict.fromkeys(registry.release(t).text for t in request.targets))
+    elif config.target:
+        try:
+            targets = tuple(dict.fromkeys(registry.release(t).text for t in config.target))
+        except UsageError as exc:
+            raise ConfigError(f"{config.source}: target: {exc}") from None
+    else:
+        targets = (registry.newest_release.text,)
     options = Options(config, targets, directory.resolve() if directory else None)
     return config, options
 
