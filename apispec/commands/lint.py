@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
-FAIL_LEVELS = ("error", "warning", "info", "never")
+from apispec.lint.finding import FAIL_LEVELS
+from apispec.lint.report import FORMATS
 
 
 def _codes(value: str) -> list[str]:

@@ -18,10 +18,9 @@ import pathspec
 
 from apispec.exceptions import ApispecError, UsageError, did_you_mean
 from apispec.lint.discover import DEFAULT_MAX_SIZE
-from apispec.lint.finding import Severity
+from apispec.lint.finding import FAIL_LEVELS, Severity
 from apispec.lint.rules import expand_codes
 
-FAIL_LEVELS = ("error", "warning", "info", "never")
 KEYS = (
     "target",
     "registry",

@@ -20,6 +20,8 @@ class Severity(StrEnum):
 
 
 _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+# `--fail-on` / `fail-on`: the lowest severity that fails the run, or never.
+FAIL_LEVELS = ("error", "warning", "info", "never")
 
 
 @dataclass(frozen=True)

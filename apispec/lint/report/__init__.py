@@ -7,8 +7,10 @@ text, so `--output FILE` and stdout behave alike.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from apispec.lint.engine import LintResult
+if TYPE_CHECKING:  # the CLI imports FORMATS at start-up: keep this module light
+    from apispec.lint.engine import LintResult
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 
