@@ -187,3 +187,12 @@ def test_an_internal_error_skips_the_file_and_the_run_goes_on(tmp_path: Path, mo
         )
     ]
     assert {f.path for f in result.findings} == {"b.py"}
+
+
+def test_suppressions_in_javascript_comments() -> None:
+    assert rows(lint("suppressed.js")) == [
+        (7, 43, "API002", "25.x.1xx"),
+        (7, 64, "API012", None),
+        (8, 69, "API012", None),
+        (9, 41, "API003", "25.x.1xx"),
+    ]

@@ -49,9 +49,11 @@ def summary(result: LintResult) -> list[str]:
             lines.append(f"  {code}  {count:>5}  {BY_CODE[code].name}")
         safe = sum(1 for f in findings if f.fix and f.fix.safe)
         unsafe = sum(1 for f in findings if f.fix and not f.fix.safe)
-        if safe or unsafe:
+        if safe:
             more = f" ({unsafe} more with --unsafe-fixes)" if unsafe else ""
             lines.append(f"{_plural(safe, 'finding')} fixable with --fix{more}.")
+        elif unsafe:
+            lines.append(f"{_plural(unsafe, 'finding')} fixable with --fix --unsafe-fixes.")
     if result.fixed:
         lines.append(f"Fixed {_plural(result.fixed, 'finding')}.")
     if result.skipped:
