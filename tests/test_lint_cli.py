@@ -184,3 +184,14 @@ def test_fix_on_stdin_prints_the_fixed_source(cli, work: Path, monkeypatch) -> N
     assert result.code == 0
     assert 'f"{BASE}/sensors/{sensor_id}", headers' in result.out
     assert "f'{BASE}/devices'" in result.out
+
+
+def test_fix_keeps_a_bom_and_leaves_other_encodings_alone(cli, work: Path) -> None:
+    source = (ENGINE / "fixable.py").read_text()
+    (work / "bom.py").write_bytes(b"\xef\xbb\xbf" + source.encode())
+    latin = source.replace("Deprecated calls", "Appels d\xe9pr\xe9ci\xe9s")
+    (work / "latin1.py").write_bytes(latin.encode("latin-1"))
+    cli("lint", "--fix", "bom.py", "latin1.py")
+    fixed = (work / "bom.py").read_bytes()
+    assert fixed.startswith(b"\xef\xbb\xbf") and b'f"{BASE}/sensors/{sensor_id}", headers' in fixed
+    assert (work / "latin1.py").read_bytes() == latin.encode("latin-1")

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
 from apispec.lint.config import Config, ConfigError, load_config, parse_size
-from apispec.lint.discover import discover, display_path, read_text
+from apispec.lint.discover import discover, display_path
 from apispec.lint.engine import LintResult, Options, lint_files, lint_text
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.rules import expand_codes
@@ -156,6 +156,19 @@ def _unified(before: str, after: str, name: str) -> str:
     )
 
 
+def _utf8(path: Path) -> tuple[bytes, str] | None:
+    """(BOM, text) of a UTF-8 file; None for any other encoding or an unreadable file."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    bom = data[:3] if data.startswith(b"\xef\xbb\xbf") else b""
+    try:
+        return bom, data[len(bom) :].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def _fix_files(result: LintResult, request: LintRequest, options: Options) -> str:
     """Apply (or, with --diff, show) fixes; re-lint fixed files so the report is current."""
     from apispec.lint.fix import apply_fixes
@@ -168,17 +181,17 @@ def _fix_files(result: LintResult, request: LintRequest, options: Options) -> st
     refreshed: dict[str, list[Finding]] = {}
     for shown, findings in by_path.items():
         path = Path(shown)
-        text, _reason = read_text(path, options.config.max_file_size)
-        if text is None:
-            continue
+        original = _utf8(path)
+        if original is None:
+            continue  # only UTF-8 files are rewritten: never change a file's encoding
+        bom, text = original
         fixed, count = apply_fixes(text, findings, request.unsafe_fixes)
         if not count:
             continue
         if request.diff:
             diffs.append(_unified(text, fixed, shown))
             continue
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(fixed)
+        path.write_bytes(bom + fixed.encode("utf-8"))
         result.fixed += count
         refreshed[shown] = lint_text(fixed, shown, options)
     if refreshed:
