@@ -133,8 +133,9 @@ class Checker:
         return _finish(_unique(findings), lines)
 
     def _configure(self, findings: list[Finding], path: str) -> list[Finding]:
-        relative = _relative_to(path, self.config.root)
-        off = self.config.ignored_in(relative) if self.config.per_file_ignores else set()
+        off: set[str] = set()
+        if self.config.per_file_ignores:
+            off = self.config.ignored_in(_relative_to(path, self.config.root))
         kept = []
         for finding in findings:
             if not self.config.enabled(finding.code) or finding.code in off:
