@@ -42,7 +42,6 @@ QUERY_ALIASES = {
     "count": "limit",
     "top": "limit",
     "skip": "offset",
-    "start": "offset",
     "sort": "sort_by",
     "sortby": "sort_by",
     "orderby": "sort_by",
@@ -455,7 +454,7 @@ def lint_files(
         checker = Checker(load_registry(options.registry_dir), options)
         results = [_lint_file(checker, c.path) for c in candidates]
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
-    skipped = [r.skipped for r in results if r.skipped is not None]
+    skipped = sorted((r.skipped for r in results if r.skipped is not None), key=lambda s: s.path)
     return LintResult(findings, skipped, len(candidates), options.targets)
 
 
