@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from typing import Any
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -130,6 +131,7 @@ class Dispatcher:
                 call.user = state.accounts.authenticate(request.headers.get("authorization"))
             if request.method in BODY_METHODS:
                 call.body = await self.read_body(request)
+                call.json_object()  # every body of the API is a JSON object (or absent)
             return route.handler(call)
 
         try:
@@ -171,7 +173,7 @@ class Dispatcher:
             for name in successor.path_params:
                 if name not in params:
                     return headers
-                path = path.replace("{" + name + "}", params[name])
+                path = path.replace("{" + name + "}", quote(params[name], safe=""))
             base = str(request.base_url).rstrip("/")
             headers.append(("Link", f'<{base}{API_PREFIX}{path}>; rel="{SUCCESSOR_RELATION}"'))
         return headers

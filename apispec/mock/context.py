@@ -127,13 +127,12 @@ class Call:
             raise ApiError("BAD_REQUEST", f"malformed JSON body: {exc}") from None
 
     def json_object(self) -> dict[str, Any]:
-        body = self.json()
-        if body is None:
+        """The body as a JSON object; no body counts as `{}`, any other JSON value is a 400."""
+        if not self.body.strip():
             return {}
+        body = self.json()
         if not isinstance(body, dict):
-            raise ApiError(
-                "BAD_REQUEST", f"the body must be a JSON object, not {type(body).__name__}"
-            )
+            raise ApiError("BAD_REQUEST", f"the body must be a JSON object, not {_json_type(body)}")
         return body
 
     def require_admin(self) -> User:
@@ -144,3 +143,8 @@ class Call:
                 f"{self.endpoint} changes data; user {self.user.username!r} is {self.user.role}",
             )
         return self.user
+
+
+def _json_type(value: Any) -> str:
+    names = {type(None): "null", bool: "a boolean", str: "a string", list: "an array"}
+    return names.get(type(value), "a number")
