@@ -78,10 +78,19 @@ class MockState:
         # the data changes (paging through a list filters once, not once per page).
         self.version = 0
         self.list_cache: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
+        self._of_types: dict[frozenset[str] | None, list[dict[str, Any]]] = {}
 
     def changed(self) -> None:
         self.version += 1
         self.list_cache.clear()
+        self._of_types.clear()
+
+    def tree_records(self, types: frozenset[str] | None) -> list[dict[str, Any]]:
+        """The available tree records of `types` (all when None), kept until the data changes."""
+        found = self._of_types.get(types)
+        if found is None:
+            found = self._of_types[types] = self.tree.of_types(types)
+        return found
 
     @property
     def mcp_enabled(self) -> bool:

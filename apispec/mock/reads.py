@@ -142,9 +142,9 @@ def list_tree(kinds: Sequence[str] | None) -> Callable[[Call], Response]:
         state = call.state
         return respond_list(
             call,
-            lambda: state.tree.of_types(wanted),
+            lambda: state.tree_records(wanted),
             lambda record, include: render(state, record, include),
-            universe=lambda: state.tree.of_types(None),
+            universe=lambda: state.tree_records(None),
             admits=None if wanted is None else (lambda r: r["type"] in wanted),
         )
 
