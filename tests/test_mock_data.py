@@ -116,3 +116,27 @@ def test_users_file_replaces_the_default_users(tmp_path: Path) -> None:
         load_users(bad)
     with pytest.raises(UsageError, match="cannot read"):
         load_users(tmp_path / "missing.json")
+
+
+def test_data_file_served_over_http_with_inherited_masked_credentials() -> None:
+    import httpx
+
+    from apispec.mock.server import start_in_thread
+
+    running = start_in_thread(MockConfig(data=FIXTURES / "tree.json", latency_ms=150))
+    try:
+        with httpx.Client(base_url=running.api) as client:
+            token = client.post("/session", json={"username": "prtgadmin", "password": "prtgadmin"})
+            client.headers["Authorization"] = f"Bearer {token.json()['token']}"
+            answer = client.get("/devices/10", params={"include": "windowsconnection,inheritance"})
+            assert answer.elapsed.total_seconds() >= 0.15  # --latency
+            section = answer.json()["windowsconnection"]
+            assert section["windowsloginpassword"] == "********"
+            assert section["windowsloginusername"] == "svc"
+            assert section["_inherited"] is True
+            assert section["_inheritancesource"]["id"] == "2"
+            assert section["_shadowed"]["windowslogindomain"] == "CORP"
+            down = client.get("/experimental/sensors", params={"filter": "status = down"}).json()
+            assert [s["id"] for s in down] == ["100"]
+    finally:
+        running.stop()
