@@ -507,3 +507,11 @@ def test_odd_path_values_and_non_object_bodies_are_client_errors(admin: httpx.Cl
     for body in (b"null", b"[1]", b"\x00"):
         answer = admin.post(f"/experimental/devices/{device}/metascan", content=body)
         assert_error(answer, 400, "BAD_REQUEST")
+
+
+def test_list_answers_carry_every_registry_pagination_header(
+    admin: httpx.Client, registry: Registry
+) -> None:
+    answer = admin.get("/experimental/channels", params={"limit": 5, "offset": 5})
+    for header in registry.pagination_headers:
+        assert header.name in answer.headers, header.name
