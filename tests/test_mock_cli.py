@@ -110,3 +110,16 @@ def test_a_port_in_use_is_a_one_line_error(cli: Callable) -> None:
         result = cli("mock", "--port", str(port), "--objects", "6")
     assert result.code == 2
     assert f"cannot listen on 127.0.0.1:{port}" in result.err
+
+
+def test_command_defaults_are_the_library_defaults() -> None:
+    from dataclasses import fields
+
+    from apispec.cli import build_parser
+    from apispec.mock.context import MockConfig
+
+    args = build_parser().parse_args(["mock"])
+    defaults = {f.name: f.default for f in fields(MockConfig)}
+    assert args.seed == defaults["seed"] and args.objects == defaults["objects"]
+    assert args.wait_for == defaults["wait_for"] and args.fault_rate == defaults["fault_rate"]
+    assert args.latency == defaults["latency_ms"]

@@ -15,7 +15,7 @@ import bisect
 import itertools
 import json
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,8 +96,8 @@ class Kinds:
             href_prefix=prefixes,
         )
 
-    def level(self, record: dict[str, Any], root_id: str | None = None) -> int:
-        if record["id"] == (root_id or self.root_id):
+    def level(self, record: dict[str, Any]) -> int:
+        if record["id"] == self.root_id:
             return ROOT_LEVEL
         return self.level_of[record["type"]]
 
@@ -164,12 +164,6 @@ class Tree:
             for r in self.records.values()
             if (wanted is None or r["type"] in wanted) and (not pending or r["id"] not in pending)
         ]
-
-    def ancestors(self, oid: str) -> Iterator[dict[str, Any]]:
-        record = self.records[oid]
-        while "parentid" in record:
-            record = self.records[record["parentid"]]
-            yield record
 
     def subtree(self, oid: str) -> list[str]:
         """`oid` and every id below it."""
