@@ -446,7 +446,7 @@ def lint_files(
     jobs = jobs or os.cpu_count() or 1
     results: list[FileResult] = []
     if jobs > 1 and len(candidates) >= PARALLEL_MIN_FILES:
-        chunks = _chunks(candidates, jobs * 8)
+        chunks = _chunks(candidates, jobs * 32)
         with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(options,)) as pool:
             for chunk_results in pool.map(_lint_chunk, chunks):
                 results.extend(chunk_results)

@@ -23,4 +23,4 @@ def render(result: LintResult) -> str:
         }
         for f in result.findings
     ]
-    return json.dumps(issues, indent=2) + "\n"
+    return json.dumps(issues) + "\n"

@@ -46,16 +46,27 @@ def finding_dict(f: Finding) -> dict[str, Any]:
 
 
 def render(result: LintResult) -> str:
-    document = {
-        "findings": [finding_dict(f) for f in result.findings],
-        "skipped": [{"path": s.path, "reason": s.reason} for s in result.skipped],
-        "summary": {
-            "files": result.files,
-            "targets": list(result.targets),
-            "findings": len(result.findings),
-            "by_severity": dict(sorted(Counter(str(f.severity) for f in result.findings).items())),
-            "by_rule": dict(sorted(Counter(f.code for f in result.findings).items())),
-            "skipped": len(result.skipped),
-        },
+    """Pretty enough to read (one finding per line) and fast for 100,000 findings.
+
+    json.dumps with `indent` falls back to the pure-Python encoder, several times
+    slower; each finding is encoded compactly by the C encoder instead.
+    """
+    summary = {
+        "files": result.files,
+        "targets": list(result.targets),
+        "findings": len(result.findings),
+        "by_severity": dict(sorted(Counter(str(f.severity) for f in result.findings).items())),
+        "by_rule": dict(sorted(Counter(f.code for f in result.findings).items())),
+        "skipped": len(result.skipped),
     }
-    return json.dumps(document, indent=2) + "\n"
+    findings = ",\n".join("    " + json.dumps(finding_dict(f)) for f in result.findings)
+    skipped = ",\n".join(
+        "    " + json.dumps({"path": s.path, "reason": s.reason}) for s in result.skipped
+    )
+    return (
+        '{\n  "findings": ['
+        + (f"\n{findings}\n  " if findings else "")
+        + '],\n  "skipped": ['
+        + (f"\n{skipped}\n  " if skipped else "")
+        + f'],\n  "summary": {json.dumps(summary)}\n}}\n'
+    )

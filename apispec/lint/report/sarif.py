@@ -126,4 +126,4 @@ def render(result: LintResult) -> str:
         "results": [_result(f, index) for f in result.findings],
     }
     document = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
-    return json.dumps(document, indent=2) + "\n"
+    return json.dumps(document) + "\n"
