@@ -91,13 +91,43 @@ def test_broken_registry_is_a_one_line_error(cli, work: Path, registry_copy: Pat
     assert result.err.count("\n") == 1
 
 
+NEW_ENDPOINT = """  - method: GET
+    path: /experimental/probes/{id}/health
+    operation_id: get_experimental_probe_health
+    summary: probe health
+    tag: Probes
+    maturity: experimental
+    since: 26.1.100
+"""
+
+
 def test_newer_registry_from_registry_dir(cli, work: Path, registry_copy: Path) -> None:
     releases = registry_copy / "releases.yaml"
-    text = releases.read_text()
-    assert "25.x.1xx" in text
-    (work / "exp.py").write_text(WARNING_ONLY)
-    result = cli("lint", "--registry", str(registry_copy), "--target", "24.3.100", "exp.py")
-    assert result.code == 0 and "API003 GET /experimental/probes is experimental" in result.out
+    releases.write_text(releases.read_text() + "  - id: 26.1.100\n")
+    endpoints = registry_copy / "endpoints.yaml"
+    endpoints.write_text(
+        endpoints.read_text().replace("endpoints:\n", "endpoints:\n" + NEW_ENDPOINT, 1)
+    )
+    (work / "health.py").write_text(
+        'BASE = "https://m:1616/api/v2"\nrequests.get(f"{BASE}/experimental/probes/{pid}/health")\n'
+    )
+    bundled = cli("lint", "--format", "json", "health.py")
+    assert [f["code"] for f in json.loads(bundled.out)["findings"]] == ["API004"]
+    newer = cli(
+        "lint",
+        "--registry",
+        str(registry_copy),
+        "--target",
+        "25.x.122",
+        "--target",
+        "26.1.100",
+        "--format",
+        "json",
+        "health.py",
+    )
+    found = [(f["code"], f["target"]) for f in json.loads(newer.out)["findings"]]
+    assert found == [("API003", "26.1.100"), ("API005", "25.x.122")]
+    assert newer.code == 1
 
 
 def test_stdin_with_a_file_name(cli, work: Path, monkeypatch) -> None:
