@@ -196,3 +196,27 @@ def test_suppressions_in_javascript_comments() -> None:
         (8, 69, "API012", None),
         (9, 41, "API003", "25.x.1xx"),
     ]
+
+
+def test_query_header_and_credential_rules() -> None:
+    findings = lint("queries.py")
+    assert [(f.line, f.column, f.code, f.severity) for f in findings] == [
+        (6, 43, "API010", Severity.WARNING),
+        (10, 63, "API008", Severity.WARNING),
+        (10, 77, "API011", Severity.WARNING),
+        (11, 33, "API003", Severity.WARNING),
+        (16, 17, "API003", Severity.WARNING),
+        (17, 38, "API006", Severity.ERROR),
+        (17, 53, "API011", Severity.WARNING),
+        (18, 35, "API009", Severity.ERROR),
+    ]
+    messages = {(f.line, f.code): f.message for f in findings}
+    assert messages[10, "API008"].startswith("limit=5000 is above the maximum of 3000")
+    assert messages[10, "API011"].endswith("(did you mean limit?)")
+    assert messages[17, "API011"].endswith("(did you mean sort_by?)")
+    assert messages[17, "API006"].startswith(
+        "invalid filter for GET /experimental/channels: FLT004"
+    )
+    assert messages[6, "API010"].startswith("bearer token written literally")
+    # `parentid = "{device_id}"` (an interpolation inside quotes) and limit=3000 are fine
+    assert not any(f.code == "API006" and f.line == 10 for f in findings)
