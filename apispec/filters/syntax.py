@@ -276,10 +276,13 @@ def _character_hint(
         run_end += 1
     if ch in "&|":
         word = "and" if ch == "&" else "or"
+        written = text[start:run_end]
+        where = _where(err, original, original, offsets)
+        message = f"unexpected `{written}` {where}: expected {describe(err.expected)}"
         return (
-            f"join conditions with `{word}`, not `{text[start:run_end]}`",
+            f"join conditions with `{word}`, not `{written}`",
             [(start, run_end, _spaced(text, start, run_end, word))],
-            None,
+            (message, start, run_end),
         )
     if ch == ";":
         return _joined_with_and(text, start, start + 1, ";")
@@ -295,9 +298,11 @@ def _character_hint(
             None,
         )
     if ch in "\u201c\u201d\u201e":
-        return 'use straight double quotes `"`', [(start, start + 1, '"')], None
+        curly = [(i, i + 1, '"') for i, c in enumerate(text) if c in "\u201c\u201d\u201e"]
+        return 'use straight double quotes `"`', curly, None
     if ch in "\u2018\u2019":
-        return 'text values use straight double quotes `"`', [(start, start + 1, '"')], None
+        curly = [(i, i + 1, '"') for i, c in enumerate(text) if c in "\u2018\u2019"]
+        return 'text values use straight double quotes `"`', curly, None
     if ch == '"':
         return _broken_text(text, start)
     if ch == "@":

@@ -1,0 +1,171 @@
+"""`apispec filter check|fmt|explain|complete`: the filter language from the shell.
+
+Exit codes: 0 when no filter has an error, 1 when one has, 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("filter", help="check, format, explain and complete filter strings")
+    inner = parser.add_subparsers(dest="filter_command", metavar="ACTION", required=True)
+
+    def filters(p: argparse.ArgumentParser) -> None:
+        p.add_argument("filters", nargs="*", metavar="FILTER", help="filter strings (quote them)")
+        p.add_argument(
+            "--stdin",
+            action="store_true",
+            help="read one filter per line from standard input (spaces at either end count)",
+        )
+
+    check = inner.add_parser("check", help="report syntax, property, operator and type errors")
+    filters(check)
+    check.add_argument(
+        "--endpoint",
+        metavar="PATH",
+        help="endpoint path the filter is meant for, e.g. /experimental/channels",
+    )
+    check.add_argument("--format", choices=["text", "json"], default="text")
+    check.set_defaults(handler=run_check)
+
+    fmt = inner.add_parser("fmt", help="print filters in canonical form")
+    filters(fmt)
+    fmt.set_defaults(handler=run_fmt)
+
+    explain = inner.add_parser(
+        "explain", help="print the tree of a filter with explicit precedence"
+    )
+    filters(explain)
+    explain.set_defaults(handler=run_explain)
+
+    complete = inner.add_parser("complete", help="list completions at a cursor position")
+    complete.add_argument("filter", metavar="FILTER")
+    complete.add_argument(
+        "--cursor", type=int, metavar="N", help="0-based character offset (default: the end)"
+    )
+    complete.add_argument("--format", choices=["text", "json"], default="text")
+    complete.set_defaults(handler=run_complete)
+
+
+Source = tuple[str, int, str]  # (name, line of the filter's first line, filter)
+
+
+def _inputs(args: argparse.Namespace) -> list[Source]:
+    """The filters in input order, named `<filter N>` or `<stdin>` with their line."""
+    from apispec.exceptions import UsageError
+
+    found = [(f"<filter {i}>", 1, text) for i, text in enumerate(args.filters, 1)]
+    if args.stdin:
+        lines = sys.stdin.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()  # the newline that ends the last line
+        found += [("<stdin>", i, line.removesuffix("\r")) for i, line in enumerate(lines, 1)]
+    if not found:
+        raise UsageError("no filter given: pass FILTER arguments or --stdin")
+    return found
+
+
+def render(source: Source, diagnostics: Sequence[Any]) -> str:
+    """Compiler-style report: location, message, the line with a caret line, hint."""
+    name, first_line, text = source
+    out: list[str] = []
+    for d in diagnostics:
+        line, column = d.line_column(text)
+        out.append(f"{name}:{line + first_line - 1}:{column}: {d.severity} {d.code}: {d.message}")
+        source = text.split("\n")[line - 1]
+        start = column - 1
+        end = min(d.end - (d.start - start), len(source)) if d.end > d.start else start + 1
+        lead = "".join(ch if ch == "\t" else " " for ch in source[:start])
+        out.append(f"    {source}")
+        out.append(f"    {lead}{'^' * max(end - start, 1)}")
+        if d.hint:
+            out.append(f"    hint: {d.hint}")
+    return "\n".join(out)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from apispec.filters.catalog import default_catalog
+    from apispec.filters.check import check, endpoint_kind
+
+    inputs = _inputs(args)
+    if args.endpoint is not None:
+        endpoint_kind(default_catalog(), args.endpoint)  # a usage error, once, before any output
+    results = [(source, check(source[2], args.endpoint)) for source in inputs]
+    invalid = sum(any(d.is_error for d in ds) for _, ds in results)
+    if args.format == "json":
+        payload = [
+            {
+                "filter": text,
+                "valid": not any(d.is_error for d in ds),
+                "diagnostics": [d.as_dict(text) for d in ds],
+            }
+            for (_, _, text), ds in results
+        ]
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        for source, ds in results:
+            if ds:
+                print(render(source, ds))
+        errors = sum(d.is_error for _, ds in results for d in ds)
+        warnings = sum(not d.is_error for _, ds in results for d in ds)
+        count = len(results)
+        print(
+            f"{count} filter{'s' * (count != 1)} checked: {count - invalid} valid, {invalid} invalid "
+            f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})"
+        )
+    return 1 if invalid else 0
+
+
+def run_fmt(args: argparse.Namespace) -> int:
+    from apispec.filters.format import format_tree
+    from apispec.filters.parse import parse
+
+    status = 0
+    for source in _inputs(args):
+        result = parse(source[2])
+        if result.tree is None:
+            print(render(source, result.diagnostics), file=sys.stderr)
+            status = 1
+            continue
+        print(format_tree(result.tree))
+    return status
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    from apispec.filters.format import format_tree, outline, parenthesized
+    from apispec.filters.parse import parse
+
+    status = 0
+    for source in _inputs(args):
+        result = parse(source[2])
+        if result.tree is None:
+            print(render(source, result.diagnostics), file=sys.stderr)
+            status = 1
+            continue
+        print(f"filter:     {format_tree(result.tree)}")
+        print(f"precedence: {parenthesized(result.tree)}")
+        print(outline(result.tree))
+    return status
+
+
+def run_complete(args: argparse.Namespace) -> int:
+    from apispec.exceptions import UsageError
+    from apispec.filters.complete import complete
+
+    text = args.filter
+    cursor = len(text) if args.cursor is None else args.cursor
+    if not 0 <= cursor <= len(text):
+        raise UsageError(f"--cursor {cursor} is outside the filter (0 to {len(text)})")
+    found = complete(text, cursor)
+    if args.format == "json":
+        print(json.dumps([c.as_dict() for c in found], indent=2, ensure_ascii=False))
+    else:
+        for c in found:
+            print(f"{c.label}\t{c.kind}\t{c.detail}")
+    return 0
