@@ -61,13 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"apispec.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"apispec.commands.{name}":
-                raise
-            continue  # a consumer not built yet
-        module.register(sub)
+        importlib.import_module(f"apispec.commands.{name}").register(sub)
     return parser
 
 
