@@ -168,7 +168,11 @@ def _too_large(size: int, limit: int) -> str:
 
 
 def _megabytes(size: int) -> str:
-    return f"{size / (1024 * 1024):.1f} MB".replace(".0 MB", " MB")
+    """A size as the user wrote it: `5 MB`, `5.7 MB`, `512 KB`, `100 bytes`."""
+    for unit, factor in (("MB", 1024 * 1024), ("KB", 1024)):
+        if size >= factor:
+            return f"{size / factor:.1f} {unit}".replace(f".0 {unit}", f" {unit}")
+    return f"{size} bytes"
 
 
 def discover(

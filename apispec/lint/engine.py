@@ -455,7 +455,7 @@ def lint_files(
         results = [_lint_file(checker, c.path) for c in candidates]
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
     skipped = sorted((r.skipped for r in results if r.skipped is not None), key=lambda s: s.path)
-    return LintResult(findings, skipped, len(candidates), options.targets)
+    return LintResult(findings, skipped, len(candidates) - len(skipped), options.targets)
 
 
 def _chunks(candidates: list[Candidate], count: int) -> list[list[str]]:

@@ -113,7 +113,7 @@ def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
             max_size=config.max_file_size,
         )
         result = lint_files(candidates, options, request.jobs)
-        result.skipped = skipped + result.skipped
+        result.skipped = sorted(skipped + result.skipped, key=lambda s: s.path)
         if request.fix or request.diff:
             diff = _fix_files(result, request, options)
             if request.diff:

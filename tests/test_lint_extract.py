@@ -1,0 +1,247 @@
+"""Extraction per language: which calls are found, where, with which method and path.
+
+Each fixture under tests/fixtures/lint/<language>/ is a realistic client written
+the ways REAL-WORLD.md says people write this API's calls (full URLs, paths
+relative to a /api/v2 base, the script's own helpers, format functions,
+concatenation, paths kept in data). Rows are (line, column, method, path with
+`{}` for each interpolation); method None means the code does not show it.
+The negative corpus must yield nothing at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apispec.lint.config import Config
+from apispec.lint.engine import Options, lint_text
+from apispec.lint.extract import extract_references, language_of
+from apispec.model import load_registry
+
+FIXTURES = Path(__file__).parent / "fixtures" / "lint"
+NEWEST = Options(Config(), (load_registry().newest_release.text,))  # the default target
+
+EXPECTED: dict[str, list[tuple[int, int, str | None, str]]] = {
+    "python/client.py": [
+        (18, 23, "GET", "/experimental/probes"),  # _api("GET", "/experimental/probes")
+        (19, 23, "POST", "/experimental/devices/{}/move"),  # "..%s/move" % id
+        (20, 24, "GET", "/groups/{}"),  # "{}/groups/{}".format(BASE, 17)
+        (21, 43, "GET", "/sensors/{}"),  # urljoin(BASE + "/", "sensors/4711")
+        (23, 24, "DELETE", "/experimental/sensors/{}"),  # f-string
+        (24, 28, "GET", "/experimental/sensors"),  # BASE + "...?" + query
+        (26, 24, "GET", "/experimental/users"),  # paths kept in data
+        (26, 56, "POST", "/experimental/groups/{}/group"),
+    ],
+    "powershell/Export-Prtg.ps1": [
+        (14, 40, None, "/experimental/groups"),  # Invoke-PRTGRestMethod -Path
+        (15, 30, "POST", "/experimental/groups/{}/group"),  # ... -Method Post
+        (16, 48, "DELETE", "/experimental/devices/{}"),  # "$($groups[0].id)"
+        (17, 46, None, "/groups/{}/overview"),  # ("..{0}.." -f $id)
+        (18, 32, None, "/experimental/groups/{}/group"),  # $path = if ... else ...
+        (18, 79, None, "/experimental/probes/{}/group"),
+        (20, 33, None, "/experimental/sensors"),  # -Body $query hashtable
+    ],
+    "shell/calls.sh": [
+        (7, 53, "PATCH", "/experimental/sensors/{}"),  # curl -X PATCH
+        (8, 47, "DELETE", "/experimental/devices/{}"),  # wget --method=DELETE
+        (9, 33, "DELETE", "/experimental/groups/{}"),  # httpie: http DELETE
+        (10, 16, "GET", "/experimental/probes"),  # httpie: https GET
+        (11, 25, None, "/experimental/sensors"),  # URL-encoded filter
+        (12, 74, "GET", "/experimental/devices"),  # curl --get --data-urlencode
+    ],
+    "javascript/client.ts": [
+        (9, 35, None, "/experimental/devices"),
+        (14, 23, "DELETE", "/experimental/devices/{}"),
+        (18, 28, "GET", "/sensors/{}/overview"),
+        (23, 13, "POST", "/experimental/groups/{}/move"),
+    ],
+    "javascript/dashboard.js": [
+        (6, 22, "DELETE", "/experimental/devices/{}"),  # fetch(url, {method: "DELETE"})
+        (11, 30, None, "/experimental/channels"),  # URLSearchParams
+        (14, 48, "GET", "/sensors/{}/overview"),  # axios.get(api + "/sensors/" + id + ...)
+    ],
+    "go/client.go": [
+        (24, 48, "GET", "/experimental/sensors"),  # c.baseURL + "..?" + q.Encode()
+        (32, 62, "DELETE", "/experimental/groups/{}"),  # http.MethodDelete, fmt.Sprintf
+        (37, 33, "GET", "/experimental/timeseries/{}/{}"),
+    ],
+    "csharp/Client.cs": [
+        (15, 60, "GET", "/experimental/devices"),  # BaseAddress ".../api/v2/" + relative
+        (17, 76, "DELETE", "/experimental/sensors/{}"),  # $"..{id}"
+        (21, 66, "PATCH", "/experimental/sensors/{}"),  # HttpMethod.Patch
+        (27, 54, "GET", "/devices/{}/clone"),  # string.Format, Method.Get
+    ],
+    "java/Client.java": [
+        (11, 58, "GET", "/experimental/probes"),
+        (19, 46, "DELETE", "/experimental/probes/{}"),
+        (26, 37, "PATCH", "/experimental/autodiscoveryjobs/{}"),
+    ],
+    "ruby/client.rb": [
+        (8, 21, "GET", "/experimental/users"),
+        (15, 21, "DELETE", "/experimental/autodiscoveryjobs/{}"),
+        (20, 13, "GET", "/libraries"),
+    ],
+    "php/client.php": [
+        (7, 30, "DELETE", "/experimental/devices/{}"),
+        (15, 26, "GET", "/experimental/groups"),
+        (20, 37, "GET", "/settings-lookups/{}"),
+    ],
+    "data/inventory.ipynb": [  # code cells only, positions in the notebook file
+        (28, 38, "GET", "/experimental/devices"),
+        (29, 39, "GET", "/devices/{}/overview"),
+    ],
+    "data/openapi.yaml": [  # one reference per method under a path key
+        (8, 3, "GET", "/experimental/devices"),
+        (11, 3, "GET", "/sensors/{}/overview"),
+        (14, 3, "PATCH", "/experimental/sensors/{}"),
+        (14, 3, "POST", "/experimental/sensors/{}"),
+    ],
+    "markdown/runbook.md": [  # fenced code only, never prose or indented blocks
+        (8, 40, "DELETE", "/experimental/devices/{}"),
+        (12, 22, "GET", "/sensors/{}/overview"),
+        (17, 61, None, "/experimental/groups"),
+    ],
+}
+
+# Findings the rules make of the new fixtures (the examples pin the others).
+FINDINGS: dict[str, list[tuple[int, int, str]]] = {
+    "python/client.py": [
+        (18, 23, "API003"),
+        (19, 23, "API003"),
+        (23, 24, "API003"),
+        (24, 28, "API003"),
+        (26, 24, "API003"),
+        (26, 56, "API003"),
+    ],
+    "powershell/Export-Prtg.ps1": [
+        (14, 40, "API003"),
+        (15, 30, "API003"),
+        (16, 48, "API003"),
+        (17, 46, "API002"),
+        (18, 32, "API003"),
+        (18, 79, "API003"),
+        (19, 30, "API006"),
+        (19, 33, "API006"),
+        (19, 47, "API011"),
+        (20, 33, "API003"),
+    ],
+    "shell/calls.sh": [
+        (7, 53, "API003"),
+        (8, 47, "API003"),
+        (9, 33, "API003"),
+        (10, 16, "API003"),
+        (11, 25, "API003"),
+        (11, 69, "API006"),  # inside the URL-encoded text
+        (12, 56, "API006"),
+        (12, 65, "API006"),
+        (12, 74, "API003"),
+    ],
+    "javascript/dashboard.js": [
+        (6, 22, "API003"),
+        (10, 83, "API011"),
+        (11, 30, "API003"),
+        (14, 48, "API002"),
+    ],
+    "data/inventory.ipynb": [
+        (28, 38, "API003"),
+        (28, 92, "API006"),
+        (28, 95, "API006"),
+        (29, 39, "API002"),
+    ],
+    "data/openapi.yaml": [
+        (8, 3, "API003"),
+        (11, 3, "API002"),
+        (14, 3, "API003"),
+        (14, 3, "API007"),
+    ],
+    "markdown/runbook.md": [
+        (8, 40, "API003"),
+        (12, 22, "API002"),
+        (17, 61, "API003"),
+        (17, 94, "API006"),
+        (17, 97, "API006"),
+    ],
+}
+
+# Every language issue 5 and REAL-WORLD.md name, and the fixture that covers it.
+LANGUAGES = {
+    "python": "python/client.py",
+    "powershell": "powershell/Export-Prtg.ps1",
+    "shell": "shell/calls.sh",
+    "javascript": "javascript/dashboard.js",
+    "go": "go/client.go",
+    "csharp": "csharp/Client.cs",
+    "java": "java/Client.java",
+    "ruby": "ruby/client.rb",
+    "php": "php/client.php",
+    "yaml": "data/openapi.yaml",
+    "notebook": "data/inventory.ipynb",
+    "markdown": "markdown/runbook.md",
+}
+
+
+def references(relative: str) -> list[tuple[int, int, str | None, str]]:
+    path = FIXTURES / relative
+    refs = extract_references(path.read_text(encoding="utf-8"), path.name)
+    return [(r.line, r.column, r.method, r.path) for r in refs]
+
+
+@pytest.mark.parametrize("relative", sorted(EXPECTED))
+def test_references_per_language(relative: str) -> None:
+    assert references(relative) == EXPECTED[relative]
+
+
+@pytest.mark.parametrize("relative", sorted(FINDINGS))
+def test_findings_per_fixture(relative: str) -> None:
+    path = FIXTURES / relative
+    options = NEWEST
+    found = lint_text(path.read_text(encoding="utf-8"), relative, options)
+    assert [(f.line, f.column, f.code) for f in found] == FINDINGS[relative]
+
+
+def test_every_language_has_a_pinned_fixture() -> None:
+    for language, relative in LANGUAGES.items():
+        assert language_of(relative) == language
+        assert EXPECTED[relative], relative
+    # JSON (Postman) and Ansible YAML are pinned in tests/test_lint_examples.py.
+    assert language_of("x.postman_collection.json") == "json"
+
+
+def test_interpolations_become_parameters_and_words_stay_literal() -> None:
+    text = 'BASE = "https://m:1616/api/v2"\nrequests.get(f"{BASE}/experimental/timeseries/{sid}/live")\n'
+    (ref,) = extract_references(text, "x.py")
+    assert [(s.text, s.is_param) for s in ref.segments] == [
+        ("experimental", False),
+        ("timeseries", False),
+        ("{sid}", True),
+        ("live", False),
+    ]
+
+
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in (FIXTURES / "negative").iterdir() if p.is_file())
+)
+def test_negative_corpus_yields_nothing(name: str) -> None:
+    """Web apps' own routes, mocks, the v1 API, other products, prose and markup."""
+    path = FIXTURES / "negative" / name
+    text = path.read_text(encoding="utf-8")
+    assert extract_references(text, name) == []
+    assert lint_text(text, name, NEWEST) == []
+
+
+@pytest.mark.parametrize(
+    ("context", "found"),
+    [
+        ("", False),  # no evidence: a web app's own path
+        ('HOST = "mon.example.com:1616"\n', True),  # the API's port
+        ('h = {"Authorization": "Bearer " + token}\n', False),  # Bearer alone is common
+        ('B = "https://mon/api/v2"\nh = {"Authorization": "Bearer " + t}\n', True),
+        ("# sync with PRTG\n", True),  # the product's name
+        ('probes = client.get("/experimental/probes")\n', True),  # experimental + collection
+    ],
+)
+def test_a_relative_path_counts_only_with_evidence_in_the_file(context: str, found: bool) -> None:
+    text = context + 'client.get("/devices/12")\n'
+    paths = [r.path for r in extract_references(text, "x.py")]
+    assert ("/devices/{}" in paths) is found
