@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from apispec.lint.rules import RULES, rules_markdown
@@ -64,3 +65,16 @@ def test_suppression_markers_in_any_comment_syntax() -> None:
     }
     assert parsed.file_codes == frozenset({"API010"}) and parsed.whole_file
     assert parse("nothing").lines == {}
+
+
+def test_linter_pages_that_code_and_docs_point_to_exist() -> None:
+    """Docstrings and messages send readers to docs/linter*.md; those pages must be there."""
+    root = DOCS.parent.parent
+    named = set()
+    for source in (root / "apispec" / "lint").rglob("*.py"):
+        named.update(re.findall(r"docs/[\w-]+\.md", source.read_text(encoding="utf-8")))
+    for page in DOCS.parent.glob("linter*.md"):
+        links = re.findall(r"\]\(([\w-]+\.md)\)", page.read_text(encoding="utf-8"))
+        named.update(f"docs/{link}" for link in links)
+    assert "docs/linter-detection.md" in named
+    assert [name for name in sorted(named) if not (root / name).is_file()] == []
