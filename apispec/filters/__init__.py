@@ -9,14 +9,43 @@ See docs/filters.md for the grammar, the diagnostics and the evaluation rules.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+# Names that are also submodule names (check, complete, format, parse) are bound
+# here, or importing the submodule would leave the module in their place.
 from apispec.filters.ast import FilterTree
-from apispec.filters.build import Condition, Enum, Prop, prop
 from apispec.filters.check import check
 from apispec.filters.complete import Completion, complete
 from apispec.filters.diagnostics import CODES, Diagnostic, line_column
-from apispec.filters.evaluate import Filter, FilterError, compile
 from apispec.filters.format import format
 from apispec.filters.parse import ParseResult, parse
+
+if TYPE_CHECKING:
+    from apispec.filters.build import Condition, Enum, Prop, prop
+    from apispec.filters.evaluate import Filter, FilterError, compile
+
+# The builder and the evaluator load on first use: `apispec filter check` needs neither.
+_LAZY = {
+    "Condition": "build",
+    "Enum": "build",
+    "Prop": "build",
+    "prop": "build",
+    "Filter": "evaluate",
+    "FilterError": "evaluate",
+    "compile": "evaluate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module 'apispec.filters' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"apispec.filters.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CODES",

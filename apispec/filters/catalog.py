@@ -4,7 +4,8 @@
 `default_catalog()` skips loading and validating the YAML (about a quarter of a
 second, most of it importing jsonschema) by keeping the derived catalog as JSON
 in the user cache directory, keyed by a hash of the registry files' bytes: a
-changed registry gets a new key. Unwritable cache directories are fine.
+changed registry gets a new key. Unwritable cache directories are fine;
+`APISPEC_NO_CACHE=1` skips the cache.
 """
 
 from __future__ import annotations
@@ -133,6 +134,8 @@ def default_catalog() -> Catalog:
 
 
 def _cache_path() -> Path | None:
+    if os.environ.get("APISPEC_NO_CACHE"):
+        return None
     import platformdirs
 
     from apispec.registry_files import default_directory

@@ -1,24 +1,31 @@
-"""The Lark parser of `grammar/filter.lark`, built once per process and cached on disk.
+"""The LALR tables of `grammar/filter.lark`, cached on disk so checking needs no Lark.
 
-Building the LALR tables costs tens of milliseconds and CLI start-up counts,
-so the tables are pickled by Lark into the user cache directory under a name
-keyed by the grammar's hash and Lark's version. When that directory cannot be
-created or written, the parser is simply built in memory every time.
+A valid filter is parsed by the small driver in `parse.py` from plain tables:
+one regular expression for the terminals, the action table and, per rule,
+which children the tree builder gets. Lark computes them once (about a third
+of a second with its import); they are kept as JSON in the user cache
+directory under a name keyed by the grammar's hash, so a later process loads
+them in about a millisecond and never imports Lark unless a filter has a
+syntax error to explain (`lark_parser()`, used by `syntax.py`).
+`APISPEC_NO_CACHE=1` or an unwritable cache directory only costs speed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import lark
+from typing import TYPE_CHECKING, Any
 
 from apispec.filters.tree_builder import TreeBuilder
+
+if TYPE_CHECKING:
+    import lark
 
 # Display text of each terminal in messages; derived from the grammar where
 # the terminal is a fixed word or symbol, worded here where it is a pattern.
@@ -36,18 +43,20 @@ KEYWORDS = frozenset(
     {"and", "or", "not", "in", "contains", "matches", "true", "false"}
     | {"ancestors", "descendants", "parents", "children"}
 )
+GRAMMAR_FILE = Path(__file__).resolve().parent.parent / "grammar" / "filter.lark"
+FORMAT = 1  # bump when the JSON shape of the tables changes
 
 
 def grammar_text() -> str:
-    return (resources.files("apispec") / "grammar" / "filter.lark").read_text(encoding="utf-8")
+    return GRAMMAR_FILE.read_text(encoding="utf-8")
 
 
-def cache_file(text: str) -> Path:
-    """Where the pickled tables of this grammar and this Lark version live."""
+def _cache_dir() -> Path | None:
+    if os.environ.get("APISPEC_NO_CACHE"):
+        return None
     import platformdirs
 
-    digest = hashlib.sha256(f"{lark.__version__}\0{text}".encode()).hexdigest()[:20]
-    return Path(platformdirs.user_cache_dir("apispec")) / f"filter-grammar-{digest}.lark"
+    return Path(platformdirs.user_cache_dir("apispec"))
 
 
 def _usable_cache(path: Path) -> str | bool:
@@ -62,64 +71,169 @@ def _usable_cache(path: Path) -> str | bool:
 
 @cache
 def lark_parser() -> lark.Lark:
-    """The reference parser: LALR with the contextual lexer, building the AST while parsing."""
+    """The reference parser: LALR with the contextual lexer, building the AST while parsing.
+
+    Lark pickles its own tables next to ours, keyed by the grammar and Lark's version.
+    """
+    import lark
+
     text = grammar_text()
+    directory = _cache_dir()
+    digest = hashlib.sha256(f"{lark.__version__}\0{text}".encode()).hexdigest()[:20]
     return lark.Lark(
         text,
         parser="lalr",
         lexer="contextual",
-        cache=_usable_cache(cache_file(text)),
+        cache=False if directory is None else _usable_cache(directory / f"filter-{digest}.lark"),
         transformer=TreeBuilder(),
         maybe_placeholders=False,
     )
 
 
+Callback = Callable[[list[Any]], Any]
+
+
 @dataclass(frozen=True)
 class Tables:
-    """What the fast driver in `parse.py` needs, taken from the Lark parser."""
+    """What the fast driver in `parse.py` needs.
 
-    token_re: Any  # re.Pattern with one named group per terminal
+    An action is an int: `n >= 0` shifts to (or, for a rule name, goes to)
+    state n; `n < 0` reduces by rule `~n`, whose entry in `reductions` is
+    (number of children, rule name, callback).
+    """
+
+    token_re: re.Pattern[str]  # one named group per terminal
     ignore: frozenset[str]
-    states: dict[int, dict[str, tuple[Any, Any]]]
+    states: list[dict[str, int]]
     start_state: int
     end_state: int
-    shift: Any
-    reductions: dict[Any, tuple[int, str, Any]]  # rule -> (size, origin, callback)
-    display: dict[str, str]
+    reductions: list[tuple[int, str, Callback]]
+    display: dict[str, str]  # terminal -> words for messages
 
 
 @cache
 def tables() -> Tables:
-    import re
+    data = _load_tables()
+    builder = TreeBuilder()
+    return Tables(
+        token_re=re.compile(data["token_re"]),
+        ignore=frozenset(data["ignore"]),
+        states=data["states"],
+        start_state=data["start_state"],
+        end_state=data["end_state"],
+        reductions=[
+            (size, origin, _callback(builder, method, keep, expand1))
+            for size, origin, method, keep, expand1 in data["reductions"]
+        ],
+        display=data["display"],
+    )
+
+
+def _callback(
+    builder: TreeBuilder, method: str | None, keep: list[list[Any]] | None, expand1: bool
+) -> Callback:
+    """The same shaping Lark applies before calling the tree builder.
+
+    `keep` lists (child index, splice) pairs: children not listed are filtered
+    tokens (`_AND`, `_COMMA`), spliced ones are helper rules (`a (_OR b)*`)
+    whose children move into the parent. `expand1` (`?rule`) passes a single
+    child through. Helper rules have no method and return their child list.
+    """
+    build: Callback = getattr(builder, method) if method else list
+    if keep is None and not expand1:
+        return build
+    picks = [(i, bool(splice)) for i, splice in keep] if keep is not None else None
+
+    def reduce(children: list[Any]) -> Any:
+        if picks is not None:
+            filtered: list[Any] = []
+            for i, splice in picks:
+                if splice:
+                    filtered.extend(children[i])
+                else:
+                    filtered.append(children[i])
+            children = filtered
+        if expand1 and len(children) == 1:
+            return children[0]
+        return build(children)
+
+    return reduce
+
+
+def _load_tables() -> dict[str, Any]:
+    text = grammar_text()
+    directory = _cache_dir()
+    if directory is None:
+        return _tables_from_lark()
+    digest = hashlib.sha256(f"{FORMAT}\0{text}".encode()).hexdigest()[:20]
+    path = directory / f"filter-tables-{digest}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") == FORMAT:
+            return data
+    except (OSError, ValueError):
+        pass
+    data = _tables_from_lark()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(temporary, path)  # atomic: a concurrent reader never sees half a file
+    except OSError:
+        pass
+    return data
+
+
+def _tables_from_lark() -> dict[str, Any]:
+    """Lark's LALR analysis of the grammar, as plain JSON-able data."""
+    from lark.parsers.lalr_analysis import Shift
 
     parser = lark_parser()
     lalr = parser.parser.parser  # ParsingFrontend -> LALR_Parser
     table = lalr._parse_table
+    rules = list(lalr.parser.callbacks)
+    rule_index = {rule: i for i, rule in enumerate(rules)}
+    state_ids = {state: i for i, state in enumerate(table.states)}
+    states = [
+        {
+            name: state_ids[arg] if action is Shift else ~rule_index[arg]
+            for name, (action, arg) in table.states[state].items()
+        }
+        for state in table.states
+    ]
+    reductions = []
+    for rule in rules:
+        keep = [
+            [i, not sym.is_term and sym.name.startswith("_")]
+            for i, sym in enumerate(rule.expansion)
+            if rule.options.keep_all_tokens or not (sym.is_term and sym.filter_out)
+        ]
+        method = rule.alias or rule.origin.name
+        reductions.append(
+            [
+                len(rule.expansion),
+                rule.origin.name,
+                method if hasattr(TreeBuilder, method) else None,
+                None if keep == [[i, False] for i in range(len(rule.expansion))] else keep,
+                bool(rule.options.expand1 and not rule.alias),
+            ]
+        )
     terminals = list(parser.lexer_conf.terminals)
     # The same order as Lark's own lexer, so both split the text alike.
     terminals.sort(key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
-    token_re = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals))
-    from lark.parsers.lalr_analysis import Shift
-
-    reductions = {
-        rule: (len(rule.expansion), rule.origin.name, callback)
-        for rule, callback in lalr.parser.callbacks.items()
+    return {
+        "format": FORMAT,
+        "token_re": "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals),
+        "ignore": sorted(parser.lexer_conf.ignore),
+        "states": states,
+        "start_state": state_ids[table.start_states["start"]],
+        "end_state": state_ids[table.end_states["start"]],
+        "reductions": reductions,
+        "display": _display(terminals),
     }
-    return Tables(
-        token_re=token_re,
-        ignore=frozenset(parser.lexer_conf.ignore),
-        states=table.states,
-        start_state=table.start_states["start"],
-        end_state=table.end_states["start"],
-        shift=Shift,
-        reductions=reductions,
-        display=_display(terminals),
-    )
 
 
 def _display(terminals: list[Any]) -> dict[str, str]:
-    import re
-
     shown: dict[str, str] = {"$END": "the end of the filter"}
     for term in terminals:
         if term.name in PATTERN_TERMINALS:

@@ -2,7 +2,8 @@
 
 Valid filters take the fast road: one regular expression splits the text
 into the grammar's terminals (ordered as Lark's lexer orders them) and a
-tight loop runs Lark's LALR tables with Lark's own reduction callbacks.
+tight loop runs the LALR tables Lark computed (cached, see `grammar.py`),
+shaping children as Lark does, without importing Lark.
 Anything that road cannot take is handed to Lark's parser with the
 contextual lexer, whose error (the parser state's accepted terminals) is
 explained in `syntax.py`. After a syntax error whose hint is a mechanical
@@ -126,13 +127,12 @@ def tokenize(text: str, tbl: Tables | None = None) -> tuple[list[Token], int]:
 
 
 def fast_parse(text: str) -> FilterTree | None:
-    """Run Lark's LALR tables directly; None when the text needs the full parser."""
+    """Run the LALR tables directly; None when the text needs the full parser."""
     tbl = tables()
     tokens, stop = tokenize(text, tbl)
     if stop < len(text):
         return None
     states = tbl.states
-    shift = tbl.shift
     reductions = tbl.reductions
     state_stack = [tbl.start_state]
     value_stack: list[object] = []
@@ -144,11 +144,11 @@ def fast_parse(text: str) -> FilterTree | None:
             action = states[state_stack[-1]].get(kind)
             if action is None:
                 return None
-            if action[0] is shift:
-                state_stack.append(action[1])
+            if action >= 0:  # shift
+                state_stack.append(action)
                 value_stack.append(token)
                 break
-            size, origin, callback = reductions[action[1]]
+            size, origin, callback = reductions[~action]
             if size:
                 children = value_stack[-size:]
                 del value_stack[-size:]
@@ -156,7 +156,7 @@ def fast_parse(text: str) -> FilterTree | None:
             else:
                 children = []
             value_stack.append(callback(children))
-            state_stack.append(states[state_stack[-1]][origin][1])
+            state_stack.append(states[state_stack[-1]][origin])
             if kind == "$END" and state_stack[-1] == end_state:
                 return value_stack[-1]  # type: ignore[return-value]
     return None

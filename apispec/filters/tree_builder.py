@@ -1,15 +1,14 @@
 """Turns the parser's reductions straight into AST nodes (no intermediate Lark tree).
 
 Lark calls these methods while it parses (LALR with `transformer=`), and the
-fast driver in `parse.py` calls the same callbacks, so both produce one tree.
-Tokens only need `type`, `value`, `start_pos` and `end_pos`.
+fast driver in `parse.py` calls the same methods, so both produce one tree.
+Tokens only need `type`, `value`, `start_pos` and `end_pos`. A plain class,
+not a Lark `Transformer`, so the fast road never imports Lark.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from lark import Transformer
 
 from apispec.filters.ast import (
     And,
@@ -57,7 +56,7 @@ def scalar(token: Any) -> Scalar:
     return Unknown(raw, start, end, raw)
 
 
-class TreeBuilder(Transformer):
+class TreeBuilder:
     """One method per grammar rule (or alias) that builds a node."""
 
     def start(self, children: list[Any]) -> FilterTree:
