@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -225,3 +227,33 @@ def test_fix_keeps_a_bom_and_leaves_other_encodings_alone(cli, work: Path) -> No
     fixed = (work / "bom.py").read_bytes()
     assert fixed.startswith(b"\xef\xbb\xbf") and b'f"{BASE}/sensors/{sensor_id}", headers' in fixed
     assert (work / "latin1.py").read_bytes() == latin.encode("latin-1")
+
+
+def run_apispec(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command in a real process, so a traceback could not hide; the code under test."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    command = [sys.executable, "-m", "apispec", *args]
+    return subprocess.run(command, capture_output=True, text=True, check=False, env=env)
+
+
+def test_bad_input_is_skipped_or_one_line_never_a_traceback(work: Path) -> None:
+    (work / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0IHDR")
+    (work / "latin1.ps1").write_bytes(
+        b"# caf\xe9\nInvoke-RestMethod 'https://prtg:1616/api/v2/sensors/1/overview'\n"
+    )
+    (work / "dump.sql").write_text("-- prtg\n" + "x" * 4096 + "\n")
+    (work / "loop").symlink_to(".")
+    result = run_apispec("lint", "--max-file-size", "2KB", "--fail-on", "never", ".")
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.splitlines()[0].startswith("latin1.ps1:2:44: API002 ")
+    assert result.stdout.endswith(
+        "Skipped 3 files:\n"
+        "  dump.sql: larger than 2 KB (4 KB)\n"
+        "  logo.png: binary\n"
+        "  loop: symlink loop\n"
+    )
+    (work / "pyproject.toml").write_text("[tool.apispec\n")
+    for args in (["lint", "."], ["lint", "--config", "nope.toml"], ["lint", "missing/"]):
+        broken = run_apispec(*args)
+        assert broken.returncode == 2 and broken.stdout == ""
+        assert broken.stderr.count("\n") == 1 and broken.stderr.startswith("apispec: error: ")

@@ -80,7 +80,12 @@ def test_file_over_the_size_limit_is_skipped_with_its_size(tmp_path: Path, monke
     assert names(files, tmp_path) == ["small.txt"]
     assert [(s.path, s.reason) for s in skipped] == [("big.txt", "larger than 5 MB (5 MB)")]
     _, few = discover([Path(".")], max_size=2)
-    assert {s.path for s in few} == {"big.txt", "small.txt"}
+    assert [(s.path, s.reason) for s in few] == [
+        ("big.txt", "larger than 2 bytes (5 MB)"),
+        ("small.txt", "larger than 2 bytes (3 bytes)"),
+    ]
+    _, kilo = discover([Path("big.txt")], max_size=1536)
+    assert kilo[0].reason == "larger than 1.5 KB (5 MB)"
 
 
 def test_symlink_loop_is_reported_once_and_the_walk_ends(tmp_path: Path, monkeypatch) -> None:
