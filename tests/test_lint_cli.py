@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ENGINE = Path(__file__).parent / "fixtures" / "lint" / "engine"
 CLEAN = 'BASE = "https://m:1616/api/v2"\nrequests.get(f"{BASE}/sensors/{sid}")\n'
@@ -257,3 +259,32 @@ def test_bad_input_is_skipped_or_one_line_never_a_traceback(work: Path) -> None:
         broken = run_apispec(*args)
         assert broken.returncode == 2 and broken.stdout == ""
         assert broken.stderr.count("\n") == 1 and broken.stderr.startswith("apispec: error: ")
+
+
+def test_pre_commit_hooks_run_as_pre_commit_runs_them(work: Path) -> None:
+    """pre-commit calls `entry` with the staged file names appended (checked by hand with
+    `pre-commit try-repo`, which needs a network install; see docs/linter.md)."""
+    hooks = yaml.safe_load((Path(__file__).parent.parent / ".pre-commit-hooks.yaml").read_text())
+    assert [h["id"] for h in hooks] == ["apispec-lint", "apispec-lint-fix"]
+    client = work / "client.py"
+    notes = work / "notes.txt"
+    notes.write_text("nothing to see\n")
+    outcomes = []
+    for hook in hooks:
+        assert hook["language"] == "python" and hook["types"] == ["text"]
+        client.write_text(
+            'BASE = "https://prtg:1616/api/v2"\n'
+            'requests.get(f"{BASE}/sensors/{sid}/overview")\n'
+            'requests.get(f"{BASE}/experimental/sensors/{sid}/settings")\n'
+        )
+        program, *args = shlex.split(hook["entry"])
+        assert program == "apispec"
+        outcomes.append(run_apispec(*args, "client.py", "notes.txt"))
+    lint, fix = outcomes
+    assert lint.returncode == 1
+    assert [line[:25] for line in lint.stdout.splitlines()[:2]] == [
+        "client.py:2:22: API002 GE",
+        "client.py:3:22: API001 GE",
+    ]
+    assert fix.returncode == 1 and "Fixed 1 finding." in fix.stdout  # the removed call stays
+    assert 'requests.get(f"{BASE}/sensors/{sid}")\n' in client.read_text()
