@@ -50,6 +50,24 @@ def test_starts_prints_url_and_users_and_stops_on_ctrl_c() -> None:
     assert "Traceback" not in err
 
 
+def test_sigterm_stops_it_cleanly_too() -> None:
+    """Service managers and CI runners stop with SIGTERM: exit 0 with the last line, as on Ctrl-C."""
+    command = [sys.executable, "-m", "apispec", "mock", "--port", "0", "--objects", "6"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        url = re.search(r"at (http://\S+/api/v2)$", process.stdout.readline().strip())
+        assert url
+        assert httpx.get(f"{url[1]}/settings/public", timeout=10).status_code == 200
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=15)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert out.rstrip().endswith("apispec mock: stopped")
+    assert "Traceback" not in err
+
+
 def test_users_file_replaces_the_printed_users() -> None:
     command = [
         sys.executable,

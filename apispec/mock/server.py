@@ -6,6 +6,7 @@ picks a free port) and the printed URL is the real one.
 
 from __future__ import annotations
 
+import signal
 import socket
 import sys
 import threading
@@ -17,6 +18,7 @@ from apispec.exceptions import UsageError
 from apispec.mock.app import create_app
 from apispec.mock.context import MockConfig, MockState
 from apispec.mock.data import API_PREFIX
+from apispec.model import Registry
 
 LOOPBACK = "127.0.0.1"
 
@@ -76,23 +78,46 @@ def banner(state: MockState, url: str) -> list[str]:
     return lines
 
 
+class _Stop(Exception):
+    """SIGTERM, turned into an exception so that `serve` ends as it does on Ctrl-C."""
+
+
+def _raise_stop(signum: int, frame: object) -> None:
+    raise _Stop
+
+
 def serve(
     config: MockConfig, host: str = LOOPBACK, port: int = 8080, out: TextIO = sys.stdout
 ) -> int:
-    """Run until Ctrl-C; the exit status of `apispec mock`."""
-    state = MockState(config)
-    server = _server(state)
-    sock = bind(host, port)
-    for line in banner(state, base_url(sock)):
-        print(line, file=out, flush=True)
+    """Run until Ctrl-C or SIGTERM; the exit status of `apispec mock` (0 on either signal)."""
+    sock = bind(host, port)  # before the data: a taken port is reported at once
     try:
-        server.run(sockets=[sock])  # type: ignore[attr-defined]
-    except KeyboardInterrupt:
-        pass  # uvicorn re-raises the Ctrl-C it shut down on; for `apispec mock` that is the way out
+        state = MockState(config)
+        server = _server(state)
+        for line in banner(state, base_url(sock)):
+            print(line, file=out, flush=True)
+        # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal
+        # to the handler in place before it started: KeyboardInterrupt for SIGINT,
+        # and for SIGTERM (the default handler would end the process with status
+        # 143, skipping the last line) this one.
+        previous = _on_sigterm(_raise_stop)
+        try:
+            server.run(sockets=[sock])  # type: ignore[attr-defined]
+        except (KeyboardInterrupt, _Stop):
+            pass
+        finally:
+            _on_sigterm(previous)
     finally:
         sock.close()
     print("apispec mock: stopped", file=out, flush=True)
     return 0
+
+
+def _on_sigterm(handler: object) -> object:
+    """Install a SIGTERM handler (main thread only; elsewhere nothing); the previous one."""
+    if threading.current_thread() is not threading.main_thread() or handler is None:
+        return None
+    return signal.signal(signal.SIGTERM, handler)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -113,9 +138,14 @@ class RunningMock:
         self._thread.join(timeout=10)
 
 
-def start_in_thread(config: MockConfig | None = None, host: str = LOOPBACK) -> RunningMock:
-    """Start the real server (uvicorn) on a free port of `host`; returns once it accepts requests."""
-    state = MockState(config or MockConfig())
+def start_in_thread(
+    config: MockConfig | None = None, host: str = LOOPBACK, registry: Registry | None = None
+) -> RunningMock:
+    """Start the real server (uvicorn) on a free port of `host`; returns once it accepts requests.
+
+    `registry` serves an edited registry instead of the bundled one (tests of registry changes).
+    """
+    state = MockState(config or MockConfig(), registry)
     server = _server(state)
     sock = bind(host, 0)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)  # type: ignore[attr-defined]
