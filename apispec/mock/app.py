@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -61,8 +61,12 @@ class Dispatcher:
     # -- routing ----------------------------------------------------------------
 
     def resolve(self, method: str, path: str) -> tuple[ApiRoute, dict[str, str]]:
-        """The route for (method, path relative to /api/v2); ApiError 404 or 405 otherwise."""
-        parts = path.strip("/").split("/") if path.strip("/") else []
+        """The route for (method, path relative to /api/v2); ApiError 404 or 405 otherwise.
+
+        `path` is still percent-encoded: it is split at its real slashes first and
+        each segment decoded after, so an id holding `%2F` stays one segment.
+        """
+        parts = [unquote(p) for p in path.strip("/").split("/")] if path.strip("/") else []
         found = [
             (route, params)
             for route in self._by_length.get(len(parts), ())
@@ -119,9 +123,13 @@ class Dispatcher:
     async def _handle(self, request: Request, extra: list[tuple[str, str]]) -> Response:
         state = self.state
         state.settle()
-        route, params = self.resolve(request.method, request.path_params["path"])
+        # The raw path, not Starlette's decoded `{path:path}` parameter: its pattern
+        # drops a trailing newline (an id "%0A" vanished) and `%2F` would split an id.
+        raw = request.scope.get("raw_path") or request.scope["path"].encode()
+        path = raw.decode("utf-8", "replace").removeprefix(API_PREFIX)
+        route, params = self.resolve(request.method, path)
         endpoint = route.endpoint
-        if endpoint.maturity is Maturity.DEPRECATED:
+        if self._deprecated(endpoint):
             extra.extend(self._deprecation_headers(request, endpoint, params))
         call = Call(request, state, endpoint, params, headers=extra)
 
@@ -160,6 +168,12 @@ class Dispatcher:
                 raise too_large
             chunks.append(chunk)
         return b"".join(chunks)
+
+    def _deprecated(self, endpoint: Endpoint) -> bool:
+        """Deprecated in the emulated release: an endpoint deprecated later is not, yet."""
+        if endpoint.maturity is not Maturity.DEPRECATED:
+            return False
+        return endpoint.deprecated_in is None or endpoint.deprecated_in <= self.state.release
 
     def _deprecation_headers(
         self, request: Request, endpoint: Endpoint, params: dict[str, str]

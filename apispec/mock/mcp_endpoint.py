@@ -164,7 +164,6 @@ class McpEndpoint:
             "raw_path": f"{API_PREFIX}{path}".encode(),
             "query_string": query.encode(),
             "headers": headers,
-            "path_params": {"path": path.lstrip("/")},
             "app": outer.scope.get("app"),
         }
         sent = False
