@@ -88,6 +88,10 @@ MOCK_RECEIVERS = frozenset(
 )
 
 _CALLEE = re.compile(r"((?:[\w$@]+(?:\(\))?\s*(?:\.|->|::|\?\.)\s*)*[\w$@-]*[\w$])\s*$")
+# Every character _CALLEE can match (besides non-ASCII word characters).
+_CALLEE_CHARS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$@-.>:?() \t\r\n\f\v"
+)
 _ASSIGN = re.compile(
     r"(?:^|[;{(\s])(?:(?:const|let|var|my|local|final|String|string|val|auto)\s+)?"
     r"(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)\s*(?::=|=)\s*$",
@@ -191,6 +195,19 @@ class Chain:
     end: int
     parts: list[Part]
     lit_indexes: list[int] = field(default_factory=list)
+
+
+def callee_before(text: str, lo: int, opener: int) -> re.Match[str] | None:
+    """`_CALLEE.search(text, lo, opener)`, without trying the positions that cannot start it.
+
+    A match holds only callee characters, so it starts after the last other
+    character before `opener`; the regex's nested repetitions cost a lot at
+    each position it is tried from.
+    """
+    start = opener
+    while start > lo and (text[start - 1] in _CALLEE_CHARS or not text[start - 1].isascii()):
+        start -= 1
+    return _CALLEE.search(text, start, opener)
 
 
 def unescape(raw: str, start: int, style: str) -> tuple[str, tuple[int, ...] | None]:
@@ -722,7 +739,7 @@ class Extractor:
             return False
         if src.text[opener + 1 : chain.start].strip():
             return False
-        m = _CALLEE.search(src.text, max(0, opener - 120), opener)
+        m = callee_before(src.text, max(0, opener - 120), opener)
         if m is None:
             return False
         callee = m.group(1).lower()
@@ -895,7 +912,7 @@ class Extractor:
         args_before = text[opener + 1 : start]
         args_after = text[end:closer]
         if bracket == "(":
-            m = _CALLEE.search(text, max(src.pos, opener - 160), opener)
+            m = callee_before(text, max(src.pos, opener - 160), opener)
             info.callee = m.group(1) if m else ""
             last = re.split(r"\s*(?:\.|->|::|\?\.)\s*", info.callee)[-1].lower().lstrip("$@")
             if m and last in _URL_BUILDERS and depth < 3:
