@@ -139,7 +139,7 @@ def _callback(
     whose children move into the parent. `expand1` (`?rule`) passes a single
     child through. Helper rules have no method and return their child list.
     """
-    build: Callback = getattr(builder, method) if method else list
+    build: Callback = getattr(builder, method) if method else _same
     if keep is None and not expand1:
         return build
     picks = [(i, bool(splice)) for i, splice in keep] if keep is not None else None
@@ -149,7 +149,10 @@ def _callback(
             filtered: list[Any] = []
             for i, splice in picks:
                 if splice:
-                    filtered.extend(children[i])
+                    if filtered:
+                        filtered.extend(children[i])
+                    else:  # a left-recursive list grows in place: linear, not quadratic
+                        filtered = children[i]
                 else:
                     filtered.append(children[i])
             children = filtered
@@ -158,6 +161,10 @@ def _callback(
         return build(children)
 
     return reduce
+
+
+def _same(children: list[Any]) -> list[Any]:
+    return children
 
 
 def _load_tables() -> dict[str, Any]:

@@ -24,6 +24,9 @@ Span = tuple[int, int]
 Edit = tuple[int, int, str]  # replace text[start:end] with the string
 
 MAX_REPAIRS = 8
+# Each repair re-parses the whole text with Lark; past this length (no URL
+# carries such a filter) only the first syntax error is explained.
+LONG_FILTER = 10_000
 
 
 class Token:
@@ -171,7 +174,7 @@ def _parse_with_repairs(text: str, masked: str) -> ParseResult:
     offsets = OffsetMap()
     diagnostics: list[Diagnostic] = []
     last_start = -1
-    for _ in range(MAX_REPAIRS):
+    for _ in range(MAX_REPAIRS if len(text) <= LONG_FILTER else 1):
         try:
             tree = lark_parser().parse(current)
         except UnexpectedInput as error:

@@ -21,7 +21,7 @@ from apispec.filters.grammar import (
     lark_parser,
     tables,
 )
-from apispec.filters.parse import Edit, OffsetMap, Token, tokenize
+from apispec.filters.parse import LONG_FILTER, Edit, OffsetMap, Token, tokenize
 
 ODATA = {"eq": "=", "ne": "!=", "gt": ">", "lt": "<", "ge": ">=", "le": "<="}
 VALUE_TERMINALS = ("TEXT", "NUMBER", "TRUE", "FALSE", "NAME")
@@ -58,7 +58,8 @@ class _Error:
         tokens, _ = tokenize(text[: self.start])
         self.before: list[Token] = tokens
         self.prev: Token | None = tokens[-1] if tokens else None
-        self.expected = _accepted(text[: self.start]) or self.expected
+        if len(text) <= LONG_FILTER:  # a second full parse is not worth it for huge input
+            self.expected = _accepted(text[: self.start]) or self.expected
         shown = tables().display
         self.expected = {name for name in self.expected if name in shown} - set(NOT_SHOWN)
 
