@@ -72,22 +72,32 @@ class Dispatcher:
             for route in self._by_length.get(len(parts), ())
             if (params := route.match(parts)) is not None
         ]
-        wanted = "GET" if method == "HEAD" else method
-        same = [(r, p) for r, p in found if r.endpoint.method == wanted]
-        if not same:
-            if found:
-                allowed = sorted({r.endpoint.method for r, _ in found})
-                raise ApiError(
-                    "METHOD_NOT_IMPLEMENTED",
-                    f"{method} is not defined for {API_PREFIX}/{path.strip('/')} "
-                    f"(defined: {', '.join(allowed)})",
-                    {"Allow": ", ".join(allowed)},
-                    status=405,
-                )
+        if not found:
             raise ApiError("NOT_FOUND", f"no endpoint {method} {API_PREFIX}/{path.strip('/')}")
-        route, params = max(same, key=lambda pair: pair[0].literal_count)
-        self._check_available(route.endpoint)
-        return route, params
+        # The most literal path template wins, whatever the method (OpenAPI's rule:
+        # `/autodiscoveryjobs/history` is that path, not job "history"), so `Allow`
+        # lists the methods of the path in the document.
+        best = max(route.literal_count for route, _ in found)
+        found = [(route, params) for route, params in found if route.literal_count == best]
+        wanted = "GET" if method == "HEAD" else method
+        same = [(route, params) for route, params in found if route.endpoint.method == wanted]
+        if same:
+            route, params = same[0]
+            self._check_available(route.endpoint)
+            return route, params
+        available = [
+            r for r, _ in found if self.state.registry.available_in(r.endpoint, self.state.release)
+        ]
+        if not available:
+            self._check_available(found[0][0].endpoint)  # 404: the path is not in this release
+        allowed = sorted({r.endpoint.method for r in available})
+        raise ApiError(
+            "METHOD_NOT_IMPLEMENTED",
+            f"{method} is not defined for {API_PREFIX}/{path.strip('/')} "
+            f"(defined: {', '.join(allowed)})",
+            {"Allow": ", ".join(allowed)},
+            status=405,
+        )
 
     def _check_available(self, endpoint: Endpoint) -> None:
         registry, release = self.state.registry, self.state.release
