@@ -245,3 +245,72 @@ def test_a_relative_path_counts_only_with_evidence_in_the_file(context: str, fou
     text = context + 'client.get("/devices/12")\n'
     paths = [r.path for r in extract_references(text, "x.py")]
     assert ("/devices/{}" in paths) is found
+
+
+# The forms issue 5 and REAL-WORLD.md quote, each in a file with evidence (`prtg`).
+QUOTED = [
+    (
+        "py",
+        'requests.post(f"{base}/experimental/devices/{dev_id}/move")',
+        "POST",
+        "/experimental/devices/{}/move",
+    ),
+    ("js", 'const r = $base + "/sensors/" + id; fetch(r)', None, "/sensors/{}"),
+    (
+        "ps1",
+        'Invoke-RestMethod -Method Delete -Uri "$BaseUrl/experimental/groups/$gid/group"',
+        "DELETE",
+        "/experimental/groups/{}/group",
+    ),
+    ("ts", 'fetch(`${api}/channels/${id}`, {method: "DELETE"})', "DELETE", "/channels/{}"),
+    ("py", 'client.get("/devices/%s/overview" % dev)', "GET", "/devices/{}/overview"),
+    ("java", 'URI.create(String.format("%s/api/v2/sensors/%d", host, id))', None, "/sensors/{}"),
+    (
+        "go",
+        'http.NewRequest("POST", fmt.Sprintf("%s/api/v2/experimental/devices/%d/move", b, id), nil)',
+        "POST",
+        "/experimental/devices/{}/move",
+    ),
+    ("py", 'session.get(urljoin(base, "experimental/devices"))', "GET", "/experimental/devices"),
+    (
+        "ps1",
+        "Invoke-PRTGRestMethod -Path '/experimental/devices' -Method Post",
+        "POST",
+        "/experimental/devices",
+    ),
+    ("py", "client.get('experimental/sensors')", "GET", "/experimental/sensors"),
+    ("js", "doGet(creds, '/devices')", "GET", "/devices"),
+    ("py", '_api("GET", "/experimental/probes")', "GET", "/experimental/probes"),
+    ("go", 'FetchAll(ctx, c, "/experimental/sensors")', None, "/experimental/sensors"),
+    ("ts", "apiClient.query({ endpoint: 'experimental/objects' })", None, "/experimental/objects"),
+    (
+        "sh",
+        'curl -X PATCH "$API/api/v2/experimental/sensors/$ID"',
+        "PATCH",
+        "/experimental/sensors/{}",
+    ),
+    ("ps1", '$r = Invoke-RestMethod -Uri ("$b/api/v2/groups/{0}" -f $id)', None, "/groups/{}"),
+    ("cs", 'await http.GetAsync($"{baseUrl}/api/v2/sensors/{id}")', "GET", "/sensors/{}"),
+]
+
+
+@pytest.mark.parametrize(("ext", "line", "method", "path"), QUOTED)
+def test_forms_the_issue_quotes(ext: str, line: str, method: str | None, path: str) -> None:
+    refs = extract_references(f"# prtg\n{line}\n", f"client.{ext}")
+    assert [(r.method, r.path) for r in refs] == [(method, path)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'requests.get(f"{base}/experimental/sensors", params={"filter": "status = up", "limit": 10, "sort_by": "name"})',
+        'requests.get(f"{base}/experimental/sensors?filter=status%20%3D%20up&limit=10&sort_by=name")',
+    ],
+)
+def test_query_values_from_the_url_or_a_params_mapping(line: str) -> None:
+    (ref,) = extract_references(f"# prtg\n{line}\n", "client.py")
+    assert {q.name: q.value for q in ref.query} == {
+        "filter": "status = up",
+        "limit": "10",
+        "sort_by": "name",
+    }
