@@ -61,14 +61,52 @@ def _inputs(args: argparse.Namespace) -> list[Source]:
     from apispec.exceptions import UsageError
 
     found = [(f"<filter {i}>", 1, text) for i, text in enumerate(args.filters, 1)]
+    for name, _, text in found:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # undecodable bytes in argv arrive as lone surrogates
+            raise UsageError(f"{name[1:-1]} is not valid UTF-8 text") from None
     if args.stdin:
-        lines = sys.stdin.read().split("\n")
+        lines = _read_stdin().split("\n")
         if lines and lines[-1] == "":
             lines.pop()  # the newline that ends the last line
         found += [("<stdin>", i, line.removesuffix("\r")) for i, line in enumerate(lines, 1)]
     if not found:
         raise UsageError("no filter given: pass FILTER arguments or --stdin")
     return found
+
+
+def _read_stdin() -> str:
+    """Standard input as UTF-8 (a leading byte order mark is dropped); anything else is a usage error."""
+    from apispec.exceptions import UsageError
+
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream without bytes underneath (tests, embedding)
+        return sys.stdin.read()
+    data = stream.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise UsageError(
+            f"standard input is not UTF-8 text: byte 0x{data[exc.start]:02x} on line {line} "
+            f"(byte offset {exc.start})"
+        ) from None
+
+
+SHOWN = 120  # longer lines are shown as a window around the range
+
+
+def _window(line: str, start: int, end: int) -> tuple[str, int, int]:
+    """The part of a long line around [start, end), with `...` where it was cut."""
+    if len(line) <= SHOWN:
+        return line, start, end
+    left = max(0, start - SHOWN // 3)
+    right = min(len(line), left + SHOWN)
+    lead = "..." if left else ""
+    shown = lead + line[left:right] + ("..." if right < len(line) else "")
+    shift = len(lead) - left
+    return shown, start + shift, min(end, right) + shift
 
 
 def render(source: Source, diagnostics: Sequence[Any]) -> str:
@@ -81,6 +119,7 @@ def render(source: Source, diagnostics: Sequence[Any]) -> str:
         source = text.split("\n")[line - 1]
         start = column - 1
         end = min(d.end - (d.start - start), len(source)) if d.end > d.start else start + 1
+        source, start, end = _window(source, start, end)
         lead = "".join(ch if ch == "\t" else " " for ch in source[:start])
         out.append(f"    {source}")
         out.append(f"    {lead}{'^' * max(end - start, 1)}")
