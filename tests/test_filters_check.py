@@ -294,3 +294,9 @@ def test_a_misspelt_known_property_still_gets_its_value_checked() -> None:
 def test_a_warning_alone_leaves_the_filter_valid() -> None:
     (diagnostic,) = check("status = Up")
     assert not diagnostic.is_error
+
+
+def test_the_cached_catalog_is_the_registry_s(registry):
+    from apispec.filters.catalog import catalog_of, default_catalog
+
+    assert default_catalog() == catalog_of(registry)

@@ -10,7 +10,6 @@ changed registry gets a new key. Unwritable cache directories are fine;
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass
@@ -138,18 +137,19 @@ def _cache_path() -> Path | None:
         return None
     import platformdirs
 
-    from apispec.registry_files import default_directory
+    from apispec.filters.grammar import cache_key
 
-    digest = hashlib.sha256(str(FORMAT).encode())
+    # The bundled registry (`apispec.registry_files.default_directory()`, not
+    # imported: start-up) is the package's `registry` directory.
+    directory = Path(__file__).resolve().parent.parent / "registry"
+    data = [str(FORMAT).encode()]
     try:
-        for file in sorted(default_directory().glob("*")):
-            digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+        for file in sorted(directory.glob("*")):
+            data += [file.name.encode(), file.read_bytes()]
     except OSError:
         return None
-    return (
-        Path(platformdirs.user_cache_dir("apispec"))
-        / f"filter-catalog-{digest.hexdigest()[:20]}.json"
-    )
+    key = cache_key(b"\0".join(data))
+    return Path(platformdirs.user_cache_dir("apispec")) / f"filter-catalog-{key}.json"
 
 
 def _write(path: Path, catalog: Catalog) -> None:

@@ -12,10 +12,10 @@ syntax error to explain (`lark_parser()`, used by `syntax.py`).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -51,6 +51,15 @@ def grammar_text() -> str:
     return GRAMMAR_FILE.read_text(encoding="utf-8")
 
 
+def cache_key(data: bytes) -> str:
+    """A name for cached data derived from `data`: not security, just a change detector.
+
+    CRC-32 and Adler-32 together (64 bits) instead of hashlib, whose OpenSSL
+    import alone costs a few milliseconds of start-up.
+    """
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+
+
 def _cache_dir() -> Path | None:
     if os.environ.get("APISPEC_NO_CACHE"):
         return None
@@ -79,7 +88,7 @@ def lark_parser() -> lark.Lark:
 
     text = grammar_text()
     directory = _cache_dir()
-    digest = hashlib.sha256(f"{lark.__version__}\0{text}".encode()).hexdigest()[:20]
+    digest = cache_key(f"{lark.__version__}\0{text}".encode())
     return lark.Lark(
         text,
         parser="lalr",
@@ -172,7 +181,7 @@ def _load_tables() -> dict[str, Any]:
     directory = _cache_dir()
     if directory is None:
         return _tables_from_lark()
-    digest = hashlib.sha256(f"{FORMAT}\0{text}".encode()).hexdigest()[:20]
+    digest = cache_key(f"{FORMAT}\0{text}".encode())
     path = directory / f"filter-tables-{digest}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
