@@ -9,7 +9,8 @@ Prints, each next to a baseline measured in the same run:
    the whole tree, against a hand-written Python predicate doing the same test;
 3. latency p50/p99 of the filtered, sorted list request, one request at a
    time, against GET /settings/public (the mock's fixed per-request cost);
-4. requests/second of the same request under a concurrent loopback load.
+4. requests/second of the same request under a concurrent loopback load,
+   against GET /settings/public under the same load.
 
 The server runs in its own process (`apispec mock --port 0`) on 127.0.0.1, so
 the load generator does not share its interpreter; the load is bounded by a
@@ -105,7 +106,14 @@ def sequential(
     return times
 
 
-async def concurrent(api: str, token: str, count: int, concurrency: int) -> tuple[int, float]:
+async def concurrent(
+    api: str,
+    token: str,
+    count: int,
+    concurrency: int,
+    path: str,
+    params: Callable[[int], dict | None],
+) -> tuple[int, float]:
     headers = {"Authorization": f"Bearer {token}"}
     done = 0
     deadline = time.monotonic() + TIME_LIMIT
@@ -115,7 +123,7 @@ async def concurrent(api: str, token: str, count: int, concurrency: int) -> tupl
             nonlocal done
             while done < count and time.monotonic() < deadline:
                 done += 1
-                answer = await client.get(LIST_PATH, params=fresh(10_000 + done))
+                answer = await client.get(path, params=params(done))
                 answer.raise_for_status()
 
         start = time.perf_counter()
@@ -164,10 +172,32 @@ def main() -> None:
             f"sequential requests; baseline GET /settings/public p50 {f50:.2f} ms ({p50 / f50:.0f}x)"
         )
         print(f"paging through the same filtered, sorted list (result reused): p50 {g50:.1f} ms")
-        done, elapsed = asyncio.run(concurrent(api, token, args.requests, args.concurrency))
+        done, elapsed = asyncio.run(
+            concurrent(
+                api,
+                token,
+                args.requests,
+                args.concurrency,
+                LIST_PATH,
+                lambda n: fresh(10_000 + n),
+            )
+        )
+        base_done, base_elapsed = asyncio.run(
+            concurrent(
+                api,
+                token,
+                args.requests * 5,
+                args.concurrency,
+                "/settings/public",
+                lambda n: None,
+            )
+        )
+        rate, base_rate = done / elapsed, base_done / base_elapsed
         print(
-            f"under load: {done / elapsed:.1f} requests/s ({done} requests, {args.concurrency} concurrent "
-            f"loopback clients, {elapsed:.1f} s); sequential rate {1000 / p50:.1f} requests/s"
+            f"under load ({args.concurrency} concurrent loopback clients): {rate:.1f} requests/s "
+            f"({done} requests in {elapsed:.1f} s; {rate * p50 / 1000:.2f}x the sequential rate "
+            f"{1000 / p50:.1f}/s); baseline GET /settings/public {base_rate:.0f} requests/s "
+            f"({base_rate / rate:.0f}x)"
         )
     finally:
         process.terminate()
