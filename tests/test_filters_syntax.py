@@ -407,3 +407,41 @@ def test_a_stray_placeholder_character_is_not_a_placeholder() -> None:
     (diagnostic,) = check("parentid = \ue000")
     assert diagnostic.code == "FLT001"
     assert (diagnostic.start, diagnostic.end) == (11, 12)
+
+
+OPERATOR_EXPECTED = "expected an operator (=, !=, <, <=, >, >=, in, contains, matches)"
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "word", "symbol"),
+    [
+        ("status ne down", 7, 9, "ne", "!="),
+        ("id gt 5", 3, 5, "gt", ">"),
+        ('name lt "b"', 5, 7, "lt", "<"),
+        ("id ge 5", 3, 5, "ge", ">="),
+        ("id le 5", 3, 5, "le", "<="),
+    ],
+)
+def test_odata_operators_get_their_symbol(text, start, end, word, symbol) -> None:
+    first = check(text)[0]
+    assert (first.code, first.start, first.end) == ("FLT001", start, end)
+    prop = text.split()[0]
+    assert first.message == f"{OPERATOR_EXPECTED} after `{prop}`, found `{word}`"
+    assert first.hint == f"`{word}` is OData notation; this language writes `{symbol}`"
+
+
+def test_after_an_odata_fix_the_operator_is_checked_against_the_property() -> None:
+    found = check("id gt 5")
+    assert [(d.code, d.start, d.end) for d in found] == [
+        ("FLT001", 3, 5),
+        ("FLT003", 3, 5),  # `>` is not allowed on `id` either
+        ("FLT004", 6, 7),
+    ]
+
+
+def test_each_slip_in_one_filter_is_reported() -> None:
+    found = check("favorite eq true and status ne up")
+    assert [(d.start, d.end, d.hint) for d in found] == [
+        (9, 11, "`eq` is OData notation; this language writes `=`"),
+        (28, 30, "`ne` is OData notation; this language writes `!=`"),
+    ]
