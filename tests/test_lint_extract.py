@@ -251,6 +251,12 @@ def test_a_relative_path_counts_only_with_evidence_in_the_file(context: str, fou
 QUOTED = [
     (
         "py",
+        'requests.get("https://mon.example.com/prtg/api/v2/experimental/devices")',
+        "GET",
+        "/experimental/devices",
+    ),  # behind a reverse proxy
+    (
+        "py",
         'requests.post(f"{base}/experimental/devices/{dev_id}/move")',
         "POST",
         "/experimental/devices/{}/move",

@@ -524,7 +524,9 @@ def flatten(parts: list[Part]) -> tuple[str, list[int], list[int]]:
     return "".join(chars), offs, owner
 
 
-_URL_PREFIX = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?[^\s/?#]*\Z")
+# What may stand before `/api/v2`: a host (or a variable holding one), or a full
+# URL whose path has a prefix (a server behind a reverse proxy: https://h/prtg/api/v2).
+_URL_PREFIX = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#]*(?:/[^\s?#]*)?|[^\s/?#]*)\Z")
 
 
 @dataclass
