@@ -146,7 +146,7 @@ def test_stateless_transport_rules(mock: RunningMock, api_key: str) -> None:
         unknown = client.post("/mcp", json={"jsonrpc": "2.0", "id": 2, "method": "nope"})
         assert unknown.json()["error"]["code"] == -32601
         assert client.post("/mcp", content=b"{").json()["error"]["code"] == -32700
-        for method in ("GET", "DELETE"):
+        for method in ("GET", "DELETE", "PUT"):  # the spec names GET and DELETE
             answer = client.request(method, "/mcp")
             assert answer.status_code == 405 and answer.headers["Allow"] == "POST"
 

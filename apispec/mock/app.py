@@ -241,7 +241,7 @@ def create_app(config: MockConfig | None = None, state: MockState | None = None)
         routes=[
             Route(OPENAPI_PATH, _openapi(state), methods=["GET"]),
             Route(OPENAPI_PATH + "/", _openapi(state), methods=["GET"]),
-            Route(f"{API_PREFIX}/mcp", mcp.handle, methods=["GET", "POST", "DELETE"]),
+            Route(f"{API_PREFIX}/mcp", mcp.handle, methods=methods),  # 405 but for POST
             Route(API_PREFIX + "/{path:path}", dispatcher.__call__, methods=methods),
         ],
         exception_handlers={HTTPException: _http_error},
