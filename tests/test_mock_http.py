@@ -611,6 +611,24 @@ def test_an_endpoint_deprecated_after_the_emulated_release_is_not_deprecated_yet
         assert ("Deprecation" in answer.headers) is expected, release
 
 
+def test_a_request_over_the_execution_limit_answers_execution_timeout(
+    registry: Registry,
+) -> None:
+    # the registry's 25 s, shortened to 1 s in an edited registry; --latency makes it late
+    limits = tuple(
+        dataclasses.replace(limit, value=1) if limit.name == "max_execution_time" else limit
+        for limit in registry.limits
+    )
+    edited = dataclasses.replace(registry, limits=limits)
+    running = start_in_thread(MockConfig(objects=6, latency_ms=1500), registry=edited)
+    try:
+        answer = httpx.get(f"{running.api}/settings/public", timeout=10)
+    finally:
+        running.stop()
+    body = assert_error(answer, 408, "EXECUTION_TIMEOUT")
+    assert "longer than 1 seconds" in body["message"]
+
+
 def test_fault_injection_gives_gateway_errors(registry: Registry) -> None:
     running = start_in_thread(MockConfig(objects=6, fault_rate=1.0, seed=3))
     try:
