@@ -85,3 +85,13 @@ def test_a_syntax_error_is_explained_from_a_cold_cache(tmp_path):
         timeout=60,
     )
     assert run.stdout == "compare with a single `=`\n", run.stderr
+
+
+def test_a_damaged_tables_cache_is_rebuilt(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    assert run_check(env).returncode == 0
+    (cached,) = tmp_path.rglob("filter-tables-*.json")
+    cached.write_text('{"format": 1, "states": []}', encoding="utf-8")
+    again = run_check(env)
+    assert (again.returncode, again.stderr) == (0, "")
+    assert "token_re" in json.loads(cached.read_text(encoding="utf-8"))

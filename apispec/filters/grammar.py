@@ -45,6 +45,7 @@ KEYWORDS = frozenset(
 )
 GRAMMAR_FILE = Path(__file__).resolve().parent.parent / "grammar" / "filter.lark"
 FORMAT = 1  # bump when the JSON shape of the tables changes
+KEYS = {"token_re", "ignore", "states", "start_state", "end_state", "reductions", "display"}
 
 
 def grammar_text() -> str:
@@ -185,10 +186,10 @@ def _load_tables() -> dict[str, Any]:
     path = directory / f"filter-tables-{digest}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") == FORMAT:
+        if isinstance(data, dict) and data.get("format") == FORMAT and data.keys() >= KEYS:
             return data
     except (OSError, ValueError):
-        pass
+        pass  # missing, unreadable or damaged: build it again
     data = _tables_from_lark()
     try:
         directory.mkdir(parents=True, exist_ok=True)
