@@ -193,7 +193,7 @@ def test_explain_shows_the_precedence(cli):
     assert result.code == 0
     assert result.out == (
         "filter:     a = 1 or b = 2 and not(c = 3)\n"
-        "precedence: ((a = 1) or ((b = 2) and not((c = 3))))\n"
+        "precedence: ((a = 1) or ((b = 2) and not(c = 3)))\n"
         "or\n"
         "├─ a = 1\n"
         "└─ and\n"

@@ -82,7 +82,8 @@ def parenthesized(tree: FilterTree) -> str:
             word = " or " if isinstance(expr, Or) else " and "
             return "(" + word.join(walk(e) for e in expr.operands) + ")"
         if isinstance(expr, Not):
-            return f"not({walk(expr.operand)})"
+            inner = walk(expr.operand)  # already in parentheses unless it is a `not(...)`
+            return "not" + (inner if inner.startswith("(") else f"({inner})")
         return f"({format_expr(expr)})"
 
     body = walk(tree.expr)
