@@ -140,3 +140,40 @@ def test_data_file_served_over_http_with_inherited_masked_credentials() -> None:
             assert [s["id"] for s in down] == ["100"]
     finally:
         running.stop()
+
+
+def test_schemathesis_config_names_objects_of_the_seeded_tree(registry: Registry) -> None:
+    """The ids in the fixture docs/mock.md runs schemathesis with must still exist, of the
+    kind the path names, when the tree generator changes."""
+    import re
+    import tomllib
+
+    from apispec.mock.data import Kinds
+    from apispec.mock.routes import strip_experimental
+
+    config = tomllib.loads((FIXTURES / "schemathesis.toml").read_text())
+    tree = generate_tree(registry, 10_000, 0)
+    kinds = Kinds.from_registry(registry)
+    tree_kinds = {kinds.collection_of[k]: k for k in kinds.level_of}
+    tree_kinds.update({kind: kind for kind in kinds.level_of})  # the spec's `/group/{id}/clone`
+    checked = 0
+    for entry in config["operations"]:
+        matched = [
+            e
+            for e in registry.endpoints
+            if entry.get("include-method", e.method) == e.method
+            and (
+                e.path == entry["include-path"]
+                if "include-path" in entry
+                else re.search(entry["include-path-regex"], e.path)
+            )
+        ]
+        assert matched, entry
+        value = entry["parameters"].get("id")
+        for endpoint in matched:
+            kind = tree_kinds.get(strip_experimental(endpoint.path).split("/")[1])
+            if kind is not None and value is not None:
+                record = tree.get(value)
+                assert record is not None and record["type"] == kind, (endpoint, value)
+                checked += 1
+    assert checked > 20
