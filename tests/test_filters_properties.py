@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from apispec.filters import check, parse
 from apispec.filters.format import format_tree
 from apispec.filters.grammar import lark_parser
-from apispec.filters.parse import fast_parse, mask
+from apispec.filters.parse import accepted_after, fast_parse, mask
 from tests.filter_strategies import spans_of, valid_filters
 
 FILTER_ALPHABET = st.sampled_from(
@@ -62,3 +62,29 @@ def test_the_fast_road_agrees_with_larks_parser(text: str) -> None:
     except Exception:
         reference = None
     assert fast == reference
+
+
+def _lark_accepts(prefix: str) -> set[str]:
+    try:
+        interactive = lark_parser().parse_interactive(prefix)
+        interactive.exhaust_lexer()
+        return set(interactive.accepts())
+    except Exception:
+        return set()
+
+
+REALISTIC = [
+    'children id = "2048" and not(status = up or type != sensor)',
+    'name in ["a", "b\\"c"] or (favorite = true and basic.tags contains "x")',
+    "descendants kind = 1 and parentid matches \ue000",
+]
+PREFIXES = st.one_of(
+    st.lists(FILTER_ALPHABET, max_size=12).map("".join),
+    st.sampled_from(REALISTIC).flatmap(lambda f: st.integers(0, len(f)).map(lambda i: f[:i])),
+)
+
+
+@SETTINGS
+@given(PREFIXES)
+def test_accepted_terminals_are_larks(prefix: str) -> None:
+    assert accepted_after(prefix) == _lark_accepts(prefix)

@@ -1,10 +1,10 @@
 """Completion candidates at a cursor, for editors.
 
 What may follow the text before the cursor comes from the parser: the
-terminals the LALR parser accepts there. Those are turned into concrete
-candidates with the registry: property names, the operators the property
-before the cursor allows, and the values of enumeration and boolean
-properties.
+terminals the LALR parser accepts there (`parse.accepted_after`). Those are
+turned into concrete candidates with the registry: property names, the
+operators the property before the cursor allows, and the values of
+enumeration and boolean properties.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from apispec.filters.catalog import resolve
 from apispec.filters.grammar import OPERATOR_TERMINALS, RELATION_TERMINALS
-from apispec.filters.parse import tokenize
+from apispec.filters.parse import accepted_after, tokenize
 
 if TYPE_CHECKING:
     from apispec.model import Registry
@@ -49,8 +49,6 @@ def complete(
     text: str, cursor: int | None = None, registry: Registry | None = None
 ) -> list[Completion]:
     """Candidates valid at `cursor` (default: the end), filtered by the word being typed."""
-    from apispec.filters.syntax import _accepted
-
     cursor = len(text) if cursor is None else max(0, min(cursor, len(text)))
     before = text[:cursor]
     partial = _PARTIAL.search(before)
@@ -58,11 +56,11 @@ def complete(
     start = partial.start()
     typed = partial.group()
     prefix = text[:start]
-    accepted = _accepted(prefix)
+    accepted = accepted_after(prefix)
     if not accepted and prefix.strip():
         return []  # the text before the cursor is already wrong
     if not accepted:
-        accepted = _accepted("")
+        accepted = accepted_after("")
     catalog = resolve(registry)
     tokens, _ = tokenize(prefix)
     last_name = next((t.value for t in reversed(tokens) if t.type == "NAME"), None)

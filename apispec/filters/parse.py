@@ -165,6 +165,43 @@ def fast_parse(text: str) -> FilterTree | None:
     return None
 
 
+def accepted_after(prefix: str) -> set[str]:
+    """Terminals the LALR parser accepts after `prefix`, after every reduction it may defer.
+
+    An LALR state shared by several contexts (a value inside or outside a list)
+    lists the union of their lookaheads; trying each candidate on a copy of the
+    state stack tells them apart. Empty when `prefix` is not the start of a filter.
+    """
+    tbl = tables()
+    tokens, stop = tokenize(prefix, tbl)
+    if stop < len(prefix):
+        return set()
+    stack = [tbl.start_state]
+    for token in tokens:
+        if not _feed(stack, token.type, tbl):
+            return set()
+    candidates = [name for name in tbl.states[stack[-1]] if name.isupper()]  # terminals
+    return {name for name in candidates if _feed(list(stack), name, tbl)}
+
+
+def _feed(stack: list[int], kind: str, tbl: Tables) -> bool:
+    """Advance the state stack over one terminal; False when the parser rejects it."""
+    states = tbl.states
+    while True:
+        action = states[stack[-1]].get(kind)
+        if action is None:
+            return False
+        if action >= 0:
+            stack.append(action)
+            return True
+        size, origin, _ = tbl.reductions[~action]
+        if size:
+            del stack[-size:]
+        stack.append(states[stack[-1]][origin])
+        if kind == "$END" and stack[-1] == tbl.end_state:
+            return True
+
+
 def _parse_with_repairs(text: str, masked: str) -> ParseResult:
     from lark.exceptions import UnexpectedInput
 

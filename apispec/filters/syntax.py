@@ -18,10 +18,16 @@ from apispec.filters.grammar import (
     KEYWORDS,
     OPERATOR_TERMINALS,
     RELATION_TERMINALS,
-    lark_parser,
     tables,
 )
-from apispec.filters.parse import LONG_FILTER, Edit, OffsetMap, Token, tokenize
+from apispec.filters.parse import (
+    LONG_FILTER,
+    Edit,
+    OffsetMap,
+    Token,
+    accepted_after,
+    tokenize,
+)
 
 ODATA = {"eq": "=", "ne": "!=", "gt": ">", "lt": "<", "ge": ">=", "le": "<="}
 VALUE_TERMINALS = ("TEXT", "NUMBER", "TRUE", "FALSE", "NAME")
@@ -59,23 +65,9 @@ class _Error:
         self.before: list[Token] = tokens
         self.prev: Token | None = tokens[-1] if tokens else None
         if len(text) <= LONG_FILTER:  # a second full parse is not worth it for huge input
-            self.expected = _accepted(text[: self.start]) or self.expected
+            self.expected = accepted_after(text[: self.start]) or self.expected
         shown = tables().display
         self.expected = {name for name in self.expected if name in shown} - set(NOT_SHOWN)
-
-
-def _accepted(prefix: str) -> set[str]:
-    """Terminals the parser accepts after `prefix`, after every reduction LALR may defer.
-
-    An LALR state shared by several contexts (a value inside or outside a list)
-    lists the union of their lookaheads; feeding each candidate tells them apart.
-    """
-    try:
-        interactive = lark_parser().parse_interactive(prefix)
-        interactive.exhaust_lexer()
-        return set(interactive.accepts())
-    except UnexpectedInput:
-        return set()
 
 
 def explain(
