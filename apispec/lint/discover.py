@@ -207,13 +207,36 @@ def read_text(
 ) -> tuple[str | None, str | None]:
     """(text, None), or (None, reason) when the file is binary, too large or unreadable."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(max_size + 1)
+        data = _read_bytes(path, max_size + 1)
     except OSError as exc:
         return None, f"unreadable: {exc.strerror}"
     if len(data) > max_size:
         return None, _too_large(os.path.getsize(path), max_size)
     return decode(data)
+
+
+def _read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
+    """At most `limit` bytes of the file, read in reads sized by the file's length.
+
+    A plain `open().read(limit)` allocates `limit` bytes (5 MB) for every file
+    however small, and its buffered reader costs more than the read itself on a
+    tree of small files.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        chunks = []
+        total = 0
+        want = min(limit, os.fstat(fd).st_size + 1)  # +1 sees EOF, or growth, at once
+        while total < limit:
+            chunk = os.read(fd, max(1, min(want, limit - total)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            want = limit - total  # the file grew while being read: take the rest at once
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def decode(data: bytes) -> tuple[str | None, str | None]:
