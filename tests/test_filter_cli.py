@@ -261,3 +261,15 @@ def test_a_non_utf8_argument_is_a_one_line_usage_error():
     )
     assert (run.returncode, run.stdout) == (2, b"")
     assert run.stderr == b"apispec: error: filter 1 is not valid UTF-8 text\n"
+
+
+def test_deep_nesting_is_checked_and_a_one_line_error_where_it_cannot_be_printed(cli, stdin):
+    deep = "not(" * 5_000 + "status = up" + ")" * 5_000
+    assert cli("filter", "check", deep).code == 0
+    stdin(f"{deep}\nnot(not(status=up))\n".encode())
+    result = cli("filter", "fmt", "--stdin")
+    assert (result.code, result.out) == (1, "not(not(status = up))\n")
+    assert result.err == (
+        "<stdin>:1: error: nested too deeply for apispec to evaluate or print "
+        "(Python's recursion limit)\n"
+    )

@@ -111,3 +111,14 @@ def test_deep_trees_need_no_recursion() -> None:
     below = compile('descendants id = "0"').select(chain)
     above = compile('ancestors id = "4999"').select(chain)
     assert len(below) == 4999 and len(above) == 4999
+
+
+def test_a_filter_nested_beyond_the_stack_is_a_filter_error_not_a_crash() -> None:
+    deep = "not(" * 5_000 + "status = up" + ")" * 5_000
+    with pytest.raises(FilterError) as caught:
+        compile(deep)
+    assert caught.value.diagnostics == []
+    assert str(caught.value).endswith(
+        "...': nested too deeply for apispec to evaluate or print (Python's recursion limit)"
+    )
+    assert compile("not(" * 50 + "status = up" + ")" * 50)({"status": "down"}) is False

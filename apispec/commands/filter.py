@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -161,36 +161,47 @@ def run_check(args: argparse.Namespace) -> int:
     return 1 if invalid else 0
 
 
-def run_fmt(args: argparse.Namespace) -> int:
-    from apispec.filters.format import format_tree
+def _print_each(args: argparse.Namespace, show: Callable[[Any], str]) -> int:
+    """Print `show(tree)` for each filter; report broken ones on stderr and exit 1."""
+    from apispec.filters.evaluate import TOO_DEEP
     from apispec.filters.parse import parse
 
     status = 0
     for source in _inputs(args):
         result = parse(source[2])
-        if result.tree is None:
+        try:
+            shown = None if result.tree is None else show(result.tree)
+        except RecursionError:
+            print(f"{source[0]}:{source[1]}: error: {TOO_DEEP}", file=sys.stderr)
+            status = 1
+            continue
+        if shown is None:
             print(render(source, result.diagnostics), file=sys.stderr)
             status = 1
             continue
-        print(format_tree(result.tree))
+        print(shown)
     return status
+
+
+def run_fmt(args: argparse.Namespace) -> int:
+    from apispec.filters.format import format_tree
+
+    return _print_each(args, format_tree)
 
 
 def run_explain(args: argparse.Namespace) -> int:
     from apispec.filters.format import format_tree, outline, parenthesized
-    from apispec.filters.parse import parse
 
-    status = 0
-    for source in _inputs(args):
-        result = parse(source[2])
-        if result.tree is None:
-            print(render(source, result.diagnostics), file=sys.stderr)
-            status = 1
-            continue
-        print(f"filter:     {format_tree(result.tree)}")
-        print(f"precedence: {parenthesized(result.tree)}")
-        print(outline(result.tree))
-    return status
+    def explain(tree: Any) -> str:
+        return "\n".join(
+            [
+                f"filter:     {format_tree(tree)}",
+                f"precedence: {parenthesized(tree)}",
+                outline(tree),
+            ]
+        )
+
+    return _print_each(args, explain)
 
 
 def run_complete(args: argparse.Namespace) -> int:

@@ -43,15 +43,24 @@ ID_FIELD = "id"
 PARENT_FIELD = "parentid"
 
 
+TOO_DEEP = "nested too deeply for apispec to evaluate or print (Python's recursion limit)"
+
+
 class FilterError(UsageError):
     """The filter text has errors; `diagnostics` says which and where."""
 
-    def __init__(self, text: str, diagnostics: Sequence[Diagnostic]) -> None:
+    def __init__(
+        self, text: str, diagnostics: Sequence[Diagnostic], reason: str | None = None
+    ) -> None:
         self.text = text
         self.diagnostics = list(diagnostics)
         first = next((d for d in self.diagnostics if d.is_error), None)
-        detail = f" at offset {first.start}: {first.message}" if first else ""
-        super().__init__(f"invalid filter {text!r}{detail}")
+        if first is not None:
+            detail = f" at offset {first.start}: {first.message}"
+        else:
+            detail = f": {reason}" if reason else ""
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        super().__init__(f"invalid filter {shown!r}{detail}")
 
 
 class Filter:
@@ -142,7 +151,10 @@ def compile(text: str, registry: Registry | None = None) -> Filter:
         raise FilterError(text, diagnostics)
     tree = parse(text).tree
     assert tree is not None
-    return Filter(text, tree, predicate(tree.expr))
+    try:
+        return Filter(text, tree, predicate(tree.expr))
+    except RecursionError:  # hundreds of nested `not(...)`: valid, but beyond Python's stack
+        raise FilterError(text, [], TOO_DEEP) from None
 
 
 def predicate(expr: Expr) -> Predicate:
