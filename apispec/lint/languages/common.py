@@ -181,10 +181,14 @@ class Lit:
     end: int
     parts: list[Part]
     prose: bool = False  # a docstring or other text that is never a call argument
+    _raw: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def raw(self) -> str:
-        return "".join(PARAM if p.is_param else p.text for p in self.parts)
+        """The content with PARAM for each interpolation; kept, as it is asked for often."""
+        if self._raw is None:
+            self._raw = "".join(PARAM if p.is_param else p.text for p in self.parts)
+        return self._raw
 
 
 @dataclass(slots=True)
