@@ -18,12 +18,6 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "filters.md"
 PAGE = DOC.read_text(encoding="utf-8")
 SHELL_BLOCKS = re.findall(r"```text\n(\$ apispec .*?)\n```", PAGE, re.S)
-# The README's filter example (acceptance: the README shows the caret output).
-README_BLOCKS = re.findall(
-    r"```console\n(\$ apispec filter .*?)\n```",
-    (ROOT / "README.md").read_text(encoding="utf-8"),
-    re.S,
-)
 
 
 def test_the_generated_part_is_current(registry):
@@ -46,8 +40,8 @@ def test_every_diagnostic_code_has_an_example_with_its_output():
 
 @pytest.mark.parametrize(
     "block",
-    SHELL_BLOCKS + README_BLOCKS,
-    ids=[b.split("\n")[0] for b in SHELL_BLOCKS + README_BLOCKS],
+    SHELL_BLOCKS,
+    ids=[b.split("\n")[0] for b in SHELL_BLOCKS],
 )
 def test_shown_command_output_is_real(block: str) -> None:
     command, _, shown = block.partition("\n")
@@ -55,10 +49,6 @@ def test_shown_command_output_is_real(block: str) -> None:
     with contextlib.redirect_stdout(out):
         main(shlex.split(command)[2:])  # after `$ apispec`
     assert out.getvalue().rstrip("\n") == shown
-
-
-def test_the_readme_shows_the_caret_output():
-    assert any("\n    hint: " in block and "^" in block for block in README_BLOCKS)
 
 
 def test_the_python_examples_run():
