@@ -320,3 +320,14 @@ def test_query_values_from_the_url_or_a_params_mapping(line: str) -> None:
         "limit": "10",
         "sort_by": "name",
     }
+
+
+def test_unknown_file_types_report_only_full_api_v2_urls() -> None:
+    assert language_of("settings.cfg") == "generic"
+    other = 'storage = "https://nas.example.com/api/v2/objects"\n'  # no evidence: not a call
+    relative = 'groups = "/experimental/groups"\n'  # relative paths need a known language
+    assert extract_references(other + relative, "settings.cfg") == []
+    ours = 'devices = "https://prtg.example.com:1616/api/v2/devices/1"\n'
+    refs = extract_references(ours + other + relative, "settings.cfg")
+    # The evidence is the file's: with the port and name present, both URLs count.
+    assert [(r.line, r.path) for r in refs] == [(1, "/devices/{}"), (2, "/objects")]
