@@ -326,7 +326,8 @@ def test_unknown_file_types_report_only_full_api_v2_urls() -> None:
     assert language_of("settings.cfg") == "generic"
     other = 'storage = "https://nas.example.com/api/v2/objects"\n'  # no evidence: not a call
     relative = 'groups = "/experimental/groups"\n'  # relative paths need a known language
-    assert extract_references(other + relative, "settings.cfg") == []
+    assert extract_references(other, "settings.cfg") == []
+    assert extract_references(relative, "settings.cfg") == []
     ours = 'devices = "https://prtg.example.com:1616/api/v2/devices/1"\n'
     refs = extract_references(ours + other + relative, "settings.cfg")
     # The evidence is the file's: with the port and name present, both URLs count.
