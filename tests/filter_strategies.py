@@ -40,9 +40,9 @@ _NAME = (
     .map(".".join)
     .filter(lambda s: s.split(".")[0] not in KEYWORDS)
 )
-_TEXT = st.text(
-    st.characters(codec="utf-8", exclude_characters=PLACEHOLDER_CHAR), max_size=8
-).map(lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"')
+_TEXT = st.text(st.characters(codec="utf-8", exclude_characters=PLACEHOLDER_CHAR), max_size=8).map(
+    lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+)
 
 
 def valid_filters() -> st.SearchStrategy[str]:
