@@ -44,6 +44,11 @@ def run_check(env: dict[str, str], *code: str) -> subprocess.CompletedProcess[st
             *code,
         ]
     )
+    return run_python(script, env)
+
+
+def run_python(script: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter, so module imports and on-disk caches start cold."""
     return subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,
@@ -76,14 +81,7 @@ def test_no_cache_means_no_cache_files(tmp_path):
 def test_a_syntax_error_is_explained_from_a_cold_cache(tmp_path):
     env = {"XDG_CACHE_HOME": str(tmp_path)}
     script = "from apispec.filters import check; print(check('status == up')[0].hint)"
-    run = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**os.environ, **env},
-        timeout=60,
-    )
+    run = run_python(script, env)
     assert run.stdout == "compare with a single `=`\n", run.stderr
 
 
