@@ -119,6 +119,7 @@ class Checker:
             return []
         lines = _Lines(text)
         findings: list[Finding] = []
+        self._fixes.clear()  # keyed by id(): a freed reference's id may come back in this file
         references = extract_references(text, path, self.registry)
         for reference in references:
             findings.extend(self.check_reference(reference, text, path, lines))
