@@ -8,7 +8,7 @@ say what was not checked instead of silently passing over it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -203,16 +203,22 @@ def discover(
 
 
 def read_text(
-    path: str | os.PathLike[str], max_size: int = DEFAULT_MAX_SIZE
+    path: str | os.PathLike[str],
+    max_size: int = DEFAULT_MAX_SIZE,
+    wanted: Callable[[bytes], bool] | None = None,
 ) -> tuple[str | None, str | None]:
-    """(text, None), or (None, reason) when the file is binary, too large or unreadable."""
+    """(text, None), or (None, reason) when the file is binary, too large or unreadable.
+
+    (None, None) when `wanted` says the bytes of a UTF-8 file are not worth
+    decoding: on a large tree most files are dropped before they become text.
+    """
     try:
         data = _read_bytes(path, max_size + 1)
     except OSError as exc:
         return None, f"unreadable: {exc.strerror}"
     if len(data) > max_size:
         return None, _too_large(os.path.getsize(path), max_size)
-    return decode(data)
+    return decode(data, wanted)
 
 
 def _read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
@@ -228,23 +234,33 @@ def _read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
         total = 0
         want = min(limit, os.fstat(fd).st_size + 1)  # +1 sees EOF, or growth, at once
         while total < limit:
-            chunk = os.read(fd, max(1, min(want, limit - total)))
+            size = max(1, min(want, limit - total))
+            chunk = os.read(fd, size)
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
+            if len(chunk) < size:
+                break  # a short read of a regular file is its end: no second read to see EOF
             want = limit - total  # the file grew while being read: take the rest at once
         return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
 
 
-def decode(data: bytes) -> tuple[str | None, str | None]:
-    """Text of a file's bytes: UTF-8 (BOM dropped), UTF-16 by BOM, else UTF-8 with replacement."""
+def decode(
+    data: bytes, wanted: Callable[[bytes], bool] | None = None
+) -> tuple[str | None, str | None]:
+    """Text of a file's bytes: UTF-8 (BOM dropped), UTF-16 by BOM, else UTF-8 with replacement.
+
+    (None, None) when `wanted` rejects the bytes of a file that is not UTF-16.
+    """
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16", errors="replace"), None
     if b"\0" in data[:_BINARY_PROBE]:
         return None, "binary"
+    if wanted is not None and not wanted(data):
+        return None, None
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:

@@ -24,7 +24,7 @@ from apispec.lint.extract import extract_references
 from apispec.lint.finding import Finding, Fix, Severity, Skipped
 from apispec.lint.fix import build_fix
 from apispec.lint.match import match
-from apispec.lint.prefilter import might_reference
+from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import QueryValue, Reference, Span
 from apispec.lint.rules import BY_CODE
 from apispec.lint.secrets import find_secrets
@@ -429,8 +429,10 @@ def _lint_chunk(chunk: list[str]) -> list[FileResult]:
 
 
 def _lint_file(checker: Checker, path: str) -> FileResult:
+    text, reason = read_text(path, checker.config.max_file_size, worth_decoding)
+    if text is None and reason is None:
+        return FileResult(path)  # no marker, no suppression comment: nothing to report
     shown = display_path(path)
-    text, reason = read_text(path, checker.config.max_file_size)
     if text is None:
         return FileResult(shown, skipped=Skipped(shown, reason or "unreadable"))
     try:

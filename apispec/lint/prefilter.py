@@ -21,6 +21,25 @@ def might_reference(text: str) -> bool:
     return any(marker in text for marker in _MARKERS)
 
 
+# The markers, and the suppression comment's `apispec:`, lower-cased: one
+# lower() and five searches of the file's bytes rule out most files before they
+# are decoded; the exact test runs only on what passes.
+_FOLDED = (b"api/v2", b"experimental/", b":1616", b"prtg", b"apispec:")
+_EXACT = (*(m.encode() for m in _MARKERS), b"apispec:")
+
+
+def worth_decoding(data: bytes) -> bool:
+    """False only when the bytes of an ASCII-compatible file hold no marker at all.
+
+    Decoding UTF-8 (even with replacement) keeps every ASCII byte, so a marker
+    is in the text exactly when it is in the bytes.
+    """
+    folded = data.lower()
+    if not any(marker in folded for marker in _FOLDED):
+        return False
+    return any(marker in data for marker in _EXACT)
+
+
 _CACHE: dict[int, tuple[Registry, frozenset[str]]] = {}
 
 
