@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
+from typing import NamedTuple
 
 import pathspec
 
@@ -40,8 +41,9 @@ _BOM = b"\xef\xbb\xbf"
 Ignores = list[tuple[str, pathspec.PathSpec]]  # (directory with trailing /, its .gitignore)
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
+    """A file to lint; a tuple because a large tree makes tens of thousands of them."""
+
     path: str  # absolute
     size: int
 
@@ -115,8 +117,12 @@ class _Walker:
         else:
             self.files.append(Candidate(path, size))
 
-    def walk(self, directory: str, ignores: Ignores, chain: frozenset[str]) -> None:
-        real = os.path.realpath(directory)
+    def walk(
+        self, directory: str, ignores: Ignores, chain: frozenset[str], real: str | None = None
+    ) -> None:
+        """`real`: the directory's real path when the caller knows it (no symlink on the way)."""
+        if real is None:
+            real = os.path.realpath(directory)
         if real in chain:
             self.skipped.append(Skipped(display_path(directory), "symlink loop"))
             return
@@ -126,7 +132,7 @@ class _Walker:
         chain = chain | {real}
         try:
             with os.scandir(directory) as listing:
-                entries = sorted(listing, key=lambda e: e.name)
+                entries = sorted(listing, key=_name)
         except OSError as exc:
             self.skipped.append(Skipped(display_path(directory), f"unreadable: {exc.strerror}"))
             return
@@ -153,7 +159,8 @@ class _Walker:
             ):
                 continue
             if is_dir:
-                self.walk(path, ignores, chain)
+                below = None if entry.is_symlink() else os.path.join(real, entry.name)
+                self.walk(path, ignores, chain, below)
                 continue
             try:
                 size = entry.stat().st_size
@@ -161,6 +168,9 @@ class _Walker:
                 self.skipped.append(Skipped(display_path(path), f"unreadable: {exc.strerror}"))
                 continue
             self.add_file(path, size)
+
+
+_name = attrgetter("name")
 
 
 def _too_large(size: int, limit: int) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from hashlib import sha256
+from heapq import heapreplace
 from pathlib import Path
 
 from apispec.exceptions import did_you_mean
@@ -465,11 +466,11 @@ def _chunks(candidates: list[Candidate], count: int) -> list[list[str]]:
     """About equal total size per chunk, so one big file does not hold up a worker."""
     ordered = sorted(candidates, key=lambda c: c.size, reverse=True)
     buckets: list[list[str]] = [[] for _ in range(min(count, len(ordered)))]
-    totals = [0] * len(buckets)
+    lightest = [(0, i) for i in range(len(buckets))]  # (total size, bucket): a heap
     for c in ordered:
-        i = totals.index(min(totals))
+        total, i = lightest[0]
         buckets[i].append(c.path)
-        totals[i] += c.size
+        heapreplace(lightest, (total + c.size, i))
     return [b for b in buckets if b]
 
 
