@@ -155,6 +155,7 @@ _URL_BUILDERS = frozenset(
 )
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
+_BRACKET = re.compile(r"[()\[\]{}]")
 
 
 @dataclass(slots=True)
@@ -254,6 +255,9 @@ def split_interpolations(
     raw: str, start: int, interp: re.Pattern[str] | None, style: str
 ) -> list[Part]:
     """Cut a literal's raw content into literal parts and interpolation parts."""
+    if interp is None or interp.search(raw) is None:  # most literals: one part
+        text, offs = unescape(raw, start, style)
+        return [Part(text, False, start, start + len(raw), offs)]
     parts: list[Part] = []
     pos = 0
     if interp is not None:
@@ -418,20 +422,34 @@ class Source:
         return -1
 
     def matching_closer(self, opener: int, limit: int = 6000) -> int:
+        """The bracket that closes `opener`, skipping strings and comments (-1: none).
+
+        Between two tokens the next bracket is found by a regex search rather
+        than a look-up per character: most calls span a line or more.
+        """
         text = self.text
-        depth = 0
-        i = opener
         stop = min(self.endpos, opener + limit)
+        if opener >= stop:
+            return -1
+        ch = text[opener]
+        depth = 1 if ch in _OPENERS else -1 if ch in _CLOSERS else 0
+        starts = self.token_starts
+        i = opener + 1
         while i < stop:
-            if i > opener:
-                token = self.token_at(i)
-                if token is not None:
-                    i = token[1]
-                    continue
-            ch = text[i]
-            if ch in _OPENERS:
+            token = self.token_at(i)
+            if token is not None:
+                i = token[1]
+                continue
+            k = bisect.bisect_right(starts, i)
+            plain_end = starts[k] if k < len(starts) and starts[k] < stop else stop
+            m = _BRACKET.search(text, i, plain_end)
+            if m is None:
+                i = plain_end
+                continue
+            i = m.start()
+            if text[i] in _OPENERS:
                 depth += 1
-            elif ch in _CLOSERS:
+            else:
                 depth -= 1
                 if depth == 0:
                     return i

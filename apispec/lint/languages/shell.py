@@ -28,6 +28,8 @@ _INTERP = re.compile(r"\$\{[^}\n]*\}|\$\([^()\n]*\)|\$[A-Za-z_]\w*|\$[0-9@*#?]")
 _PIECE = re.compile(
     r"'([^']*)'|\"((?:[^\"\\]|\\[\s\S])*)\"|((?:\$\([^()\n]*\)|\$\{[^}\n]*\}|\\[^\n]|[^\s'\"|;&<>()\\])+)"
 )
+# A word the general path would turn into one literal part of its own text.
+_PLAIN_WORD = re.compile(r"[^'\"$\\=]*\Z")
 _ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=(?!=)")
 _COMMAND_START = re.compile(
     r"(?:^|[;&|(]|\b(?:export|local|readonly|declare(?:\s+-\w+)?))[ \t]*\Z", re.M
@@ -66,6 +68,8 @@ class ShellDialect(Dialect):
     def literal(self, m: re.Match[str]) -> Lit | None:
         word = m.group()
         base = m.start()
+        if _PLAIN_WORD.match(word):  # most words: no quote, variable, escape or assignment
+            return Lit(base, m.end(), [Part(word, False, base, m.end())])
         pos = 0
         am = _ASSIGNMENT.match(word)
         if am and _COMMAND_START.search(m.string, max(0, base - 80), base):
