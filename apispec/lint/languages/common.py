@@ -153,6 +153,18 @@ _URL_BUILDERS = frozenset(
         "path",
     }
 )
+# Patterns the extractor uses at every reference, compiled once.
+_PORT = re.compile(r":1616\b")
+_PRTG = re.compile(r"prtg", re.I)
+_EXPERIMENTAL = re.compile(r"experimental/([\w-]+)")
+_MEMBER = re.compile(r"\.|->|::")
+_MEMBER_SPACED = re.compile(r"\s*(?:\.|->|::|\?\.)\s*")
+_ROUTER_OBJECT = re.compile(r"\b(?:component|element|handler|view|controller)\s*[:=]")
+_MOCK_REPLY = re.compile(r"\s*\.\s*(?:reply|respond|replyWith\w*|intercept|mockResolvedValue)\b")
+_QUOTED_WORD = re.compile(r"['\"]([A-Za-z]+)['\"]")
+_QUOTED_UPPER = re.compile(r"['\"]([A-Z]+)['\"]")
+_BRACES = re.compile(r"^\$?\{|\}$")
+_PLAIN_VARIABLE = re.compile(r"\$?[A-Za-z_]\w*")
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 _BRACKET = re.compile(r"[()\[\]{}]")
@@ -631,12 +643,12 @@ class Context:
 
     def __init__(self, source: Source, known: frozenset[str]):
         text = source.text
-        self.port = re.search(r":1616\b", text) is not None
-        self.prtg = re.search(r"prtg", text, re.I) is not None
+        self.port = _PORT.search(text) is not None
+        self.prtg = _PRTG.search(text) is not None
         self.bearer = "Bearer" in text
         self.api_v2 = "/api/v2" in text
         self.experimental = False
-        for m in re.finditer(r"experimental/([\w-]+)", text):
+        for m in _EXPERIMENTAL.finditer(text):
             if m.group(1) in known and not source.in_comment(m.start()):
                 self.experimental = True
                 break
@@ -767,8 +779,8 @@ class Extractor:
         if m is None:
             return False
         callee = m.group(1).lower()
-        name = re.split(r"\.|->|::", callee)[-1]
-        receiver = re.split(r"\.|->|::", callee)[0]
+        name = _MEMBER.split(callee)[-1]
+        receiver = _MEMBER.split(callee)[0]
         if any(w in name for w in ("api", "rest", "request", "fetch", "http", "call", "invoke")):
             return True
         return name in {"get", "post", "put", "patch", "delete"} and any(
@@ -938,7 +950,7 @@ class Extractor:
         if bracket == "(":
             m = callee_before(text, max(src.pos, opener - 160), opener)
             info.callee = m.group(1) if m else ""
-            last = re.split(r"\s*(?:\.|->|::|\?\.)\s*", info.callee)[-1].lower().lstrip("$@")
+            last = _MEMBER_SPACED.split(info.callee)[-1].lower().lstrip("$@")
             if m and last in _URL_BUILDERS and depth < 3:
                 outer = self.call_at(m.start(1), closer + 1, depth + 1)
                 if outer.callee or outer.route:
@@ -980,12 +992,10 @@ class Extractor:
         return None
 
     def router_object(self, group: str) -> bool:
-        return (
-            re.search(r"\b(?:component|element|handler|view|controller)\s*[:=]", group) is not None
-        )
+        return _ROUTER_OBJECT.search(group) is not None
 
     def is_route(self, callee: str, args_after: str, closer: int) -> bool:
-        names = [n for n in re.split(r"\s*(?:\.|->|::|\?\.)\s*", callee) if n]
+        names = [n for n in _MEMBER_SPACED.split(callee) if n]
         if not names:
             return False
         name = names[-1].lower()
@@ -995,7 +1005,7 @@ class Extractor:
         if receiver in MOCK_RECEIVERS:
             return True
         after = self.source.text[closer + 1 : closer + 40]
-        if re.match(r"\s*\.\s*(?:reply|respond|replyWith\w*|intercept|mockResolvedValue)\b", after):
+        if _MOCK_REPLY.match(after):
             return True
         if (
             len(names) >= 2
@@ -1007,7 +1017,7 @@ class Extractor:
         return False
 
     def method_from_callee(self, callee: str) -> str | None:
-        names = [n for n in re.split(r"\s*(?:\.|->|::|\?\.)\s*", callee) if n]
+        names = [n for n in _MEMBER_SPACED.split(callee) if n]
         if not names:
             return None
         name = names[-1]
@@ -1025,7 +1035,7 @@ class Extractor:
         return None
 
     def method_literal(self, args: str) -> str | None:
-        for m in re.finditer(r"['\"]([A-Za-z]+)['\"]", args):
+        for m in _QUOTED_WORD.finditer(args):
             if m.group(1).upper() in _VERB_SET:
                 return m.group(1).upper()
         return None
@@ -1038,7 +1048,7 @@ class Extractor:
             if m and m.group(1).upper() in _VERB_SET:
                 return m.group(1).upper()
         if whole_literals:
-            for m in re.finditer(r"['\"]([A-Z]+)['\"]", group):
+            for m in _QUOTED_UPPER.finditer(group):
                 if m.group(1) in _VERB_SET:
                     return m.group(1)
         return None
@@ -1174,8 +1184,8 @@ class Extractor:
 
     def value_of_variable(self, name: str, expression: str, before: int) -> QueryValue | None:
         """The literal a plain variable was last assigned before `before` (`flt = '...'`)."""
-        var = re.sub(r"^\$?\{|\}$", "", expression.strip())
-        if not re.fullmatch(r"\$?[A-Za-z_]\w*", var):
+        var = _BRACES.sub("", expression.strip())
+        if not _PLAIN_VARIABLE.fullmatch(var):
             return None
         src = self.source
         text = src.text
