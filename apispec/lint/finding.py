@@ -68,6 +68,11 @@ class Finding:
     def with_(self, **changes: object) -> Finding:
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    def __reduce__(self) -> tuple[type[Finding], tuple[object, ...]]:
+        """Pickled as the constructor's arguments, in field order: workers send back
+        tens of thousands, and the default for a slotted class sets each field apart."""
+        return (Finding, tuple(getattr(self, name) for name in self.__slots__))
+
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.line, self.column, self.code, self.target or "")
