@@ -726,10 +726,12 @@ class Extractor:
         return self.source.dialect.full_urls_only
 
     def reference(self, chain: Chain) -> Reference | None:
-        flat, offs, owner = flatten(chain.parts)
+        # The string alone decides most chains; the offsets are built only for a path.
+        flat = "".join([PARAM if part.is_param else part.text for part in chain.parts])
         hit = find_path(flat, self.known, not self.dialect_full_only)
         if hit is None:
             return None
+        flat, offs, owner = flatten(chain.parts)
         path_flat = flat[hit.start : hit.end].rstrip("/")
         if not hit.via_api_v2 and not path_flat.startswith("/"):
             path_flat = "/" + path_flat
@@ -1209,15 +1211,15 @@ class Extractor:
         text = src.text
         found: list[tuple[int, tuple[str, str, Span | None]]] = []
         for lit in src.lits:
-            raw = lit.raw
-            if raw.lower() == "authorization":
+            low = lit.raw.lower()
+            if low == "authorization":
                 m = _HEADER_SEPARATOR.match(text, lit.end)
                 if m is None:
                     continue
                 value = self.header_value(m.end())
                 if value is not None:
                     found.append((lit.start, ("Authorization", value[0], value[1])))
-            elif raw.lower().startswith("authorization:"):
+            elif low.startswith("authorization:"):
                 chain = src.chain_from(src.lit_by_start[lit.start])
                 parts = chain.parts
                 flat, offs, _ = flatten(parts)
