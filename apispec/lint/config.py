@@ -12,12 +12,13 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from apispec.exceptions import ApispecError, UsageError, did_you_mean
 from apispec.lint.discover import DEFAULT_MAX_SIZE
+
+if TYPE_CHECKING:  # imported where used: most runs have no per-file ignores
+    import pathspec
 from apispec.lint.finding import FAIL_LEVELS, Severity
 from apispec.lint.rules import expand_codes
 
@@ -133,6 +134,8 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
     elif key == "per-file-ignores":
         if not isinstance(value, dict):
             raise ConfigError(f"{where}: expected a table of glob = [codes]")
+        import pathspec
+
         config.per_file_ignores = [
             (
                 pathspec.GitIgnoreSpec.from_lines([glob]),

@@ -11,12 +11,13 @@ import os
 from collections.abc import Callable, Iterable
 from operator import attrgetter
 from pathlib import Path
-from typing import NamedTuple
-
-import pathspec
+from typing import TYPE_CHECKING, NamedTuple
 
 from apispec.exceptions import UsageError
 from apispec.lint.finding import Skipped
+
+if TYPE_CHECKING:  # imported where used: a tree without .gitignore never needs it
+    import pathspec
 
 DEFAULT_MAX_SIZE = 5 * 1024 * 1024
 # Tool and dependency directories nobody wants linted; --exclude adds to these.
@@ -38,7 +39,7 @@ DEFAULT_EXCLUDES = frozenset(
 _BINARY_PROBE = 8192
 _BOM = b"\xef\xbb\xbf"
 
-Ignores = list[tuple[str, pathspec.PathSpec]]  # (directory with trailing /, its .gitignore)
+Ignores = list[tuple[str, "pathspec.PathSpec"]]  # (directory with trailing /, its .gitignore)
 
 
 class Candidate(NamedTuple):
@@ -58,6 +59,8 @@ def display_path(path: str | os.PathLike[str]) -> str:
 
 
 def _spec(lines: Iterable[str]) -> pathspec.PathSpec:
+    import pathspec
+
     return pathspec.GitIgnoreSpec.from_lines(list(lines))
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from hashlib import sha256
 from heapq import heapreplace
@@ -450,6 +449,8 @@ def lint_files(
     jobs = jobs or os.cpu_count() or 1
     results: list[FileResult] = []
     if jobs > 1 and len(candidates) >= PARALLEL_MIN_FILES:
+        from concurrent.futures import ProcessPoolExecutor  # 20 ms of imports a small run skips
+
         chunks = _chunks(candidates, jobs * 32)
         with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(options,)) as pool:
             for chunk_results in pool.map(_lint_chunk, chunks):
