@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from hashlib import sha256
 from heapq import heapreplace
 from pathlib import Path
@@ -21,7 +21,7 @@ from apispec.lint import suppress
 from apispec.lint.config import Config
 from apispec.lint.discover import Candidate, display_path, read_text
 from apispec.lint.extract import extract_references
-from apispec.lint.finding import Finding, Fix, Severity, Skipped
+from apispec.lint.finding import Edit, Finding, Fix, Severity, Skipped
 from apispec.lint.fix import build_fix
 from apispec.lint.match import match
 from apispec.lint.prefilter import might_reference, worth_decoding
@@ -110,6 +110,7 @@ class Checker:
         self.max_limit = registry.limit("max_objects_per_response")
         self.query_names = tuple(q.name for q in registry.query_parameters)
         self._fixes: dict[tuple[int, tuple[str, str]], Fix | None] = {}
+        self._notes: dict[tuple[tuple[str, str], str], str] = {}  # (endpoint, target): note
 
     # -- one file -------------------------------------------------------------
 
@@ -215,6 +216,13 @@ class Checker:
         return self._fixes[key]
 
     def _successor_note(self, ep: Endpoint, target: Release) -> str:
+        key = (ep.key, target.text)
+        note = self._notes.get(key)
+        if note is None:
+            note = self._notes[key] = self._note(ep, target)
+        return note
+
+    def _note(self, ep: Endpoint, target: Release) -> str:
         succ = ep.successor
         if succ is None:
             return ""
@@ -401,14 +409,13 @@ def _finish(findings: list[Finding], lines: _Lines) -> list[Finding]:
 
 
 def _positioned(fix: Fix, lines: _Lines) -> Fix:
+    """The fix with line and column on each edit (built directly: replace() is slow)."""
     edits = []
     for edit in fix.edits:
         line, column = lines.position(edit.start)
         end_line, end_column = lines.position(edit.end)
-        edits.append(
-            replace(edit, line=line, column=column, end_line=end_line, end_column=end_column)
-        )
-    return replace(fix, edits=tuple(edits))
+        edits.append(Edit(edit.start, edit.end, edit.content, line, column, end_line, end_column))
+    return Fix(fix.message, fix.safe, tuple(edits))
 
 
 # -- many files ---------------------------------------------------------------

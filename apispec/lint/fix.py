@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import cache
 
 from apispec.lint.finding import Edit, Finding, Fix
 from apispec.lint.reference import Reference
@@ -17,8 +18,19 @@ from apispec.model import Endpoint, Maturity
 _CONCAT = re.compile(r"\s*(?:\+|\.)\s*\Z")  # `+` or PHP's `.` before an emptied literal
 
 
-def _keys(template: str) -> list[str]:
-    return ["{}" if part.startswith("{") else part for part in template.strip("/").split("/")]
+def _keys(template: str) -> tuple[str, ...]:
+    return tuple("{}" if part.startswith("{") else part for part in template.strip("/").split("/"))
+
+
+@cache
+def _plan(
+    old_path: str, new_path: str
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, int, int, int, int], ...]]:
+    """Segment keys of both paths and the opcodes between them: the same for every
+    reference to an endpoint, and difflib is the costly part of a fix."""
+    old, new = _keys(old_path), _keys(new_path)
+    opcodes = difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes()
+    return old, new, tuple(opcodes)
 
 
 def build_fix(
@@ -32,8 +44,7 @@ def build_fix(
     """
     if successor.method != endpoint.method:
         return None
-    old = _keys(endpoint.path)
-    new = _keys(successor.path)
+    old, new, opcodes = _plan(endpoint.path, successor.path)
     segments = reference.segments
     if len(segments) != len(old):
         return None
@@ -43,8 +54,7 @@ def build_fix(
         if key != "{}" and text[segment.span.start : segment.span.end] != key:
             return None
     edits: list[Edit] = []
-    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+    for op, i1, i2, j1, j2 in opcodes:
         if op == "equal":
             continue
         if "{}" in old[i1:i2] or "{}" in new[j1:j2]:
