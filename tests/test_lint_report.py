@@ -123,6 +123,30 @@ def test_json_has_exactly_the_documented_fields(result: LintResult) -> None:
     assert doc["summary"]["files"] == 4
 
 
+def test_json_lines_are_what_json_dumps_writes(result: LintResult) -> None:
+    """The report writes findings by hand for speed; each line must be json.dumps's."""
+    from apispec.lint.report.json import finding_dict
+
+    odd = Finding(
+        'x/\u00e9 "q"\\.py',
+        2,
+        1,
+        2,
+        9,
+        "API002",
+        Severity.WARNING,
+        "tab\there \u2028 \x00 caf\u00e9 \U0001f600",
+        ("DELETE", "/devices/{id}"),
+        "24.3.100",
+        Fix("f", False, (Edit(1, 2, '"/', 1, 2, 1, 3), Edit(5, 5, "a/", 1, 6, 1, 6))),
+    )
+    findings = [*result.findings, odd, odd.with_(fix=Fix("none", True, ()))]
+    lines = render("json", LintResult(findings, [], 1, ())).splitlines()[2 : 2 + len(findings)]
+    assert [line.strip().rstrip(",") for line in lines] == [
+        json.dumps(finding_dict(f)) for f in findings
+    ]
+
+
 # GitHub's documented workflow command: ::LEVEL file=F,line=L,col=C,endLine=..,endColumn=..,title=T::MESSAGE
 GITHUB = re.compile(
     r"::(error|warning|notice) file=([^,:]*),line=(\d+),col=(\d+),endLine=(\d+),endColumn=(\d+),title=([^,:]*)::(.*)"
