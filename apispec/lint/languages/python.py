@@ -8,6 +8,8 @@ from apispec.lint.languages.common import Dialect, Lit, split_interpolations
 
 _FSTRING = re.compile(r"\{[^{}\n]*\}")
 _TEMPLATE = re.compile(r"\{[^{}\n]*\}|%\(\w+\)[sd]|%[sdif]")
+_QUOTES = "'\""
+_TRIPLE = ('"""', "'''")
 # Text before a triple-quoted string that makes it a value rather than a docstring.
 _VALUE_BEFORE = "=([{,+%:\\"
 
@@ -22,6 +24,11 @@ class PythonDialect(Dialect):
 
     def literal(self, m: re.Match[str]) -> Lit | None:
         body = m.group()
+        if body[0] in _QUOTES and body[:3] not in _TRIPLE and len(body) >= 2:
+            # most strings: no prefix, one quote; what the general path below makes of them
+            start = m.start() + 1
+            parts = split_interpolations(body[1:-1], start, _TEMPLATE, "backslash")
+            return Lit(m.start(), m.end(), parts)
         k = 0
         while body[k] not in "'\"":
             k += 1
