@@ -73,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from apispec.lint.engine import fewer_collections
     from apispec.lint.run import LintRequest, execute
 
     request = LintRequest(
@@ -95,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
         unsafe_fixes=args.unsafe_fixes,
         jobs=args.jobs,
     )
-    outcome = execute(request, stdin=sys.stdin)
+    with fewer_collections():
+        outcome = execute(request, stdin=sys.stdin)
     if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline
         sys.stdout.write(outcome.direct)
         return outcome.exit_code

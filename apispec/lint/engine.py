@@ -8,9 +8,11 @@ suppressions, and scans many files in parallel.
 
 from __future__ import annotations
 
+import gc
 import os
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from hashlib import sha256
 from heapq import heapreplace
@@ -423,8 +425,27 @@ def _positioned(fix: Fix, lines: _Lines) -> Fix:
 _checker: Checker | None = None
 
 
+# Extraction allocates hundreds of thousands of short-lived objects; with the
+# default threshold (700) the garbage collector ran 400 times over the dense
+# benchmark corpus, 5 % of the CPU, for objects reference counting frees anyway.
+_YOUNG_THRESHOLD = 10_000
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Run the garbage collector a tenth as often while linting, then as before."""
+    before = gc.get_threshold()
+    gc.set_threshold(_YOUNG_THRESHOLD, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def _init_worker(options: Options) -> None:
     global _checker
+    gc.freeze()  # modules and registry live as long as the worker: never traverse them
+    gc.set_threshold(_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     _checker = Checker(load_registry(options.registry_dir), options)
 
 
