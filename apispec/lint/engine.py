@@ -452,14 +452,15 @@ def _init_worker(options: Options) -> None:
 def _lint_chunk(chunk: list[str]) -> list[FileResult]:
     """Results of the files with something to report (most have nothing)."""
     assert _checker is not None
-    results = (_lint_file(_checker, path) for path in chunk)
-    return [r for r in results if r.findings or r.skipped]
+    results = [_lint_file(_checker, path) for path in chunk]
+    return [r for r in results if r is not None and (r.findings or r.skipped)]
 
 
-def _lint_file(checker: Checker, path: str) -> FileResult:
+def _lint_file(checker: Checker, path: str) -> FileResult | None:
+    """None for a file without marker or suppression comment: nothing to report."""
     text, reason = read_text(path, checker.config.max_file_size, worth_decoding)
     if text is None and reason is None:
-        return FileResult(path)  # no marker, no suppression comment: nothing to report
+        return None
     shown = display_path(path)
     if text is None:
         return FileResult(shown, skipped=Skipped(shown, reason or "unreadable"))
@@ -485,7 +486,8 @@ def lint_files(
                 results.extend(chunk_results)
     else:
         checker = Checker(load_registry(options.registry_dir), options)
-        results = [_lint_file(checker, c.path) for c in candidates]
+        linted = (_lint_file(checker, c.path) for c in candidates)
+        results = [r for r in linted if r is not None]
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
     skipped = sorted((r.skipped for r in results if r.skipped is not None), key=lambda s: s.path)
     return LintResult(findings, skipped, len(candidates) - len(skipped), options.targets)
