@@ -162,7 +162,10 @@ class _Walker:
             ):
                 continue
             if is_dir:
-                below = None if entry.is_symlink() else os.path.join(real, entry.name)
+                try:
+                    below = None if entry.is_symlink() else os.path.join(real, entry.name)
+                except OSError:
+                    below = None  # vanished or unreadable: realpath below decides
                 self.walk(path, ignores, chain, below)
                 continue
             try:
