@@ -267,15 +267,8 @@ class Registry:
     def _by_key(self) -> dict[tuple[str, str], Endpoint]:
         return {e.key: e for e in self.endpoints}
 
-    @cached_property
-    def _by_operation(self) -> dict[str, Endpoint]:
-        return {e.operation_id: e for e in self.endpoints}
-
     def find(self, method: str, path: str) -> Endpoint | None:
         return self._by_key.get((method.upper(), path))
-
-    def by_operation_id(self, operation_id: str) -> Endpoint | None:
-        return self._by_operation.get(operation_id)
 
     def endpoint(self, method: str, path: str) -> Endpoint:
         """The endpoint at (method, path); a UsageError with a did-you-mean otherwise."""

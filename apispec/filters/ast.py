@@ -228,10 +228,6 @@ class FilterTree(_Node):
         _set(self, "relation", relation)
         _set(self, "relation_start", relation_start)
 
-    @property
-    def relation_end(self) -> int:
-        return self.relation_start + len(self.relation or "")
-
 
 def comparisons(expr: Expr) -> list[Comparison]:
     """The simple expressions of `expr` in source order."""

@@ -69,7 +69,3 @@ def make(code: str, message: str, start: int, end: int, hint: str | None = None)
 def ordered(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """Earliest first, so the first error is the earliest in the text."""
     return sorted(diagnostics, key=lambda d: (d.start, d.end, d.code))
-
-
-def has_errors(diagnostics: list[Diagnostic]) -> bool:
-    return any(d.severity == "error" for d in diagnostics)

@@ -11,7 +11,7 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from apispec.mock.context import Call, MockState
-from apispec.mock.data import PAUSED, SECTION_LEVELS, nested, reference
+from apispec.mock.data import MASK, PAUSED, SECTION_LEVELS, nested, reference
 from apispec.mock.errors import ApiError
 from apispec.mock.lists import Include, page_headers, parse_include, parse_query, select
 
@@ -41,7 +41,7 @@ def section_body(state: MockState, oid: str, section: str, inheritance: bool) ->
     tree = state.tree
     source = tree.inheritance_source(oid, section)
     values = {
-        name: ("*" * 8 if value and name in masked[section] else value)
+        name: (MASK if value and name in masked[section] else value)
         for name, value in tree.settings[source["id"]][section].items()
     }
     body = dict(values)

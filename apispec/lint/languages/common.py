@@ -468,29 +468,6 @@ class Source:
             i += 1
         return -1
 
-    def statement_end(self, offset: int, limit: int = 600) -> int:
-        """Where the statement holding `offset` ends: `;` or a newline at depth 0."""
-        text = self.text
-        depth = 0
-        i = offset
-        stop = min(self.endpos, offset + limit)
-        while i < stop:
-            token = self.token_at(i)
-            if token is not None and i >= token[0]:
-                i = token[1]
-                continue
-            ch = text[i]
-            if ch in _OPENERS:
-                depth += 1
-            elif ch in _CLOSERS:
-                depth -= 1
-                if depth < 0:
-                    return i
-            elif depth == 0 and ch in ";\n":
-                return i
-            i += 1
-        return stop
-
     # expressions -------------------------------------------------------------
 
     def chain_from(self, index: int) -> Chain:
@@ -961,9 +938,7 @@ class Extractor:
                 info.expr_start = outer.expr_start if outer.expr_start >= 0 else m.start(1)
         if bracket != "(" or not info.callee:
             # an element of a tuple, list or mapping: (path, method, label), @{Path=..; Method=..}
-            info.method = self.method_in(
-                text[opener:closer], whole_literals=True, skip=(start, end)
-            )
+            info.method = self.method_in(text[opener:closer], whole_literals=True)
             info.route = self.router_object(text[opener:closer])
             return info
         if self.is_route(info.callee, args_after, closer):
@@ -1042,9 +1017,7 @@ class Extractor:
                 return m.group(1).upper()
         return None
 
-    def method_in(
-        self, group: str, whole_literals: bool, skip: tuple[int, int] | None = None
-    ) -> str | None:
+    def method_in(self, group: str, whole_literals: bool) -> str | None:
         for pattern in _METHOD_HINTS:
             m = pattern.search(group)
             if m and m.group(1).upper() in _VERB_SET:
