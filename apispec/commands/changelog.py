@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
+from apispec.commands import add_registry_option
 from apispec.exceptions import EXIT_OK
 
 
@@ -19,12 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("start", nargs="?", metavar="FROM", help="exclusive; default: none")
     parser.add_argument("end", metavar="TO", help="inclusive")
     parser.add_argument("--format", choices=["md", "json"], default="md")
-    parser.add_argument(
-        "--registry",
-        type=Path,
-        metavar="DIR",
-        help="use the registry in DIR instead of the bundled one",
-    )
+    add_registry_option(parser)
     parser.set_defaults(handler=run)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from apispec.commands import add_registry_option
 from apispec.exceptions import EXIT_OK
 
 
@@ -24,12 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--format", choices=["md", "html"], default="md")
     parser.add_argument("-o", "--output", type=Path, metavar="DIR", required=True)
-    parser.add_argument(
-        "--registry",
-        type=Path,
-        metavar="DIR",
-        help="use the registry in DIR instead of the bundled one",
-    )
+    add_registry_option(parser)
     parser.set_defaults(handler=run)
 
 

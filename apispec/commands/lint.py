@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from apispec.commands import add_registry_option
 from apispec.lint.finding import FAIL_LEVELS
 from apispec.lint.report import FORMATS
 
@@ -28,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="RELEASE",
         help="release the server runs (repeatable; default: the newest release known)",
     )
-    p.add_argument("--registry", type=Path, metavar="DIR", help="lint against the registry in DIR")
+    add_registry_option(p, help="lint against the registry in DIR")
     p.add_argument("--config", type=Path, metavar="FILE", help="configuration file to use")
     p.add_argument(
         "--format", choices=FORMATS, default="text", help="output format (default: text)"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
+from apispec.commands import add_registry_option
 from apispec.exceptions import EXIT_OK
 
 
@@ -23,12 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="text",
         help="text: a table per tag; json: the list of MCP Tool objects",
     )
-    parser.add_argument(
-        "--registry",
-        type=Path,
-        metavar="DIR",
-        help="use the registry in DIR instead of the bundled one",
-    )
+    add_registry_option(parser)
     parser.set_defaults(handler=run)
 
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from apispec.commands import add_registry_option
 from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
 
 
@@ -23,12 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="output format (default: from the -o file's suffix, else yaml)",
     )
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE")
-    parser.add_argument(
-        "--registry",
-        type=Path,
-        metavar="DIR",
-        help="use the registry in DIR instead of the bundled one",
-    )
+    add_registry_option(parser)
     parser.add_argument(
         "--check",
         type=Path,

@@ -4,40 +4,34 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
+from apispec.commands import add_registry_option
 from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, RegistryError, UsageError, did_you_mean
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from apispec.model import Maturity  # the run loads the model anyway
+
     parser = sub.add_parser("registry", help="list, show and check the endpoint registry")
     inner = parser.add_subparsers(dest="registry_command", metavar="ACTION", required=True)
 
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--registry",
-            type=Path,
-            metavar="DIR",
-            help="use the registry in DIR instead of the bundled one",
-        )
-
     lister = inner.add_parser("list", help="list endpoints")
-    common(lister)
-    lister.add_argument("--maturity", choices=["stable", "experimental", "deprecated"])
+    add_registry_option(lister)
+    lister.add_argument("--maturity", choices=[m.value for m in Maturity])
     lister.add_argument("--release", metavar="R", help="only endpoints available in release R")
     lister.add_argument("--tag", metavar="T", help="only endpoints with tag T")
     lister.add_argument("--format", choices=["table", "json"], default="table")
     lister.set_defaults(handler=run_list)
 
     show = inner.add_parser("show", help="show one endpoint with every field")
-    common(show)
+    add_registry_option(show)
     show.add_argument("method")
     show.add_argument("path", help="path relative to /api/v2, for example /devices/{id}")
     show.add_argument("--format", choices=["text", "json"], default="text")
     show.set_defaults(handler=run_show)
 
     check = inner.add_parser("check", help="validate schema and cross-references")
-    common(check)
+    add_registry_option(check)
     check.set_defaults(handler=run_check)
 
 
