@@ -29,7 +29,7 @@ def test_registry_knows_every_release_the_spec_names_oldest_first(registry):
     assert registry.first_release.text == "24.3.100"
 
 
-@pytest.mark.parametrize(("older", "newer"), itertools.pairwise(SPEC_ORDER))
+@pytest.mark.parametrize(("older", "newer"), list(itertools.pairwise(SPEC_ORDER)))
 def test_each_release_orders_after_the_previous_one(older, newer):
     a, b = parse_release(older), parse_release(newer)
     assert a <= b and b >= a
