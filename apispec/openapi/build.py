@@ -42,7 +42,7 @@ def resolve_release(registry: Registry, release: Release | str | None) -> Releas
     return registry.release(release)
 
 
-def _headers(registry: Registry) -> dict[str, Any]:
+def component_headers(registry: Registry) -> dict[str, Any]:
     headers = {
         h.name: {"description": h.content, "schema": header_schema(h.content)}
         for h in registry.pagination_headers
@@ -126,7 +126,7 @@ def build_document(registry: Registry, release: Release | str | None = None) -> 
                     "POST /session or an API key.",
                 }
             },
-            "headers": _headers(registry),
+            "headers": component_headers(registry),
             "responses": {
                 error_response_name(s.status): error_response(registry, s.status, s.condition)
                 for s in registry.http_statuses
