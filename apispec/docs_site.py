@@ -286,6 +286,54 @@ def landing_context(site: Site) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class Migration:
+    """One endpoint a client on the older release may call that the newer one deprecates or removes."""
+
+    endpoint: Endpoint
+    change: str
+    release: Release | None
+    successor: Endpoint | None
+    verdict: str
+    remarks: tuple[str, ...]
+
+
+def _migrations(registry: Registry, start: Release, end: Release) -> list[Migration]:
+    """Every endpoint callable in `start` whose state in `end` is deprecated or removed.
+
+    Wider than the changelog's migration list, which covers only what changed
+    after `start`: an endpoint already deprecated in `start` still has to be
+    replaced before the client can count on `end`.
+    """
+    steps = []
+    for endpoint in registry.endpoints_in(start):
+        then = badge_in(registry, endpoint, end)
+        if then not in (Badge.DEPRECATED, Badge.REMOVED):
+            continue
+        remarks = []
+        if badge_in(registry, endpoint, start) is Badge.DEPRECATED:
+            remarks.append(f"already deprecated in {start}")
+        successor = registry.successor_of(endpoint)
+        if successor is not None and not registry.available_in(successor, end):
+            since = first_available(registry, successor)
+            remarks.append(
+                f"successor {successor} is not available in {end}"
+                + (f"; it is available from {since}" if since else "")
+            )
+        removed = then is Badge.REMOVED
+        steps.append(
+            Migration(
+                endpoint,
+                "removed" if removed else "deprecated",
+                endpoint.removed_in if removed else endpoint.deprecated_in,
+                successor,
+                endpoint.successor.text if endpoint.successor else "none given",
+                tuple(remarks),
+            )
+        )
+    return sorted(steps, key=lambda m: (m.change != "removed", m.endpoint.path, m.endpoint.method))
+
+
 def migration_context(site: Site, start: Release, end: Release) -> dict[str, Any]:
     """What a client on `start` changes to run on `end`, with before and after samples."""
     from apispec.changelog import build_changelog
@@ -298,25 +346,21 @@ def migration_context(site: Site, start: Release, end: Release) -> dict[str, Any
         return site.relative(here, site.page_path(release), anchor(endpoint))
 
     steps = []
-    for m in log.migrations:
+    for m in _migrations(registry, start, end):
         successor = m.successor
-        after = site.op(successor).samples if successor is not None else ()
+        in_end = successor is not None and registry.available_in(successor, end)
         steps.append(
             {
                 "migration": m,
-                "before_href": on(start, m.endpoint)
-                if badge_in(registry, m.endpoint, start)
-                else None,
-                "successor_href": on(end, successor)
-                if successor is not None and m.successor_in_target
-                else None,
+                "before_href": on(start, m.endpoint),
+                "successor_href": on(end, successor) if successor is not None and in_end else None,
                 "before": site.op(m.endpoint).samples,
-                "after": after,
+                "after": site.op(successor).samples if successor is not None else (),
                 "anchor": "migrate-" + anchor(m.endpoint),
             }
         )
     appeared = [
-        (e, on(end, e)) for rc in log.releases for e in rc.appeared if registry.available_in(e, end)
+        (e, on(end, e)) for e in registry.endpoints_in(end) if not registry.available_in(e, start)
     ]
     return {
         "start": start,
