@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     sizes = {path: len(text.encode("utf-8")) for path, text in pages.items()}
     largest = max(sizes, key=sizes.__getitem__)
     print(
-        f"wrote {len(written)} pages to {args.output}: {_kb(sum(sizes.values()))} in all, "
+        f"wrote {len(written)} page{'s' if len(written) != 1 else ''} to {args.output}: {_kb(sum(sizes.values()))} in all, "
         f"largest {largest} ({_kb(sizes[largest])}); nothing else is loaded"
     )
     return EXIT_OK
