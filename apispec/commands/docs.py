@@ -39,5 +39,14 @@ def run(args: argparse.Namespace) -> int:
     registry = load_registry(args.registry)
     pages = render_site(registry, args.format, args.release, args.all_releases)
     written = write_site(pages, args.output)
-    print(f"wrote {len(written)} pages to {args.output}")
+    sizes = {path: len(text.encode("utf-8")) for path, text in pages.items()}
+    largest = max(sizes, key=sizes.__getitem__)
+    print(
+        f"wrote {len(written)} page{'s' if len(written) != 1 else ''} to {args.output}: {_kb(sum(sizes.values()))} in all, "
+        f"largest {largest} ({_kb(sizes[largest])}); nothing else is loaded"
+    )
     return EXIT_OK
+
+
+def _kb(size: int) -> str:
+    return f"{size / 1024:,.0f} KB" if size < 10 * 1024 * 1024 else f"{size / 1024 / 1024:.1f} MB"

@@ -77,6 +77,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--enable", action="append", default=[], metavar="FEATURE", help="enable a feature: mcp"
     )
+    parser.add_argument(
+        "--cors",
+        action="store_true",
+        help="send CORS headers so pages in a browser may call the mock (the docs' try-it panel)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -94,5 +99,6 @@ def run(args: argparse.Namespace) -> int:
         users=args.users,
         wait_for=args.wait_for,
         enable=tuple(args.enable),
+        cors=args.cors,
     )
     return serve(config, args.host, args.port)

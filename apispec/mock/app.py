@@ -246,5 +246,32 @@ def create_app(config: MockConfig | None = None, state: MockState | None = None)
         ],
         exception_handlers={HTTPException: _http_error},
     )
+    if state.config.cors:
+        _allow_any_origin(app)
     app.state.mock = state
     return app
+
+
+# What a page's script may read of an answer besides the safelisted headers.
+EXPOSED_HEADERS = (
+    "Location", "Wait-For", "Link", "X-Total-Count", "X-Result-Count", "X-Request-Id",
+    "Deprecation", "WWW-Authenticate", "Allow",
+)  # fmt: skip
+
+
+def _allow_any_origin(app: Starlette) -> None:
+    """`--cors`: CORS headers for any origin (also `null`, a page opened from file://).
+
+    No credentials mode: the token travels in the Authorization header, so a
+    wildcard origin is enough and no cookie is ever involved.
+    """
+    from starlette.middleware.cors import CORSMiddleware
+
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=["*"],
+        allow_methods=["*"],
+        allow_headers=["*"],
+        expose_headers=list(EXPOSED_HEADERS),
+        max_age=600,
+    )

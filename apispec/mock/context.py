@@ -37,6 +37,7 @@ class MockConfig:
     users: Path | None = None
     wait_for: float = DEFAULT_WAIT_FOR
     enable: tuple[str, ...] = ()
+    cors: bool = False  # answer browsers from any origin (the docs' try-it panel)
 
 
 class MockState:

@@ -74,6 +74,8 @@ def banner(state: MockState, url: str) -> list[str]:
     else:
         for user in state.accounts.users.values():
             lines.append(f"  user {user.username} ({user.role}, from {state.config.users})")
+    if state.config.cors:
+        lines.append("  CORS: pages from any origin may call it (--cors)")
     lines.append("  press Ctrl-C to stop")
     return lines
 
