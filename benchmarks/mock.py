@@ -30,7 +30,7 @@ from collections.abc import Callable
 import httpx
 
 from apispec.mock.data import generate_tree
-from apispec.mock.lists import compiled_filter
+from apispec.mock.selection import compiled_filter
 from apispec.model import load_registry
 
 FILTER = 'status = down and basic.tags contains "ping" or favorite = true'

@@ -85,9 +85,17 @@ class Filter:
     def select(self, records: Sequence[Record]) -> list[Record]:
         """The records the filter selects, in input order; `records` is the whole tree."""
         predicate = self.predicate
+        return self.related(records, [r for r in records if predicate(r)])
+
+    def related(self, records: Sequence[Record], matched: list[Record]) -> list[Record]:
+        """What `select` answers once the expression has `matched` (in input order) among `records`.
+
+        Apart, so that a caller may test records in its own way (in slices, with
+        a deadline, only on the candidates an index gives) and still follow the
+        relationship word as `select` does.
+        """
         if self.relation is None:
-            return [r for r in records if predicate(r)]
-        matched = [r for r in records if predicate(r)]
+            return matched
         if self.relation == "children":
             ids = {r.get(ID_FIELD) for r in matched}
             return [r for r in records if r.get(PARENT_FIELD) in ids]

@@ -39,6 +39,11 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
 
 
+def execution_timeout(seconds: float) -> ApiError:
+    """408 `EXECUTION_TIMEOUT`, for a request that ran past the registry's execution limit."""
+    return ApiError("EXECUTION_TIMEOUT", f"the request ran longer than {seconds:g} seconds")
+
+
 def request_id(request: Request) -> str:
     """The request's id, made once per request and kept in its scope state."""
     state = request.scope.setdefault("state", {})
