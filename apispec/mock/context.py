@@ -19,6 +19,7 @@ from apispec.mock.bodies import BodyError, decode_json
 from apispec.mock.data import Kinds, SideData, Tree, generate_tree, load_tree, side_data
 from apispec.mock.errors import ApiError
 from apispec.mock.faults import Faults
+from apispec.mock.index import INDEX_MIN, ListIndex
 from apispec.model import Endpoint, Registry, load_registry
 from apispec.releases import Release
 
@@ -88,6 +89,7 @@ class MockState:
         self.version = 0
         self.list_cache: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
         self._of_types: dict[frozenset[str] | None, list[dict[str, Any]]] = {}
+        self._indexes: dict[int, ListIndex] = {}  # by id() of a list in _of_types
         self._pool: ThreadPoolExecutor | None = None
         self.closed = False
 
@@ -109,6 +111,20 @@ class MockState:
         self.version += 1
         self.list_cache.clear()
         self._of_types.clear()
+        self._indexes.clear()
+
+    def index_of(self, records: list[dict[str, Any]]) -> ListIndex | None:
+        """The index of one of the cached lists `tree_records` returns; None for other lists.
+
+        Only those lists are kept unchanged until the data changes, which is
+        what an index needs; a list built for one request is just scanned.
+        """
+        if len(records) < INDEX_MIN or not any(records is kept for kept in self._of_types.values()):
+            return None
+        index = self._indexes.get(id(records))
+        if index is None:
+            index = self._indexes[id(records)] = ListIndex(records)
+        return index
 
     def tree_records(self, types: frozenset[str] | None) -> list[dict[str, Any]]:
         """The available tree records of `types` (all when None), kept until the data changes."""

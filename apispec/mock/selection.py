@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from apispec.filters.grammar import RELATION_TERMINALS
 from apispec.mock.errors import ApiError, execution_timeout
-from apispec.mock.lists import ListQuery, sort_records
+from apispec.mock.index import ListIndex
+from apispec.mock.lists import ListQuery, sort_key, sort_records
 
 if TYPE_CHECKING:
     from apispec.filters.evaluate import Filter
@@ -38,6 +39,7 @@ Record = dict[str, Any]
 MAX_FILTER_LENGTH = 32_768  # characters: a 1,000-term filter of realistic terms fits
 MAX_FILTER_TERMS = 1_000  # simple expressions (`<property> <operator> <value>`)
 SLICE = 1_024  # records tested between two looks at the clock
+RANK_SHARE = 8  # sort by index ranks when the result is at least 1/8 of the list
 _RELATION_START = re.compile(
     r"\s*(?:" + "|".join(t.lower() for t in RELATION_TERMINALS) + r")(?![A-Za-z0-9_.])"
 )
@@ -82,23 +84,35 @@ class Selection:
     deadline: float  # time.monotonic() value at which the request's time is up
     time_limit: float
     stopped: Callable[[], bool]  # the server is shutting down
+    index: ListIndex | None = None  # over `records`
+    universe_index: ListIndex | None = None  # over `universe`
 
     def run(self) -> list[Record]:
-        """The records the filter keeps, sorted; ApiError on a bad filter or when time is up."""
+        """The records the filter keeps, sorted; ApiError on a bad filter or when time is up.
+
+        With an index, the filter is tested only on the candidates it gives
+        (a superset of the matches, in list order), so the answer is the same.
+        """
         query = self.query
-        records = self.records
+        records, index = self.records, self.index
         if query.filter is not None:
             flt = compiled_filter(query.filter)
             pool = records
             if flt.relation is not None and self.universe is not None:
-                pool = self.universe
-            selected = flt.related(pool, self._matching(flt, pool))
+                pool, index = self.universe, self.universe_index
+            candidates = index.candidates(flt.tree.expr) if index is not None else None
+            matched = self._matching(flt, pool if candidates is None else candidates)
+            selected = flt.related(pool, matched)
             if pool is not records and self.admits is not None:
                 selected = [r for r in selected if self.admits(r)]
             records = selected
         self._check_time()
         if query.sort_by is not None:
-            records = sort_records(records, query.sort_by, query.descending)
+            ranks = None
+            # Ranking the whole list pays off when the result is a good share of it.
+            if index is not None and len(records) * RANK_SHARE >= len(index.records):
+                ranks = index.ranks(query.sort_by, sort_key)
+            records = sort_records(records, query.sort_by, query.descending, ranks)
         return records
 
     def _matching(self, flt: Filter, pool: list[Record]) -> list[Record]:
@@ -126,19 +140,24 @@ async def select(
     """The records the filter keeps, sorted, computed in a worker thread.
 
     `candidates` and `universe` run here, on the event loop, because they read
-    the live tree; the worker gets the lists they return.
+    the live tree; the worker gets the lists they return, and their indexes
+    when they are the state's cached lists (index.py).
     """
     state = call.state
     needs_universe = (
         universe is not None and query.filter is not None and _RELATION_START.match(query.filter)
     )
+    records = candidates()
+    whole = universe() if needs_universe and universe is not None else None
     selection = Selection(
         query=query,
-        records=candidates(),
-        universe=universe() if needs_universe and universe is not None else None,
+        records=records,
+        universe=whole,
         admits=admits,
         deadline=call.deadline,
         time_limit=call.time_limit,
         stopped=lambda: state.closed,
+        index=state.index_of(records),
+        universe_index=state.index_of(whole) if whole is not None else None,
     )
     return await state.off_loop(selection.run)
