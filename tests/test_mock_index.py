@@ -106,6 +106,7 @@ def _selection(text: str | None, sort: tuple[str, bool] | None, indexed: bool) -
 @example("", 'basic.tags contains "ping"', None)  # an element of a list value
 @example("", 'basic.parenttags contains "linux" or favorite = true', ("name", True))
 @example("", "status = down and not(type = sensor)", ("status", False))
+@example("", 'status = down and name != "Ping" or favorite = true', None)  # a partial answer
 @example("children ", 'parentid = "0" or name in ["Ping", "x"]', ("id", True))
 @example("descendants ", 'id = "1" and kind != probedevice', None)
 def test_indexed_selection_equals_the_unindexed_one(relation: str, text: str, sort: Any) -> None:
@@ -127,9 +128,13 @@ def test_an_index_narrows_what_is_tested() -> None:
     from apispec.filters import parse
 
     expr = parse('status = down and basic.tags contains "ping" or favorite = true').tree.expr
-    candidates = index.candidates(expr)
+    candidates, rest = index.plan(expr)
     assert candidates is not None and 0 < len(candidates) < len(SENSORS) / 4
-    assert index.candidates(parse('name != "x"').tree.expr) is None  # a complement: no lookup
+    assert rest is None  # lookups of text and booleans are exact: nothing left to test
+    other = parse('status = down and name != "x"').tree.expr
+    candidates, rest = index.plan(other)
+    assert rest == parse('name != "x"').tree.expr  # only the complement is tested
+    assert index.plan(parse('name != "x"').tree.expr) == (None, parse('name != "x"').tree.expr)
 
 
 @pytest.fixture(scope="module")

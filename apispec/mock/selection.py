@@ -25,13 +25,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from apispec.filters.evaluate import predicate as compile_expr
 from apispec.filters.grammar import RELATION_TERMINALS
 from apispec.mock.errors import ApiError, execution_timeout
 from apispec.mock.index import ListIndex
 from apispec.mock.lists import ListQuery, sort_key, sort_records
 
 if TYPE_CHECKING:
-    from apispec.filters.evaluate import Filter
+    from apispec.filters.ast import Expr
+    from apispec.filters.evaluate import Filter, Predicate
     from apispec.mock.context import Call
 
 Record = dict[str, Any]
@@ -39,7 +41,6 @@ Record = dict[str, Any]
 MAX_FILTER_LENGTH = 32_768  # characters: a 1,000-term filter of realistic terms fits
 MAX_FILTER_TERMS = 1_000  # simple expressions (`<property> <operator> <value>`)
 SLICE = 1_024  # records tested between two looks at the clock
-RANK_SHARE = 8  # sort by index ranks when the result is at least 1/8 of the list
 _RELATION_START = re.compile(
     r"\s*(?:" + "|".join(t.lower() for t in RELATION_TERMINALS) + r")(?![A-Za-z0-9_.])"
 )
@@ -100,23 +101,29 @@ class Selection:
             pool = records
             if flt.relation is not None and self.universe is not None:
                 pool, index = self.universe, self.universe_index
-            candidates = index.candidates(flt.tree.expr) if index is not None else None
-            matched = self._matching(flt, pool if candidates is None else candidates)
+            matched = self._matching(flt.predicate, pool, index, flt.tree.expr)
             selected = flt.related(pool, matched)
             if pool is not records and self.admits is not None:
                 selected = [r for r in selected if self.admits(r)]
             records = selected
         self._check_time()
         if query.sort_by is not None:
-            ranks = None
-            # Ranking the whole list pays off when the result is a good share of it.
-            if index is not None and len(records) * RANK_SHARE >= len(index.records):
-                ranks = index.ranks(query.sort_by, sort_key)
+            ranks = index.ranks(query.sort_by, sort_key, len(records)) if index else None
             records = sort_records(records, query.sort_by, query.descending, ranks)
         return records
 
-    def _matching(self, flt: Filter, pool: list[Record]) -> list[Record]:
-        predicate = flt.predicate
+    def _matching(
+        self, predicate: Predicate, pool: list[Record], index: ListIndex | None, expr: Expr
+    ) -> list[Record]:
+        """The records of `pool` the expression matches, in order, tested in slices."""
+        if index is not None:
+            candidates, rest = index.plan(expr)
+            if candidates is not None:
+                pool = candidates
+            if rest is None:
+                return pool  # the index answered exactly
+            if rest is not expr:
+                predicate = compile_expr(rest)  # only what the index could not decide
         matched: list[Record] = []
         for start in range(0, len(pool), SLICE):
             self._check_time()
