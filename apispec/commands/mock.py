@@ -77,6 +77,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--enable", action="append", default=[], metavar="FEATURE", help="enable a feature: mcp"
     )
+    parser.add_argument(
+        "--log",
+        action="store_true",
+        help="print one line per request: method, path, status, ms, error and filter codes",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -94,5 +99,6 @@ def run(args: argparse.Namespace) -> int:
         users=args.users,
         wait_for=args.wait_for,
         enable=tuple(args.enable),
+        log=args.log,
     )
     return serve(config, args.host, args.port)

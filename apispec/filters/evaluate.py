@@ -48,16 +48,11 @@ PARENT_FIELD = "parentid"
 class FilterError(UsageError):
     """The filter text has errors; `diagnostics` says which and where."""
 
-    def __init__(
-        self, text: str, diagnostics: Sequence[Diagnostic], reason: str | None = None
-    ) -> None:
+    def __init__(self, text: str, diagnostics: Sequence[Diagnostic]) -> None:
         self.text = text
         self.diagnostics = list(diagnostics)
         first = next((d for d in self.diagnostics if d.is_error), None)
-        if first is not None:
-            detail = f" at offset {first.start}: {first.message}"
-        else:
-            detail = f": {reason}" if reason else ""
+        detail = f" at offset {first.start}: {first.message}" if first is not None else ""
         shown = text if len(text) <= 80 else text[:77] + "..."
         super().__init__(f"invalid filter {shown!r}{detail}")
 

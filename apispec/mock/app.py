@@ -19,6 +19,7 @@ from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -33,6 +34,7 @@ from apispec.mock.errors import (
     execution_timeout,
     request_id,
 )
+from apispec.mock.log import RequestLog
 from apispec.mock.routes import Route as ApiRoute
 from apispec.mock.routes import build_routes
 from apispec.model import Endpoint, Maturity
@@ -248,6 +250,7 @@ def create_app(config: MockConfig | None = None, state: MockState | None = None)
             Route(API_PREFIX + "/{path:path}", dispatcher.__call__, methods=methods),
         ],
         exception_handlers={HTTPException: _http_error},
+        middleware=[Middleware(RequestLog)] if state.config.log else [],
     )
     app.state.mock = state
     return app

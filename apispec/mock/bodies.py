@@ -1,4 +1,4 @@
-"""Decoding a JSON request body into values the mock can store and send back.
+"""Request bodies: decoding JSON into values the mock can store and send back, and their fields.
 
 Python's decoder accepts more than the mock can use: a lone UTF-16 surrogate
 (`"\\ud800"`) decodes, is stored, and then breaks every answer that includes
@@ -15,6 +15,9 @@ import json
 import math
 import re
 from typing import Any
+
+from apispec.exceptions import did_you_mean
+from apispec.mock.errors import ApiError
 
 MAX_DEPTH = 64  # no body of the API nests more than a few levels
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -81,3 +84,21 @@ def _problem(value: Any) -> str | None:
 
 def _short(where: str) -> str:
     return where if len(where) <= _SHOWN else where[: _SHOWN - 3] + "..."
+
+
+def known_fields(body: dict[str, Any], known: tuple[str, ...], what: str) -> None:
+    """400 `BAD_REQUEST` naming each field of `body` that `what` does not take.
+
+    The spec shows no creation payloads, so the mock takes the fields it can
+    store; a field it does not know is refused rather than dropped, so a typo
+    (`"nmae"`) does not pass silently.
+    """
+    unknown = [key for key in body if key not in known]
+    if unknown:
+        first = unknown[0]
+        fields = ", ".join(map(repr, unknown))
+        raise ApiError(
+            "BAD_REQUEST",
+            f"unknown field{'s' * (len(unknown) > 1)} {fields}{did_you_mean(first, known)}; "
+            f"{what} takes: {', '.join(known)}",
+        )

@@ -47,6 +47,7 @@ class MockConfig:
     users: Path | None = None
     wait_for: float = DEFAULT_WAIT_FOR
     enable: tuple[str, ...] = ()
+    log: bool = False  # one line per request on standard output (log.py)
 
 
 class MockState:

@@ -61,9 +61,15 @@ def compiled_filter(text: str) -> Filter:
     try:
         flt = compile(text)
     except FilterError as exc:
-        first = next((d for d in exc.diagnostics if d.is_error), None)
-        message = first.message if first is not None else str(exc)
-        raise ApiError("INVALID_FILTER", f"invalid filter: {message}") from None
+        first = next(d for d in exc.diagnostics if d.is_error)
+        line, column = first.line_column(text)
+        where = f"column {column}" if line == 1 else f"line {line}, column {column}"
+        hint = f"; hint: {first.hint}" if first.hint else ""
+        raise ApiError(
+            "INVALID_FILTER",
+            f"invalid filter at {where}: {first.message}{hint}",
+            diagnostic=first.code,
+        ) from None
     terms = len(comparisons(flt.tree.expr))
     if terms > MAX_FILTER_TERMS:
         raise ApiError(
