@@ -100,7 +100,7 @@ def _selection(text: str | None, sort: tuple[str, bool] | None, indexed: bool) -
         return [hash(error.message)]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(RELATION, FILTERS, SORT)
 # each kind of lookup the index makes, besides what the strategy finds
 @example("", 'basic.tags contains "ping"', None)  # an element of a list value

@@ -34,7 +34,7 @@ FILTERS = st.one_of(
     valid_filters(),
 )
 SETTINGS = settings(
-    max_examples=150,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
