@@ -82,6 +82,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="send CORS headers so pages in a browser may call the mock (the docs' try-it panel)",
     )
+    parser.add_argument(
+        "--log",
+        action="store_true",
+        help="print one line per request: method, path, status, ms, error and filter codes",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -100,5 +105,6 @@ def run(args: argparse.Namespace) -> int:
         wait_for=args.wait_for,
         enable=tuple(args.enable),
         cors=args.cors,
+        log=args.log,
     )
     return serve(config, args.host, args.port)

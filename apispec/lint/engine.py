@@ -246,8 +246,9 @@ class Checker:
             name, value = query.name, query.value
             if name == "filter" and value is not None:
                 yield from self._filter_findings(query, value, endpoint, site)
-            elif name == "limit" and value is not None and value.strip().isdigit():
-                if int(value) > self.max_limit:
+            elif name == "limit" and value is not None and value.strip().isdecimal():
+                digits = value.strip()  # int() refuses more than 4,300 digits: out of range
+                if len(digits) > 4_300 or int(digits) > self.max_limit:
                     message = (
                         f"limit={value.strip()} is above the maximum of {self.max_limit} "
                         "objects per response; page with offset"

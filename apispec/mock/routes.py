@@ -11,7 +11,7 @@ this over the whole registry, so a new registry row cannot go unserved.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from starlette.responses import Response
@@ -22,7 +22,8 @@ from apispec.mock.context import Call, MockState
 from apispec.mock.data import EXPERIMENTAL_PREFIX
 from apispec.model import Endpoint
 
-Handler = Callable[[Call], Response]
+# A handler answers at once, or (lists: filtering runs off the event loop) when awaited.
+Handler = Callable[[Call], Response | Awaitable[Response]]
 
 OBJECTS = "objects"  # the spec's path for lists of every tree kind
 ITEM_VIEWS = ("overview", "clone", "settings")  # deprecated views of one object

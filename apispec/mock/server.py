@@ -48,13 +48,20 @@ def base_url(sock: socket.socket) -> str:
 def _server(state: MockState, quiet: bool = True) -> object:
     import uvicorn
 
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # Before uvicorn waits for requests in flight: a long filter evaluation
+            # gives up at once (503) instead of holding the shutdown for seconds.
+            state.close()
+            await super().shutdown(sockets)
+
     config = uvicorn.Config(
         create_app(state=state),
         log_level="warning" if quiet else "info",
         access_log=False,
         lifespan="off",
     )
-    return uvicorn.Server(config)
+    return Server(config)
 
 
 def banner(state: MockState, url: str) -> list[str]:
