@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_OK
 
 
@@ -32,11 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from apispec.docs_site import render_site, write_site
     from apispec.exceptions import UsageError
-    from apispec.model import load_registry
 
     if args.output.exists() and not args.output.is_dir():
         raise UsageError(f"output {args.output} exists and is not a directory")
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     pages = render_site(registry, args.format, args.release, args.all_releases)
     written = write_site(pages, args.output)
     print(f"wrote {len(written)} pages to {args.output}")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from apispec.commands import add_registry_option, registry_from
+
 
 def _port(text: str) -> int:
     value = int(text)
@@ -77,6 +79,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--enable", action="append", default=[], metavar="FEATURE", help="enable a feature: mcp"
     )
+    add_registry_option(parser, help="serve the registry in DIR instead of the bundled one")
     parser.set_defaults(handler=run)
 
 
@@ -95,4 +98,4 @@ def run(args: argparse.Namespace) -> int:
         wait_for=args.wait_for,
         enable=tuple(args.enable),
     )
-    return serve(config, args.host, args.port)
+    return serve(config, args.host, args.port, registry=registry_from(args))

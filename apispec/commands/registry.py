@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, RegistryError, UsageError, did_you_mean
+
+if TYPE_CHECKING:
+    from apispec.registry_files import RegistrySource
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,10 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from apispec.model import load_registry
     from apispec.text_table import render_table
 
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     endpoints = list(registry.endpoints)
     if args.release:
         release = registry.release(args.release)
@@ -65,9 +69,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from apispec.model import load_registry
-
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     endpoint = registry.endpoint(args.method, args.path)
     data = endpoint.as_dict()
     data["available_in"] = [
@@ -92,15 +94,32 @@ def run_check(args: argparse.Namespace) -> int:
 
     try:
         source = read_registry(args.registry, with_lines=True)
+        if args.overlay:
+            from apispec.overlays import check_overlays
+
+            merged, findings, read = check_overlays(source, args.overlay)
+            document = (merged or source).document
+            # the registry's own warnings (doubts about the spec) are not the overlay's news
+            findings = [f for f in findings if f.severity == "error" or _inside(f.path, read)]
+        else:
+            findings = check_source(source)
+            document = source.document
     except RegistryError as exc:
         print(f"{exc}")
         return EXIT_FINDINGS
-    findings = check_source(source)
     for finding in findings:
         print(finding)
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
-    endpoints = len(source.document.get("endpoints") or ())
+    endpoints = len(document.get("endpoints") or ())
     verdict = "FAILED" if errors else "ok"
-    print(f"registry {verdict}: {endpoints} endpoints, {errors} errors, {warnings} warnings")
+    overlays = f" with {len(args.overlay)} overlay{'s' * (len(args.overlay) != 1)}"
+    print(
+        f"registry{overlays if args.overlay else ''} {verdict}: {endpoints} endpoints, "
+        f"{errors} errors, {warnings} warnings"
+    )
     return EXIT_FINDINGS if errors else EXIT_OK
+
+
+def _inside(path: Path, overlays: list[RegistrySource]) -> bool:
+    return any(path.is_relative_to(o.directory) for o in overlays)
