@@ -82,8 +82,9 @@ def _settle(request: LintRequest) -> tuple[Config, Options]:
             targets = tuple(dict.fromkeys(registry.release(t).text for t in config.target))
         except UsageError as exc:
             raise ConfigError(f"{config.source}: target: {exc}") from None
-    else:
-        targets = (registry.newest_release.text,)
+    else:  # the server an overlay describes, else the newest release
+        described = [o.release for o in registry.overlays if o.release is not None]
+        targets = ((described[-1] if described else registry.newest_release).text,)
     options = Options(config, targets, directory.resolve() if directory else None, overlays)
     return config, options
 
