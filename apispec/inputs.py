@@ -19,7 +19,7 @@ import os
 import stat
 from typing import Any
 
-from apispec.exceptions import ApispecError
+from apispec.exceptions import UsageError
 
 # A registry file, configuration, OpenAPI document, baseline or mock data file
 # larger than this is refused; the largest public OpenAPI documents are ~10 MB
@@ -45,7 +45,7 @@ _OPEN_FLAGS = (
 )
 
 
-class InputError(ApispecError):
+class InputError(UsageError):
     """A named input that cannot be used: `name: reason`, exit 2.
 
     `reason` alone is kept so a caller can phrase the message its own way.

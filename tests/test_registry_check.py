@@ -256,8 +256,8 @@ def test_non_utf8_registry_file_is_one_line_error(cli, registry_copy):
 
 def test_missing_registry_directory_is_one_line_error(cli, tmp_path):
     result = cli("registry", "check", "--registry", str(tmp_path / "nope"))
-    assert result.code == 1
-    assert result.out.strip() == f"{tmp_path / 'nope'}: registry directory does not exist"
+    assert result.code == 2  # nothing to check is a usage error, not a finding
+    assert result.err == f"apispec: error: {tmp_path / 'nope'}: registry directory does not exist\n"
 
 
 def test_broken_registry_used_by_another_command_is_a_configuration_error(cli, registry_copy):

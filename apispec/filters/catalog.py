@@ -162,10 +162,10 @@ def _cache_path() -> Path | None:
 
 def _write(path: Path, catalog: Catalog) -> None:
     """Write atomically, so a concurrent reader never sees half a file."""
+    from apispec.outputs import WriteError, write_atomic
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(catalog.to_json()), encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError:
+        write_atomic(path, json.dumps(catalog.to_json()), durable=False)
+    except (OSError, WriteError):
         pass

@@ -18,7 +18,7 @@ from hashlib import sha256
 from heapq import heapreplace
 from pathlib import Path
 
-from apispec.exceptions import did_you_mean
+from apispec.exceptions import debug_traceback, did_you_mean
 from apispec.lint import suppress
 from apispec.lint.config import Config
 from apispec.lint.discover import Candidate, display_path, read_text
@@ -390,7 +390,7 @@ def normalized(line: str) -> str:
 def fingerprint(code: str, path: str, line_text: str, target: str | None, occurrence: int) -> str:
     """Stable across unrelated edits: no line number, only what the line says."""
     data = "\0".join((code, path, normalized(line_text), target or "", str(occurrence)))
-    return sha256(data.encode()).hexdigest()[:32]
+    return sha256(data.encode("utf-8", "surrogateescape")).hexdigest()[:32]  # any file name
 
 
 def _finish(findings: list[Finding], lines: _Lines) -> list[Finding]:
@@ -464,9 +464,10 @@ def _lint_file(checker: Checker, path: str) -> FileResult | None:
         return FileResult(shown, skipped=Skipped(shown, reason or "unreadable"))
     try:
         return FileResult(shown, checker.lint_text(text, shown))
-    except Exception as exc:  # one odd file must not end the whole run
+    except Exception as exc:  # one odd file must not end the run; it ends with exit 3
+        debug_traceback()
         reason = f"not linted: internal error ({type(exc).__name__}: {exc}); please report it"
-        return FileResult(shown, skipped=Skipped(shown, reason))
+        return FileResult(shown, skipped=Skipped(shown, reason, internal=True))
 
 
 def lint_files(
