@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_OK, EXIT_USAGE
 
 
@@ -33,11 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from apispec.docs_site import render_site, write_site
     from apispec.exceptions import UsageError
-    from apispec.model import load_registry
 
     if args.output.exists() and not args.output.is_dir():
         raise UsageError(f"output {args.output} exists and is not a directory")
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     pages = render_site(registry, args.format, args.release, args.all_releases)
     written, errors = write_site(pages, args.output)
     for message in errors:

@@ -10,9 +10,7 @@ into a plain one; `apispec registry diff SOURCE` shows those differences.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -241,20 +239,12 @@ def render(doc: dict[str, Any], source: str) -> str:
     return header + body
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Temp file in the same directory, fsync, rename: a reader never sees half an overlay."""
+def write_overlay(path: Path, text: str) -> None:
+    """Create the directory if need be; the file is replaced atomically (apispec.outputs)."""
+    from apispec.outputs import write_atomic
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     except OSError as exc:
         raise UsageError(f"{path.parent}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    write_atomic(path, text)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from apispec.importer.describe import Description, describe
-from apispec.importer.overlay import build_overlay, prepare_output, render, write_atomically
+from apispec.importer.overlay import build_overlay, prepare_output, render, write_overlay
 from apispec.importer.refs import Resolver
 from apispec.importer.sources import open_source
 
@@ -54,5 +54,5 @@ def import_overlay(
     target = prepare_output(output)  # before any request: a wrong --output costs nothing
     description = read_description(source, registry, headers, release)
     document = build_overlay(description, registry)
-    write_atomically(target, render(document, description.source))
+    write_overlay(target, render(document, description.source))
     return Imported(target, description, document)
