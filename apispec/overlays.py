@@ -26,6 +26,7 @@ from apispec.exceptions import RegistryError
 from apispec.registry_files import Pointer, RegistrySource, read_registry
 from apispec.releases import Release, ReleaseSyntaxError, parse_release
 
+_KEY_FIELDS = frozenset({"method", "path", "name"})
 SECTIONS = ("overlay", "releases", "endpoints", "properties", "paths")
 # Fields that belong to one maturity: an overlay that changes the maturity
 # states them anew instead of inheriting the registry's.
@@ -225,7 +226,8 @@ def _merge_keyed(
         current.update(stamped)
         entries[at] = current
         for name in item:
-            merged.origins[(section, at, name)] = (overlay, (section, index, name))
+            if name not in _KEY_FIELDS:  # the entry's identity is still the base's
+                merged.origins[(section, at, name)] = (overlay, (section, index, name))
 
 
 def _apply(merged: MergedSource, overlay: RegistrySource) -> None:
@@ -337,9 +339,12 @@ def check_overlays(
     """Every finding of the overlays and of the merged registry, errors and warnings.
 
     The merged source is None when an overlay alone has errors (merging a
-    broken overlay would only repeat them as confusing merged findings).
+    broken overlay would only repeat them as confusing merged findings). An
+    error the merge causes in the registry's own entries (a successor the
+    server removes, say) is a conflict, so a warning: the overlay states the
+    server's truth, and the registry's invariants were written for the spec.
     """
-    from apispec.registry_check import check_source
+    from apispec.registry_check import Finding, check_source
 
     sources = [read_overlay(Path(d)) for d in directories]
     findings: list[Any] = []
@@ -351,9 +356,22 @@ def check_overlays(
     for source in sources:
         findings += conflicts(merged.document, source)
         _apply(merged, source)
-    findings += check_source(merged)
+    own = {(f.severity, f.message) for f in check_source(base)}
+    for finding in check_source(merged):
+        mine = _within(finding.path, sources)
+        if mine or (finding.severity == "error" and ("error", finding.message) in own):
+            findings.append(finding)
+        elif finding.severity == "error":
+            message = f"{finding.message} (with the overlays)"
+            findings.append(Finding(finding.path, finding.line, "warning", message))
+        elif ("warning", finding.message) not in own:
+            findings.append(finding)  # else the registry's own doubt about the spec: not news
     findings.sort(key=lambda f: (str(f.path), f.line, f.severity, f.message))
     return merged, findings, sources
+
+
+def _within(path: Path, overlays: list[RegistrySource]) -> bool:
+    return any(path.is_relative_to(o.directory) for o in overlays)
 
 
 def apply_overlays(

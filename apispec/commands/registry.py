@@ -5,13 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, RegistryError, UsageError, did_you_mean
-
-if TYPE_CHECKING:
-    from apispec.registry_files import RegistrySource
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -148,10 +144,8 @@ def run_check(args: argparse.Namespace) -> int:
         if args.overlay:
             from apispec.overlays import check_overlays
 
-            merged, findings, read = check_overlays(source, args.overlay)
+            merged, findings, _ = check_overlays(source, args.overlay)
             document = (merged or source).document
-            # the registry's own warnings (doubts about the spec) are not the overlay's news
-            findings = [f for f in findings if f.severity == "error" or _inside(f.path, read)]
         else:
             findings = check_source(source)
             document = source.document
@@ -170,10 +164,6 @@ def run_check(args: argparse.Namespace) -> int:
         f"{errors} errors, {warnings} warnings"
     )
     return EXIT_FINDINGS if errors else EXIT_OK
-
-
-def _inside(path: Path, overlays: list[RegistrySource]) -> bool:
-    return any(path.is_relative_to(o.directory) for o in overlays)
 
 
 def run_import(args: argparse.Namespace) -> int:
