@@ -46,19 +46,22 @@ def _enum(entry: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
 def _counts(diff: Diff) -> str:
     if not diff.different:
         return "no differences"
     parts = [
-        f"{len(diff.added)} endpoints added",
+        f"{_plural(len(diff.added), 'endpoint')} added",
         f"{len(diff.removed)} removed",
         f"{len(diff.changed)} changed",
-        f"{len(diff.enums)} enumerations changed",
+        f"{_plural(len(diff.enums), 'enumeration')} changed",
     ]
     if diff.releases_added or diff.releases_removed:
-        parts.append(
-            f"{len(diff.releases_added)} releases added, {len(diff.releases_removed)} removed"
-        )
+        parts.append(f"{_plural(len(diff.releases_added), 'release')} added")
+        parts.append(f"{len(diff.releases_removed)} removed")
     return ", ".join(parts)
 
 
