@@ -124,6 +124,7 @@ def _check_references(doc: dict[str, Any], out: Collector) -> None:
         _check_lifecycle(index, endpoint, releases, out)
         _check_successor(index, endpoint, endpoints, keys, releases, out)
     _check_cycles(endpoints, keys, out)
+    _check_listed_methods(doc, keys, out)
     _check_filters(doc, out)
     _check_errors(doc, out)
 
@@ -330,6 +331,20 @@ def _check_cycles(
             out.error(("endpoints", start, "successor"), f"successor chain has a cycle: {names}")
 
 
+def _check_listed_methods(
+    doc: dict[str, Any], keys: dict[tuple[str, str], int], out: Collector
+) -> None:
+    """An overlay's method list names endpoints: each method it lists must be defined."""
+    for index, item in enumerate(doc.get("paths") or ()):
+        missing = [m for m in item["methods"] if (m, item["path"]) not in keys]
+        if missing:
+            out.error(
+                ("paths", index, "methods"),
+                f"{item['path']} is listed with {', '.join(missing)}, but no endpoint "
+                f"{missing[0]} {item['path']} is defined",
+            )
+
+
 def _check_filters(doc: dict[str, Any], out: Collector) -> None:
     kinds = {k["name"] for k in doc["object_kinds"]}
     seen: set[str] = set()
@@ -337,6 +352,11 @@ def _check_filters(doc: dict[str, Any], out: Collector) -> None:
         if prop["name"] in seen:
             out.error(("properties", index, "name"), f"property {prop['name']!r} is listed twice")
         seen.add(prop["name"])
+        if prop.get("values_complete") and not prop.get("values"):
+            out.error(
+                ("properties", index, "values_complete"),
+                f"property {prop['name']!r} says its values are complete but lists none",
+            )
         if prop.get("values") and prop["type"] != "enumeration":
             out.error(
                 ("properties", index, "values"),

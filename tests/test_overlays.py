@@ -45,6 +45,12 @@ endpoints:
   - method: GET
     path: /experimental/devices
     query: [limit, offset, filter]
+  - method: PATCH
+    path: /devices/{id}
+    operation_id: update_device
+    summary: edit a device
+    tag: Devices
+    maturity: stable
 properties:
   - name: status
     values: [up, down, warning, paused]
@@ -156,8 +162,19 @@ def test_later_overlays_win(tmp_path: Path) -> None:
             "    maturity: deprecated\n",
             r"ov/overlay.yaml:5: error: GET /devices/\{id\} is deprecated but has no deprecated_in",
         ),
+        (
+            'overlay: {}\npaths:\n  - {path: "/devices/{id}", methods: [GET, PATCH]}\n',
+            r"ov/overlay.yaml:3: error: /devices/\{id\} is listed with PATCH, but no endpoint "
+            r"PATCH /devices/\{id\} is defined",
+        ),
     ],
-    ids=["misspelt-field", "new-endpoint-incomplete", "listed-twice", "merged-result-invalid"],
+    ids=[
+        "misspelt-field",
+        "new-endpoint-incomplete",
+        "listed-twice",
+        "merged-result-invalid",
+        "method-list-names-no-endpoint",
+    ],
 )
 def test_check_names_the_overlay_file_and_line(
     cli, tmp_path: Path, monkeypatch, text: str, message: str
@@ -186,7 +203,7 @@ endpoints:
 properties:
   - {name: status, values: [up, warning]}
 paths:
-  - {path: "/experimental/devices/{id}", methods: [GET]}
+  - {path: "/experimental/autodiscoveryjobs/{id}", methods: [GET]}
 """,
     )
     result = cli("registry", "check", "--overlay", str(overlay))
@@ -195,7 +212,7 @@ paths:
     assert "listed by the server (release 25.x.122) but the registry removes it in 24.3.100" in out
     assert "GET /devices is deprecated in the registry; this overlay makes it stable" in out
     assert "says it appears only in 25.x.1xx" in out
-    assert "the registry also defines DELETE there" in out
+    assert "the registry also defines DELETE, PATCH there" in out
     assert "the registry lists down, which this overlay's values leave out" in out
     assert all(line.startswith(str(overlay)) or "ov/" in line for line in out.splitlines()[:-1])
     assert "endpoints.yaml" not in out  # the bundled registry's own doubts are not news here
@@ -234,7 +251,7 @@ def test_every_command_that_reads_the_registry_takes_overlays(cli, tmp_path: Pat
     releases = cli("releases", "--overlay", overlay)
     assert releases.code == 0 and "25.2.130" in releases.out
     listed = cli("registry", "list", "--overlay", overlay)
-    assert listed.code == 0 and "/health" in listed.out and "78 endpoints" in listed.out
+    assert listed.code == 0 and "/health" in listed.out and "79 endpoints" in listed.out
     shown = cli("registry", "show", "GET", "/health", "--overlay", overlay, "--format", "json")
     assert '"operation_id": "getHealth"' in shown.out and overlay in shown.out
     document = cli("openapi", "--overlay", overlay, "--release", "25.2.130", "--format", "json")
