@@ -266,6 +266,7 @@ def directory_kind(path: Any) -> str:
     """`overlay`, `openapi` or `registry`, from the top-level keys of its files."""
     import re
 
+    from apispec.importer.sources import MAX_DOCUMENT_SIZE, inside
     from apispec.inputs import InputError, read_input
 
     pattern = re.compile(rb'^(overlay|openapi)\s*:|^\s*\{\s*"(openapi)"\s*:', re.MULTILINE)
@@ -273,8 +274,10 @@ def directory_kind(path: Any) -> str:
     for file in sorted(path.iterdir()):
         if file.suffix.lower() not in (".yaml", ".yml", ".json") or not file.is_file():
             continue
+        if not inside(file, path):
+            continue
         try:
-            head = read_input(file)[:65536]
+            head = read_input(file, max_size=MAX_DOCUMENT_SIZE)[:65536]
         except InputError:
             continue
         found.update(m.group(1) or m.group(2) for m in pattern.finditer(head))

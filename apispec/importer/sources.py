@@ -177,6 +177,12 @@ class FileBase(Base):
         )
 
 
+def inside(path: Path, directory: Path) -> bool:
+    """Whether `path`, symbolic links resolved, lies in `directory`: what a directory
+    the user named may offer to be read."""
+    return _within(os.path.realpath(path), os.path.realpath(directory))
+
+
 def _within(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
@@ -185,10 +191,12 @@ def _find_root(directory: Path) -> Path:
     """The root document of a multi-file description: `openapi.yaml` or the one with `openapi:`."""
     for name in _ROOT_NAMES:
         if (directory / name).is_file():
-            return directory / name
+            return _root_inside(directory / name, directory)
     found = []
     for path in sorted(directory.iterdir()):
         if path.suffix.lower() not in (".yaml", ".yml", ".json") or not path.is_file():
+            continue
+        if not inside(path, directory):
             continue
         try:
             head = read_input(path, max_size=MAX_DOCUMENT_SIZE)[:65536]
@@ -205,6 +213,12 @@ def _find_root(directory: Path) -> Path:
         )
     names = ", ".join(p.name for p in found[:5])
     raise SourceError(f"{directory}: several OpenAPI documents ({names}); name one of them")
+
+
+def _root_inside(root: Path, directory: Path) -> Path:
+    if not inside(root, directory):
+        raise SourceError(f"{root}: a symbolic link out of {directory}; name the file itself")
+    return root
 
 
 class _Redirects(urllib.request.HTTPRedirectHandler):

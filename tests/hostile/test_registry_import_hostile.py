@@ -136,6 +136,15 @@ def test_a_symbolic_link_out_of_the_directory_is_refused_unread(tmp_path: Path) 
     assert _opened_outside(run, base) == []
 
 
+def test_a_root_document_linked_out_of_the_directory_is_refused_unread(tmp_path: Path) -> None:
+    base = _base(tmp_path, "#/x")
+    (base / "openapi.yaml").unlink()
+    (base / "openapi.yaml").symlink_to(tmp_path / "outside" / "secret.yaml")
+    run = _import(tmp_path, str(base))
+    _refused(run, "openapi.yaml", "symbolic link out of")
+    assert _opened_outside(run, base) == []
+
+
 def test_a_reference_nowhere_used_is_still_checked(tmp_path: Path) -> None:
     """A bad $ref in a part the import never follows is refused all the same."""
     extra = "x-notes:\n  see:\n    $ref: ../outside/secret.yaml\n"
