@@ -316,28 +316,24 @@ paths:
 
 
 def test_the_document_generated_with_an_overlay_imports_back_to_nothing_new(
-    tmp_path: Path,
+    cli, tmp_path: Path
 ) -> None:
     """openapi --overlay carries what the overlay says (complete enumerations as `enum`,
     listed query parameters), so importing its output adds nothing to the same overlay."""
     first = tmp_path / "first"
-    assert apispec("registry", "import", str(FIXTURE), "-o", str(first)).returncode == 0
+    assert cli("registry", "import", str(FIXTURE), "-o", str(first)).code == 0
     generated = tmp_path / "generated.json"
-    made = apispec(
-        "openapi", "--overlay", str(first), "--release", "25.2.130", "-o", str(generated)
-    )
-    assert made.returncode == 0, made.stderr
+    made = cli("openapi", "--overlay", str(first), "--release", "25.2.130", "-o", str(generated))
+    assert made.code == 0, made.err
     document = json.loads(generated.read_text())
     status = document["components"]["schemas"]["ObjectRecord"]["properties"]["status"]
     assert status["enum"] == ["up", "down", "warning", "paused", "unusual", "unknown"]
     pause = document["paths"]["/devices/{id}/pause"]["post"]
     assert [p["name"] for p in pause["parameters"] if p["in"] == "query"] == ["duration"]
-    assert apispec("openapi", "--check", str(generated)).returncode == 0
+    assert cli("openapi", "--check", str(generated)).code == 0
     second = tmp_path / "second"
-    again = apispec(
-        "registry", "import", str(generated), "--overlay", str(first), "-o", str(second)
-    )
-    assert again.returncode == 0, again.stderr
+    again = cli("registry", "import", str(generated), "--overlay", str(first), "-o", str(second))
+    assert again.code == 0, again.err
     assert set(yaml.safe_load((second / "overlay.yaml").read_text())) == {"overlay", "paths"}
-    same = apispec("registry", "diff", "--overlay", str(first), str(generated), "--exit-code")
-    assert same.returncode == 0, same.stdout
+    same = cli("registry", "diff", "--overlay", str(first), str(generated), "--exit-code")
+    assert same.code == 0, same.out
