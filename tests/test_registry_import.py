@@ -171,22 +171,22 @@ def test_lint_and_filter_check_know_the_server_with_the_overlay(tmp_path: Path) 
     assert "did you mean `warning`?" in typo.stdout
 
 
-def test_output_directory_rules(tmp_path: Path) -> None:
+def test_output_directory_rules(cli, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / "mine.yaml").write_text("overlay: {}\n")
-    refused = apispec("registry", "import", str(FIXTURE), "-o", str(out))
-    assert refused.returncode == 2
-    assert "holds mine.yaml, which is not an imported overlay" in refused.stderr
+    refused = cli("registry", "import", str(FIXTURE), "-o", str(out))
+    assert refused.code == 2
+    assert "holds mine.yaml, which is not an imported overlay" in refused.err
     (out / "mine.yaml").unlink()
     (out / "overlay.yaml").write_text("# an earlier import\n")
-    again = apispec("registry", "import", str(FIXTURE), "-o", str(out))
-    assert again.returncode == 0 and "getHealth" in (out / "overlay.yaml").read_text()
+    again = cli("registry", "import", str(FIXTURE), "-o", str(out))
+    assert again.code == 0 and "getHealth" in (out / "overlay.yaml").read_text()
     a_file = tmp_path / "file"
     a_file.write_text("")
     assert (
         "exists and is not a directory"
-        in apispec("registry", "import", str(FIXTURE), "-o", str(a_file)).stderr
+        in cli("registry", "import", str(FIXTURE), "-o", str(a_file)).err
     )
 
 
@@ -244,37 +244,33 @@ def test_output_directory_rules(tmp_path: Path) -> None:
     ],
 )
 def test_documents_that_cannot_be_imported_as_they_are(
-    tmp_path: Path, document: str, args: list[str], code: int, message: str
+    cli, tmp_path: Path, document: str, args: list[str], code: int, message: str
 ) -> None:
     source = tmp_path / "api.yaml"
     source.write_text(document)
-    result = apispec("registry", "import", str(source), "-o", str(tmp_path / "o"), *args)
-    assert result.returncode == code, result.stderr
-    assert message in result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
+    result = cli("registry", "import", str(source), "-o", str(tmp_path / "o"), *args)
+    assert result.code == code, result.err
+    assert message in result.out + result.err
+    assert "Traceback" not in result.err
     if code == 2:
-        assert len(result.stderr.strip().splitlines()) == 1
+        assert len(result.err.strip().splitlines()) == 1
 
 
-def test_a_directory_needs_exactly_one_root_document(tmp_path: Path) -> None:
+def test_a_directory_needs_exactly_one_root_document(cli, tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text("openapi: 3.0.0\n")
     (tmp_path / "b.json").write_text('{"openapi": "3.0.0"}')
-    several = apispec("registry", "import", str(tmp_path), "-o", str(tmp_path / "o"))
-    assert (
-        several.returncode == 2 and "several OpenAPI documents (a.yaml, b.json)" in several.stderr
-    )
+    several = cli("registry", "import", str(tmp_path), "-o", str(tmp_path / "o"))
+    assert several.code == 2 and "several OpenAPI documents (a.yaml, b.json)" in several.err
     empty = tmp_path / "empty"
     empty.mkdir()
-    none = apispec("registry", "import", str(empty), "-o", str(tmp_path / "o"))
-    assert none.returncode == 2 and "no OpenAPI document in it" in none.stderr
-    missing = apispec("registry", "import", str(tmp_path / "nope"), "-o", str(tmp_path / "o"))
-    assert missing.returncode == 2 and "no such file or directory" in missing.stderr
-    scheme = apispec("registry", "import", "ftp://host/x.yaml", "-o", str(tmp_path / "o"))
-    assert scheme.returncode == 2 and "unsupported scheme ftp:" in scheme.stderr
-    unreachable = apispec(
-        "registry", "import", "http://127.0.0.1:9/oas/", "-o", str(tmp_path / "o")
-    )
-    assert unreachable.returncode == 2 and "cannot fetch" in unreachable.stderr
+    none = cli("registry", "import", str(empty), "-o", str(tmp_path / "o"))
+    assert none.code == 2 and "no OpenAPI document in it" in none.err
+    missing = cli("registry", "import", str(tmp_path / "nope"), "-o", str(tmp_path / "o"))
+    assert missing.code == 2 and "no such file or directory" in missing.err
+    scheme = cli("registry", "import", "ftp://host/x.yaml", "-o", str(tmp_path / "o"))
+    assert scheme.code == 2 and "unsupported scheme ftp:" in scheme.err
+    unreachable = cli("registry", "import", "http://127.0.0.1:9/oas/", "-o", str(tmp_path / "o"))
+    assert unreachable.code == 2 and "cannot fetch" in unreachable.err
 
 
 def test_deprecation_and_lifecycle_stated_by_the_server(tmp_path: Path) -> None:

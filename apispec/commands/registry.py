@@ -130,7 +130,7 @@ def run_show(args: argparse.Namespace) -> int:
         if isinstance(value, list):
             value = ", ".join(map(str, value)) or "-"
         elif isinstance(value, dict):
-            value = ", ".join(f"{k}: {v}" for k, v in value.items()) or "-"
+            value = ", ".join(f"{k}: {v}" for k, v in value.items() if v is not None) or "-"
         print(f"{key.ljust(width)}  {'-' if value is None else value}")
     return EXIT_OK
 
