@@ -20,11 +20,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apispec.exceptions import RegistryError
 from apispec.registry_files import Pointer, RegistrySource, read_registry
 from apispec.releases import Release, ReleaseSyntaxError, parse_release
+
+if TYPE_CHECKING:  # registry_check (and jsonschema) is imported only to check
+    from apispec.registry_check import Finding
 
 _KEY_FIELDS = frozenset({"method", "path", "name"})
 SECTIONS = ("overlay", "releases", "endpoints", "properties", "paths")
@@ -85,7 +88,7 @@ def read_overlay(directory: Path) -> RegistrySource:
 # -- checking one overlay -------------------------------------------------------
 
 
-def overlay_findings(source: RegistrySource) -> list[Any]:
+def overlay_findings(source: RegistrySource) -> list[Finding]:
     """Schema errors and duplicate entries of one overlay, at its own lines."""
     import jsonschema
 
@@ -240,7 +243,7 @@ def _apply(merged: MergedSource, overlay: RegistrySource) -> None:
 # -- conflicts with the base ----------------------------------------------------
 
 
-def conflicts(before: dict[str, Any], overlay: RegistrySource) -> list[Any]:
+def conflicts(before: dict[str, Any], overlay: RegistrySource) -> list[Finding]:
     """Where an overlay contradicts the registry it is applied to (warnings: it wins).
 
     `before` is the document the overlay is merged onto: the registry with
@@ -335,7 +338,7 @@ def _removed_by(entry: dict[str, Any], release: Release | None) -> bool:
 
 def check_overlays(
     base: RegistrySource, directories: Iterable[Path]
-) -> tuple[MergedSource | None, list[Any], list[RegistrySource]]:
+) -> tuple[MergedSource | None, list[Finding], list[RegistrySource]]:
     """Every finding of the overlays and of the merged registry, errors and warnings.
 
     The merged source is None when an overlay alone has errors (merging a
@@ -347,7 +350,7 @@ def check_overlays(
     from apispec.registry_check import Finding, check_source
 
     sources = [read_overlay(Path(d)) for d in directories]
-    findings: list[Any] = []
+    findings: list[Finding] = []
     for source in sources:
         findings += overlay_findings(source)
     if any(f.severity == "error" for f in findings):
