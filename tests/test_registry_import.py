@@ -333,3 +333,38 @@ def test_the_document_generated_with_an_overlay_imports_back_to_nothing_new(
     assert set(yaml.safe_load((second / "overlay.yaml").read_text())) == {"overlay", "paths"}
     same = cli("registry", "diff", "--overlay", str(first), str(generated), "--exit-code")
     assert same.code == 0, same.out
+
+
+def test_contradicting_lifecycle_extensions_are_resolved_with_notes(cli, tmp_path: Path) -> None:
+    """The overlay must load: contradictions become notes, never a broken registry."""
+    source = tmp_path / "api.yaml"
+    source.write_text(
+        """\
+openapi: 3.1.0
+info: {title: t, version: 25.x.122}
+paths:
+  /health:
+    get: {deprecated: true, x-since: 25.x.1xx, x-successor: GET /nowhere}
+  /version:
+    get: {deprecated: true, x-successor: GET /status, x-removed-in: 24.3.100}
+  /status:
+    get: {deprecated: true, x-successor: GET /version}
+  /devices/{deviceId}:
+    get: {operationId: first}
+  /devices/{id}:
+    get: {operationId: second}
+"""
+    )
+    out = tmp_path / "o"
+    result = cli("registry", "import", str(source), "-o", str(out))
+    assert result.code == 0, result.err
+    notes = result.err
+    assert "GET /health: deprecated in 25.x.1xx, the release it appears in" in notes
+    assert "GET /health: successor 'GET /nowhere' left out" in notes
+    assert "GET /version: removed_in 24.3.100 left out" in notes
+    assert "the successors lead back to it" in notes
+    assert "GET /devices/{id}: left out: the same endpoint as GET /devices/{deviceId}" in notes
+    check = cli("registry", "check", "--overlay", str(out))
+    assert check.code == 0, check.out
+    registry = load_registry(None, (out,))
+    assert str(registry.find("GET", "/health").successor) == "to be decided"

@@ -132,6 +132,7 @@ def describe(resolver: Resolver, registry: Registry, release: str | None = None)
     templates = _templates(registry)
     global_security = root.get("security")
     list_operations: list[tuple[dict[str, Any], Where]] = []
+    seen: dict[tuple[str, str], str] = {}  # (method, registry path) -> path as written
     for written, item in paths.items():
         item_where = where.child("paths", written)
         item, item_where = resolver.deref(item, item_where)
@@ -152,6 +153,13 @@ def describe(resolver: Resolver, registry: Registry, release: str | None = None)
             op_where = item_where.child(method)
             own = _parameters(resolver, operation.get("parameters"), op_where.child("parameters"))
             query = tuple(dict.fromkeys(n for n, at in {**shared, **own}.items() if at == "query"))
+            if (method.upper(), path) in seen:
+                description.notes.append(
+                    f"{method.upper()} {written}: left out: the same endpoint as "
+                    f"{method.upper()} {seen[(method.upper(), path)]}"
+                )
+                continue
+            seen[(method.upper(), path)] = str(written)
             op = _operation(
                 resolver,
                 operation,
@@ -169,6 +177,11 @@ def describe(resolver: Resolver, registry: Registry, release: str | None = None)
                 list_operations.append((operation, op_where))
     description.enums = _enumerations(resolver, registry, list_operations, description.notes)
     return description
+
+
+def _mapping(value: Any) -> dict[Any, Any]:
+    """`value` when it is a mapping; a malformed description gives nothing, never a crash."""
+    return value if isinstance(value, dict) else {}
 
 
 def _text(value: Any) -> str | None:
@@ -222,8 +235,9 @@ def _parameters(resolver: Resolver, items: Any, where: Where) -> dict[str, str]:
         return found
     for index, item in enumerate(items):
         param, _ = resolver.deref(item, where.child(index))
-        if isinstance(param, dict) and isinstance(param.get("name"), str):
-            found[param["name"]] = str(param.get("in", ""))
+        name = param.get("name") if isinstance(param, dict) else None
+        if isinstance(name, str) and re.fullmatch(r"\S+", name):
+            found[name] = str(param.get("in", ""))
     return found
 
 
@@ -382,7 +396,7 @@ def _records(
                 if items is not None:
                     yield resolver.deref(items, part_at.child("items"))
                     continue
-                for name, prop in (part.get("properties") or {}).items():
+                for name, prop in _mapping(part.get("properties")).items():
                     prop, prop_at = resolver.deref(prop, part_at.child("properties", name))
                     if isinstance(prop, dict) and prop.get("items") is not None:
                         yield resolver.deref(prop["items"], prop_at.child("items"))
@@ -409,7 +423,7 @@ def _enum_at(resolver: Resolver, schema: Any, where: Where, names: list[str]) ->
     """The `enum` values of the (dotted) property `names` of a record schema."""
     values: list[Any] = []
     for part, at in _parts(resolver, schema, where):
-        prop = (part.get("properties") or {}).get(names[0])
+        prop = _mapping(part.get("properties")).get(names[0])
         if prop is None:
             continue
         prop_at = at.child("properties", names[0])

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from apispec.exceptions import UsageError
+from apispec.importer.consistency import make_consistent
 from apispec.importer.describe import Description, Operation
 
 if TYPE_CHECKING:
@@ -48,6 +49,12 @@ def build_overlay(description: Description, registry: Registry) -> dict[str, Any
         if entry:
             entry["provenance"] = _provenance(description, op)
             endpoints.append(entry)
+    guessed = frozenset(
+        op.key
+        for op in description.operations
+        if op.maturity == "deprecated" and "deprecated_in" not in op.stated
+    )
+    make_consistent(endpoints, registry, description.notes, guessed)
     doc: dict[str, Any] = {"overlay": meta}
     releases = _releases(description, endpoints, registry)
     if releases:
