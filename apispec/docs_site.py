@@ -406,12 +406,26 @@ def render_site(
     return pages
 
 
-def write_site(pages: dict[str, str], out: Path) -> list[Path]:
-    """Write the pages under `out`, creating folders; return the files written."""
-    written = []
+def write_site(pages: dict[str, str], out: Path) -> tuple[list[Path], list[str]]:
+    """Write the pages under `out`, creating folders: (files written, one-line errors).
+
+    Each page is written atomically; a page that cannot be written is reported
+    and the others are still written.
+    """
+    from apispec.outputs import WriteError, write_atomic
+
+    written, errors = [], []
     for relative, text in pages.items():
         target = out / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            errors.append(f"{target}: cannot write: {exc.strerror or exc}")
+            continue
+        try:
+            write_atomic(target, text)
+        except WriteError as exc:
+            errors.append(str(exc))
+            continue
         written.append(target)
-    return written
+    return written, errors

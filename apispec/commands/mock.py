@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from apispec.commands import add_registry_option, registry_from
+
 
 def _port(text: str) -> int:
     value = int(text)
@@ -87,6 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print one line per request: method, path, status, ms, error and filter codes",
     )
+    add_registry_option(parser, help="serve the registry in DIR instead of the bundled one")
     parser.set_defaults(handler=run)
 
 
@@ -107,4 +110,4 @@ def run(args: argparse.Namespace) -> int:
         cors=args.cors,
         log=args.log,
     )
-    return serve(config, args.host, args.port)
+    return serve(config, args.host, args.port, registry=registry_from(args))

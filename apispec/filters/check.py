@@ -304,6 +304,8 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
         guess = close[0] if close else None
     if guess is not None:
         hint = f"did you mean `{guess}`? Values are case-sensitive"
+    elif prop.values_complete:
+        hint = "these are all the values the server's own description (an overlay) lists"
     else:
         hint = "the spec lists only these values; the server may know more"
     return make("FLT005", message, item.start, item.end, hint)

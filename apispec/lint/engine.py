@@ -18,7 +18,7 @@ from hashlib import sha256
 from heapq import heapreplace
 from pathlib import Path
 
-from apispec.exceptions import did_you_mean
+from apispec.exceptions import debug_traceback, did_you_mean
 from apispec.lint import suppress
 from apispec.lint.config import Config
 from apispec.lint.discover import Candidate, display_path, read_text
@@ -61,6 +61,7 @@ class Options:
     config: Config
     targets: tuple[str, ...]
     registry_dir: Path | None = None
+    overlays: tuple[Path, ...] = ()
 
 
 @dataclass
@@ -239,9 +240,10 @@ class Checker:
     def _query_findings(
         self, ref: Reference, chosen: list[Endpoint], site: _Site
     ) -> Iterator[Finding]:
-        is_list = any(e.is_list for e in chosen)
         endpoint = chosen[0] if chosen else None
         key = endpoint.key if endpoint else None
+        # an overlay's `query` list is the endpoint's whole list; else the common one
+        names = self.query_names if endpoint is None or endpoint.query is None else endpoint.query
         for query in ref.query:
             name, value = query.name, query.value
             if name == "filter" and value is not None:
@@ -254,13 +256,9 @@ class Checker:
                         "objects per response; page with offset"
                     )
                     yield site.at("API008", message, span=query.span, endpoint=key)
-            elif is_list and name not in self.query_names:
+            elif endpoint is not None and self.registry.accepts_query(endpoint, name) is False:
                 alias = QUERY_ALIASES.get(name.lower())
-                hint = (
-                    f" (did you mean {alias}?)"
-                    if alias in self.query_names
-                    else did_you_mean(name, self.query_names)
-                )
+                hint = f" (did you mean {alias}?)" if alias in names else did_you_mean(name, names)
                 message = f"unknown query parameter {name!r} for {endpoint}{hint}"
                 yield site.at("API011", message, span=query.span, endpoint=key)
 
@@ -393,7 +391,7 @@ def normalized(line: str) -> str:
 def fingerprint(code: str, path: str, line_text: str, target: str | None, occurrence: int) -> str:
     """Stable across unrelated edits: no line number, only what the line says."""
     data = "\0".join((code, path, normalized(line_text), target or "", str(occurrence)))
-    return sha256(data.encode()).hexdigest()[:32]
+    return sha256(data.encode("utf-8", "surrogateescape")).hexdigest()[:32]  # any file name
 
 
 def _finish(findings: list[Finding], lines: _Lines) -> list[Finding]:
@@ -447,7 +445,7 @@ def _init_worker(options: Options) -> None:
     global _checker
     gc.freeze()  # modules and registry live as long as the worker: never traverse them
     gc.set_threshold(_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
-    _checker = Checker(load_registry(options.registry_dir), options)
+    _checker = Checker(load_registry(options.registry_dir, options.overlays), options)
 
 
 def _lint_chunk(chunk: list[str]) -> list[FileResult]:
@@ -467,9 +465,10 @@ def _lint_file(checker: Checker, path: str) -> FileResult | None:
         return FileResult(shown, skipped=Skipped(shown, reason or "unreadable"))
     try:
         return FileResult(shown, checker.lint_text(text, shown))
-    except Exception as exc:  # one odd file must not end the whole run
+    except Exception as exc:  # one odd file must not end the run; it ends with exit 3
+        debug_traceback()
         reason = f"not linted: internal error ({type(exc).__name__}: {exc}); please report it"
-        return FileResult(shown, skipped=Skipped(shown, reason))
+        return FileResult(shown, skipped=Skipped(shown, reason, internal=True))
 
 
 def lint_files(
@@ -486,7 +485,7 @@ def lint_files(
             for chunk_results in pool.map(_lint_chunk, chunks):
                 results.extend(chunk_results)
     else:
-        checker = Checker(load_registry(options.registry_dir), options)
+        checker = Checker(load_registry(options.registry_dir, options.overlays), options)
         linted = (_lint_file(checker, c.path) for c in candidates)
         results = [r for r in linted if r is not None]
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
@@ -507,4 +506,6 @@ def _chunks(candidates: list[Candidate], count: int) -> list[list[str]]:
 
 
 def lint_text(text: str, path: str, options: Options) -> list[Finding]:
-    return Checker(load_registry(options.registry_dir), options).lint_text(text, path)
+    return Checker(load_registry(options.registry_dir, options.overlays), options).lint_text(
+        text, path
+    )

@@ -80,7 +80,12 @@ class Finding:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A file the linter did not read, and why (size, binary, unreadable, loop)."""
+    """A file the linter did not read, and why (size, binary, unreadable, loop).
+
+    `internal`: apispec itself failed on the file (a bug); the run goes on, and
+    ends with exit code 3 so the crash is neither a finding nor a pass.
+    """
 
     path: str
     reason: str
+    internal: bool = False

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from apispec.exceptions import UsageError
+from apispec.inputs import load_json, read_input_text
 from apispec.model import Registry
 
 API_PREFIX = "/api/v2"
@@ -456,12 +456,7 @@ def load_tree(registry: Registry, path: Path) -> Tree:
     defect is a one-line UsageError naming the object.
     """
     where = f"--data {path}"
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"{where}: not valid JSON: {exc}") from None
+    document = load_json(read_input_text(path, name=where), where)  # regular files only
     items = document.get("objects") if isinstance(document, dict) else document
     if not isinstance(items, list):
         raise UsageError(f'{where}: expected a list of objects or {{"objects": [...]}}')

@@ -96,12 +96,16 @@ def _raise_stop(signum: int, frame: object) -> None:
 
 
 def serve(
-    config: MockConfig, host: str = LOOPBACK, port: int = 8080, out: TextIO = sys.stdout
+    config: MockConfig,
+    host: str = LOOPBACK,
+    port: int = 8080,
+    out: TextIO = sys.stdout,
+    registry: Registry | None = None,
 ) -> int:
     """Run until Ctrl-C or SIGTERM; the exit status of `apispec mock` (0 on either signal)."""
     sock = bind(host, port)  # before the data: a taken port is reported at once
     try:
-        state = MockState(config)
+        state = MockState(config, registry)
         server = _server(state)
         for line in banner(state, base_url(sock)):
             print(line, file=out, flush=True)

@@ -299,9 +299,28 @@ def describe(registry: Registry, endpoint: Endpoint) -> str:
     return "\n\n".join(lines)
 
 
+def _listed_query(registry: Registry, endpoint: Endpoint) -> list[dict[str, Any]]:
+    """The query parameters an overlay lists: the common ones typed as usual, others as text."""
+    assert endpoint.query is not None
+    common = {p["name"]: p for p in query_parameters(registry, endpoint)}
+    return [
+        common.get(name)
+        or {
+            "name": name,
+            "in": "query",
+            "required": False,
+            "description": "A parameter the server's own description lists (from an overlay).",
+            "schema": {"type": "string"},
+        }
+        for name in endpoint.query
+    ]
+
+
 def build_operation(registry: Registry, endpoint: Endpoint) -> dict[str, Any]:
     parameters = _path_parameters(registry, endpoint)
-    if endpoint.is_list:
+    if endpoint.query is not None:
+        parameters += _listed_query(registry, endpoint)
+    elif endpoint.is_list:
         parameters += query_parameters(registry, endpoint)
     responses = _success(registry, endpoint)
     for status in error_statuses(registry, endpoint):

@@ -8,7 +8,8 @@ from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from apispec.lint.engine import LintResult
-from apispec.lint.finding import Finding, Fix
+from apispec.lint.finding import Finding, Fix, Skipped
+from apispec.printable import unicode_safe
 
 
 def fix_dict(fix: Fix | None) -> dict[str, Any] | None:
@@ -32,7 +33,7 @@ def fix_dict(fix: Fix | None) -> dict[str, Any] | None:
 
 def finding_dict(f: Finding) -> dict[str, Any]:
     return {
-        "path": f.path,
+        "path": unicode_safe(f.path),
         "line": f.line,
         "column": f.column,
         "end_line": f.end_line,
@@ -80,11 +81,18 @@ def _encoded(f: Finding) -> str:
             f'"edits": [{edits}]}}'
         )
     return (
-        f'{{"path": {_string(f.path)}, "line": {f.line}, "column": {f.column}, '
+        f'{{"path": {_string(unicode_safe(f.path))}, "line": {f.line}, "column": {f.column}, '
         f'"end_line": {f.end_line}, "end_column": {f.end_column}, "code": {_string(f.code)}, '
         f'"severity": {_string(str(f.severity))}, "message": {_string(f.message)}, '
         f'"endpoint": {endpoint}, "target": {_optional(f.target)}, "fix": {fix}}}'
     )
+
+
+def _skipped(s: Skipped) -> dict[str, Any]:
+    entry: dict[str, Any] = {"path": unicode_safe(s.path), "reason": unicode_safe(s.reason)}
+    if s.internal:
+        entry["internal_error"] = True  # apispec failed on the file: a bug, exit code 3
+    return entry
 
 
 def render(result: LintResult) -> str:
@@ -102,9 +110,7 @@ def render(result: LintResult) -> str:
         "skipped": len(result.skipped),
     }
     findings = ",\n".join(["    " + _encoded(f) for f in result.findings])
-    skipped = ",\n".join(
-        "    " + json.dumps({"path": s.path, "reason": s.reason}) for s in result.skipped
-    )
+    skipped = ",\n".join("    " + json.dumps(_skipped(s)) for s in result.skipped)
     return (
         '{\n  "findings": ['
         + (f"\n{findings}\n  " if findings else "")
