@@ -23,10 +23,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apispec.mock import MockConfig
+from apispec.mock.app import MAX_BODY
 from apispec.mock.server import RunningMock, start_in_thread
+from apispec.model import load_registry
 from tests.filter_strategies import valid_filters
 
 METHODS = ("get", "post", "put", "patch", "delete")
+BODY_LIMIT = load_registry().limit(MAX_BODY)  # bytes
 SETTINGS = settings(
     max_examples=200,
     deadline=None,
@@ -181,9 +184,12 @@ def rpc_messages(draw: st.DrawFn) -> Any:
 @SETTINGS
 @given(message=rpc_messages())
 def test_every_answer_of_the_mcp_endpoint_is_below_500(client: httpx.Client, message: Any) -> None:
-    answer = client.post("/api/v2/mcp", content=json.dumps(message).encode())
+    content = json.dumps(message).encode()
+    answer = client.post("/api/v2/mcp", content=content)
     assert answer.status_code < 500, (message, answer.text)
-    if answer.status_code != 202:
+    if len(content) > BODY_LIMIT:  # refused before it is read, as any POST: the spec's body
+        assert answer.status_code == 400 and answer.json()["code"] == "BODY_TOO_LARGE"
+    elif answer.status_code != 202:
         reply = answer.json()
         for each in reply if isinstance(reply, list) else [reply]:
             assert each["jsonrpc"] == "2.0" and ("result" in each) != ("error" in each), each
