@@ -23,7 +23,7 @@ import pytest
 
 # The child: record opens and connects, run the CLI, write what it saw as JSON.
 _CHILD = r"""
-import json, os, resource, sys
+import json, os, sys
 seen = {"open": [], "connect": []}
 def hook(event, args):
     if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
@@ -35,7 +35,11 @@ from apispec.cli import main
 try:
     code = main(sys.argv[2:])
 finally:
-    seen["maxrss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss across execve, so a child of a
+    # big test worker (vfork) would report the worker's peak, not its own.
+    with open("/proc/self/status") as status:
+        peak = [line for line in status if line.startswith("VmHWM:")]
+    seen["maxrss_kb"] = int(peak[0].split()[1]) if peak else 0
     with open(sys.argv[1], "w") as log:
         json.dump(seen, log)
 sys.exit(code)
