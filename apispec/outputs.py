@@ -118,6 +118,16 @@ def _temporary(directory: str, name: str, mode: int) -> tuple[str, int]:
             continue
 
 
+def _keep_owner_and_mode(fd: int, info: os.stat_result) -> None:
+    """Give the new file the old one's permission bits, and its owner where allowed."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, stat.S_IMODE(info.st_mode))
+    if hasattr(os, "fchown") and (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+        # only root may give a file away; the mode is kept regardless
+        with contextlib.suppress(OSError):
+            os.fchown(fd, info.st_uid, info.st_gid)
+
+
 def write_atomic(
     path: str | os.PathLike[str],
     data: bytes | str,
@@ -154,11 +164,7 @@ def write_atomic(
         try:
             _write_all(fd, content)
             if info is not None:
-                os.fchmod(fd, stat.S_IMODE(info.st_mode))
-                if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
-                    # only root may give a file away; the mode is kept regardless
-                    with contextlib.suppress(OSError):
-                        os.fchown(fd, info.st_uid, info.st_gid)
+                _keep_owner_and_mode(fd, info)
             if durable:
                 os.fsync(fd)
         finally:
