@@ -135,17 +135,22 @@ def write_atomic(
     expected: FileState | None = None,
     durable: bool = True,
     name: str | None = None,
+    generated: bool = False,
 ) -> None:
     """Replace (or create) the file at `path` with `data` (text is written as UTF-8).
 
     WriteError (FileChanged when `expected` no longer holds) leaves the old
     file untouched. `durable=False` skips the fsyncs, for caches that may be lost.
+    `generated=True` is for a file apispec names itself inside an output
+    directory (a docs page): a symlink there is replaced by the file, never
+    written through, and no device is written to, so a link planted in a
+    committed output tree cannot aim the write at another file.
     """
     shown = name if name is not None else os.fspath(path)
     content = data.encode("utf-8") if isinstance(data, str) else data
-    target = os.path.realpath(path)
+    target = os.path.abspath(path) if generated else os.path.realpath(path)
     try:
-        info: os.stat_result | None = os.stat(target)
+        info: os.stat_result | None = (os.lstat if generated else os.stat)(target)
     except FileNotFoundError:
         info = None
     except OSError as exc:
@@ -153,8 +158,10 @@ def write_atomic(
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise WriteError(shown, "is a directory")
     if info is not None and not stat.S_ISREG(info.st_mode):
-        _write_stream(target, content, shown)
-        return
+        if not generated:
+            _write_stream(target, content, shown)
+            return
+        info = None  # a symlink or special file where a page goes: replaced
     if info is not None and not os.access(target, os.W_OK):
         raise WriteError(shown, os.strerror(13))  # the file is read-only: respect it
     directory, base = os.path.split(target)
