@@ -43,6 +43,10 @@ class RegistrySource:
             probe = probe[:-1]
         return path, 1
 
+    def shown(self, pointer: Pointer) -> Pointer:
+        """The pointer as the file that holds the node would name it (see MergedSource)."""
+        return pointer
+
 
 def default_directory() -> Path:
     """The registry that ships inside the package."""

@@ -159,8 +159,8 @@ BROKEN = [
         "sinse: 24.3.100",
         1,
         "endpoints/0/sinse: unknown field 'sinse' (allowed: auth, creates, deprecated_in, list, "
-        "maturity, method, notes, operation_id, path, removed_in, request_fields, "
-        "response_fields, since, successor, summary, tag)",
+        "maturity, method, notes, operation_id, path, provenance, query, removed_in, "
+        "request_fields, response_fields, since, successor, summary, tag)",
         id="misspelt-field",
     ),
     pytest.param(

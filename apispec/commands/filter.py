@@ -11,6 +11,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from apispec.commands import add_registry_option
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("filter", help="check, format, explain and complete filter strings")
@@ -32,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="endpoint path the filter is meant for, e.g. /experimental/channels",
     )
     check.add_argument("--format", choices=["text", "json"], default="text")
+    add_registry_option(check, help="check against the registry in DIR")
     check.set_defaults(handler=run_check)
 
     fmt = inner.add_parser("fmt", help="print filters in canonical form")
@@ -50,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--cursor", type=int, metavar="N", help="0-based character offset (default: the end)"
     )
     complete.add_argument("--format", choices=["text", "json"], default="text")
+    add_registry_option(complete, help="complete from the registry in DIR")
     complete.set_defaults(handler=run_complete)
 
 
@@ -128,14 +132,25 @@ def render(source: Source, diagnostics: Sequence[Any]) -> str:
     return "\n".join(out)
 
 
+def _registry(args: argparse.Namespace) -> Any:
+    """The registry named by --registry/--overlay; None for the bundled one (its cached
+    catalog spares loading the model)."""
+    if args.registry is None and not args.overlay:
+        return None
+    from apispec.commands import registry_from
+
+    return registry_from(args)
+
+
 def run_check(args: argparse.Namespace) -> int:
-    from apispec.filters.catalog import default_catalog
+    from apispec.filters.catalog import resolve
     from apispec.filters.check import check, endpoint_kind
 
     inputs = _inputs(args)
+    registry = _registry(args)
     if args.endpoint is not None:
-        endpoint_kind(default_catalog(), args.endpoint)  # a usage error, once, before any output
-    results = [(source, check(source[2], args.endpoint)) for source in inputs]
+        endpoint_kind(resolve(registry), args.endpoint)  # a usage error, once, before any output
+    results = [(source, check(source[2], args.endpoint, registry)) for source in inputs]
     invalid = sum(any(d.is_error for d in ds) for _, ds in results)
     if args.format == "json":
         payload = [
@@ -163,18 +178,12 @@ def run_check(args: argparse.Namespace) -> int:
 
 def _print_each(args: argparse.Namespace, show: Callable[[Any], str]) -> int:
     """Print `show(tree)` for each filter; report broken ones on stderr and exit 1."""
-    from apispec.filters.evaluate import TOO_DEEP
     from apispec.filters.parse import parse
 
     status = 0
     for source in _inputs(args):
         result = parse(source[2])
-        try:
-            shown = None if result.tree is None else show(result.tree)
-        except RecursionError:
-            print(f"{source[0]}:{source[1]}: error: {TOO_DEEP}", file=sys.stderr)
-            status = 1
-            continue
+        shown = None if result.tree is None else show(result.tree)
         if shown is None:
             print(render(source, result.diagnostics), file=sys.stderr)
             status = 1
@@ -212,7 +221,7 @@ def run_complete(args: argparse.Namespace) -> int:
     cursor = len(text) if args.cursor is None else args.cursor
     if not 0 <= cursor <= len(text):
         raise UsageError(f"--cursor {cursor} is outside the filter (0 to {len(text)})")
-    found = complete(text, cursor)
+    found = complete(text, cursor, _registry(args))
     if args.format == "json":
         print(json.dumps([c.as_dict() for c in found], indent=2, ensure_ascii=False))
     else:

@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         paths=[Path(p) for p in args.paths if p != "-"],
         targets=args.target or [],
         registry=args.registry,
+        overlays=args.overlay,
         config=args.config,
         select=args.select,
         ignore=args.ignore or [],

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
 
 
@@ -47,11 +47,10 @@ def run(args: argparse.Namespace) -> int:
         if given:
             raise UsageError(f"--check takes no {', '.join(given)}")
         return _check(args.check, args.allow_external_refs)
-    from apispec.model import load_registry
     from apispec.openapi import build_document
     from apispec.openapi.render import render
 
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     document = build_document(registry, args.release)
     fmt = args.format
     if fmt is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_OK
 
 
@@ -17,10 +17,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from apispec.model import load_registry
     from apispec.text_table import render_table
 
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     notes = {info.release.text: info.notes for info in registry.releases}
     rows = []
     for release in registry.release_list:

@@ -26,6 +26,7 @@ from apispec.lint.rules import expand_codes
 KEYS = (
     "target",
     "registry",
+    "overlays",
     "select",
     "ignore",
     "per-file-ignores",
@@ -51,6 +52,7 @@ class Config:
     root: Path = field(default_factory=Path.cwd)
     target: list[str] = field(default_factory=list)
     registry: Path | None = None
+    overlays: list[Path] = field(default_factory=list)
     select: set[str] | None = None
     ignore: set[str] = field(default_factory=set)
     per_file_ignores: list[tuple[pathspec.PathSpec, set[str]]] = field(default_factory=list)
@@ -131,6 +133,8 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
         config.target = _strings(value, where, allow_single=True)
     elif key == "registry":
         config.registry = (config.root / _string(value, where)).resolve()
+    elif key == "overlays":
+        config.overlays = [(config.root / v).resolve() for v in _strings(value, where)]
     elif key == "select":
         config.select = expand_codes(_strings(value, where), where)
     elif key == "ignore":

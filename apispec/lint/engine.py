@@ -61,6 +61,7 @@ class Options:
     config: Config
     targets: tuple[str, ...]
     registry_dir: Path | None = None
+    overlays: tuple[Path, ...] = ()
 
 
 @dataclass
@@ -239,27 +240,25 @@ class Checker:
     def _query_findings(
         self, ref: Reference, chosen: list[Endpoint], site: _Site
     ) -> Iterator[Finding]:
-        is_list = any(e.is_list for e in chosen)
         endpoint = chosen[0] if chosen else None
         key = endpoint.key if endpoint else None
+        # an overlay's `query` list is the endpoint's whole list; else the common one
+        names = self.query_names if endpoint is None or endpoint.query is None else endpoint.query
         for query in ref.query:
             name, value = query.name, query.value
             if name == "filter" and value is not None:
                 yield from self._filter_findings(query, value, endpoint, site)
-            elif name == "limit" and value is not None and value.strip().isdigit():
-                if int(value) > self.max_limit:
+            elif name == "limit" and value is not None and value.strip().isdecimal():
+                digits = value.strip()  # int() refuses more than 4,300 digits: out of range
+                if len(digits) > 4_300 or int(digits) > self.max_limit:
                     message = (
                         f"limit={value.strip()} is above the maximum of {self.max_limit} "
                         "objects per response; page with offset"
                     )
                     yield site.at("API008", message, span=query.span, endpoint=key)
-            elif is_list and name not in self.query_names:
+            elif endpoint is not None and self.registry.accepts_query(endpoint, name) is False:
                 alias = QUERY_ALIASES.get(name.lower())
-                hint = (
-                    f" (did you mean {alias}?)"
-                    if alias in self.query_names
-                    else did_you_mean(name, self.query_names)
-                )
+                hint = f" (did you mean {alias}?)" if alias in names else did_you_mean(name, names)
                 message = f"unknown query parameter {name!r} for {endpoint}{hint}"
                 yield site.at("API011", message, span=query.span, endpoint=key)
 
@@ -446,7 +445,7 @@ def _init_worker(options: Options) -> None:
     global _checker
     gc.freeze()  # modules and registry live as long as the worker: never traverse them
     gc.set_threshold(_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
-    _checker = Checker(load_registry(options.registry_dir), options)
+    _checker = Checker(load_registry(options.registry_dir, options.overlays), options)
 
 
 def _lint_chunk(chunk: list[str]) -> list[FileResult]:
@@ -486,7 +485,7 @@ def lint_files(
             for chunk_results in pool.map(_lint_chunk, chunks):
                 results.extend(chunk_results)
     else:
-        checker = Checker(load_registry(options.registry_dir), options)
+        checker = Checker(load_registry(options.registry_dir, options.overlays), options)
         linted = (_lint_file(checker, c.path) for c in candidates)
         results = [r for r in linted if r is not None]
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
@@ -507,4 +506,6 @@ def _chunks(candidates: list[Candidate], count: int) -> list[list[str]]:
 
 
 def lint_text(text: str, path: str, options: Options) -> list[Finding]:
-    return Checker(load_registry(options.registry_dir), options).lint_text(text, path)
+    return Checker(load_registry(options.registry_dir, options.overlays), options).lint_text(
+        text, path
+    )

@@ -35,6 +35,7 @@ class LintRequest:
     paths: list[Path] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
     registry: Path | None = None
+    overlays: list[Path] = field(default_factory=list)
     config: Path | None = None
     select: list[str] | None = None
     ignore: list[str] = field(default_factory=list)
@@ -77,7 +78,9 @@ def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]
     directory = request.registry or config.registry
     if directory is not None and not directory.is_dir():
         raise UsageError(f"--registry: not a directory: {directory}")
-    registry = load_registry(directory.resolve() if directory else None)
+    # the configuration's overlays first, so the command line's win
+    overlays = (*config.overlays, *(o.resolve() for o in request.overlays))
+    registry = load_registry(directory.resolve() if directory else None, overlays)
     if request.targets:
         targets = tuple(dict.fromkeys(registry.release(t).text for t in request.targets))
     elif config.target:
@@ -85,9 +88,10 @@ def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]
             targets = tuple(dict.fromkeys(registry.release(t).text for t in config.target))
         except UsageError as exc:
             raise ConfigError(f"{config.source}: target: {exc}") from None
-    else:
-        targets = (registry.newest_release.text,)
-    options = Options(config, targets, directory.resolve() if directory else None)
+    else:  # the server an overlay describes, else the newest release
+        described = [o.release for o in registry.overlays if o.release is not None]
+        targets = ((described[-1] if described else registry.newest_release).text,)
+    options = Options(config, targets, directory.resolve() if directory else None, overlays)
     return config, options
 
 

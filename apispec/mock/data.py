@@ -27,6 +27,7 @@ API_PREFIX = "/api/v2"
 EXPERIMENTAL_PREFIX = "/experimental"
 MAX_OBJECTS = 100_000
 MIN_OBJECTS = 6  # the root and one object of each tree kind
+MAX_ID_DIGITS = 18  # ids are numbers a 64-bit integer holds
 
 # Status tokens beyond the spec's `up` and `down`: mock values (docs/mock.md).
 MOCK_STATUSES = ("warning", "paused", "unknown")
@@ -530,8 +531,13 @@ def _parse_object(
     for required in ("id", "type", "name", "parentid"):
         if not isinstance(flat.get(required), str):
             raise UsageError(f"{label}: field {required!r} is required and must be a string")
-    if not flat["id"].isdigit():
-        raise UsageError(f"{label}: id {flat['id']!r} must be numeric text")
+    oid = flat["id"]
+    if not (oid.isascii() and oid.isdigit()):
+        raise UsageError(f"{label}: id {_shown(oid)} must be numeric text (ASCII digits)")
+    if len(oid) > MAX_ID_DIGITS:
+        raise UsageError(
+            f"{label}: id {_shown(oid)} is out of range (at most {MAX_ID_DIGITS} digits)"
+        )
     if flat["type"] not in kinds.level_of:
         raise UsageError(
             f"{label}: type {flat['type']!r} is not one of {', '.join(kinds.level_of)}"
@@ -560,6 +566,10 @@ def _parse_object(
     if flat["type"] == kinds.by_level[5]:
         record["primary"] = flat.get("primary", False)
     return record, explicit
+
+
+def _shown(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
 
 
 # -- collections beside the tree ------------------------------------------------
