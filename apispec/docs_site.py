@@ -13,6 +13,7 @@ Every fact comes from the registry model; the templates only arrange it.
 from __future__ import annotations
 
 import itertools
+import os
 import posixpath
 import re
 from collections.abc import Sequence
@@ -415,6 +416,7 @@ def write_site(pages: dict[str, str], out: Path) -> tuple[list[Path], list[str]]
     from apispec.outputs import WriteError, write_atomic
 
     written, errors = [], []
+    root = os.path.realpath(out)
     for relative, text in pages.items():
         target = out / relative
         try:
@@ -422,8 +424,12 @@ def write_site(pages: dict[str, str], out: Path) -> tuple[list[Path], list[str]]
         except OSError as exc:
             errors.append(f"{target}: cannot write: {exc.strerror or exc}")
             continue
+        folder = os.path.realpath(target.parent)
+        if folder != root and not folder.startswith(root + os.sep):
+            errors.append(f"{target}: cannot write: its folder is a symlink out of {out}")
+            continue
         try:
-            write_atomic(target, text)
+            write_atomic(target, text, generated=True)
         except WriteError as exc:
             errors.append(str(exc))
             continue

@@ -118,6 +118,16 @@ def _temporary(directory: str, name: str, mode: int) -> tuple[str, int]:
             continue
 
 
+def _keep_owner_and_mode(fd: int, info: os.stat_result) -> None:
+    """Give the new file the old one's permission bits, and its owner where allowed."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, stat.S_IMODE(info.st_mode))
+    if hasattr(os, "fchown") and (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+        # only root may give a file away; the mode is kept regardless
+        with contextlib.suppress(OSError):
+            os.fchown(fd, info.st_uid, info.st_gid)
+
+
 def write_atomic(
     path: str | os.PathLike[str],
     data: bytes | str,
@@ -125,17 +135,22 @@ def write_atomic(
     expected: FileState | None = None,
     durable: bool = True,
     name: str | None = None,
+    generated: bool = False,
 ) -> None:
     """Replace (or create) the file at `path` with `data` (text is written as UTF-8).
 
     WriteError (FileChanged when `expected` no longer holds) leaves the old
     file untouched. `durable=False` skips the fsyncs, for caches that may be lost.
+    `generated=True` is for a file apispec names itself inside an output
+    directory (a docs page): a symlink there is replaced by the file, never
+    written through, and no device is written to, so a link planted in a
+    committed output tree cannot aim the write at another file.
     """
     shown = name if name is not None else os.fspath(path)
     content = data.encode("utf-8") if isinstance(data, str) else data
-    target = os.path.realpath(path)
+    target = os.path.abspath(path) if generated else os.path.realpath(path)
     try:
-        info: os.stat_result | None = os.stat(target)
+        info: os.stat_result | None = (os.lstat if generated else os.stat)(target)
     except FileNotFoundError:
         info = None
     except OSError as exc:
@@ -143,8 +158,10 @@ def write_atomic(
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise WriteError(shown, "is a directory")
     if info is not None and not stat.S_ISREG(info.st_mode):
-        _write_stream(target, content, shown)
-        return
+        if not generated:
+            _write_stream(target, content, shown)
+            return
+        info = None  # a symlink or special file where a page goes: replaced
     if info is not None and not os.access(target, os.W_OK):
         raise WriteError(shown, os.strerror(13))  # the file is read-only: respect it
     directory, base = os.path.split(target)
@@ -154,11 +171,7 @@ def write_atomic(
         try:
             _write_all(fd, content)
             if info is not None:
-                os.fchmod(fd, stat.S_IMODE(info.st_mode))
-                if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
-                    # only root may give a file away; the mode is kept regardless
-                    with contextlib.suppress(OSError):
-                        os.fchown(fd, info.st_uid, info.st_gid)
+                _keep_owner_and_mode(fd, info)
             if durable:
                 os.fsync(fd)
         finally:

@@ -142,7 +142,10 @@ def read_registry(directory: Path | None = None, *, with_lines: bool = False) ->
     """
     directory = Path(directory) if directory is not None else default_directory()
     if not directory.is_dir():
-        raise InputError(str(directory), "registry directory does not exist")
+        exists = os.path.exists(directory)
+        raise InputError(
+            str(directory), "not a directory" if exists else "registry directory does not exist"
+        )
     files = sorted(directory.glob("*.yaml"))
     if not files:
         raise InputError(str(directory), "no registry files (*.yaml) found")

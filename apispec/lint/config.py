@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from apispec.exceptions import ApispecError, UsageError, did_you_mean
-from apispec.inputs import InputError, load_toml, read_input_text
+from apispec.inputs import InputError, load_toml, read_input, read_input_text
 from apispec.lint.discover import DEFAULT_MAX_SIZE, pattern_error
 
 if TYPE_CHECKING:  # imported where used: most runs have no per-file ignores
@@ -92,7 +92,7 @@ def find_config(start: Path) -> Path | None:
 
 
 def _has_tool_table(pyproject: Path) -> bool:
-    return "tool.apispec" in read_input_text(pyproject)
+    return b"tool.apispec" in read_input(pyproject)  # any encoding: another project's file
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:

@@ -126,7 +126,7 @@ def refused_refs(root: yaml.Node, policy: RefPolicy) -> Iterator[tuple[int, str,
                 if (
                     key.value == "$ref"
                     and isinstance(value, yaml.ScalarNode)
-                    and isinstance(value.value, str)
+                    and value.tag == "tag:yaml.org,2002:str"  # `$ref: 5` is no reference
                 ):
                     reason = policy.written_refusal(value.value)
                     if reason is not None:

@@ -195,3 +195,22 @@ def test_outputs_are_replaced_atomically_and_keep_their_mode(tmp_path: Path) -> 
     assert (report.stat().st_mode & 0o777) == 0o604
     assert os.readlink(tmp_path / "latest.json") == "report.json"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["latest.json", "report.json", "src"]
+
+
+def test_docs_never_write_through_a_symlink_planted_in_the_output(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    site = tmp_path / "site"
+    (tmp_path / "elsewhere").mkdir()
+    site.mkdir()
+    (site / "README.md").symlink_to(victim)
+    (site / "24.3.100").symlink_to(tmp_path / "elsewhere")
+    clean(apispec_run("docs", "-o", "site", cwd=tmp_path), 0)
+    assert victim.read_text() == "precious\n"
+    assert not (site / "README.md").is_symlink()
+    assert "# Monitoring API v2 reference" in (site / "README.md").read_text()
+    result = clean(apispec_run("docs", "-o", "site", "--all-releases", cwd=tmp_path), 2)
+    assert (
+        "site/24.3.100/README.md: cannot write: its folder is a symlink out of site" in result.err
+    )
+    assert list((tmp_path / "elsewhere").iterdir()) == []

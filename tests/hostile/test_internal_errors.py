@@ -9,6 +9,7 @@ would meet it.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -35,6 +36,8 @@ raise SystemExit(main(sys.argv[1:]))
 
 def _faulty(*args: str, cwd: Path, debug: bool = False) -> Run:
     env = {"APISPEC_NO_CACHE": "1", "PATH": "/usr/bin:/bin"}
+    if "PYTHONPATH" in os.environ:
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     if debug:
         env["APISPEC_DEBUG"] = "1"
     done = subprocess.run(
