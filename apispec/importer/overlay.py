@@ -254,4 +254,4 @@ def write_overlay(path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"{path.parent}: cannot write: {exc.strerror or exc}") from None
-    write_atomic(path, text)
+    write_atomic(path, text, generated=True)
