@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lint_refs import reference
 
-from apispec.lint.finding import Finding, Severity
+from apispec.lint.finding import Applicability, Finding, Severity
 from apispec.lint.fix import apply_fixes, build_fix
 
 
@@ -58,7 +58,9 @@ def test_experimental_successor_is_an_unsafe_fix(registry) -> None:
         text, reference(text, ["devices"], after="("), endpoint, registry.successor_of(endpoint)
     )
     assert (
-        fix is not None and not fix.safe and fix.message == "replace with GET /experimental/devices"
+        fix is not None
+        and fix.applicability is Applicability.UNSAFE
+        and fix.message == "replace with GET /experimental/devices"
     )
     assert (
         fix_text(registry, text, ["devices"], "/devices", after="(") == text
@@ -74,12 +76,19 @@ def test_no_fix_when_a_segment_is_not_literally_in_the_file(registry) -> None:
     assert build_fix(text, ref, endpoint, registry.successor_of(endpoint)) is None
 
 
-def test_no_fix_for_another_method(registry) -> None:
+def test_another_method_is_a_display_only_fix_that_is_never_written(registry) -> None:
     text = 'requests.get(f"{b}/sensors/{s}/overview")'
     ref = reference(text, ["sensors", "{s}", "overview"])
     endpoint = registry.find("GET", "/sensors/{id}/overview")
     other = registry.find("DELETE", "/experimental/sensors/{id}")
-    assert build_fix(text, ref, endpoint, other) is None
+    fix = build_fix(text, ref, endpoint, other)
+    assert fix is not None and fix.applicability is Applicability.DISPLAY_ONLY
+    assert fix.message == (
+        "replace with DELETE /experimental/sensors/{id} (change the method from GET to DELETE too)"
+    )
+    finding = Finding("f", 1, 1, 1, 1, "API002", Severity.WARNING, "m", fix=fix)
+    assert apply_fixes(text, [finding], unsafe=True) == (text, 0)
+    assert not fix.applies(unsafe=True) and not fix.applies(unsafe=False)
 
 
 def test_overlapping_fixes_apply_one_at_a_time(registry) -> None:

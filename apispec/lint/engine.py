@@ -417,7 +417,7 @@ def _positioned(fix: Fix, lines: _Lines) -> Fix:
         line, column = lines.position(edit.start)
         end_line, end_column = lines.position(edit.end)
         edits.append(Edit(edit.start, edit.end, edit.content, line, column, end_line, end_column))
-    return Fix(fix.message, fix.safe, tuple(edits))
+    return Fix(fix.message, fix.applicability, tuple(edits))
 
 
 # -- many files ---------------------------------------------------------------
