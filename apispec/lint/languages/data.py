@@ -1,26 +1,19 @@
-"""YAML and JSON files: Ansible `uri` tasks, Postman collections, OpenAPI files, notebooks.
+"""YAML and JSON files: Ansible `uri` tasks, Postman collections, OpenAPI files.
 
 In data files the "call" is a mapping: the URL and its `method` are sibling
 keys (Ansible, Postman's request object), or an OpenAPI path key holds one
-child per method. Jupyter notebooks are JSON whose code cells are scanned as
-Python, with every position mapped back into the notebook file.
+child per method (one reference per method). Notebooks are JSON too; their
+code cells are found in languages/embedded.py.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
-from apispec.lint.languages.common import (
-    CallInfo,
-    Chain,
-    Dialect,
-    Extractor,
-    Lit,
-    Source,
-    split_interpolations,
-)
-from apispec.lint.reference import QueryValue, Reference, Segment, Span
+from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.candidates import Chain
+from apispec.lint.languages.dialect import Dialect
+from apispec.lint.scan import Lit, Source, split_interpolations
 
 _HOLES = re.compile(r"\{\{[^}\n]*\}\}|\{[^{}\n]*\}|\$\{[^}\n]*\}|(?<=/):[A-Za-z_]\w*")
 _VERB_KEYS = ("get", "post", "put", "patch", "delete", "head", "options")
@@ -68,9 +61,6 @@ class YamlDialect(Dialect):
                 info.method = m.group(1).upper()
                 break
         return info
-
-    def extractor(self, source: Source, known: frozenset[str], language: str) -> Extractor:
-        return DataExtractor(source, known, language)
 
 
 _VERBS_UPPER = frozenset(v.upper() for v in _VERB_KEYS)
@@ -169,9 +159,6 @@ class JsonDialect(Dialect):
             at = opener
         return info
 
-    def extractor(self, source: Source, known: frozenset[str], language: str) -> Extractor:
-        return DataExtractor(source, known, language)
-
 
 def _depth(source: Source, opener: int, pos: int) -> int:
     depth = 0
@@ -188,114 +175,3 @@ def _depth(source: Source, opener: int, pos: int) -> int:
             depth -= 1
         i += 1
     return depth
-
-
-class DataExtractor(Extractor):
-    """Expands an OpenAPI path key into one reference per method under it."""
-
-    def run(self) -> list[Reference]:
-        refs: list[Reference] = []
-        for ref in super().run():
-            methods = ref.extra.get("methods") or ()
-            if methods:
-                refs.extend(replace(ref, method=m, extra=dict(ref.extra)) for m in methods)  # type: ignore[union-attr]
-            else:
-                refs.append(ref)
-        return refs
-
-
-def _yaml(text: str, known: frozenset[str], pos: int, endpos: int) -> list[Reference]:
-    source = Source(text, _YAML, pos, endpos)
-    return DataExtractor(source, known, "yaml").run()
-
-
-def _json(text: str, known: frozenset[str], pos: int, endpos: int) -> list[Reference]:
-    source = Source(text, _JSON, pos, endpos)
-    return DataExtractor(source, known, "json").run()
-
-
-def _notebook(text: str, known: frozenset[str], pos: int, endpos: int) -> list[Reference]:
-    """Code cells decoded from the notebook JSON, scanned as Python, mapped back."""
-    from apispec.lint.extract import extract_region
-    from apispec.lint.languages.common import unescape
-
-    source = Source(text, _JSON, pos, endpos)
-    code: list[str] = []
-    offsets: list[int] = []
-    lits = source.lits
-    i = 0
-    while i < len(lits):
-        lit = lits[i]
-        if lit.raw == "source" and text[lit.end : lit.end + 10].lstrip(" :\n\t").startswith("["):
-            opener = text.index("[", lit.end)
-            closer = source.matching_closer(opener, 10_000_000)
-            j = i + 1
-            while j < len(lits) and lits[j].start < closer:
-                raw = text[lits[j].start + 1 : lits[j].end - 1]
-                decoded, offs = unescape(raw, lits[j].start + 1, "backslash")
-                code.append(decoded)
-                offsets.extend(
-                    offs if offs is not None else range(lits[j].start + 1, lits[j].end - 1)
-                )
-                j += 1
-            code.append("\n")
-            offsets.append(lits[j - 1].end if j > i + 1 else lit.end)
-            i = j
-            continue
-        i += 1
-    if not code:
-        return []
-    decoded_text = "".join(code)
-    refs = extract_region(decoded_text, "python", known, 0, len(decoded_text))
-    return [_remap(ref, offsets, text) for ref in refs]
-
-
-def _remap(ref: Reference, offsets: list[int], text: str) -> Reference:
-    def at(k: int) -> int:
-        if k < len(offsets):
-            return offsets[k]
-        return offsets[-1] + 1
-
-    def span(s: Span | None) -> Span | None:
-        return (
-            None
-            if s is None
-            else Span(at(s.start), at(s.end - 1) + 1 if s.end > s.start else at(s.start))
-        )
-
-    def position(offset: int) -> tuple[int, int]:
-        line = text.count("\n", 0, offset) + 1
-        return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-    new_span = span(ref.span) or ref.span
-    query = []
-    for q in ref.query:
-        if q.span is None:
-            query.append(q)
-            continue
-        if q.offset_map is not None:
-            omap = tuple(at(k) for k in q.offset_map)
-        elif q.value is not None:
-            omap = tuple(at(q.span.start + k) for k in range(len(q.value)))
-        else:
-            omap = None
-        query.append(QueryValue(q.name, q.value, span(q.span), q.placeholder_spans, omap))
-    line, column = position(new_span.start)
-    end_line, end_column = position(new_span.end)
-    return replace(
-        ref,
-        span=new_span,
-        segments=tuple(Segment(s.text, s.is_param, span(s.span)) for s in ref.segments),
-        query=tuple(query),
-        headers=tuple((n, v, span(s)) for n, v, s in ref.headers),
-        line=line,
-        column=column,
-        end_line=end_line,
-        end_column=end_column,
-        language="notebook",
-    )
-
-
-_YAML = YamlDialect()
-_JSON = JsonDialect()
-HANDLERS = {"yaml": _yaml, "json": _json, "notebook": _notebook}

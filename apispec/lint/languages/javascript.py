@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from apispec.lint.languages.common import Dialect, Lit, Source, split_interpolations
+from apispec.lint.languages.dialect import Dialect
+from apispec.lint.scan import Lit, Source, split_interpolations
 
 _TEMPLATE = re.compile(r"\$\{[^}\n]*\}")
 _PLAIN = re.compile(r"\{[^{}\n]*\}")

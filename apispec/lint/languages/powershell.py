@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import re
 
-from apispec.lint.languages.common import (
-    CallInfo,
-    Chain,
-    Dialect,
-    Lit,
-    Source,
-    split_interpolations,
-)
+from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.candidates import Chain
+from apispec.lint.languages.dialect import Dialect
+from apispec.lint.scan import Lit, Part, Source, split_interpolations, unescape
 
 _DOUBLE = re.compile(
     r"\$\((?:[^()\n]|\([^()\n]*\))*\)|\$\{[^}\n]*\}|\$(?:script:|global:|env:|using:)?[A-Za-z_]\w*|\{\d+\}"
@@ -99,20 +95,17 @@ class PowerShellDialect(Dialect):
                 info.method = verbs[words[0]]
         if info.method in (None, "GET"):
             body = _PARAM_BODY.search(args)
-            if body:
-                extractor = self.extractor(source, frozenset(), self.name)
+            if body:  # -Body of a GET: Invoke-RestMethod sends it as the query
                 at = command.end("name") + body.start(1)
                 if body.group(1) == "@{":
-                    info.query = extractor.parse_mapping(at + 1)
+                    info.query_mapping = at + 1
                 else:
-                    info.query = extractor.mapping_of_variable(body.group(1), at)
+                    info.query_variable = (body.group(1), at)
         return info
 
 
-def _undouble(parts):  # type: ignore[no-untyped-def]
+def _undouble(parts: list[Part]) -> list[Part]:
     """`""` inside a double-quoted string is one quote (unescape() did backticks only)."""
-    from apispec.lint.languages.common import Part, unescape
-
     fixed = []
     for part in parts:
         if part.is_param or '""' not in part.text:

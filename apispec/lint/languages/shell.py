@@ -10,19 +10,12 @@ from __future__ import annotations
 
 import re
 
-from apispec.lint.languages.common import (
-    PARAM,
-    CallInfo,
-    Chain,
-    Dialect,
-    Lit,
-    Part,
-    Source,
-    flatten,
-    split_interpolations,
-    value_from_parts,
-)
+from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.candidates import Chain, flatten
+from apispec.lint.details.filter_value import value_from_parts
+from apispec.lint.languages.dialect import Dialect
 from apispec.lint.reference import QueryValue
+from apispec.lint.scan import PARAM, Lit, Part, Source, split_interpolations
 
 _INTERP = re.compile(r"\$\{[^}\n]*\}|\$\([^()\n]*\)|\$[A-Za-z_]\w*|\$[0-9@*#?]")
 _PIECE = re.compile(
