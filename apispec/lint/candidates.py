@@ -26,6 +26,7 @@ _BASE_ASSIGN = re.compile(
     r"(?:^|[\s,{(;\]])(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)['\"]?\s*(?::=|=|:)\s*[^=;\n]*\Z",
     re.M,
 )
+_ASSIGN_REACH = 300  # characters before a base URL where `NAME =` may stand
 _PARAM_NAME = re.compile(r"[\w.$:]*?([A-Za-z_]\w*)\W*\Z")
 
 
@@ -161,8 +162,8 @@ def base_variables(source: Source) -> frozenset[str]:
         raw = lit.raw.rstrip("/")
         if not raw.endswith("/api/v2"):
             continue
-        line_start = text.rfind("\n", source.pos, lit.start) + 1
-        m = _BASE_ASSIGN.search(text, line_start, lit.start)
+        lo = max(source.line_start(lit.start), lit.start - _ASSIGN_REACH)
+        m = _BASE_ASSIGN.search(text, lo, lit.start)
         if m is not None:
             names.add(variable_name(m.group(1)))
     return frozenset(names)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from hashlib import sha256
 from heapq import heapreplace
 from pathlib import Path
+from typing import Any
 
 from apispec.lint import suppress
 from apispec.lint.config import Config
@@ -199,15 +200,32 @@ def fingerprint(code: str, path: str, line_text: str, target: str | None, occurr
 
 
 def _finish(findings: list[Finding], lines: Lines) -> list[Finding]:
+    """Sort, then give each finding its line's text and its fingerprint.
+
+    Each line is cut, normalised and hashed once however many findings it
+    holds (a URL with thousands of query parameters is one line): the
+    fingerprint continues a copy of the line's hash, equal to `fingerprint()`.
+    """
     findings.sort(key=lambda f: f.sort_key)
     counts: dict[tuple[str, str, str | None], int] = {}
+    texts: dict[int, tuple[str, str]] = {}  # line: (text, normalized text)
+    hashes: dict[tuple[str, int], Any] = {}  # (code, line): sha256 of code, path, line
     for f in findings:
-        text = lines.line_text(f.line)
-        key = (f.code, normalized(text), f.target)
+        known = texts.get(f.line)
+        if known is None:
+            line_text = lines.line_text(f.line)
+            known = texts[f.line] = (line_text, normalized(line_text))
+        text, norm = known
+        key = (f.code, norm, f.target)
         occurrence = counts.get(key, 0)
         counts[key] = occurrence + 1
         f.line_text = text
-        f.fingerprint = fingerprint(f.code, f.path, text, f.target, occurrence)
+        start = hashes.get((f.code, f.line))
+        if start is None:
+            start = hashes[(f.code, f.line)] = sha256(f"{f.code}\0{f.path}\0{norm}".encode())
+        digest = start.copy()
+        digest.update(f"\0{f.target or ''}\0{occurrence}".encode())
+        f.fingerprint = digest.hexdigest()[:32]
         if f.fix is not None:
             f.fix = _positioned(f.fix, lines)
     return findings

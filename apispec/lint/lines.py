@@ -28,6 +28,10 @@ class Lines:
         line = bisect_right(self.starts, offset)
         return line, offset - self.starts[line - 1] + 1
 
+    def line_start(self, offset: int) -> int:
+        """The offset where the line holding `offset` starts."""
+        return self.starts[bisect_right(self.starts, offset) - 1]
+
     def line_text(self, line: int) -> str:
         start = self.starts[line - 1]
         end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)

@@ -143,13 +143,24 @@ class Source:
         self.token_ends = [e for _, e in spans]
         self.lit_by_start = {lit.start: i for i, lit in enumerate(self.lits)}
         self._lines: Lines | None = None
+        self._brackets: _Brackets | None = None
+        self._lit_starts: list[int] | None = None
+        self.memo: dict[str, object] = {}  # what a dialect computes once per source
 
     # positions ---------------------------------------------------------------
 
-    def line_col(self, offset: int) -> tuple[int, int]:
+    @property
+    def lines(self) -> Lines:
         if self._lines is None:
             self._lines = Lines(self.text)
-        return self._lines.position(offset)
+        return self._lines
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        return self.lines.position(offset)
+
+    def line_start(self, offset: int) -> int:
+        """Where the line holding `offset` starts (not before the scanned range)."""
+        return max(self.pos, self.lines.line_start(offset))
 
     def token_at(self, offset: int) -> tuple[int, int] | None:
         i = bisect.bisect_right(self.token_starts, offset) - 1
@@ -164,6 +175,15 @@ class Source:
     def lit_starting(self, offset: int) -> int | None:
         return self.lit_by_start.get(offset)
 
+    def first_lit_after(self, offset: int) -> int:
+        """The index of the first literal that ends after `offset` (len(lits): none)."""
+        if self._lit_starts is None:
+            self._lit_starts = [lit.start for lit in self.lits]
+        k = bisect.bisect_right(self._lit_starts, offset) - 1
+        if k < 0 or self.lits[k].end <= offset:
+            k += 1
+        return k
+
     def skip_space(self, offset: int) -> int:
         text = self.text
         while offset < self.endpos and text[offset] in " \t\r\n":
@@ -173,36 +193,34 @@ class Source:
     # brackets ----------------------------------------------------------------
 
     def enclosing_opener(self, offset: int, limit: int = 1500) -> int:
-        """The nearest unclosed bracket before `offset`, skipping strings and comments."""
-        text = self.text
-        depth = 0
-        i = offset - 1
-        stop = max(self.pos, offset - limit)
-        while i >= stop:
-            token = self.token_at(i)
-            if token is not None:
-                i = token[0] - 1
-                continue
-            ch = text[i]
-            if ch in CLOSERS:
-                depth += 1
-            elif ch in OPENERS:
-                if depth == 0:
-                    return i
-                depth -= 1
-            i -= 1
-        return -1
+        """The nearest unclosed bracket before `offset`, skipping strings and comments.
+
+        -1 when there is none within `limit` characters before `offset`.
+        """
+        return self.brackets.enclosing(offset, max(self.pos, offset - limit))
 
     def matching_closer(self, opener: int, limit: int = 6000) -> int:
         """The bracket that closes `opener`, skipping strings and comments (-1: none).
 
-        Between two tokens the next bracket is found by a regex search rather
-        than a look-up per character: most calls span a line or more.
+        -1 as well when the closer is `limit` characters or more after `opener`.
         """
-        text = self.text
         stop = min(self.endpos, opener + limit)
         if opener >= stop:
             return -1
+        closer = self.brackets.closer.get(opener)
+        if closer is not None:  # a bracket outside strings and comments
+            return closer if closer < stop else -1
+        return self._scan_closer(opener, stop)
+
+    @property
+    def brackets(self) -> _Brackets:
+        if self._brackets is None:
+            self._brackets = _Brackets(self)
+        return self._brackets
+
+    def _scan_closer(self, opener: int, stop: int) -> int:
+        """matching_closer from a position that is not an indexed bracket (inside a string)."""
+        text = self.text
         ch = text[opener]
         depth = 1 if ch in OPENERS else -1 if ch in CLOSERS else 0
         starts = self.token_starts
@@ -227,3 +245,53 @@ class Source:
                     return i
             i += 1
         return -1
+
+
+class _Brackets:
+    """Every bracket outside strings and comments, matched in one pass over the source.
+
+    Any closer closes the innermost open bracket, whatever its kind, as a
+    reader counting depth would. Asking which bracket encloses an offset, or
+    which closes an opener, is then a look-up instead of a walk through the
+    text: per call, extraction asks both, and walks made files with many
+    calls quadratic.
+    """
+
+    __slots__ = ("closer", "open_after", "positions")
+
+    def __init__(self, source: Source) -> None:
+        text = source.text
+        self.positions: list[int] = []  # every bracket, in order
+        self.closer: dict[int, int] = {}  # opener: its closer (-1: never closed)
+        self.open_after: dict[int, int] = {}  # closer: the innermost bracket open after it
+        stack: list[int] = []
+        gaps = []
+        prev = source.pos
+        for start, end in zip(source.token_starts, source.token_ends, strict=True):
+            if start > prev:
+                gaps.append((prev, start))
+            prev = max(prev, end)
+        if prev < source.endpos:
+            gaps.append((prev, source.endpos))
+        positions = self.positions
+        for lo, hi in gaps:
+            for m in _BRACKET.finditer(text, lo, hi):
+                at = m.start()
+                positions.append(at)
+                if m.group() in OPENERS:
+                    stack.append(at)
+                    self.closer[at] = -1
+                elif stack:
+                    self.closer[stack.pop()] = at
+                    self.open_after[at] = stack[-1] if stack else -1
+                else:
+                    self.open_after[at] = -1
+
+    def enclosing(self, offset: int, floor: int) -> int:
+        """The innermost bracket open at `offset` (before it), if it is at `floor` or later."""
+        k = bisect.bisect_left(self.positions, offset) - 1
+        if k < 0:
+            return -1
+        last = self.positions[k]
+        found = last if last in self.closer else self.open_after[last]
+        return found if found >= floor else -1

@@ -12,6 +12,7 @@ recorded here and read by the details stage.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from apispec.lint.calls import exclusions, method
@@ -32,6 +33,11 @@ _ASSIGN = re.compile(
     re.M,
 )
 _MEMBER = re.compile(r"\.|->|::")
+# How far from a call the code around it is read: a window in lines, and in
+# characters as well, so that a file of one long line costs no more per call.
+_ASSIGN_REACH = 300  # characters before a URL where `name =` may stand
+_USE_LINES = 40  # lines after an assignment where the variable's use is looked for
+_USE_REACH = 8000
 
 
 @dataclass
@@ -108,24 +114,22 @@ def call_info(source: Source, chain: Chain) -> CallInfo:
 
 
 def assigned_variable(source: Source, start: int) -> str | None:
-    text = source.text
-    line_start = text.rfind("\n", source.pos, start) + 1
-    m = _ASSIGN.search(text, line_start, start)
+    """The variable the expression at `start` is assigned to (`url = ...`), if any."""
+    lo = max(source.line_start(start), start - _ASSIGN_REACH)
+    m = _ASSIGN.search(source.text, lo, start)
     if m is None:
         return None
     return m.group(1)
 
 
 def use_of(source: Source, var: str, after: int) -> Chain | None:
-    """The next place (within ~40 lines) where `var` is passed on."""
+    """The next place (within 40 lines) where `var` is passed on."""
     text = source.text
-    limit = after
-    for _ in range(40):
-        nl = text.find("\n", limit + 1, source.endpos)
-        if nl < 0:
-            limit = source.endpos
-            break
-        limit = nl
+    limit = min(source.endpos, after + _USE_REACH)
+    starts = source.lines.starts
+    k = bisect_left(starts, after + 2) + _USE_LINES - 1  # newlines after `after`, from the 1st
+    if k < len(starts):
+        limit = min(limit, starts[k] - 1)
     pattern = re.compile(source.dialect.use_pattern(var))
     for m in pattern.finditer(text, after, limit):
         if source.in_comment(m.start()):
@@ -139,8 +143,7 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     text = source.text
     info = CallInfo()
     opener = source.enclosing_opener(start)
-    line_start = text.rfind("\n", source.pos, start) + 1
-    if exclusions.decorated(text, line_start, start):
+    if exclusions.decorated(text, source.line_start(start), start):
         info.route = True
         return info
     if opener < 0:
@@ -186,8 +189,10 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         or method.hinted(args_before + " " + args_after, clients.method_hints, whole_literals=False)
     )
     if source.dialect.builder_calls:
-        semicolon = text.find(";", closer, source.endpos)
-        stmt_end = min(semicolon if semicolon >= 0 else source.endpos, closer + 600)
+        stmt_end = min(source.endpos, closer + 600)
+        semicolon = text.find(";", closer, stmt_end)
+        if semicolon >= 0:
+            stmt_end = semicolon
         info.window = (opener, stmt_end)
         if info.method is None:
             info.method = method.chained(text, closer, stmt_end)

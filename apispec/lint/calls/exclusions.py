@@ -14,11 +14,15 @@ from apispec.lint.languages.clients import ClientTable
 
 _ROUTER_OBJECT = re.compile(r"\b(?:component|element|handler|view|controller)\s*[:=]")
 _MOCK_REPLY = re.compile(r"\s*\.\s*(?:reply|respond|replyWith\w*|intercept|mockResolvedValue)\b")
+_DECORATOR = re.compile(r"\s*@")
 
 
 def decorated(text: str, line_start: int, start: int) -> bool:
     """A decorator's argument: `@app.route("/devices")`, `@router.get(...)`."""
-    return text[line_start:start].lstrip().startswith("@") and "(" in text[line_start:start]
+    return (
+        _DECORATOR.match(text, line_start, start) is not None
+        and text.find("(", line_start, start) >= 0
+    )
 
 
 def router_object(group: str) -> bool:

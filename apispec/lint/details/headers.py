@@ -9,7 +9,10 @@ one call, so a rule reports it once.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import replace
+from heapq import heappop, heappush
+from itertools import pairwise
 
 from apispec.lint.candidates import chain_from, flatten
 from apispec.lint.reference import Reference, Span
@@ -79,32 +82,58 @@ def header_value(source: Source, pos: int) -> tuple[str, Span] | None:
 def attach_headers(source: Source, refs: list[Reference]) -> None:
     """Give each Authorization header to exactly one reference.
 
-    A header inside a call's window belongs to that call; one set up
-    elsewhere goes to the reference a few lines above it (a header set on
-    the request object just built), else to the first reference after it
-    (a session or a headers constant), so a rule reports it once.
+    A header inside a call's window belongs to that call (the first such call
+    in file order); one set up elsewhere goes to the reference a few lines
+    above it (a header set on the request object just built), else to the
+    first reference after it (a session or a headers constant), so a rule
+    reports it once. Headers and windows are swept in order, not every header
+    against every call.
     """
     if not refs:
         return
     headers = authorization_headers(source)
     if not headers:
         return
+    windows = sorted(
+        (ref.extra.get("call_window", (0, 0)), k)  # type: ignore[misc]
+        for k, ref in enumerate(refs)
+    )
+    starts = [ref.span.start for ref in refs]
+    in_order = all(a <= b for a, b in pairwise(starts))
+    open_windows: list[tuple[int, int]] = []  # (reference index, window end): a heap
+    w = 0
     assigned: dict[int, list[Header]] = {}
     for pos, header in headers:
+        while w < len(windows) and windows[w][0][0] <= pos:
+            (_, hi), k = windows[w]
+            heappush(open_windows, (k, hi))
+            w += 1
         target = None
-        for k, ref in enumerate(refs):
-            lo, hi = ref.extra.get("call_window", (0, 0))  # type: ignore[misc]
-            if lo <= pos < hi:
+        while open_windows:  # the first call (in file order) whose window holds the header
+            k, hi = open_windows[0]
+            if pos < hi:
                 target = k
                 break
+            heappop(open_windows)  # ended before this header, so before every later one
         if target is None:
-            line = source.line_col(pos)[0]
-            before = [k for k, ref in enumerate(refs) if ref.span.start < pos]
-            if before and refs[before[-1]].line >= line - 6:
-                target = before[-1]
-            else:
-                after = [k for k, ref in enumerate(refs) if ref.span.start >= pos]
-                target = after[0] if after else len(refs) - 1
+            target = _nearby(source, refs, starts, in_order, pos)
         assigned.setdefault(target, []).append(header)
     for k, headers_of in assigned.items():
         refs[k] = replace(refs[k], headers=tuple(headers_of))
+
+
+def _nearby(
+    source: Source, refs: list[Reference], starts: list[int], in_order: bool, pos: int
+) -> int:
+    """The reference a header outside every call window goes to."""
+    line = source.line_col(pos)[0]
+    if in_order:
+        before = bisect_left(starts, pos) - 1  # the last reference that starts before it
+        if before >= 0 and refs[before].line >= line - 6:
+            return before
+        return before + 1 if before + 1 < len(refs) else len(refs) - 1
+    earlier = [k for k, start in enumerate(starts) if start < pos]
+    if earlier and refs[earlier[-1]].line >= line - 6:
+        return earlier[-1]
+    later = [k for k, start in enumerate(starts) if start >= pos]
+    return later[0] if later else len(refs) - 1

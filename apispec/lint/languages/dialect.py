@@ -28,7 +28,9 @@ class Dialect:
     token_re: re.Pattern[str] = re.compile(
         r"(?P<dq>\"(?:[^\"\\\n]|\\.)*\")|(?P<sq>'(?:[^'\\\n]|\\.)*')"
     )
-    interp_re: re.Pattern[str] | None = re.compile(r"\$\{[^}\n]*\}|\{\{[^}\n]*\}\}|\{[^{}\n]*\}")
+    interp_re: re.Pattern[str] | None = re.compile(
+        r"\$\{(?:[^}\n$]|\$(?!\{))*\}|\{\{(?:[^}\n{]|\{(?!\{))*\}\}|\{[^{}\n]*\}"
+    )
     concat_re: re.Pattern[str] | None = re.compile(r"\s*\+\s*")
     escape_style = "backslash"
     operand_re = re.compile(

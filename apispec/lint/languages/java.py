@@ -7,7 +7,7 @@ import re
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.scan import Lit, split_interpolations
 
-_HOLES = re.compile(r"\$\{[^}\n]*\}|\$[A-Za-z_]\w*|%[sd]|\{\d+\}")
+_HOLES = re.compile(r"\$\{(?:[^}\n$]|\$(?!\{))*\}|\$[A-Za-z_]\w*|%[sd]|\{\d+\}")
 
 
 class JavaDialect(Dialect):

@@ -7,7 +7,7 @@ import re
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.scan import Lit, Source, split_interpolations
 
-_DOUBLE = re.compile(r"\{\$[^}\n]*\}|\$[A-Za-z_]\w*(?:->\w+|\[[^\]\n]*\])*|%[sd]")
+_DOUBLE = re.compile(r"\{\$(?:[^}\n{]|\{(?!\$))*\}|\$[A-Za-z_]\w*(?:->\w+|\[[^\[\]\n]*\])*|%[sd]")
 _SINGLE = re.compile(r"%[sd]")
 _CURL_METHOD = re.compile(
     r"CURLOPT_CUSTOMREQUEST\s*,\s*['\"](\w+)['\"]|CURLOPT_(POST|PUT)\s*,\s*(?:true|1)\b|CURLOPT_HTTPGET"
