@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from apispec.lint.budget import check
 from apispec.lint.scan import PARAM, Part, Source
 
 _LEADING = re.compile(r"(?<![\w.$>:])(\$?[A-Za-z_](?:[\w.]|->|::)*)\s*(\+|\.)\s*\Z")
@@ -175,20 +176,29 @@ def variable_name(expression: str) -> str:
     return m.group(1).lower() if m else expression.lower()
 
 
-class Context:
-    """File-level evidence that the file talks to this API (see docs/linter-detection.md)."""
+class Evidence:
+    """What a whole text says about this API, read once for all its regions (Markdown fences)."""
 
-    def __init__(self, source: Source, known: frozenset[str]):
-        text = source.text
+    def __init__(self, text: str, known: frozenset[str]) -> None:
         self.port = _PORT.search(text) is not None
         self.prtg = _PRTG.search(text) is not None
         self.bearer = "Bearer" in text
         self.api_v2 = "/api/v2" in text
-        self.experimental = False
-        for m in _EXPERIMENTAL.finditer(text):
-            if m.group(1) in known and not source.in_comment(m.start()):
-                self.experimental = True
-                break
+        # `/experimental/<collection>` mentions; one outside a comment is evidence.
+        self.experimental_at = [
+            m.start() for m in _EXPERIMENTAL.finditer(text) if m.group(1) in known
+        ]
+
+
+class Context:
+    """File-level evidence that the file talks to this API (see docs/linter-detection.md)."""
+
+    def __init__(self, source: Source, evidence: Evidence):
+        self.port = evidence.port
+        self.prtg = evidence.prtg
+        self.bearer = evidence.bearer
+        self.api_v2 = evidence.api_v2
+        self.experimental = any(not source.in_comment(at) for at in evidence.experimental_at)
         self.base_variables = base_variables(source) if self.api_v2 else frozenset()
 
     @property
@@ -233,13 +243,17 @@ class Candidate:
     one_word: bool  # a bare path of one segment: a call only as an HTTP helper's argument
 
 
-def candidates(source: Source, known: frozenset[str]) -> Iterator[Candidate]:
-    """Every expression of the file that names an API v2 path, in file order."""
-    context = Context(source, known)
+def candidates(
+    source: Source, known: frozenset[str], evidence: Evidence | None = None
+) -> Iterator[Candidate]:
+    """Every expression of the source that names an API v2 path, in file order."""
+    context = Context(source, evidence or Evidence(source.text, known))
     full_only = source.dialect.full_urls_only
     in_markup = source.dialect.in_markup
     consumed: set[int] = set()
     for index, lit in enumerate(source.lits):
+        if not index & 1023:
+            check()  # the time budget, where no alarm can interrupt (docs in budget.py)
         if index in consumed or lit.prose:
             continue
         raw = lit.raw

@@ -18,7 +18,7 @@ from heapq import heapreplace
 from pathlib import Path
 from typing import Any
 
-from apispec.lint import suppress
+from apispec.lint import budget, suppress
 from apispec.lint.config import Config
 from apispec.lint.discover import Candidate, display_path, read_text
 from apispec.lint.extract import extract_references
@@ -99,6 +99,7 @@ class Checker:
         findings: list[Finding] = []
         file.references = extract_references(text, path, self.registry)
         for reference in file.references:
+            budget.check()
             findings.extend(self.check_reference(file, reference))
         for check_file in self._file:
             findings.extend(check_file(file))
@@ -285,8 +286,18 @@ def _lint_file(checker: Checker, path: str) -> FileResult | None:
     shown = display_path(path)
     if text is None:
         return FileResult(shown, skipped=Skipped(shown, reason or "unreadable"))
+    return lint_in_budget(checker, text, shown)
+
+
+def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
+    """One file's findings, or why it was skipped: over its time budget, or a crash."""
+    seconds = checker.config.file_timeout
     try:
-        return FileResult(shown, checker.lint_text(text, shown))
+        with budget.deadline(seconds):
+            return FileResult(shown, checker.lint_text(text, shown))
+    except budget.TimeBudgetExceeded:
+        reason = f"not linted: took longer than the time budget of {seconds:g} s (--file-timeout)"
+        return FileResult(shown, skipped=Skipped(shown, reason))
     except Exception as exc:  # one odd file must not end the whole run
         reason = f"not linted: internal error ({type(exc).__name__}: {exc}); please report it"
         return FileResult(shown, skipped=Skipped(shown, reason))
@@ -327,4 +338,15 @@ def _chunks(candidates: list[Candidate], count: int) -> list[list[str]]:
 
 
 def lint_text(text: str, path: str, options: Options) -> list[Finding]:
+    """The findings of one text linted as file `path`, without a time budget.
+
+    A stable entry point for other consumers (the language server keeps a
+    Checker and calls `Checker.lint_text`, the same thing without reloading
+    the registry); wrap it in `budget.deadline(seconds)` for a limit.
+    """
     return Checker(load_registry(options.registry_dir), options).lint_text(text, path)
+
+
+def lint_one(text: str, path: str, options: Options) -> FileResult:
+    """One text as `lint_files` lints a file: within the time budget, a crash reported as a skip."""
+    return lint_in_budget(Checker(load_registry(options.registry_dir), options), text, path)

@@ -24,12 +24,13 @@ from importlib import import_module
 from pathlib import PurePath
 
 from apispec.lint.calls.assemble import call_info, http_helper_argument
-from apispec.lint.candidates import candidates
+from apispec.lint.candidates import Evidence, candidates
 from apispec.lint.details.build import build
 from apispec.lint.details.headers import attach_headers
 from apispec.lint.languages import embedded
 from apispec.lint.languages.dialect import Dialect, GenericDialect
 from apispec.lint.languages.table import DIALECTS, EMBEDDING, EXTENSIONS, INTERPRETERS, NAMES
+from apispec.lint.lines import Lines
 from apispec.lint.prefilter import collections, might_reference
 from apispec.lint.reference import Reference
 from apispec.lint.scan import Source
@@ -67,34 +68,53 @@ def extract_references(
     return extract_region(text, language, collections(registry), 0, len(text))
 
 
+class _Text:
+    """What every region of one text shares: its lines and its evidence, read once."""
+
+    def __init__(self, text: str, known: frozenset[str]) -> None:
+        self.text = text
+        self.known = known
+        self.lines = Lines(text)
+        self.evidence = Evidence(text, known)
+
+
 def extract_region(
     text: str, language: str, known: frozenset[str], pos: int, endpos: int
 ) -> list[Reference]:
     """References inside text[pos:endpos] (a whole file, a Markdown fence) as `language`."""
+    return _region(_Text(text, known), language, pos, endpos)
+
+
+def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Reference]:
+    text = shared.text
     if language == "prose":
         return []
     if language not in EMBEDDING:
-        return references(Source(text, dialect(language), pos, endpos), known, language)
+        source = Source(text, dialect(language), pos, endpos, shared.lines)
+        return references(source, shared.known, language, shared.evidence)
     if language == "markdown":
         regions = embedded.markdown(text, pos, endpos)
     elif language == "html":
         regions = embedded.html(text, pos, endpos)
     else:
-        regions = embedded.notebook(Source(text, dialect("json"), pos, endpos))
+        regions = embedded.notebook(Source(text, dialect("json"), pos, endpos, shared.lines))
     refs: list[Reference] = []
     for region in regions:
         if region.text is None:
-            refs.extend(extract_region(text, region.language, known, region.start, region.end))
+            refs.extend(_region(shared, region.language, region.start, region.end))
             continue
-        found = extract_region(region.text, region.language, known, region.start, region.end)
-        refs.extend(embedded.remap(ref, region.offsets or [], text) for ref in found)
+        own = _Text(region.text, shared.known)
+        found = _region(own, region.language, region.start, region.end)
+        refs.extend(embedded.remap(ref, region.offsets or [], shared.lines) for ref in found)
     return refs
 
 
-def references(source: Source, known: frozenset[str], language: str) -> list[Reference]:
+def references(
+    source: Source, known: frozenset[str], language: str, evidence: Evidence | None = None
+) -> list[Reference]:
     """The stages over one scanned source: candidates, their calls, then the details."""
     refs: list[Reference] = []
-    for candidate in candidates(source, known):
+    for candidate in candidates(source, known, evidence):
         if candidate.one_word and not http_helper_argument(source, candidate.chain):
             continue
         info = call_info(source, candidate.chain)

@@ -131,7 +131,14 @@ class Tokenizer(Protocol):
 class Source:
     """The file text with its literals and comments, and position helpers."""
 
-    def __init__(self, text: str, dialect: Tokenizer, pos: int = 0, endpos: int | None = None):
+    def __init__(
+        self,
+        text: str,
+        dialect: Tokenizer,
+        pos: int = 0,
+        endpos: int | None = None,
+        lines: Lines | None = None,  # of `text`, when another source of it made them
+    ):
         self.text = text
         self.dialect = dialect
         self.pos = pos
@@ -142,7 +149,7 @@ class Source:
         self.token_starts = [s for s, _ in spans]
         self.token_ends = [e for _, e in spans]
         self.lit_by_start = {lit.start: i for i, lit in enumerate(self.lits)}
-        self._lines: Lines | None = None
+        self._lines = lines
         self._brackets: _Brackets | None = None
         self._lit_starts: list[int] | None = None
         self.memo: dict[str, object] = {}  # what a dialect computes once per source

@@ -14,17 +14,17 @@ references found in it are mapped back (`remap`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from apispec.lint.languages.table import FENCE_LANGUAGES
+from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Segment, Span
 from apispec.lint.scan import Source, unescape
 
-_FENCE = re.compile(
-    r"^(?P<indent>[ \t]{0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)\n"
-    r"(?P<body>[\s\S]*?)^[ \t]{0,3}(?P=fence)[ \t]*$",
-    re.M,
-)
+# A fence line: up to three spaces, then three or more backticks or tildes.
+_OPENER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)\n")
+_CLOSER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*$", re.M)
 _SHELLISH = re.compile(r"^\s*(?:\$\s+)?(?:curl|wget|https?|xh)\s", re.M)
 _SCRIPT = re.compile(r"<script\b[^>]*>(?P<body>[\s\S]*?)</script\s*>", re.I)
 
@@ -41,14 +41,56 @@ class Region:
 
 
 def markdown(text: str, pos: int, endpos: int) -> list[Region]:
+    """Fenced code blocks: a fence line, the code, then a line with the same fence.
+
+    The lines that could close a block are indexed first, so a fence never
+    closed costs one look-up, not a read to the end of the file.
+    """
+    starts = [pos]
+    at = text.find("\n", pos, endpos)
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1, endpos)
+    closers: dict[str, list[int]] = {}  # fence: the lines that close it, in order
+    for k, start in enumerate(starts):
+        m = _CLOSER.match(text, start, endpos)
+        if m is not None:
+            closers.setdefault(m.group(1), []).append(k)
     regions = []
-    for m in _FENCE.finditer(text, pos, endpos):
-        info = m.group("info").strip().split(" ", 1)[0].strip("{}.").lower()
+    k = 0
+    while k < len(starts):
+        m = _OPENER.match(text, starts[k], endpos)
+        found = _closing(m, k, closers) if m is not None else None
+        if m is None or found is None:
+            k += 1
+            continue
+        close, info = found
+        body = text[m.end() : starts[close]]
+        info = info.strip().split(" ", 1)[0].strip("{}.").lower()
         language = FENCE_LANGUAGES.get(info)
         if language is None:
-            language = "shell" if _SHELLISH.search(m.group("body")) else "generic"
-        regions.append(Region(m.start("body"), m.end("body"), language))
+            language = "shell" if _SHELLISH.search(body) else "generic"
+        regions.append(Region(m.end(), starts[close], language))
+        k = close + 1
     return regions
+
+
+def _closing(
+    opener: re.Match[str], line: int, closers: dict[str, list[int]]
+) -> tuple[int, str] | None:
+    """The line that closes the fence opened on `line`, and the fence's info string.
+
+    A run of tildes may stand for a shorter fence whose info string starts with
+    the rest (`~~~~` closed by `~~~`), the longest fence that is closed first.
+    """
+    fence, info = opener.group(1), opener.group(2)
+    for length in range(len(fence), 2 if fence[0] == "~" else len(fence) - 1, -1):
+        lines = closers.get(fence[:length], [])
+        after = bisect_right(lines, line)
+        if after < len(lines):
+            rest = opener.string[opener.start(1) + length : opener.end(2)]
+            return lines[after], info if length == len(fence) else rest
+    return None
 
 
 def html(text: str, pos: int, endpos: int) -> list[Region]:
@@ -90,8 +132,8 @@ def notebook(source: Source) -> list[Region]:
     return [Region(0, len(decoded_text), "python", decoded_text, offsets)]
 
 
-def remap(ref: Reference, offsets: list[int], text: str) -> Reference:
-    """A reference found in a region's own text, with every position in the file `text`."""
+def remap(ref: Reference, offsets: list[int], lines: Lines) -> Reference:
+    """A reference found in a region's own text, with every position in the file (`lines`)."""
 
     def at(k: int) -> int:
         if k < len(offsets):
@@ -105,10 +147,7 @@ def remap(ref: Reference, offsets: list[int], text: str) -> Reference:
             else Span(at(s.start), at(s.end - 1) + 1 if s.end > s.start else at(s.start))
         )
 
-    def position(offset: int) -> tuple[int, int]:
-        line = text.count("\n", 0, offset) + 1
-        return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
+    position = lines.position
     new_span = span(ref.span) or ref.span
     query = []
     for q in ref.query:
