@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--file-timeout",
         metavar="SECONDS",
-        help="skip a file that takes longer to lint (default 10; 0: no limit)",
+        help="skip a file that takes more CPU seconds to lint (default 10; 0: no limit)",
     )
     p.add_argument("--stdin-filename", metavar="NAME", help="lint standard input as file NAME")
     p.add_argument(

@@ -5,13 +5,17 @@ people's trees must not let one file it does not foresee hold a CI job: after
 `--file-timeout` seconds (default 10) the file is reported as skipped with a
 reason.
 
+The budget is CPU time, not wall time: a busy machine (a CI runner shared with
+other jobs) must not turn the same file into a different report.
+
 Pure-Python work cannot be cancelled from outside, so the work interrupts
 itself. In a process's main thread (the CLI, and every worker of the process
-pool) a SIGALRM timer raises `TimeBudgetExceeded` wherever the work is, even
-inside a regular expression (the `re` engine checks for signals); elsewhere
-(a language server's thread) the scan loops call `check()`, which raises once
-the deadline has passed. Linting a file writes nothing outside its own
-objects, so abandoning it half way leaves nothing inconsistent.
+pool) a profiling timer (SIGPROF, counting the process's CPU time) raises
+`TimeBudgetExceeded` wherever the work is, even inside a regular expression
+(the `re` engine checks for signals); elsewhere (a language server's thread)
+the scan loops call `check()`, which raises once the thread has used its
+budget. Linting a file writes nothing outside its own objects, so abandoning
+it half way leaves nothing inconsistent.
 """
 
 from __future__ import annotations
@@ -37,9 +41,9 @@ _local = threading.local()
 
 
 def check() -> None:
-    """Raise TimeBudgetExceeded if the current thread's deadline has passed."""
+    """Raise TimeBudgetExceeded if the current thread has used up its budget."""
     deadline = getattr(_local, "deadline", None)
-    if deadline is not None and time.monotonic() > deadline:
+    if deadline is not None and time.thread_time() > deadline:
         raise TimeBudgetExceeded
 
 
@@ -49,19 +53,19 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
 
 @contextmanager
 def deadline(seconds: float | None) -> Iterator[None]:
-    """Interrupt the work inside after `seconds` (None or 0: no limit)."""
+    """Interrupt the work inside after `seconds` of CPU time (None or 0: no limit)."""
     if not seconds:
         yield
         return
-    _local.deadline = time.monotonic() + seconds
+    _local.deadline = time.thread_time() + seconds
     alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-    previous = signal.signal(signal.SIGALRM, _alarm) if alarm else None
+    previous = signal.signal(signal.SIGPROF, _alarm) if alarm else None
     if alarm:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
         _local.deadline = None
         if alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous)
