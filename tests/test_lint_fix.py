@@ -100,3 +100,41 @@ def test_overlapping_fixes_apply_one_at_a_time(registry) -> None:
         Finding("f", 1, 1, 1, 1, "API002", Severity.WARNING, "m", target=t, fix=fix) for t in "ab"
     ]
     assert apply_fixes(text, twice, False) == ('requests.get(f"{b}/sensors/{s}")', 1)
+
+
+def test_display_only_fix_end_to_end(cli, registry_copy, tmp_path, monkeypatch) -> None:
+    """A successor with another method: shown in JSON and SARIF, never written by --fix."""
+    import json
+
+    endpoints = registry_copy / "endpoints.yaml"
+    text = endpoints.read_text()
+    old = "path: /devices/{id}/overview"
+    at = text.index(old)
+    successor = text.index("successor: GET /devices/{id}", at)
+    endpoints.write_text(
+        text[:successor]
+        + "successor: DELETE /experimental/devices/{id}"
+        + text[successor + len("successor: GET /devices/{id}") :]
+    )
+    monkeypatch.chdir(tmp_path)
+    source = 'BASE = "https://m:1616/api/v2"\nrequests.get(f"{BASE}/devices/{dev}/overview")\n'
+    (tmp_path / "client.py").write_text(source)
+    common = ("lint", "--registry", str(registry_copy), "--target", "25.x.122", "client.py")
+    report = json.loads(cli(*common, "--format", "json").out)
+    fix = report["findings"][0]["fix"]
+    assert report["findings"][0]["code"] == "API002"
+    assert fix["applicability"] == "display-only"
+    assert fix["message"] == (
+        "replace with DELETE /experimental/devices/{id} (change the method from GET to DELETE too)"
+    )
+    assert [(e["start"], e["end"], e["content"]) for e in fix["edits"]] == [
+        (source.index("devices/{dev}"), source.index("devices/{dev}"), "experimental/"),
+        (source.index("/overview"), source.index("/overview") + len("/overview"), ""),
+    ]
+    sarif = json.loads(cli(*common, "--format", "sarif").out)
+    assert sarif["runs"][0]["results"][0]["fixes"][0]["properties"] == {
+        "applicability": "display-only"
+    }
+    assert "fixable" not in cli(*common).out  # the summary counts what --fix can do
+    cli(*common, "--fix", "--unsafe-fixes")
+    assert (tmp_path / "client.py").read_text() == source
