@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from apispec.lint.budget import check
 from apispec.lint.scan import PARAM, Part, Source
@@ -229,8 +230,7 @@ class Context:
         return "/api/v2 base and Authorization: Bearer in file"
 
 
-@dataclass(slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     """An expression whose flattened text holds an API path the file's evidence accepts."""
 
     chain: Chain

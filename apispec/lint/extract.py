@@ -27,7 +27,6 @@ from apispec.lint.calls.assemble import call_info, http_helper_argument
 from apispec.lint.candidates import Evidence, candidates
 from apispec.lint.details.build import build
 from apispec.lint.details.headers import attach_headers
-from apispec.lint.languages import embedded
 from apispec.lint.languages.dialect import Dialect, GenericDialect
 from apispec.lint.languages.table import DIALECTS, EMBEDDING, EXTENSIONS, INTERPRETERS, NAMES
 from apispec.lint.lines import Lines
@@ -92,6 +91,8 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
     if language not in EMBEDDING:
         source = Source(text, dialect(language), pos, endpos, shared.lines)
         return references(source, shared.known, language, shared.evidence)
+    from apispec.lint.languages import embedded  # most trees hold few such files
+
     if language == "markdown":
         regions = embedded.markdown(text, pos, endpos)
     elif language == "html":

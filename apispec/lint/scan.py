@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from apispec.lint.lines import Lines
 
@@ -116,16 +116,18 @@ def split_interpolations(
     return parts
 
 
-class Tokenizer(Protocol):
-    """What this stage needs of a dialect: its literals and comments in a range of a text.
+if TYPE_CHECKING:  # a class made at import would cost every run
 
-    Later stages read the rest of the dialect (concatenation, hooks) from
-    `Source.dialect`; see apispec/lint/languages/dialect.py.
-    """
+    class Tokenizer(Protocol):
+        """What this stage needs of a dialect: its literals and comments in a range of a text.
 
-    def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
-        """The literals and the comment spans in text[pos:endpos], in file order."""
-        ...
+        Later stages read the rest of the dialect (concatenation, hooks) from
+        `Source.dialect`; see apispec/lint/languages/dialect.py.
+        """
+
+        def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
+            """The literals and the comment spans in text[pos:endpos], in file order."""
+            ...
 
 
 class Source:

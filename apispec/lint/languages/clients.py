@@ -29,7 +29,6 @@ a client takes it as an argument or option (`http.MethodPost`, `-Method Delete`)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from typing import NamedTuple
@@ -184,8 +183,7 @@ METHOD_HINTS: tuple[MethodHint, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class ClientTable:
+class ClientTable(NamedTuple):
     """The rows of one language, compiled for look-ups."""
 
     route_calls: frozenset[str]

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 from apispec.lint.languages.table import FENCE_LANGUAGES
 from apispec.lint.lines import Lines
@@ -29,8 +30,7 @@ _SHELLISH = re.compile(r"^\s*(?:\$\s+)?(?:curl|wget|https?|xh)\s", re.M)
 _SCRIPT = re.compile(r"<script\b[^>]*>(?P<body>[\s\S]*?)</script\s*>", re.I)
 
 
-@dataclass(frozen=True)
-class Region:
+class Region(NamedTuple):
     """Code in `language` at text[start:end], or in `text` of its own with `offsets` into the file."""
 
     start: int

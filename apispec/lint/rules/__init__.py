@@ -18,9 +18,9 @@ engine runs the enabled rules of each hook in table order:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from types import ModuleType
+from typing import NamedTuple
 
 from apispec.exceptions import UsageError, did_you_mean
 from apispec.lint.rules import (
@@ -58,8 +58,7 @@ class Status(StrEnum):
     REMOVED = "removed"
 
 
-@dataclass(frozen=True)
-class Code:
+class Code(NamedTuple):
     """One row of the table: a code, the module that implements it, its status and hook."""
 
     code: str

@@ -7,7 +7,7 @@ position from the reference or a span inside it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from apispec.lint.finding import Finding, Fix, Severity
 from apispec.lint.lines import Lines
@@ -52,16 +52,18 @@ class RunContext:
         return f"; use {succ}"
 
 
-@dataclass
 class FileContext:
     """One file being linted: its text, where it is, and the calls extraction found."""
 
-    run: RunContext
-    text: str
-    path: str
-    lines: Lines
-    references: list[Reference] = field(default_factory=list)
-    fixes: dict[tuple[int, tuple[str, str]], Fix | None] = field(default_factory=dict)
+    __slots__ = ("fixes", "lines", "path", "references", "run", "text")
+
+    def __init__(self, run: RunContext, text: str, path: str, lines: Lines) -> None:
+        self.run = run
+        self.text = text
+        self.path = path
+        self.lines = lines
+        self.references: list[Reference] = []
+        self.fixes: dict[tuple[int, tuple[str, str]], Fix | None] = {}  # API002's, per call
 
     def at(self, rule: Rule, span: Span, message: str) -> Finding:
         """A finding of `rule` at `span` of the file."""
@@ -72,8 +74,7 @@ class FileContext:
         )
 
 
-@dataclass
-class Call:
+class Call(NamedTuple):
     """One call extraction found, and what the registry says about its path."""
 
     file: FileContext
