@@ -53,6 +53,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--no-gitignore", action="store_true", help="do not honour .gitignore files")
     p.add_argument("--max-file-size", metavar="SIZE", help="skip larger files (default 5MB)")
+    p.add_argument(
+        "--file-timeout",
+        metavar="SECONDS",
+        help="skip a file that takes more CPU seconds to lint (default 10; 0: no limit)",
+    )
     p.add_argument("--stdin-filename", metavar="NAME", help="lint standard input as file NAME")
     p.add_argument(
         "--since", metavar="GIT_REF", help="only findings on lines changed since GIT_REF"
@@ -92,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         exclude=args.exclude,
         respect_gitignore=not args.no_gitignore,
         max_file_size=args.max_file_size,
+        file_timeout=args.file_timeout,
         stdin_filename=args.stdin_filename,
         since=args.since,
         fail_on=args.fail_on,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from apispec.exceptions import ApispecError, UsageError, did_you_mean
 from apispec.inputs import InputError, load_toml, read_input, read_input_text
+from apispec.lint.budget import DEFAULT_SECONDS
 from apispec.lint.discover import DEFAULT_MAX_SIZE, pattern_error
 
 if TYPE_CHECKING:  # imported where used: most runs have no per-file ignores
@@ -35,6 +36,7 @@ KEYS = (
     "fail-on",
     "max-file-size",
     "respect-gitignore",
+    "file-timeout",
 )
 _SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB)?\s*", re.IGNORECASE)
 _UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
@@ -61,6 +63,7 @@ class Config:
     fail_on: str | None = None
     max_file_size: int = DEFAULT_MAX_SIZE
     respect_gitignore: bool = True
+    file_timeout: float = DEFAULT_SECONDS  # seconds per file; 0: no limit
 
     def enabled(self, code: str) -> bool:
         return (self.select is None or code in self.select) and code not in self.ignore
@@ -167,6 +170,8 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: expected true or false")
         config.respect_gitignore = value
+    elif key == "file-timeout":
+        config.file_timeout = parse_seconds(value, where)
 
 
 def _glob(pattern: str, where: str) -> str:
@@ -205,6 +210,17 @@ def parse_fail_on(value: Any, where: str) -> str:
     if value not in FAIL_LEVELS:
         raise ConfigError(f"{where}: expected one of {', '.join(FAIL_LEVELS)}, got {value!r}")
     return str(value)
+
+
+def parse_seconds(value: Any, where: str) -> float:
+    """Seconds from a number or a numeric text (`10`, `2.5`); 0 turns the limit off."""
+    try:
+        seconds = float(value) if not isinstance(value, bool) else -1.0
+    except (TypeError, ValueError, OverflowError):
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise ConfigError(f"{where}: expected a number of seconds such as 10 or 2.5, got {value!r}")
+    return seconds
 
 
 def parse_size(value: Any, where: str) -> int:

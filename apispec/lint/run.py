@@ -15,9 +15,9 @@ from typing import TextIO
 
 from apispec.exceptions import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UsageError
 from apispec.inputs import InputError
-from apispec.lint.config import Config, ConfigError, load_config, parse_size
+from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
-from apispec.lint.engine import LintResult, Options, lint_files, lint_text
+from apispec.lint.engine import LintResult, Options, lint_files, lint_one, lint_text
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.fix import apply_fixes
 from apispec.lint.rules import expand_codes
@@ -42,6 +42,7 @@ class LintRequest:
     exclude: list[str] = field(default_factory=list)
     respect_gitignore: bool = True
     max_file_size: str | None = None
+    file_timeout: str | None = None
     stdin_filename: str | None = None
     since: str | None = None
     fail_on: str | None = None
@@ -73,6 +74,8 @@ def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]
         config.respect_gitignore = False
     if request.max_file_size is not None:
         config.max_file_size = parse_size(request.max_file_size, "--max-file-size")
+    if request.file_timeout is not None:
+        config.file_timeout = parse_seconds(request.file_timeout, "--file-timeout")
     if request.fail_on is not None:
         config.fail_on = request.fail_on
     directory = request.registry or config.registry
@@ -125,8 +128,9 @@ def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
         if stdin is None:
             raise UsageError("--stdin-filename: no standard input")
         text = stdin.read()
-        findings = lint_text(text, request.stdin_filename, options)
-        result = LintResult(findings, [], 1, options.targets)
+        one = lint_one(text, request.stdin_filename, options)
+        skipped = [one.skipped] if one.skipped else []
+        result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets)
         if request.fix or request.diff:
             outcome = _fix_stdin(text, request, result, config)
             outcome.warnings = warnings

@@ -16,15 +16,17 @@ def fix_dict(fix: Fix | None) -> dict[str, Any] | None:
     if fix is None:
         return None
     return {
+        "applicability": str(fix.applicability),
         "message": fix.message,
-        "applicability": "safe" if fix.safe else "unsafe",
         "edits": [
             {
+                "start": e.start,
+                "end": e.end,
+                "content": e.content,
                 "line": e.line,
                 "column": e.column,
                 "end_line": e.end_line,
                 "end_column": e.end_column,
-                "content": e.content,
             }
             for e in fix.edits
         ],
@@ -70,15 +72,15 @@ def _encoded(f: Finding) -> str:
     else:
         edits = ", ".join(
             [
-                f'{{"line": {e.line}, "column": {e.column}, "end_line": {e.end_line}, '
-                f'"end_column": {e.end_column}, "content": {_string(e.content)}}}'
+                f'{{"start": {e.start}, "end": {e.end}, "content": {_string(e.content)}, '
+                f'"line": {e.line}, "column": {e.column}, "end_line": {e.end_line}, '
+                f'"end_column": {e.end_column}}}'
                 for e in f.fix.edits
             ]
         )
-        applicability = '"safe"' if f.fix.safe else '"unsafe"'
         fix = (
-            f'{{"message": {_string(f.fix.message)}, "applicability": {applicability}, '
-            f'"edits": [{edits}]}}'
+            f'{{"applicability": "{f.fix.applicability}", '
+            f'"message": {_string(f.fix.message)}, "edits": [{edits}]}}'
         )
     return (
         f'{{"path": {_string(unicode_safe(f.path))}, "line": {f.line}, "column": {f.column}, '

@@ -67,6 +67,7 @@ def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
         result["fixes"] = [
             {
                 "description": {"text": f.fix.message},
+                "properties": {"applicability": str(f.fix.applicability)},
                 "artifactChanges": [
                     {
                         "artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from apispec.lint.engine import LintResult
-from apispec.lint.finding import Severity
+from apispec.lint.finding import Applicability, Severity
 from apispec.lint.rules import BY_CODE
 from apispec.printable import printable
 
@@ -49,8 +49,8 @@ def summary(result: LintResult) -> list[str]:
         ]
         for code, count in sorted(Counter(f.code for f in findings).items()):
             lines.append(f"  {code}  {count:>5}  {BY_CODE[code].name}")
-        safe = sum(1 for f in findings if f.fix and f.fix.safe)
-        unsafe = sum(1 for f in findings if f.fix and not f.fix.safe)
+        safe = sum(1 for f in findings if f.fix and f.fix.applicability is Applicability.SAFE)
+        unsafe = sum(1 for f in findings if f.fix and f.fix.applicability is Applicability.UNSAFE)
         if safe:
             more = f" ({unsafe} more with --unsafe-fixes)" if unsafe else ""
             lines.append(f"{_plural(safe, 'finding')} fixable with --fix{more}.")
