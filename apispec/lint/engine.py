@@ -225,7 +225,9 @@ def _finish(findings: list[Finding], lines: Lines) -> list[Finding]:
         f.line_text = text
         start = hashes.get((f.code, f.line))
         if start is None:
-            start = hashes[(f.code, f.line)] = sha256(f"{f.code}\0{f.path}\0{norm}".encode())
+            start = hashes[(f.code, f.line)] = sha256(
+                f"{f.code}\0{f.path}\0{norm}".encode("utf-8", "surrogateescape")
+            )
         digest = start.copy()
         digest.update(f"\0{f.target or ''}\0{occurrence}".encode())
         f.fingerprint = digest.hexdigest()[:32]
