@@ -16,7 +16,6 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from apispec.exceptions import UsageError
 from apispec.inputs import InputError, file_kind, megabytes, read_input
 from apispec.lint.finding import Skipped
 
@@ -130,8 +129,10 @@ class _Walker:
         respect_gitignore: bool,
         max_size: int,
         warnings: list[str] | None = None,
+        ignored: list[str] | None = None,
     ) -> None:
         self.warnings = warnings
+        self.ignored_paths = ignored
         self.exclude = _spec(excludes, "--exclude", warnings) if excludes else None
         self.respect_gitignore = respect_gitignore
         self.max_size = max_size
@@ -217,6 +218,8 @@ class _Walker:
             if (self.exclude is not None or ignores) and self.ignored(
                 path, entry.name, is_dir, ignores
             ):
+                if self.ignored_paths is not None:  # counted in the summary, never read
+                    self.ignored_paths.append(display_path(path) + ("/" if is_dir else ""))
                 continue
             if is_dir:
                 try:
@@ -248,16 +251,18 @@ def discover(
     respect_gitignore: bool = True,
     max_size: int = DEFAULT_MAX_SIZE,
     warnings: list[str] | None = None,
+    ignored: list[str] | None = None,
 ) -> tuple[list[Candidate], list[Skipped]]:
     """Files to lint under `paths`, and the ones skipped with their reason.
 
     A file named on the command line is linted even when .gitignore or an
     exclude pattern would skip it during a walk, as ruff does. A named path
     that is neither a file nor a directory (`/dev/null`, a FIFO) is skipped
-    with its kind. Patterns that are not valid globs are left out, with a
-    message in `warnings`.
+    with its kind, and so is one that does not exist. Patterns that are not valid globs are left out, with a
+    message in `warnings`. Paths .gitignore or an exclude pattern left out are
+    added to `ignored` (a directory once, with a trailing `/`).
     """
-    walker = _Walker(excludes, respect_gitignore, max_size, warnings)
+    walker = _Walker(excludes, respect_gitignore, max_size, warnings, ignored)
     for given in paths:
         path = os.path.abspath(given)
         try:
@@ -275,7 +280,7 @@ def discover(
         elif os.path.islink(path):
             walker.skipped.append(Skipped(display_path(path), "broken symlink"))
         else:
-            raise UsageError(f"no such file or directory: {given}")
+            walker.skipped.append(Skipped(display_path(path), "no such file or directory"))
     return walker.files, walker.skipped
 
 

@@ -9,19 +9,28 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
-from apispec.exceptions import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UsageError
+from apispec.exceptions import (
+    EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    did_you_mean,
+)
 from apispec.inputs import InputError
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
 from apispec.lint.engine import LintResult, Options, lint_files, lint_one, lint_text
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.fix import apply_fixes
+from apispec.lint.report import FORMATS
 from apispec.lint.rules import expand_codes
-from apispec.model import load_registry
+from apispec.model import Registry, load_registry
 
 _FAIL_RANK = {
     "info": Severity.INFO.rank,
@@ -52,6 +61,9 @@ class LintRequest:
     diff: bool = False
     unsafe_fixes: bool = False
     jobs: int | None = None
+    upgrade_from: str | None = None  # report only what changes from this release to the target
+    # called with (files done, files in all) while linting: a terminal's progress line
+    progress: Callable[[int, int], None] | None = None
 
 
 @dataclass
@@ -62,9 +74,18 @@ class Outcome:
     # one-line messages for standard error: files not fixed or written (exit 2), warnings
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    output_format: str | None = None  # the configuration's `output-format`, if it names one
 
 
-def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]:
+class _Settled(NamedTuple):
+    config: Config
+    options: Options
+    registry: Registry
+    target_default: str | None  # why the target was chosen, when nobody named one
+    upgrade_from: str | None
+
+
+def _settle(request: LintRequest, warnings: list[str]) -> _Settled:
     config = load_config(request.config)
     if request.select is not None:
         config.select = expand_codes(request.select, "--select")
@@ -78,12 +99,19 @@ def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]
         config.file_timeout = parse_seconds(request.file_timeout, "--file-timeout")
     if request.fail_on is not None:
         config.fail_on = request.fail_on
+    if config.output_format is not None and config.output_format not in FORMATS:
+        hint = did_you_mean(config.output_format, FORMATS)
+        raise ConfigError(
+            f"{config.source}: output-format: unknown format {config.output_format!r}{hint}; "
+            f"use one of {', '.join(FORMATS)}"
+        )
     directory = request.registry or config.registry
     if directory is not None and not directory.is_dir():
         raise UsageError(f"--registry: not a directory: {directory}")
     # the configuration's overlays first, so the command line's win
     overlays = (*config.overlays, *(o.resolve() for o in request.overlays))
     registry = load_registry(directory.resolve() if directory else None, overlays)
+    target_default = None
     if request.targets:
         targets = tuple(dict.fromkeys(registry.release(t).text for t in request.targets))
     elif config.target:
@@ -91,11 +119,26 @@ def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]
             targets = tuple(dict.fromkeys(registry.release(t).text for t in config.target))
         except UsageError as exc:
             raise ConfigError(f"{config.source}: target: {exc}") from None
-    else:  # the server an overlay describes, else the newest release
-        described = [o.release for o in registry.overlays if o.release is not None]
-        targets = ((described[-1] if described else registry.newest_release).text,)
+    else:  # the server an overlay describes, else the newest concrete release
+        release, target_default = registry.default_release
+        targets = (release.text,)
+    upgrade_from = None
+    if request.upgrade_from is not None:
+        if len(targets) != 1:
+            raise UsageError("--upgrade-from compares two releases: give one target, not several")
+        try:
+            before = registry.release(request.upgrade_from)
+        except UsageError as exc:
+            raise UsageError(f"--upgrade-from: {exc}") from None
+        after = registry.release(targets[0])
+        if not before < after:
+            raise UsageError(
+                f"--upgrade-from {before} must be a release older than the target {after}"
+            )
+        upgrade_from = before.text
+        targets = (before.text, after.text)
     options = Options(config, targets, directory.resolve() if directory else None, overlays)
-    return config, options
+    return _Settled(config, options, registry, target_default, upgrade_from)
 
 
 def _valid_excludes(patterns: list[str], warnings: list[str]) -> list[str]:
@@ -119,33 +162,53 @@ def exit_code(findings: list[Finding], fail_on: str | None) -> int:
 
 
 def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
+    """One lint run: settle configuration and targets, lint, narrow, decide the exit code."""
+    outcome, config = _execute(request, stdin)
+    outcome.output_format = config.output_format
+    return outcome
+
+
+def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Config]:
     errors: list[str] = []
     warnings: list[str] = []
-    config, options = _settle(request, warnings)
-    if request.stdin_filename is not None:
-        if request.paths:
-            raise UsageError("--stdin-filename reads standard input: give no PATH (or `-`)")
+    settled = _settle(request, warnings)
+    config, options = settled.config, settled.options
+    stdin_filename = request.stdin_filename
+    if Path("-") in request.paths:  # `apispec lint -`: standard input
+        if len(request.paths) > 1:
+            raise UsageError("`-` reads standard input: give no other PATH with it")
+        stdin_filename = stdin_filename or "-"
+    elif stdin_filename is not None and request.paths:
+        raise UsageError("--stdin-filename reads standard input: give no PATH (or `-`)")
+    if stdin_filename is not None:
         if stdin is None:
             raise UsageError("--stdin-filename: no standard input")
         text = stdin.read()
-        one = lint_one(text, request.stdin_filename, options)
+        one = lint_one(text, stdin_filename, options)
         skipped = [one.skipped] if one.skipped else []
         result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets)
         if request.fix or request.diff:
-            outcome = _fix_stdin(text, request, result, config)
+            outcome = _fix_stdin(text, request, result, config, stdin_filename)
             outcome.warnings = warnings
-            return outcome
+            return outcome, config
     else:
         paths = request.paths or [Path(".")]
+        ignored: list[str] = []
         candidates, skipped = discover(
             paths,
             excludes=config.exclude,
             respect_gitignore=config.respect_gitignore,
             max_size=config.max_file_size,
             warnings=warnings,
+            ignored=ignored,
         )
-        result = lint_files(candidates, options, request.jobs)
+        result = lint_files(candidates, options, request.jobs, request.progress)
         result.skipped = sorted(skipped + result.skipped, key=lambda s: s.path)
+        result.ignored = ignored
+        named_skipped = _check_named(request.paths, result)
+        errors += named_skipped
+        if not candidates and not named_skipped:
+            _nothing_to_lint(request.paths, paths, result, errors, warnings)
         if request.fix or request.diff:
             fixer = _Fixer(result, request, options, paths)
             diff = fixer.run()
@@ -153,7 +216,15 @@ def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
             warnings += fixer.warnings
             if request.diff:
                 code = EXIT_FINDINGS if diff else EXIT_OK
-                return Outcome(result, _worst(code, result, errors), diff, errors, warnings)
+                return Outcome(result, _worst(code, result, errors), diff, errors, warnings), config
+    result.target_default = settled.target_default
+    if settled.upgrade_from is not None:
+        from apispec.lint.upgrade import changes
+
+        after = options.targets[-1]
+        result.findings = changes(result.findings, settled.upgrade_from, after, settled.registry)
+        result.targets = (after,)
+        result.upgrade_from = settled.upgrade_from
     if request.since:
         from apispec.lint.since import only_changed
 
@@ -163,14 +234,74 @@ def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
 
         write_baseline(request.write_baseline, result.findings)
         shown = display_path(request.write_baseline.resolve())
-        message = f"Wrote {len(result.findings)} findings to {shown}.\n"
-        return Outcome(result, _worst(EXIT_OK, result, errors), message, errors, warnings)
+        count = len(result.findings)
+        message = f"Wrote {count} finding{'' if count == 1 else 's'} to {shown}.\n"
+        return Outcome(result, _worst(EXIT_OK, result, errors), message, errors, warnings), config
     if request.baseline is not None:
         from apispec.lint.baseline import new_findings, read_baseline
 
         result.findings = new_findings(result.findings, read_baseline(request.baseline))
+    result.endpoints = endpoint_facts(settled.registry, result.findings)
     code = exit_code(result.findings, config.fail_on)
-    return Outcome(result, _worst(code, result, errors), None, errors, warnings)
+    return Outcome(result, _worst(code, result, errors), None, errors, warnings), config
+
+
+# A named file skipped for one of these reasons was not read at all: the run cannot vouch
+# for it. Over the time budget and internal errors are the linter's limits, reported apart.
+_NOT_READ = ("not linted:",)
+
+
+def _check_named(named: list[Path], result: LintResult) -> list[str]:
+    """A file named on the command line that was skipped is an error (exit 2), not a pass:
+    CI that names a file expects it checked."""
+    files = {display_path(os.path.abspath(p)) for p in named if not os.path.isdir(p)}
+    return [
+        f"{s.path}: skipped: {s.reason}"
+        for s in result.skipped
+        if s.path in files and not s.reason.startswith(_NOT_READ)
+    ]
+
+
+def _nothing_to_lint(
+    named: list[Path], paths: list[Path], result: LintResult, errors: list[str], warnings: list[str]
+) -> None:
+    """Say that a run linted no file at all: exit 2 when paths were named, else a warning."""
+    where = ", ".join(str(p) for p in paths)
+    why = []
+    if result.ignored:
+        n = len(result.ignored)
+        why.append(f"{n} path{'s' if n != 1 else ''} ignored by .gitignore or --exclude")
+    if result.skipped:
+        n = len(result.skipped)
+        why.append(f"{n} file{'s' if n != 1 else ''} skipped")
+    message = f"no file to lint in {where}" + (f" ({'; '.join(why)})" if why else "")
+    (errors if named else warnings).append(message)
+
+
+def endpoint_facts(
+    registry: Registry, findings: list[Finding]
+) -> dict[tuple[str, str], dict[str, str | None]]:
+    """The lifecycle of each endpoint the findings name, as the JSON and SARIF reports give it."""
+    facts: dict[tuple[str, str], dict[str, str | None]] = {}
+    for finding in findings:
+        key = finding.endpoint
+        if key is None or key in facts:
+            continue
+        endpoint = registry.find(*key)
+        facts[key] = {
+            "method": key[0],
+            "path": key[1],
+            "maturity": None if endpoint is None else str(endpoint.maturity),
+            "since": _text(endpoint and endpoint.since),
+            "deprecated_in": _text(endpoint and endpoint.deprecated_in),
+            "removed_in": _text(endpoint and endpoint.removed_in),
+            "successor": _text(endpoint and endpoint.successor),
+        }
+    return facts
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
 
 
 def _worst(code: int, result: LintResult, errors: list[str]) -> int:
@@ -185,10 +316,12 @@ def _worst(code: int, result: LintResult, errors: list[str]) -> int:
     return code
 
 
-def _fix_stdin(text: str, request: LintRequest, result: LintResult, config: Config) -> Outcome:
+def _fix_stdin(
+    text: str, request: LintRequest, result: LintResult, config: Config, name: str
+) -> Outcome:
     fixed, _count = apply_fixes(text, result.findings, request.unsafe_fixes)
     if request.diff:
-        diff = _unified(text, fixed, request.stdin_filename or "-")
+        diff = _unified(text, fixed, name)
         return Outcome(result, EXIT_FINDINGS if diff else EXIT_OK, diff)
     return Outcome(result, EXIT_OK, fixed)
 
