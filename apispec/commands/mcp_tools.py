@@ -57,5 +57,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"{tag} ({len(rows)})")
         print(render_table(("TOOL", "ENDPOINT", "MATURITY", "EFFECT"), rows))
         print()
-    print(f"{len(catalog)} tools for release {release}")
+    print(f"{len(catalog)} tool{'' if len(catalog) == 1 else 's'} for release {release}")
     return EXIT_OK
