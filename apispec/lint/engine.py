@@ -115,8 +115,8 @@ class Checker:
         if has_marker:
             suppressions = suppress.parse(text)
             findings, used = suppress.apply(findings, suppressions)
-            for check_unused in self._suppression:
-                findings.extend(check_unused(file, suppressions, used))
+            for check_unused in self._suppression:  # configured too: per-file ignores, severity
+                findings.extend(self._configure(list(check_unused(file, suppressions, used)), path))
         return _finish(_unique(findings), lines)
 
     def _configure(self, findings: list[Finding], path: str) -> list[Finding]:
