@@ -133,7 +133,8 @@ class _Walker:
     ) -> None:
         self.warnings = warnings
         self.ignored_paths = ignored
-        self.exclude = _spec(excludes, "--exclude", warnings) if excludes else None
+        self.all_excludes = _spec(excludes, "--exclude", warnings) if excludes else None
+        self.exclude = self.all_excludes
         self.respect_gitignore = respect_gitignore
         self.max_size = max_size
         self.files: list[Candidate] = []
@@ -240,6 +241,20 @@ class _Walker:
 _name = attrgetter("name")
 
 
+def _lifted(spec: pathspec.PathSpec | None, *names: str) -> pathspec.PathSpec | None:
+    """`spec` without the patterns that exclude the directory written as one of `names`."""
+    if spec is None or not any(spec.match_file(name) for name in names):
+        return spec
+    import pathspec
+
+    kept = [
+        p
+        for p in spec.patterns
+        if not (p.include and any(p.match_file(name) is not None for name in names))
+    ]
+    return pathspec.GitIgnoreSpec(kept)
+
+
 def _too_large(size: int, limit: int) -> str:
     return f"larger than {megabytes(limit)} ({megabytes(size)})"
 
@@ -270,8 +285,14 @@ def discover(
         except OSError:
             info = None
         if info is not None and stat.S_ISDIR(info.st_mode):
+            # A directory named on the command line is walked even when a pattern excludes
+            # it (`exclude = ["examples/"]`, then `apispec lint examples/`): the patterns that
+            # match the directory itself do not apply below it; the others still do.
             ignores = _ancestor_ignores(path, warnings) if respect_gitignore else []
-            walker.walk(path, ignores)
+            shown = display_path(path)
+            walker.exclude = _lifted(walker.all_excludes, shown + "/", os.path.basename(path) + "/")
+            lifted = [(base, _lifted(spec, path[len(base) :] + "/")) for base, spec in ignores]
+            walker.walk(path, [(base, spec) for base, spec in lifted if spec is not None])
         elif info is not None and stat.S_ISREG(info.st_mode):
             walker.add_file(path, info.st_size)
         elif info is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
@@ -26,7 +26,7 @@ from apispec.inputs import InputError
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
 from apispec.lint.engine import LintResult, Options, lint_files, lint_one, lint_text
-from apispec.lint.finding import Finding, Severity
+from apispec.lint.finding import Finding, Severity, Skipped
 from apispec.lint.fix import apply_fixes
 from apispec.lint.report import FORMATS
 from apispec.lint.rules import expand_codes
@@ -206,7 +206,7 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
         result.skipped = sorted(skipped + result.skipped, key=lambda s: s.path)
         result.ignored = ignored
         named_skipped = _check_named(request.paths, result)
-        errors += named_skipped
+        errors += [f"{s.path}: skipped: {s.reason}" for s in named_skipped]
         if not candidates and not named_skipped:
             _nothing_to_lint(request.paths, paths, result, errors, warnings)
         if request.fix or request.diff:
@@ -251,15 +251,16 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
 _NOT_READ = ("not linted:",)
 
 
-def _check_named(named: list[Path], result: LintResult) -> list[str]:
-    """A file named on the command line that was skipped is an error (exit 2), not a pass:
-    CI that names a file expects it checked."""
+def _check_named(named: list[Path], result: LintResult) -> list[Skipped]:
+    """The files named on the command line that were skipped, marked `named`: each is an
+    error (exit 2), not a pass, because CI that names a file expects it checked."""
     files = {display_path(os.path.abspath(p)) for p in named if not os.path.isdir(p)}
-    return [
-        f"{s.path}: skipped: {s.reason}"
+    marked = [
+        replace(s, named=True) if s.path in files and not s.reason.startswith(_NOT_READ) else s
         for s in result.skipped
-        if s.path in files and not s.reason.startswith(_NOT_READ)
     ]
+    result.skipped = marked
+    return [s for s in marked if s.named]
 
 
 def _nothing_to_lint(

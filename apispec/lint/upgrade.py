@@ -5,7 +5,8 @@ for. The run lints every call against both releases; a finding in B that A did
 not have at the same place, with the same rule and message, is a change (newly
 removed, newly deprecated, advice that changed because a successor appeared). A
 call that A could not make (API005) and B can is newly available, reported as
-info. Findings that do not depend on the release are the same on both sides and
+info under API005's code (saying so when the endpoint is experimental, instead of
+a separate API003). Findings that do not depend on the release are the same on both sides and
 are left out.
 """
 
@@ -18,6 +19,7 @@ from apispec.model import Registry
 
 _NOT_YET = "API005"
 _REMOVED = "API001"
+_EXPERIMENTAL = "API003"
 
 
 def changes(findings: list[Finding], before: str, after: str, registry: Registry) -> list[Finding]:
@@ -28,10 +30,16 @@ def changes(findings: list[Finding], before: str, after: str, registry: Registry
     blocked_after = {
         _site(f) for f in findings if f.target == after and f.code in (_NOT_YET, _REMOVED)
     }
-    changed = [f for f in findings if f.target == after and _same(f) not in known]
-    for site, old in unavailable.items():
-        if site not in blocked_after:
-            changed.append(_available(old, after, registry))
+    available = {site for site in unavailable if site not in blocked_after}
+    changed = [
+        f
+        for f in findings
+        if f.target == after
+        and _same(f) not in known
+        # the news about a call that starts to work is that it works (and is experimental)
+        and not (f.code == _EXPERIMENTAL and _site(f) in available)
+    ]
+    changed += [_available(unavailable[site], after, registry) for site in available]
     return sorted(changed, key=lambda f: f.sort_key)
 
 
@@ -48,10 +56,11 @@ def _available(old: Finding, after: str, registry: Registry) -> Finding:
     assert old.endpoint is not None
     endpoint = registry.find(*old.endpoint)
     since = f" (it appears in {endpoint.since})" if endpoint and endpoint.since else ""
+    risky = "; it is experimental" if endpoint and endpoint.is_experimental_path else ""
     method, path = old.endpoint
     new = old.with_(
         severity=Severity.INFO,
-        message=f"{method} {path} becomes available in {after}{since}",
+        message=f"{method} {path} becomes available in {after}{since}{risky}",
         target=after,
         fix=None,
     )

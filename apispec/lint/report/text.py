@@ -117,8 +117,8 @@ def summary(result: LintResult, view: View, style: Style | None = None) -> list[
         ]
         files = len({f.path for f in findings})
         lines.append(
-            style(f"Found {plural(len(groups), 'finding')} ", BOLD)
-            + f"({', '.join(parts)}) in {plural(files, 'file')}:"
+            style(f"Found {plural(len(groups), 'finding')}", BOLD)
+            + f" ({', '.join(parts)}) in {plural(files, 'file')}:"
         )
         for code, count in sorted(Counter(g.finding.code for g in groups).items()):
             lines.append(f"  {code}  {count:>5}  {BY_CODE[code].name}")
@@ -160,7 +160,7 @@ def _checked(result: LintResult, view: View) -> str:
 def _skipped(result: LintResult, view: View) -> list[str]:
     """Skipped files worth a look one per line; binary files and ignored paths counted only
     (a tree of images and vendored code would bury the rest), unless --show-skipped."""
-    binary = [s for s in result.skipped if s.reason == "binary"]
+    binary = [s for s in result.skipped if s.reason == "binary" and not s.named]
     listed = result.skipped if view.show_skipped else [s for s in result.skipped if s not in binary]
     lines = []
     hidden = []
