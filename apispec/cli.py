@@ -26,6 +26,7 @@ COMMANDS = (
     "docs",
     "changelog",
     "mock",
+    "lsp",
 )
 
 
