@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
 
 from apispec.lsp import adapter, context
 from apispec.lsp.maturity import status
@@ -77,15 +76,23 @@ class _Path:
     endpoints: tuple[Endpoint, ...]
 
 
-@cache
+_PATHS: dict[int, tuple[Registry, tuple[_Path, ...]]] = {}
+
+
 def _paths(registry: Registry) -> tuple[_Path, ...]:
+    """Endpoints grouped by path, once per registry (a Registry is not hashable)."""
+    cached = _PATHS.get(id(registry))
+    if cached is not None and cached[0] is registry:
+        return cached[1]
     by_path: dict[str, list[Endpoint]] = {}
     for endpoint in registry.endpoints:
         by_path.setdefault(endpoint.path, []).append(endpoint)
-    return tuple(
+    paths = tuple(
         _Path(path, tuple(path.strip("/").split("/")), tuple(endpoints))
         for path, endpoints in sorted(by_path.items())
     )
+    _PATHS[id(registry)] = (registry, paths)
+    return paths
 
 
 def _fits(written: str, segment: str) -> bool:

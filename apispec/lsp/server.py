@@ -206,7 +206,7 @@ def completion(ls: ApispecServer, params: types.CompletionParams) -> types.Compl
             label=item.label,
             kind=_KINDS.get(item.kind),
             detail=item.detail,
-            documentation=types.MarkupContent(types.MarkupKind.Markdown, item.documentation)
+            documentation=_markup(item.documentation, ls.markdown_completion)
             if item.documentation
             else None,
             text_edit=types.TextEdit(index.range(base + item.start, base + item.end), item.insert),
@@ -217,6 +217,12 @@ def completion(ls: ApispecServer, params: types.CompletionParams) -> types.Compl
         for item in found
     ]
     return types.CompletionList(is_incomplete=False, items=items)
+
+
+def _markup(text: str, markdown: bool) -> types.MarkupContent:
+    """Markdown where the client renders it; the same text, plain, elsewhere."""
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    return types.MarkupContent(kind, text)
 
 
 def hover_at(ls: ApispecServer, params: types.HoverParams) -> types.Hover | None:
@@ -230,7 +236,7 @@ def hover_at(ls: ApispecServer, params: types.HoverParams) -> types.Hover | None
     if found is None:
         return None
     return types.Hover(
-        contents=types.MarkupContent(types.MarkupKind.Markdown, found.markdown),
+        contents=_markup(found.markdown, ls.markdown_hover),
         range=index.range(base + found.start, base + found.end),
     )
 

@@ -93,6 +93,8 @@ class ApispecServer(LanguageServer):
         self.can_refresh = False
         self.can_show_document = False
         self.can_watch = False
+        self.markdown_completion = False  # else documentation goes as plain text (it reads alike)
+        self.markdown_hover = False
         self.generation = 0  # bumped by anything that may change workspace diagnostics
         self.answered_generation: int | None = None  # of the last workspace/diagnostic answer
         self.changed: asyncio.Event | None = None
@@ -115,6 +117,17 @@ class ApispecServer(LanguageServer):
         )
         self.can_show_document = bool(
             caps.window and caps.window.show_document and caps.window.show_document.support
+        )
+        text = caps.text_document
+        completion = text and text.completion and text.completion.completion_item
+        hover = text and text.hover
+        self.markdown_completion = bool(
+            completion
+            and completion.documentation_format
+            and types.MarkupKind.Markdown in completion.documentation_format
+        )
+        self.markdown_hover = bool(
+            hover and hover.content_format and types.MarkupKind.Markdown in hover.content_format
         )
         self.profiles.defaults = ClientSettings.parse(params.initialization_options)
         self.report(self.profiles.defaults.problems)
