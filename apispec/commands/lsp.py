@@ -8,11 +8,11 @@ more than `apispec lint` or `apispec filter check` may take to start.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 
 from apispec.exceptions import UsageError
 
 INSTALL_HINT = "apispec lsp needs the extra 'lsp': pip install 'apispec-v2[lsp]'"
+_EXTRA = {"pygls", "lsprotocol", "cattrs", "attrs"}  # the extra and what it brings
 
 
 def _port(text: str) -> int:
@@ -43,9 +43,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.stdio and args.tcp is not None:
         raise UsageError("--stdio and --tcp exclude each other")
-    if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
-        raise UsageError(INSTALL_HINT)
-    from apispec.lsp.server import run as serve
+    try:
+        from apispec.lsp.server import run as serve
+    except ImportError as exc:
+        if (exc.name or "").partition(".")[0] in _EXTRA:
+            raise UsageError(INSTALL_HINT) from None
+        raise
 
     serve(tcp=args.tcp, host=args.host)
     return 0

@@ -219,10 +219,10 @@ def completion(ls: ApispecServer, params: types.CompletionParams) -> types.Compl
     return types.CompletionList(is_incomplete=False, items=items)
 
 
-def _markup(text: str, markdown: bool) -> types.MarkupContent:
-    """Markdown where the client renders it; the same text, plain, elsewhere."""
-    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
-    return types.MarkupContent(kind, text)
+def _markup(text: str, markdown: bool) -> types.MarkupContent | str:
+    """Markdown where the client renders it; elsewhere the same text as a plain string
+    (the form every client reads; it reads alike)."""
+    return types.MarkupContent(types.MarkupKind.Markdown, text) if markdown else text
 
 
 def hover_at(ls: ApispecServer, params: types.HoverParams) -> types.Hover | None:
