@@ -73,7 +73,7 @@ class ClientSettings:
             raw = raw["settings"]  # ruff's and Neovim's `{"settings": {...}}` shape
         if isinstance(raw, dict) and isinstance(raw.get("apispec"), dict):
             raw = raw["apispec"]
-        if raw is None:
+        if raw is None or raw == []:  # Lua clients encode an empty table as []
             return cls()
         if not isinstance(raw, dict):
             return cls(problems=("apispec settings: expected an object of settings",))
