@@ -2,8 +2,10 @@
 
 Linting a large document takes long enough to matter (a 5 MB file takes
 seconds), so it runs in one worker thread while the loop keeps answering
-completion and hover. Changes are debounced; a lint whose document changed
-before it started is skipped, so fast typing never queues stale work. A
+completion and hover. Changes are throttled (the first after a pause is
+linted at once, then at most one lint per debounce interval); a lint whose
+document changed before it started is skipped, so fast typing never queues
+stale work. A
 second thread serves workspace diagnostics, so a scan of the whole tree
 never delays the document being edited. Each thread has its own Analyzer
 (the linter's Checker keeps per-file state).
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -88,6 +91,7 @@ class ApispecServer(LanguageServer):
         self.workspace_pool = ThreadPoolExecutor(1, thread_name_prefix="apispec-workspace")
         self.results: dict[str, tuple[int | None, tuple[object, ...], Result]] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
+        self.started: dict[str, float] = {}  # when each document's last lint started
         self.push = True  # publish diagnostics unless the client pulls them
         self.can_configure = False
         self.can_refresh = False
@@ -259,7 +263,12 @@ class ApispecServer(LanguageServer):
         return result
 
     def schedule(self, uri: str, delay: float | None = None) -> None:
-        """Publish the document's diagnostics after a pause in typing (push clients only)."""
+        """Publish the document's diagnostics (push clients only), throttled.
+
+        The first change after a pause is linted at once; while typing goes on,
+        lints start at most once per `debounce` milliseconds and each covers
+        every change made before it started.
+        """
         self.touched()
         if not self.push:
             return
@@ -270,13 +279,16 @@ class ApispecServer(LanguageServer):
         if doc is None:
             return
         if delay is None:
-            delay = self.profiles.client_for(self.folder_of(doc.path)).debounce_ms / 1000
+            debounce = self.profiles.client_for(self.folder_of(doc.path)).debounce_ms / 1000
+            since = time.monotonic() - self.started.get(uri, float("-inf"))
+            delay = max(0.0, debounce - since)
         self.pending[uri] = asyncio.ensure_future(self._publish_later(doc, delay))
 
     async def _publish_later(self, doc: Document, delay: float) -> None:
         try:
             if delay:
                 await asyncio.sleep(delay)
+            self.started[doc.uri] = time.monotonic()
             result = await self.result(doc, only_if_current=True)
             if result is None or self.documents.get(doc.uri) is not doc:
                 return
@@ -300,6 +312,7 @@ class ApispecServer(LanguageServer):
         if waiting is not None:
             waiting.cancel()
         self.results.pop(uri, None)
+        self.started.pop(uri, None)
         self.touched()
         if self.push:
             self.text_document_publish_diagnostics(
