@@ -78,3 +78,22 @@ def test_neovim_shows_the_servers_diagnostics(tmp_path):
     assert by_code["API002"][:5] == [3, 30, 3, 53, 2]
     assert by_code["API002"][5].endswith("use GET /sensors/{id}")
     assert by_code["API006"][:5] == [4, 79, 4, 80, 1]
+
+
+def test_the_documentation_screenshots_come_from_neovims_screen(tmp_path):
+    sys.path.insert(0, str(REPO / "editors" / "neovim"))
+    try:
+        from screenshot import capture
+    finally:
+        sys.path.pop(0)
+    written = {p.name for p in capture(tmp_path)}
+    assert written == {
+        f"neovim-{shot}.{kind}"
+        for shot in ("diagnostics", "hover", "completion")
+        for kind in ("svg", "txt")
+    }
+    diagnostics = (tmp_path / "neovim-diagnostics.txt").read_text()
+    assert "■ GET /sensors/{id}/overview is deprecated" in diagnostics
+    assert "successor: GET /sensors/{id}" in (tmp_path / "neovim-hover.txt").read_text()
+    assert "status" in (tmp_path / "neovim-completion.txt").read_text()
+    assert (tmp_path / "neovim-hover.svg").read_text().startswith("<svg ")

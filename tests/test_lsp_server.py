@@ -50,7 +50,15 @@ async def client(lsp_client: LanguageClient, workspace: Path):
             capabilities=types.ClientCapabilities(
                 window=types.WindowClientCapabilities(
                     show_document=types.ShowDocumentClientCapabilities(support=True)
-                )
+                ),
+                text_document=types.TextDocumentClientCapabilities(
+                    hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
+                    completion=types.CompletionClientCapabilities(
+                        completion_item=types.ClientCompletionItemOptions(
+                            documentation_format=[types.MarkupKind.Markdown]
+                        )
+                    ),
+                ),
             ),
             workspace_folders=[types.WorkspaceFolder(workspace.as_uri(), "work")],
         )
@@ -294,6 +302,11 @@ async def test_pull_diagnostics_for_a_document(puller, folder):
     )
     assert again.kind == "unchanged" and again.result_id == report.result_id
     assert uri not in puller.diagnostics  # a pull client is not pushed to
+    hover = await puller.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), _at(5, 40))
+    )
+    assert isinstance(hover.contents, str)  # no Markdown declared: the same text, plain
+    assert "successor: GET /sensors/{id}" in hover.contents
 
 
 async def test_workspace_diagnostics_cover_the_folder_and_honour_gitignore(puller, folder):

@@ -102,3 +102,28 @@ def test_a_document_outside_any_folder_uses_its_own_directory(tmp_path):
     assert _profiles().profile(tmp_path, None).targets == ("25.x.122",)
     assert _profiles().profile(None, None).source is None
     assert isinstance(_profiles().profile(None, None).config.root, Path)
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("-")
+    return head + "".join(part.title() for part in rest)
+
+
+def test_the_vscode_settings_and_the_docs_mirror_the_servers_keys():
+    import json
+
+    from apispec.lsp.settings import _LSP_KEYS, LINT_KEYS
+
+    manifest = json.loads((REPO / "editors" / "vscode" / "package.json").read_text())
+    declared = set(manifest["contributes"]["configuration"]["properties"])
+    server = {f"apispec.{_camel(k)}" for k in (*LINT_KEYS, *_LSP_KEYS)}
+    client_only = {"apispec.path", "apispec.trace.server"}  # read by the extension itself
+    assert declared - client_only == server
+    for key in server:  # and the server reads each camelCase name back as its own key
+        assert canonical(key.removeprefix("apispec.")) in (*LINT_KEYS, *_LSP_KEYS)
+    page = (REPO / "docs" / "editors.md").read_text()
+    for key in (*LINT_KEYS, *_LSP_KEYS):
+        assert f"`{_camel(key)}`" in page, key
