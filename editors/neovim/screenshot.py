@@ -175,7 +175,9 @@ def capture(output: Path) -> list[Path]:
     output.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="apispec-nvim-"))
     (work / "client.py").write_text(DEMO)
-    command = json.dumps([sys.executable, "-m", "apispec", "lsp"]).replace("[", "{").replace("]", "}")
+    command = (
+        json.dumps([sys.executable, "-m", "apispec", "lsp"]).replace("[", "{").replace("]", "}")
+    )
     argv = [
         "nvim",
         "--clean",
