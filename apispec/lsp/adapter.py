@@ -18,10 +18,8 @@ from apispec.exceptions import ApispecError
 from apispec.filters import check as check_filter
 from apispec.filters import complete as complete_filter
 from apispec.filters.parse import tokenize as filter_tokens
-from apispec.lint.config import Config, ConfigError, find_config, load_config
-from apispec.lint.config import parse_severity as _parse_severity
-from apispec.lint.config import parse_size as _parse_size
-from apispec.lint.discover import DEFAULT_MAX_SIZE, discover, read_text
+from apispec.lint.config import Config, find_config, load_config, parse_severity, parse_size
+from apispec.lint.discover import discover, read_text
 from apispec.lint.engine import Checker, Options
 from apispec.lint.extract import extract_references, language_of
 from apispec.lint.finding import Finding, Severity
@@ -33,17 +31,14 @@ from apispec.lint.suppression_comment import suppression_edit
 from apispec.model import Endpoint, Registry, load_registry
 
 __all__ = [
-    "DEFAULT_MAX_SIZE",
     "ApispecError",
     "CallSite",
     "Checker",
     "Config",
-    "ConfigError",
     "Finding",
     "FixPlan",
     "Severity",
     "call_sites",
-    "check_filter",
     "complete_filter",
     "config_keys",
     "expand_codes",
@@ -58,7 +53,6 @@ __all__ = [
     "parse_severity",
     "parse_size",
     "read_document",
-    "rule_summary",
     "rule_url",
     "suppression",
     "workspace_files",
@@ -66,9 +60,6 @@ __all__ = [
 
 DEPRECATED_CODES = frozenset({"API001", "API002"})  # findings about endpoints going away
 FILTER_CODE = "API006"
-
-parse_severity = _parse_severity
-parse_size = _parse_size
 
 
 # -- rules ---------------------------------------------------------------------
@@ -78,11 +69,6 @@ def rule_url(code: str) -> str | None:
     """Where the rule's documentation lives (what `apispec rule CODE` prints)."""
     rule = BY_CODE.get(code)
     return rule.help_uri if rule else None
-
-
-def rule_summary(code: str) -> str | None:
-    rule = BY_CODE.get(code)
-    return f"{rule.code} {rule.name}: {rule.summary}" if rule else None
 
 
 # -- configuration and linting -------------------------------------------------
@@ -110,16 +96,15 @@ def read_document(path: str, max_size: int) -> tuple[str | None, str | None]:
     return read_text(path, max_size, worth_decoding)
 
 
-def workspace_files(folder: Path, config: Config) -> tuple[list[str], list[tuple[str, str]]]:
-    """The files `apispec lint FOLDER` would lint (honouring .gitignore and excludes),
-    and (path, reason) of those it would skip."""
-    candidates, skipped = discover(
+def workspace_files(folder: Path, config: Config) -> list[str]:
+    """The files `apispec lint FOLDER` would lint (honouring .gitignore and excludes)."""
+    candidates, _skipped = discover(
         [folder],
         excludes=config.exclude,
         respect_gitignore=config.respect_gitignore,
         max_size=config.max_file_size,
     )
-    return [c.path for c in candidates], [(s.path, s.reason) for s in skipped]
+    return [c.path for c in candidates]
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ results into protocol objects and back.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import sys
@@ -130,9 +129,7 @@ async def workspace_diagnostic(
     """Every linted file of every workspace folder; held open while nothing changed."""
     previous = {p.uri: p.value for p in params.previous_result_ids}
     if previous and ls.generation == ls.answered_generation:
-        ls.changed = asyncio.Event()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(ls.changed.wait(), LONG_POLL)
+        await ls.until_touched(LONG_POLL)
     ls.answered_generation = ls.generation
     stop = threading.Event()
     loop = asyncio.get_running_loop()
@@ -197,7 +194,7 @@ def completion(ls: ApispecServer, params: types.CompletionParams) -> types.Compl
     if doc is None:
         return None
     index = doc.index(ls.encoding)
-    line, column, base = _line_and_column(doc, index, params.position)
+    line, column, base = _line_and_column(index, params.position)
     registry, target = ls.registry_and_target(ls.profile(doc))
     language = adapter.language_of(doc.lint_name, doc.text[:200])
     found = complete(line, column, registry, target, language)
@@ -230,7 +227,7 @@ def hover_at(ls: ApispecServer, params: types.HoverParams) -> types.Hover | None
     if doc is None:
         return None
     index = doc.index(ls.encoding)
-    line, column, base = _line_and_column(doc, index, params.position)
+    line, column, base = _line_and_column(index, params.position)
     registry, target = ls.registry_and_target(ls.profile(doc))
     found = hover(line, column, registry, target)
     if found is None:

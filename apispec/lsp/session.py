@@ -14,6 +14,7 @@ never delays the document being edited. Each thread has its own Analyzer
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -101,7 +102,7 @@ class ApispecServer(LanguageServer):
         self.markdown_hover = False
         self.generation = 0  # bumped by anything that may change workspace diagnostics
         self.answered_generation: int | None = None  # of the last workspace/diagnostic answer
-        self.changed: asyncio.Event | None = None
+        self.waiting: list[asyncio.Event] = []  # held workspace/diagnostic requests
         self.shown: set[str] = set()
 
     # -- client and folders --------------------------------------------------------
@@ -333,10 +334,17 @@ class ApispecServer(LanguageServer):
                 self.workspace_diagnostic_refresh(None)
 
     def touched(self) -> None:
-        """Something workspace diagnostics depend on changed: wake a waiting pull."""
+        """Something workspace diagnostics depend on changed: wake the held pulls."""
         self.generation += 1
-        if self.changed is not None:
-            self.changed.set()
+        for event in self.waiting:
+            event.set()
+        self.waiting.clear()
+
+    async def until_touched(self, timeout: float) -> None:
+        event = asyncio.Event()
+        self.waiting.append(event)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
 
     def document_report(
         self, doc: Document, result: Result, previous: str | None

@@ -47,7 +47,7 @@ def scan(
     for folder in folders:
         folder_profile = profiles.profile(folder, folder)
         try:
-            paths, _skipped = adapter.workspace_files(folder, folder_profile.config)
+            paths = adapter.workspace_files(folder, folder_profile.config)
         except adapter.ApispecError:
             continue  # the folder vanished: nothing to report
         for path in paths:
