@@ -181,9 +181,8 @@ async def workspace_diagnostic(
 # -- completion and hover ----------------------------------------------------------------
 
 
-def _line_and_column(
-    doc: Document, index: LineIndex, position: types.Position
-) -> tuple[str, int, int]:
+def _line_and_column(index: LineIndex, position: types.Position) -> tuple[str, int, int]:
+    """The LSP line's text, the cursor's column in it, and the offset where it starts."""
     offset = index.offset(position)
     line = index.position(offset).line
     return index.line_text(line), offset - index.starts[line], index.starts[line]
