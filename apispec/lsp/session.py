@@ -323,6 +323,8 @@ class ApispecServer(LanguageServer):
     def configuration_changed(self) -> None:
         """A configuration file or the settings changed: lint everything again."""
         self.profiles.forget()
+        self.analyzer.forget()  # a Checker per profile: the old profiles' go too
+        self.workspace_analyzer.forget()
         self.results.clear()
         self.shown.clear()
         if self.push:
