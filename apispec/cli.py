@@ -12,7 +12,14 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from apispec.exceptions import EXIT_USAGE, ApispecError
+from apispec.exceptions import (
+    EXIT_INTERNAL,
+    EXIT_USAGE,
+    ApispecError,
+    debug_traceback,
+    internal_error_line,
+)
+from apispec.printable import printable
 
 # Modules under apispec/commands/, in the order `apispec --help` lists them.
 COMMANDS = (
@@ -80,19 +87,27 @@ def _command_module(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(_command_module(argv))
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help()
-        return EXIT_USAGE
+    """Run one command; its exit code follows docs/cli.md (0, 1, 2, or 3 for a bug)."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # text that cannot be encoded is escaped, not a crash
+            stream.reconfigure(errors="backslashreplace")
     try:
+        argv = sys.argv[1:] if argv is None else list(argv)
+        parser = build_parser(_command_module(argv))
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return EXIT_USAGE
         return int(args.handler(args) or 0)
     except ApispecError as exc:
-        print(f"apispec: error: {exc}", file=sys.stderr)
+        print(f"apispec: error: {printable(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("apispec: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug: one line and exit 3, never a traceback or exit 1
+        debug_traceback()
+        print(internal_error_line(exc), file=sys.stderr)
+        return EXIT_INTERNAL

@@ -7,11 +7,14 @@ them into `apispec: error: ...` and the right exit status in one place.
 from __future__ import annotations
 
 import difflib
+import os
+import sys
 from collections.abc import Iterable
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 3  # a bug in apispec: never reported as findings nor as success
 
 
 class ApispecError(Exception):
@@ -41,3 +44,20 @@ def did_you_mean(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> s
     """Return ` (did you mean X?)` for the closest candidate, or an empty string."""
     matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     return f" (did you mean {matches[0]}?)" if matches else ""
+
+
+def debug_traceback() -> None:
+    """Print the exception being handled when APISPEC_DEBUG is set (for bug reports)."""
+    if os.environ.get("APISPEC_DEBUG", "") not in ("", "0"):
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """The one line every command prints for a bug in apispec (exit 3)."""
+    message = " ".join(str(exc).split()) or "(no message)"
+    return (
+        f"apispec: internal error: {type(exc).__name__}: {message} "
+        "(set APISPEC_DEBUG=1 for the traceback; please report it)"
+    )

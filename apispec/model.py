@@ -54,6 +54,46 @@ class Successor:
 
 
 @dataclass(frozen=True)
+class Provenance:
+    """Where an overlay's fact comes from, so a finding can say whose truth it is."""
+
+    overlay: Path | None  # the overlay directory the entry was read from
+    source: str | None = None  # the document the overlay was imported from, as recorded
+    operation_id: str | None = None  # that document's own operation id
+    version: str | None = None  # that document's info.version
+
+    def __str__(self) -> str:
+        parts = [f"overlay {self.overlay}"] if self.overlay else []
+        if self.source:
+            parts.append(f"from {self.source}")
+        if self.operation_id:
+            parts.append(f"operation {self.operation_id}")
+        if self.version:
+            parts.append(f"version {self.version}")
+        return ", ".join(parts) or "registry"
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {
+            "overlay": None if self.overlay is None else str(self.overlay),
+            "source": self.source,
+            "operation_id": self.operation_id,
+            "version": self.version,
+        }
+
+
+@dataclass(frozen=True)
+class OverlayInfo:
+    """One overlay applied to the registry, in the order given (later ones win)."""
+
+    directory: Path
+    source: str | None = None
+    title: str | None = None
+    version: str | None = None  # the source's info.version, as written
+    release: Release | None = None  # the release the overlay describes
+    description: str | None = None
+
+
+@dataclass(frozen=True)
 class Endpoint:
     """One (method, path) of the API; `path` is relative to /api/v2."""
 
@@ -73,6 +113,10 @@ class Endpoint:
     request_fields: Mapping[str, str] = field(default_factory=dict)
     response_fields: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    # Every query parameter the endpoint takes, when an overlay lists them; None
+    # means the common list parameters (for list endpoints) and nothing else known.
+    query: tuple[str, ...] | None = None
+    provenance: Provenance | None = None  # None: the bundled spec's fact
 
     @property
     def key(self) -> tuple[str, str]:
@@ -108,6 +152,8 @@ class Endpoint:
             "request_fields": dict(self.request_fields),
             "response_fields": dict(self.response_fields),
             "notes": list(self.notes),
+            "query": None if self.query is None else list(self.query),
+            "provenance": None if self.provenance is None else self.provenance.as_dict(),
         }
 
 
@@ -123,9 +169,13 @@ class FilterProperty:
     type: str
     operators: tuple[str, ...]
     values: tuple[str, ...] = ()
+    # True when `values` is the whole enumeration (an overlay imported it from a
+    # server's schema); the spec's own lists are partial.
+    values_complete: bool = False
     multi_valued: bool = False
     applies_to: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    provenance: Provenance | None = None
 
 
 @dataclass(frozen=True)
@@ -234,6 +284,10 @@ class Registry:
     pagination_headers: tuple[Header, ...]
     query_parameters: tuple[QueryParameter, ...]
     directory: Path | None = None
+    overlays: tuple[OverlayInfo, ...] = ()
+    # path -> the complete method list an overlay states for it (its `paths` section)
+    listed_methods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    listed_by: Mapping[str, Provenance] = field(default_factory=dict)
 
     # -- releases -------------------------------------------------------------
 
@@ -305,6 +359,30 @@ class Registry:
     def tags(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(e.tag for e in self.endpoints))
 
+    def methods_listed(self, path: str) -> tuple[str, ...] | None:
+        """The methods an overlay says `path` has, all of them; None when no overlay says.
+
+        The spec's stable list is incomplete, so a method the bundled registry
+        lacks may still exist; once a server's own description lists a path's
+        methods, a method outside that list is known not to exist.
+        """
+        return self.listed_methods.get(path)
+
+    def methods_authoritative(self, path: str) -> bool:
+        return path in self.listed_methods
+
+    def accepts_query(self, endpoint: Endpoint, name: str) -> bool | None:
+        """Whether `endpoint` takes query parameter `name`; None when nothing is known.
+
+        An overlay's `query` list is complete; without one, a list endpoint takes
+        the common list parameters and any other endpoint's parameters are unknown.
+        """
+        if endpoint.query is not None:
+            return name in endpoint.query
+        if endpoint.is_list:
+            return any(q.name == name for q in self.query_parameters)
+        return None
+
     # -- filters, errors --------------------------------------------------------
 
     @cached_property
@@ -325,11 +403,38 @@ def _release(value: Any) -> Release | None:
     return None if value is None else parse_release(str(value))
 
 
+def _provenance(data: Mapping[str, Any] | None) -> Provenance | None:
+    if data is None:
+        return None
+    overlay = data.get("overlay")
+    return Provenance(
+        Path(overlay) if overlay else None,
+        data.get("source"),
+        data.get("operation_id"),
+        data.get("version"),
+    )
+
+
+def _overlay_info(directory: Path, meta: Mapping[str, Any]) -> OverlayInfo:
+    return OverlayInfo(
+        directory=directory,
+        source=meta.get("source"),
+        title=meta.get("title"),
+        version=meta.get("version"),
+        release=_release(meta.get("release")),
+        description=meta.get("description"),
+    )
+
+
 def _fields(items: Any) -> tuple[Field, ...]:
     return tuple(Field(f["name"], f["type"], f.get("notes", "")) for f in items or ())
 
 
-def build_registry(doc: Mapping[str, Any], directory: Path | None = None) -> Registry:
+def build_registry(
+    doc: Mapping[str, Any],
+    directory: Path | None = None,
+    overlays: tuple[OverlayInfo, ...] = (),
+) -> Registry:
     """Turn the merged registry document into the model (after schema validation)."""
     endpoints = tuple(
         Endpoint(
@@ -349,9 +454,12 @@ def build_registry(doc: Mapping[str, Any], directory: Path | None = None) -> Reg
             request_fields=dict(e.get("request_fields") or {}),
             response_fields=dict(e.get("response_fields") or {}),
             notes=tuple(e.get("notes") or ()),
+            query=None if e.get("query") is None else tuple(e["query"]),
+            provenance=_provenance(e.get("provenance")),
         )
         for e in doc["endpoints"]
     )
+    listed = doc.get("paths") or ()
     return Registry(
         releases=tuple(
             ReleaseInfo(parse_release(str(r["id"])), tuple(r.get("notes") or ()))
@@ -366,9 +474,11 @@ def build_registry(doc: Mapping[str, Any], directory: Path | None = None) -> Reg
                 type=p["type"],
                 operators=tuple(p["operators"]),
                 values=tuple(p.get("values") or ()),
+                values_complete=bool(p.get("values_complete", False)),
                 multi_valued=bool(p.get("multi_valued", False)),
                 applies_to=tuple(p.get("applies_to") or ()),
                 notes=tuple(p.get("notes") or ()),
+                provenance=_provenance(p.get("provenance")),
             )
             for p in doc["properties"]
         ),
@@ -404,17 +514,34 @@ def build_registry(doc: Mapping[str, Any], directory: Path | None = None) -> Reg
             QueryParameter(q["name"], q["type"], q["rule"]) for q in doc["query_parameters"]
         ),
         directory=directory,
+        overlays=overlays,
+        listed_methods={p["path"]: tuple(p["methods"]) for p in listed},
+        listed_by={p["path"]: _provenance(p["provenance"]) for p in listed if p.get("provenance")},
     )
 
 
-@cache
-def load_registry(directory: Path | None = None) -> Registry:
+def load_registry(
+    directory: Path | None = None, overlays: tuple[Path, ...] | list[Path] = ()
+) -> Registry:
     """Load and validate a registry directory once per process (default: the bundled one).
 
-    Raises RegistryError with `FILE:LINE: message` when the files do not pass
-    the schema and cross-reference checks, so no consumer ever sees bad data.
+    `overlays` are applied in order on top of it, later ones winning (see
+    apispec.overlays). Raises RegistryError with `FILE:LINE: message` when the
+    files do not pass the schema and cross-reference checks, so no consumer
+    ever sees bad data.
     """
+    return _load(directory, tuple(overlays))
+
+
+@cache
+def _load(directory: Path | None, overlays: tuple[Path, ...]) -> Registry:
     source = read_registry(directory, with_lines=directory is not None)
+    if overlays:
+        from apispec.overlays import apply_overlays
+
+        merged, read = apply_overlays(source, overlays)
+        infos = tuple(_overlay_info(o.directory, o.document["overlay"] or {}) for o in read)
+        return build_registry(merged.document, source.directory, infos)
     if directory is not None:
         from apispec.registry_check import check_source, raise_on_errors
 

@@ -13,6 +13,7 @@ import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +43,20 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def _schema() -> dict[str, Any]:
+@cache
+def registry_schema() -> dict[str, Any]:
     return json.loads((default_directory() / "schema.json").read_text(encoding="utf-8"))
 
 
-class _Collector:
+class Collector:
+    """Findings of one source, each placed at the line of the node it concerns."""
+
     def __init__(self, source: RegistrySource) -> None:
         self.source = source
         self.findings: list[Finding] = []
+
+    def error_at(self, path: Path, line: int, message: str) -> None:
+        self.findings.append(Finding(path, line, "error", message))
 
     def add(self, severity: str, pointer: Pointer, message: str) -> None:
         path, line = self.source.locate(pointer)
@@ -62,18 +69,25 @@ class _Collector:
         self.add("warning", pointer, message)
 
 
-def _schema_problem(error: jsonschema.ValidationError) -> tuple[Pointer, str]:
+def schema_problem(
+    error: jsonschema.ValidationError, source: RegistrySource | None = None
+) -> tuple[Pointer, str]:
     """Where a schema error stands and what to say; an unknown key points at the key."""
     pointer = tuple(error.absolute_path)
+
+    def where(at: Pointer) -> str:
+        return "/".join(map(str, source.shown(at) if source else at)) or "(top level)"
+
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
         if extra:
             pointer = (*pointer, extra[0])
-            where = "/".join(map(str, pointer))
-            return pointer, f"{where}: unknown field {extra[0]!r} (allowed: {', '.join(allowed)})"
-    where = "/".join(map(str, pointer)) or "(top level)"
-    return pointer, f"{where}: {error.message}"
+            return (
+                pointer,
+                f"{where(pointer)}: unknown field {extra[0]!r} (allowed: {', '.join(allowed)})",
+            )
+    return pointer, f"{where(pointer)}: {error.message}"
 
 
 def _spec_row(endpoint: dict[str, Any]) -> str:
@@ -87,21 +101,21 @@ def _spec_row(endpoint: dict[str, Any]) -> str:
 
 def check_source(source: RegistrySource) -> list[Finding]:
     """Every finding on the registry read into `source`, errors and warnings, in file order."""
-    out = _Collector(source)
+    out = Collector(source)
     for path, line, key in source.duplicates:
-        out.findings.append(Finding(path, line, "error", f"duplicate key {key!r}"))
-    validator = jsonschema.Draft202012Validator(_schema())
+        out.error_at(path, line, f"duplicate key {key!r}")
+    validator = jsonschema.Draft202012Validator(registry_schema())
     schema_errors = sorted(
         validator.iter_errors(source.document), key=lambda e: list(map(str, e.absolute_path))
     )
     for error in schema_errors:
-        out.error(*_schema_problem(error))
+        out.error(*schema_problem(error, source))
     if not schema_errors:
         _check_references(source.document, out)
     return sorted(out.findings, key=lambda f: (str(f.path), f.line, f.severity, f.message))
 
 
-def _check_references(doc: dict[str, Any], out: _Collector) -> None:
+def _check_references(doc: dict[str, Any], out: Collector) -> None:
     releases = _check_releases(doc["releases"], out)
     endpoints = doc["endpoints"]
     _check_endpoint_identity(endpoints, out)
@@ -110,11 +124,12 @@ def _check_references(doc: dict[str, Any], out: _Collector) -> None:
         _check_lifecycle(index, endpoint, releases, out)
         _check_successor(index, endpoint, endpoints, keys, releases, out)
     _check_cycles(endpoints, keys, out)
+    _check_listed_methods(doc, keys, out)
     _check_filters(doc, out)
     _check_errors(doc, out)
 
 
-def _check_releases(items: list[dict[str, Any]], out: _Collector) -> dict[str, Release]:
+def _check_releases(items: list[dict[str, Any]], out: Collector) -> dict[str, Release]:
     known: dict[str, Release] = {}
     for index, item in enumerate(items):
         text = str(item["id"])
@@ -143,7 +158,7 @@ def _check_releases(items: list[dict[str, Any]], out: _Collector) -> dict[str, R
     return known
 
 
-def _check_endpoint_identity(endpoints: list[dict[str, Any]], out: _Collector) -> None:
+def _check_endpoint_identity(endpoints: list[dict[str, Any]], out: Collector) -> None:
     seen_keys: dict[tuple[str, str], int] = {}
     seen_ops: dict[str, int] = {}
     for index, e in enumerate(endpoints):
@@ -167,7 +182,10 @@ def _check_endpoint_identity(endpoints: list[dict[str, Any]], out: _Collector) -
             seen_ops[op] = index
         experimental_path = e["path"].startswith("/experimental/")
         if e["maturity"] == "experimental" and not experimental_path:
-            out.error(
+            # A server may mark an unprefixed path experimental (an `x-` stability
+            # extension); the overlay records what the server says.
+            out.add(
+                "warning" if "provenance" in e else "error",
                 ("endpoints", index, "maturity"),
                 f"{e['method']} {e['path']} is experimental but has no /experimental prefix",
             )
@@ -185,7 +203,7 @@ def _check_endpoint_identity(endpoints: list[dict[str, Any]], out: _Collector) -
 
 
 def _release_of(
-    index: int, endpoint: dict[str, Any], key: str, releases: dict[str, Release], out: _Collector
+    index: int, endpoint: dict[str, Any], key: str, releases: dict[str, Release], out: Collector
 ) -> Release | None:
     text = endpoint.get(key)
     if text is None:
@@ -201,7 +219,7 @@ def _release_of(
 
 
 def _check_lifecycle(
-    index: int, e: dict[str, Any], releases: dict[str, Release], out: _Collector
+    index: int, e: dict[str, Any], releases: dict[str, Release], out: Collector
 ) -> None:
     name = f"{e['method']} {e['path']}"
     since = _release_of(index, e, "since", releases, out)
@@ -264,7 +282,7 @@ def _check_successor(
     endpoints: list[dict[str, Any]],
     keys: dict[tuple[str, str], int],
     releases: dict[str, Release],
-    out: _Collector,
+    out: Collector,
 ) -> None:
     text = e.get("successor")
     if text is None or text in ("none planned", "to be decided"):
@@ -295,7 +313,7 @@ def _check_successor(
 
 
 def _check_cycles(
-    endpoints: list[dict[str, Any]], keys: dict[tuple[str, str], int], out: _Collector
+    endpoints: list[dict[str, Any]], keys: dict[tuple[str, str], int], out: Collector
 ) -> None:
     reported: set[int] = set()
     for start in range(len(endpoints)):
@@ -313,13 +331,32 @@ def _check_cycles(
             out.error(("endpoints", start, "successor"), f"successor chain has a cycle: {names}")
 
 
-def _check_filters(doc: dict[str, Any], out: _Collector) -> None:
+def _check_listed_methods(
+    doc: dict[str, Any], keys: dict[tuple[str, str], int], out: Collector
+) -> None:
+    """An overlay's method list names endpoints: each method it lists must be defined."""
+    for index, item in enumerate(doc.get("paths") or ()):
+        missing = [m for m in item["methods"] if (m, item["path"]) not in keys]
+        if missing:
+            out.error(
+                ("paths", index, "methods"),
+                f"{item['path']} is listed with {', '.join(missing)}, but no endpoint "
+                f"{missing[0]} {item['path']} is defined",
+            )
+
+
+def _check_filters(doc: dict[str, Any], out: Collector) -> None:
     kinds = {k["name"] for k in doc["object_kinds"]}
     seen: set[str] = set()
     for index, prop in enumerate(doc["properties"]):
         if prop["name"] in seen:
             out.error(("properties", index, "name"), f"property {prop['name']!r} is listed twice")
         seen.add(prop["name"])
+        if prop.get("values_complete") and not prop.get("values"):
+            out.error(
+                ("properties", index, "values_complete"),
+                f"property {prop['name']!r} says its values are complete but lists none",
+            )
         if prop.get("values") and prop["type"] != "enumeration":
             out.error(
                 ("properties", index, "values"),
@@ -338,7 +375,7 @@ def _check_filters(doc: dict[str, Any], out: _Collector) -> None:
             )
 
 
-def _check_errors(doc: dict[str, Any], out: _Collector) -> None:
+def _check_errors(doc: dict[str, Any], out: Collector) -> None:
     statuses = {s["status"] for s in doc["http_statuses"]}
     seen: set[str] = set()
     for index, code in enumerate(doc["error_codes"]):

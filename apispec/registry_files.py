@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from apispec.exceptions import RegistryError
+from apispec.inputs import InputError, read_input
 
 Pointer = tuple[str | int, ...]
 
@@ -42,6 +43,10 @@ class RegistrySource:
             probe = probe[:-1]
         return path, 1
 
+    def shown(self, pointer: Pointer) -> Pointer:
+        """The pointer as the file that holds the node would name it (see MergedSource)."""
+        return pointer
+
 
 def default_directory() -> Path:
     """The registry that ships inside the package."""
@@ -69,12 +74,13 @@ def _record_lines(
 
 
 def _read_text(path: Path) -> str:
+    """A registry file's text: only a regular file is read (apispec.inputs; exit 2 otherwise);
+    text that is not UTF-8 is a registry error (a finding for `registry check`)."""
+    data = read_input(path)
     try:
-        return path.read_text(encoding="utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RegistryError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-    except OSError as exc:
-        raise RegistryError(f"{path}: cannot read ({exc.strerror})") from exc
 
 
 def _cache_file(files: list[Path]) -> Path | None:
@@ -90,7 +96,10 @@ def _cache_file(files: list[Path]) -> Path | None:
 
     digest = hashlib.sha256()
     for path in files:
-        stat = path.stat()
+        try:
+            stat = path.stat()
+        except OSError:
+            return None  # a dangling link: reading it gives the one-line error
         digest.update(f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
     return Path(platformdirs.user_cache_dir("apispec")) / f"registry-{digest.hexdigest()[:24]}.json"
 
@@ -116,12 +125,13 @@ def _store_cached(cache: Path | None, source: RegistrySource) -> None:
         "document": source.document,
         "files": {key: path.name for key, path in source.files.items()},
     }
+    from apispec.outputs import WriteError, write_atomic
+
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        temporary = cache.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(payload), encoding="utf-8")
-        temporary.replace(cache)  # atomic, so a concurrent reader never sees half a file
-    except OSError:
+        # atomic, so a concurrent reader never sees half a file; a cache needs no fsync
+        write_atomic(cache, json.dumps(payload), durable=False)
+    except (OSError, WriteError):
         pass  # a read-only cache directory only costs speed
 
 
@@ -132,10 +142,13 @@ def read_registry(directory: Path | None = None, *, with_lines: bool = False) ->
     """
     directory = Path(directory) if directory is not None else default_directory()
     if not directory.is_dir():
-        raise RegistryError(f"{directory}: registry directory does not exist")
+        exists = os.path.exists(directory)
+        raise InputError(
+            str(directory), "not a directory" if exists else "registry directory does not exist"
+        )
     files = sorted(directory.glob("*.yaml"))
     if not files:
-        raise RegistryError(f"{directory}: no registry files (*.yaml) found")
+        raise InputError(str(directory), "no registry files (*.yaml) found")
     cache = None if with_lines else _cache_file(files)
     cached = _load_cached(cache, directory)
     if cached is not None:
@@ -147,24 +160,31 @@ def read_registry(directory: Path | None = None, *, with_lines: bool = False) ->
 
 
 def _parse_files(directory: Path, files: list[Path], with_lines: bool) -> RegistrySource:
+    """Parse every file; a registry other than the bundled one goes through the guarded
+    pure-Python loader (nesting and alias limits, see apispec.yaml_load)."""
     import yaml
 
-    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    from apispec.yaml_load import GuardedSafeLoader, LimitError, compose
+
+    trusted = not with_lines and directory.resolve() == default_directory().resolve()
     source = RegistrySource(directory=directory)
     for path in files:
         text = _read_text(path)
         try:
-            if with_lines:
-                loader = yaml.SafeLoader(text)
+            if trusted:
+                data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            else:
+                loader = GuardedSafeLoader(text)
                 try:
-                    node = loader.get_single_node()
+                    node = compose(loader)
                     data = loader.construct_document(node) if node is not None else None
                 finally:
                     loader.dispose()
-                if node is not None:
+                if with_lines and node is not None:
                     _record_lines(node, (), path.name, source, path)
-            else:
-                data = yaml.load(text, Loader=loader_class)
+        except LimitError as exc:
+            line = exc.problem_mark.line + 1 if exc.problem_mark is not None else 1
+            raise RegistryError(f"{path}:{line}: refused: {exc.problem}") from exc
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = mark.line + 1 if mark is not None else 1

@@ -192,24 +192,36 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     chrome.close()
 
 
+VISIBLE_OPS = "[...document.querySelectorAll('section.op')].filter(r => r.offsetParent !== null)"
 VISIBLE_ROWS = (
     "[...document.querySelectorAll('tr[data-search]')].filter(r => r.offsetParent !== null)"
 )
 
 
-def test_search_box_filters_endpoint_rows(browser: Browser, site_url: str, registry) -> None:
+def _external(browser: Browser, site_url: str) -> list[str]:
+    return [
+        e["params"]["request"]["url"]
+        for e in browser.events
+        if e.get("method") == "Network.requestWillBeSent"
+        and not e["params"]["request"]["url"].startswith((site_url, "data:"))
+    ]
+
+
+def test_search_filters_and_highlights_operations(
+    browser: Browser, site_url: str, registry
+) -> None:
     release = registry.newest_release
     available = registry.endpoints_in(release)
     browser.viewport(*DESK)
     browser.open(f"{site_url}/{release}/index.html")
 
-    rows = browser.evaluate(f"{VISIBLE_ROWS}.map(r => r.id)")
+    ops = browser.evaluate(f"{VISIBLE_OPS}.map(r => r.id)")
     listed = [e for e in registry.endpoints if badge_in(registry, e, release) is not None]
-    assert sorted(rows) == sorted(anchor(e) for e in listed)
+    assert sorted(ops) == sorted(anchor(e) for e in listed)
     BUILD.mkdir(exist_ok=True)
     browser.screenshot(BUILD / "docs-screenshot.png")
 
-    # A path that is a prefix of others: the filter keeps exactly the rows whose text has it.
+    # A path that is a prefix of others: the search keeps exactly the operations that have it.
     probe = next(e for e in available if e.path.count("/") == 3 and e.is_experimental_path)
     expected = sorted(
         anchor(e)
@@ -218,29 +230,72 @@ def test_search_box_filters_endpoint_rows(browser: Browser, site_url: str, regis
     )
     browser.evaluate("document.getElementById('search').focus()")
     browser.type_text(probe.path)
-    shown = sorted(browser.evaluate(f"{VISIBLE_ROWS}.map(r => r.id)"))
+    shown = sorted(browser.evaluate(f"{VISIBLE_OPS}.map(r => r.id)"))
     assert shown == expected
-    assert 0 < len(shown) < len(rows)
+    assert 0 < len(shown) < len(ops)
     status = browser.evaluate("document.getElementById('search-status').textContent")
     assert status.startswith(f"{len(shown)} of ")
+    marks = browser.evaluate(
+        "[...document.querySelectorAll('#sidebar mark')].filter(m => m.offsetParent !== null)"
+        ".map(m => m.textContent)"
+    )
+    assert marks and all(m.lower() == probe.path.lower() for m in marks), marks
     hidden_groups = browser.evaluate(
         "[...document.querySelectorAll('[data-group]')].filter(g => g.hidden).length"
     )
-    assert hidden_groups > 0, "tag sections without a matching row are hidden"
+    assert hidden_groups > 0, "tag sections without a matching operation are hidden"
 
+    # operation ids and filter properties are searchable too
     browser.evaluate(
-        "const b = document.getElementById('search'); b.value = '';"
+        "const b = document.getElementById('search'); b.value = 'basic.parenttags list_experimental';"
         "b.dispatchEvent(new Event('input'))"
     )
-    assert browser.evaluate(f"{VISIBLE_ROWS}.length") == len(rows)
+    found = browser.evaluate(f"{VISIBLE_OPS}.map(r => r.id)")
+    assert found and all(i.startswith("list_experimental") for i in found), found
 
-    external = [
-        e["params"]["request"]["url"]
-        for e in browser.events
-        if e.get("method") == "Network.requestWillBeSent"
-        and not e["params"]["request"]["url"].startswith((site_url, "data:"))
-    ]
-    assert external == [], "the page must not load anything from elsewhere"
+    browser.evaluate(
+        "const c = document.getElementById('search'); c.value = '';"
+        "c.dispatchEvent(new Event('input'))"
+    )
+    assert browser.evaluate(f"{VISIBLE_OPS}.length") == len(ops)
+    assert _external(browser, site_url) == [], "the page must not load anything from elsewhere"
+
+
+def test_deep_link_scroll_spy_and_print(browser: Browser, site_url: str, registry) -> None:
+    release = registry.newest_release
+    target = next(e for e in registry.endpoints_in(release) if e.path == "/experimental/devices")
+    browser.viewport(*DESK)
+    browser.open("about:blank")  # the same page with only a fragment fires no load event
+    browser.open(f"{site_url}/{release}/index.html#{anchor(target)}")
+    top = browser.evaluate(
+        f"document.getElementById('{anchor(target)}').getBoundingClientRect().top"
+    )
+    assert 0 <= top < 120, "a deep link opens at its operation"
+    deadline = time.monotonic() + 5
+    active = None
+    while time.monotonic() < deadline and active != f"#{anchor(target)}":
+        time.sleep(0.05)
+        active = browser.evaluate(
+            "(document.querySelector('#sidebar a.active') || {getAttribute: () => null})"
+            ".getAttribute('href')"
+        )
+    assert active == f"#{anchor(target)}", "the sidebar marks the operation in view"
+
+    browser.page("Emulation.setEmulatedMedia", media="print")
+    try:
+        assert (
+            browser.evaluate("getComputedStyle(document.getElementById('sidebar')).display")
+            == "none"
+        )
+        hidden_samples = browser.evaluate(
+            "[...document.querySelectorAll('.sample')].filter(s => getComputedStyle(s).display == 'none').length"
+        )
+        assert hidden_samples == 0, "print shows every language's sample"
+        assert browser.evaluate(
+            "[...document.querySelectorAll('details.tryit')].every(d => getComputedStyle(d).display == 'none')"
+        )
+    finally:
+        browser.page("Emulation.setEmulatedMedia", media="")
 
 
 def test_phone_layout_and_theme(browser: Browser, site_url: str, registry) -> None:
@@ -271,7 +326,9 @@ def test_phone_layout_and_theme(browser: Browser, site_url: str, registry) -> No
     assert browser.evaluate(background) == light
 
 
-def test_landing_matrix_filters(browser: Browser, site_url: str, registry) -> None:
+def test_landing_matrix_filters_and_keeps_its_first_column(
+    browser: Browser, site_url: str, registry
+) -> None:
     browser.viewport(*DESK)
     browser.open(f"{site_url}/index.html")
     assert browser.evaluate(f"{VISIBLE_ROWS}.length") == len(registry.endpoints)
@@ -279,3 +336,15 @@ def test_landing_matrix_filters(browser: Browser, site_url: str, registry) -> No
     browser.type_text("/experimental/autodiscoveryjobs")
     expected = sum("/experimental/autodiscoveryjobs" in e.path for e in registry.endpoints)
     assert browser.evaluate(f"{VISIBLE_ROWS}.length") == expected
+
+    browser.viewport(*PHONE)
+    browser.open(f"{site_url}/index.html")
+    box = "document.querySelector('table.matrix').parentElement"
+    first = "document.querySelector('table.matrix tbody td')"
+    before = browser.evaluate(f"{first}.getBoundingClientRect().left")
+    browser.evaluate(f"{box}.scrollLeft = 400")
+    assert browser.evaluate(f"{box}.scrollLeft") > 0, "the matrix scrolls sideways on a phone"
+    after = browser.evaluate(f"{first}.getBoundingClientRect().left")
+    assert after == before, "the endpoint column stays frozen"
+    browser.evaluate("document.getElementById('matrix').scrollIntoView()")
+    browser.screenshot(BUILD / "docs-screenshot-phone-matrix.png")

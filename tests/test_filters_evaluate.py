@@ -113,12 +113,58 @@ def test_deep_trees_need_no_recursion() -> None:
     assert len(below) == 4999 and len(above) == 4999
 
 
-def test_a_filter_nested_beyond_the_stack_is_a_filter_error_not_a_crash() -> None:
+def test_a_filter_nested_beyond_the_bound_is_a_filter_error_not_a_crash() -> None:
     deep = "not(" * 5_000 + "status = up" + ")" * 5_000
     with pytest.raises(FilterError) as caught:
         compile(deep)
-    assert caught.value.diagnostics == []
+    assert [d.code for d in caught.value.diagnostics] == ["FLT001"]
     assert str(caught.value).endswith(
-        "...': nested too deeply for apispec to evaluate or print (Python's recursion limit)"
+        "at offset 400: the filter nests operators 5000 levels deep; apispec reads at most 100"
     )
-    assert compile("not(" * 50 + "status = up" + ")" * 50)({"status": "down"}) is False
+    assert compile("not(" * 100 + "status = up" + ")" * 100)({"status": "down"}) is False
+
+
+def test_long_chains_evaluate_without_recursion() -> None:
+    ids = [f'id = "{n}"' for n in range(5_000)]
+    anyone = compile(" or ".join(ids))
+    assert anyone({"id": "4999"}) and not anyone({"id": "5000"})
+    nobody = compile(" and ".join(ids))
+    assert not nobody({"id": "1"})
+    assert compile(" and ".join(f'id != "{n}"' for n in range(5_000)))({"id": "x"})
+
+
+def test_built_conditions_are_bounded_as_parsed_filters_are() -> None:
+    from apispec.filters import Enum, prop
+
+    condition = prop("status") == Enum("up")
+    for _ in range(100):
+        condition = ~condition
+    assert compile(str(condition))({"status": "up"})  # 100 `not`s: an even count
+    with pytest.raises(ValueError, match="more than 100 deep"):
+        ~condition  # noqa: B018
+    chain = prop("id") == "0"
+    for n in range(1, 3_000):
+        chain = chain | (prop("id") == str(n))  # a chain adds no level
+    assert chain.depth == 1 and compile(str(chain))({"id": "2999"})
+
+
+def test_numbers_beyond_the_range_are_out_of_range_on_number_properties(registry_copy) -> None:
+    from apispec.filters import check
+    from apispec.model import load_registry
+
+    path = registry_copy / "filters.yaml"
+    path.write_text(
+        path.read_text().replace(
+            "properties:\n",
+            'properties:\n  - name: size\n    type: number\n    operators: ["="]\n',
+            1,
+        )
+    )
+    registry = load_registry(registry_copy)
+    assert check("size = 9223372036854775807", registry=registry) == []
+    for digits in ("9223372036854775808", "9" * 4_301):
+        (problem,) = check(f"size = 0{digits}", registry=registry)
+        assert problem.code == "FLT004" and problem.end == len(digits) + 8
+        assert "out of range: `size` takes at most 9223372036854775807" in problem.message
+    big = {"size": "9" * 5_000}  # numeric text in a record, past the conversion limit
+    assert not compile("size = 5", registry=registry)(big)

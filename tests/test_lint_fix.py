@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lint_refs import reference
 
-from apispec.lint.finding import Finding, Severity
+from apispec.lint.finding import Applicability, Finding, Severity
 from apispec.lint.fix import apply_fixes, build_fix
 
 
@@ -58,7 +58,9 @@ def test_experimental_successor_is_an_unsafe_fix(registry) -> None:
         text, reference(text, ["devices"], after="("), endpoint, registry.successor_of(endpoint)
     )
     assert (
-        fix is not None and not fix.safe and fix.message == "replace with GET /experimental/devices"
+        fix is not None
+        and fix.applicability is Applicability.UNSAFE
+        and fix.message == "replace with GET /experimental/devices"
     )
     assert (
         fix_text(registry, text, ["devices"], "/devices", after="(") == text
@@ -74,12 +76,19 @@ def test_no_fix_when_a_segment_is_not_literally_in_the_file(registry) -> None:
     assert build_fix(text, ref, endpoint, registry.successor_of(endpoint)) is None
 
 
-def test_no_fix_for_another_method(registry) -> None:
+def test_another_method_is_a_display_only_fix_that_is_never_written(registry) -> None:
     text = 'requests.get(f"{b}/sensors/{s}/overview")'
     ref = reference(text, ["sensors", "{s}", "overview"])
     endpoint = registry.find("GET", "/sensors/{id}/overview")
     other = registry.find("DELETE", "/experimental/sensors/{id}")
-    assert build_fix(text, ref, endpoint, other) is None
+    fix = build_fix(text, ref, endpoint, other)
+    assert fix is not None and fix.applicability is Applicability.DISPLAY_ONLY
+    assert fix.message == (
+        "replace with DELETE /experimental/sensors/{id} (change the method from GET to DELETE too)"
+    )
+    finding = Finding("f", 1, 1, 1, 1, "API002", Severity.WARNING, "m", fix=fix)
+    assert apply_fixes(text, [finding], unsafe=True) == (text, 0)
+    assert not fix.applies(unsafe=True) and not fix.applies(unsafe=False)
 
 
 def test_overlapping_fixes_apply_one_at_a_time(registry) -> None:
@@ -91,3 +100,41 @@ def test_overlapping_fixes_apply_one_at_a_time(registry) -> None:
         Finding("f", 1, 1, 1, 1, "API002", Severity.WARNING, "m", target=t, fix=fix) for t in "ab"
     ]
     assert apply_fixes(text, twice, False) == ('requests.get(f"{b}/sensors/{s}")', 1)
+
+
+def test_display_only_fix_end_to_end(cli, registry_copy, tmp_path, monkeypatch) -> None:
+    """A successor with another method: shown in JSON and SARIF, never written by --fix."""
+    import json
+
+    endpoints = registry_copy / "endpoints.yaml"
+    text = endpoints.read_text()
+    old = "path: /devices/{id}/overview"
+    at = text.index(old)
+    successor = text.index("successor: GET /devices/{id}", at)
+    endpoints.write_text(
+        text[:successor]
+        + "successor: DELETE /experimental/devices/{id}"
+        + text[successor + len("successor: GET /devices/{id}") :]
+    )
+    monkeypatch.chdir(tmp_path)
+    source = 'BASE = "https://m:1616/api/v2"\nrequests.get(f"{BASE}/devices/{dev}/overview")\n'
+    (tmp_path / "client.py").write_text(source)
+    common = ("lint", "--registry", str(registry_copy), "--target", "25.x.122", "client.py")
+    report = json.loads(cli(*common, "--format", "json").out)
+    fix = report["findings"][0]["fix"]
+    assert report["findings"][0]["code"] == "API002"
+    assert fix["applicability"] == "display-only"
+    assert fix["message"] == (
+        "replace with DELETE /experimental/devices/{id} (change the method from GET to DELETE too)"
+    )
+    assert [(e["start"], e["end"], e["content"]) for e in fix["edits"]] == [
+        (source.index("devices/{dev}"), source.index("devices/{dev}"), "experimental/"),
+        (source.index("/overview"), source.index("/overview") + len("/overview"), ""),
+    ]
+    sarif = json.loads(cli(*common, "--format", "sarif").out)
+    assert sarif["runs"][0]["results"][0]["fixes"][0]["properties"] == {
+        "applicability": "display-only"
+    }
+    assert "fixable" not in cli(*common).out  # the summary counts what --fix can do
+    cli(*common, "--fix", "--unsafe-fixes")
+    assert (tmp_path / "client.py").read_text() == source

@@ -9,14 +9,16 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from apispec.lint.engine import LintResult
-from apispec.lint.finding import Edit, Finding, Fix, Severity, Skipped
+from apispec.lint.finding import Applicability, Edit, Finding, Fix, Severity, Skipped
 from apispec.lint.report import render
 from apispec.lint.report.text import statistics
 
 
 @pytest.fixture
 def result() -> LintResult:
-    fix = Fix("replace with GET /sensors/{id}", True, (Edit(40, 49, "", 3, 30, 3, 39),))
+    fix = Fix(
+        "replace with GET /sensors/{id}", Applicability.SAFE, (Edit(40, 49, "", 3, 30, 3, 39),)
+    )
     findings = [
         Finding(
             "scripts/a, b.py",
@@ -113,10 +115,21 @@ def test_json_has_exactly_the_documented_fields(result: LintResult) -> None:
     ]
     assert first["endpoint"] == {"method": "GET", "path": "/sensors/{id}/overview"}
     assert first["fix"] == {
-        "message": "replace with GET /sensors/{id}",
         "applicability": "safe",
-        "edits": [{"line": 3, "column": 30, "end_line": 3, "end_column": 39, "content": ""}],
+        "message": "replace with GET /sensors/{id}",
+        "edits": [
+            {
+                "start": 40,
+                "end": 49,
+                "content": "",
+                "line": 3,
+                "column": 30,
+                "end_line": 3,
+                "end_column": 39,
+            }
+        ],
     }
+    assert list(first["fix"]) == ["applicability", "message", "edits"]
     assert doc["findings"][2]["endpoint"] is None and doc["findings"][2]["fix"] is None
     assert doc["skipped"] == [{"path": "big.log", "reason": "larger than 5 MB (6 MB)"}]
     assert doc["summary"]["by_severity"] == {"error": 1, "info": 1, "warning": 1}
@@ -138,9 +151,11 @@ def test_json_lines_are_what_json_dumps_writes(result: LintResult) -> None:
         "tab\there \u2028 \x00 caf\u00e9 \U0001f600",
         ("DELETE", "/devices/{id}"),
         "24.3.100",
-        Fix("f", False, (Edit(1, 2, '"/', 1, 2, 1, 3), Edit(5, 5, "a/", 1, 6, 1, 6))),
+        Fix(
+            "f", Applicability.UNSAFE, (Edit(1, 2, '"/', 1, 2, 1, 3), Edit(5, 5, "a/", 1, 6, 1, 6))
+        ),
     )
-    findings = [*result.findings, odd, odd.with_(fix=Fix("none", True, ()))]
+    findings = [*result.findings, odd, odd.with_(fix=Fix("none", Applicability.DISPLAY_ONLY, ()))]
     lines = render("json", LintResult(findings, [], 1, ())).splitlines()[2 : 2 + len(findings)]
     assert [line.strip().rstrip(",") for line in lines] == [
         json.dumps(finding_dict(f)) for f in findings

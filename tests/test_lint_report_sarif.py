@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from apispec.lint.engine import LintResult
-from apispec.lint.finding import Edit, Finding, Fix, Severity, Skipped
+from apispec.lint.finding import Applicability, Edit, Finding, Fix, Severity, Skipped
 from apispec.lint.report import render
 from apispec.lint.rules import RULES
 
@@ -22,7 +22,9 @@ def validator() -> jsonschema.Draft4Validator:
 
 
 def sample() -> LintResult:
-    fix = Fix("replace with GET /sensors/{id}", True, (Edit(40, 49, "", 3, 30, 3, 39),))
+    fix = Fix(
+        "replace with GET /sensors/{id}", Applicability.SAFE, (Edit(40, 49, "", 3, 30, 3, 39),)
+    )
     findings = [
         Finding(
             "dir with space/a.py",
@@ -64,6 +66,7 @@ def test_sarif_rules_results_and_fingerprints() -> None:
     assert location["artifactLocation"]["uri"] == "dir%20with%20space/a.py"
     assert location["region"] == {"startLine": 3, "startColumn": 22, "endLine": 3, "endColumn": 48}
     assert first["fixes"][0]["description"]["text"] == "replace with GET /sensors/{id}"
+    assert first["fixes"][0]["properties"] == {"applicability": "safe"}
 
 
 def test_sarif_of_the_examples_validates(validator, cli, monkeypatch) -> None:

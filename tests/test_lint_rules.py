@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -78,3 +79,34 @@ def test_linter_pages_that_code_and_docs_point_to_exist() -> None:
         named.update(f"docs/{link}" for link in links)
     assert "docs/linter-detection.md" in named
     assert [name for name in sorted(named) if not (root / name).is_file()] == []
+
+
+def test_codes_table_rows_name_their_module_and_hook() -> None:
+    """Every rule module declares what the table says it is, and has the hook's functions."""
+    from apispec.lint.rules import CODES, Hook
+
+    assert [row.code for row in CODES] == [r.code for r in RULES]
+    for row in CODES:
+        assert row.rule.code == row.code
+        assert row.module.__name__.rsplit(".", 1)[1].startswith(row.code.lower() + "_")
+        assert row.module.__name__.endswith(row.rule.name.replace("-", "_"))
+        assert callable(row.module.check)
+        owns = row.hook in (Hook.ENDPOINT, Hook.QUERY)
+        assert callable(getattr(row.module, "applies", None)) == owns, row.code
+        assert row.rule.use_instead and row.rule.use_instead != row.rule.example
+
+
+def test_a_disabled_rule_keeps_what_it_owns(tmp_path, cli) -> None:
+    """Ignoring API001 must not turn a removed endpoint into an API002 or API003 report."""
+    script = tmp_path / "removed.py"
+    script.write_text(
+        'BASE = "https://mon:1616/api/v2"\n'
+        'requests.get(f"{BASE}/experimental/sensors/{sid}/settings")\n'
+    )
+    every = cli("lint", "--format", "json", "--target", "25.x.122", str(script))
+    codes = [f["code"] for f in json.loads(every.out)["findings"]]
+    assert codes == ["API001"]
+    quiet = cli(
+        "lint", "--format", "json", "--ignore", "API001", "--target", "25.x.122", str(script)
+    )
+    assert json.loads(quiet.out)["findings"] == [] and quiet.code == 0

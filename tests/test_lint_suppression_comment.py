@@ -81,6 +81,14 @@ def test_a_markdown_fence_gets_the_comment_of_its_language():
     )
 
 
+def test_an_unlabelled_fence_that_runs_curl_is_shell_as_the_linter_reads_it():
+    text = "```\ncurl https://prtg:1616/api/v2/sensors/$ID/overview\n```\n"
+    assert [f.code for f in lint_text(text, "README.md", OPTIONS)] == ["API002"]
+    fixed = _insert(text, 2, "API002", "README.md")
+    assert fixed == text.replace("overview\n", "overview  # apispec: ignore[API002]\n", 1)
+    assert lint_text(fixed, "README.md", OPTIONS) == []
+
+
 def test_an_html_script_gets_a_javascript_comment():
     text = "<p>x</p>\n<script>\nfetch('/api/v2/sensors/1/overview')\n</script>\n"
     assert (
@@ -97,7 +105,7 @@ def test_an_html_script_gets_a_javascript_comment():
         ("get.py", 'u = BASE + "/api/v2/sensors/1/overview" \\\n    + q\n'),
         ("get.ps1", 'Invoke-RestMethod -Uri "$B/api/v2/sensors/1/overview" `\n  -Headers $h\n'),
         ("notes.unknown", "https://x/api/v2/sensors/1/overview\n"),
-        ("README.md", "```\ncurl https://x/api/v2/sensors/1/overview\n```\n"),
+        ("README.md", "~~~\nsee https://x/api/v2/sensors/1/overview\n~~~\n"),
     ],
 )
 def test_no_edit_where_a_comment_would_break_the_code_or_has_no_syntax(filename, text):

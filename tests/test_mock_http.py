@@ -370,11 +370,28 @@ def test_filters_use_the_filter_engine(admin: httpx.Client) -> None:
     ).json()
     assert tagged and all("ping" in s["basic"]["tags"] for s in tagged)
     text = "status eq down"
-    expected = next(d for d in check(text) if d.is_error).message
+    expected = next(d for d in check(text) if d.is_error)
     body = assert_error(
         admin.get("/experimental/sensors", params={"filter": text}), 400, "INVALID_FILTER"
     )
-    assert expected in body["message"]
+    assert (
+        body["message"] == f"invalid filter at column 8: {expected.message}; hint: {expected.hint}"
+    )
+
+
+def test_invalid_filter_answers_carry_the_checker_s_message_and_hint(admin: httpx.Client) -> None:
+    quoted = admin.get(
+        "/experimental/sensors", params={"filter": 'type = sensor and status = "up"'}
+    )
+    assert assert_error(quoted, 400, "INVALID_FILTER")["message"] == (
+        "invalid filter at column 28: `status` takes an enumeration value without quotes, "
+        "not a quoted text; hint: write `status = up`"
+    )
+    two_lines = admin.get("/experimental/sensors", params={"filter": "status = up\nand tags = 1"})
+    assert assert_error(two_lines, 400, "INVALID_FILTER")["message"].startswith(
+        "invalid filter at line 2, column 5: `tags` is not a filterable property; "
+        "hint: did you mean `basic.tags`?"
+    )
 
 
 def test_relationship_words(admin: httpx.Client) -> None:
@@ -437,6 +454,36 @@ def test_creation_answers_204_then_202_then_200(admin: httpx.Client) -> None:
     record = wait_available(admin, location)
     assert record["name"] == "edge-1" and record["basic"]["host"] == "192.0.2.1"
     assert admin.get("/experimental/devices", params={"filter": f'id = "{oid}"'}).json()
+
+
+def test_creating_with_an_unknown_field_is_400_naming_it(admin: httpx.Client) -> None:
+    group = first(admin, "/experimental/groups", filter='id != "0"')["id"]
+    before = admin.get("/experimental/devices", params={"limit": 1}).headers["X-Total-Count"]
+    typo = admin.post(f"/experimental/groups/{group}/devices", json={"nmae": "web-2"})
+    assert assert_error(typo, 400, "BAD_REQUEST")["message"] == (
+        "unknown field 'nmae' (did you mean name?); "
+        "a new device takes: name, basic.host, basic.hostv6, basic.tags"
+    )
+    nested_typo = admin.post(
+        f"/experimental/groups/{group}/group", json={"name": "g", "basic": {"tag": ["x"]}, "x": 1}
+    )
+    assert assert_error(nested_typo, 400, "BAD_REQUEST")["message"] == (
+        "unknown fields 'basic.tag', 'x' (did you mean basic.tags?); "
+        "a new group takes: name, basic.tags"
+    )
+    device = first(admin, "/experimental/devices", filter='kind = "device"')["id"]
+    sensor = admin.post(
+        f"/experimental/devices/{device}/sensor", json={"kind": "ping", "host": "h"}
+    )
+    assert assert_error(sensor, 400, "BAD_REQUEST")["message"].startswith("unknown field 'host'")
+    users = {u["name"]: u["id"] for u in admin.get("/experimental/users").json()}
+    key = admin.post(f"/users/{users['prtgadmin']}/api-keys", json={"name": "ci", "ttl": 5})
+    assert assert_error(key, 400, "BAD_REQUEST")["message"] == (
+        "unknown field 'ttl'; a new API key takes: name"
+    )
+    time.sleep(WAIT + 0.1)
+    after = admin.get("/experimental/devices", params={"limit": 1}).headers["X-Total-Count"]
+    assert after == before  # nothing was created
 
 
 def test_every_creating_endpoint_follows_the_availability_states(

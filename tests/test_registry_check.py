@@ -159,8 +159,8 @@ BROKEN = [
         "sinse: 24.3.100",
         1,
         "endpoints/0/sinse: unknown field 'sinse' (allowed: auth, creates, deprecated_in, list, "
-        "maturity, method, notes, operation_id, path, removed_in, request_fields, "
-        "response_fields, since, successor, summary, tag)",
+        "maturity, method, notes, operation_id, path, provenance, query, removed_in, "
+        "request_fields, response_fields, since, successor, summary, tag)",
         id="misspelt-field",
     ),
     pytest.param(
@@ -256,8 +256,8 @@ def test_non_utf8_registry_file_is_one_line_error(cli, registry_copy):
 
 def test_missing_registry_directory_is_one_line_error(cli, tmp_path):
     result = cli("registry", "check", "--registry", str(tmp_path / "nope"))
-    assert result.code == 1
-    assert result.out.strip() == f"{tmp_path / 'nope'}: registry directory does not exist"
+    assert result.code == 2  # nothing to check is a usage error, not a finding
+    assert result.err == f"apispec: error: {tmp_path / 'nope'}: registry directory does not exist\n"
 
 
 def test_broken_registry_used_by_another_command_is_a_configuration_error(cli, registry_copy):

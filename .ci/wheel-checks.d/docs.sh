@@ -16,4 +16,10 @@ diff -r "$REPO/docs/reference" "$out/md"
 "$APISPEC" changelog 24.3.100 | grep -q '/experimental/devices/{id}/settings'
 "$APISPEC" changelog 24.3.100 25.x.122 --format json > "$out/changelog.json"
 python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$out/changelog.json"
+# The example site the README links: every release, the landing page and the migration
+# guides, built by the installed wheel into build/docs-site; its weight is printed.
+site="$REPO/build/docs-site"
+rm -rf "$site"
+"$APISPEC" docs --all-releases --format html -o "$site"
+echo "example site: $(du -sh "$site" | cut -f1) in $(find "$site" -name index.html | wc -l) pages at build/docs-site/index.html"
 rm -rf "$out"

@@ -4,11 +4,32 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from apispec.model import Registry
 
 
 def add_registry_option(
     parser: argparse.ArgumentParser,
     help: str = "use the registry in DIR instead of the bundled one",
 ) -> None:
-    """`--registry DIR`, spelled the same by every command that reads the registry."""
+    """`--registry DIR` and `--overlay DIR`, spelled the same by every command that reads
+    the registry."""
     parser.add_argument("--registry", type=Path, metavar="DIR", help=help)
+    parser.add_argument(
+        "--overlay",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="apply the overlay in DIR on top of the registry (repeatable; later ones win; "
+        "see docs/registry.md)",
+    )
+
+
+def registry_from(args: argparse.Namespace) -> Registry:
+    """The registry `--registry` and `--overlay` name (default: the bundled one)."""
+    from apispec.model import load_registry
+
+    return load_registry(args.registry, tuple(args.overlay))

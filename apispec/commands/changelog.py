@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_OK
 
 
@@ -25,9 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from apispec.changelog import build_changelog, render_markdown
-    from apispec.model import load_registry
 
-    changelog = build_changelog(load_registry(args.registry), args.start, args.end)
+    changelog = build_changelog(registry_from(args), args.start, args.end)
     print(changelog.to_json() if args.format == "json" else render_markdown(changelog), end="")
     if args.format == "json":
         print()

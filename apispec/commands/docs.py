@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from apispec.commands import add_registry_option
-from apispec.exceptions import EXIT_OK
+from apispec.commands import add_registry_option, registry_from
+from apispec.exceptions import EXIT_OK, EXIT_USAGE
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,12 +33,23 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from apispec.docs_site import render_site, write_site
     from apispec.exceptions import UsageError
-    from apispec.model import load_registry
 
     if args.output.exists() and not args.output.is_dir():
         raise UsageError(f"output {args.output} exists and is not a directory")
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     pages = render_site(registry, args.format, args.release, args.all_releases)
-    written = write_site(pages, args.output)
-    print(f"wrote {len(written)} pages to {args.output}")
-    return EXIT_OK
+    written, errors = write_site(pages, args.output)
+    for message in errors:
+        print(f"apispec: error: {message}", file=sys.stderr)
+    sizes = {path: len(text.encode("utf-8")) for path, text in pages.items()}
+    largest = max(sizes, key=sizes.__getitem__)
+    print(
+        f"wrote {len(written)} page{'s' if len(written) != 1 else ''} to {args.output}: "
+        f"{_kb(sum(sizes.values()))} in all, largest {largest} ({_kb(sizes[largest])}); "
+        "nothing else is loaded"
+    )
+    return EXIT_USAGE if errors else EXIT_OK
+
+
+def _kb(size: int) -> str:
+    return f"{size / 1024:,.0f} KB" if size < 10 * 1024 * 1024 else f"{size / 1024 / 1024:.1f} MB"

@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from apispec.commands import add_registry_option
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("filter", help="check, format, explain and complete filter strings")
@@ -33,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="endpoint path the filter is meant for, e.g. /experimental/channels",
     )
     check.add_argument("--format", choices=["text", "json"], default="text")
+    add_registry_option(check, help="check against the registry in DIR")
     check.set_defaults(handler=run_check)
 
     fix = inner.add_parser(
@@ -45,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="also apply the fixes that guess (a did-you-mean property or value)",
     )
     fix.add_argument("--endpoint", metavar="PATH", help="endpoint path, as for `check`")
+    add_registry_option(fix, help="fix against the registry in DIR")
     fix.set_defaults(handler=run_fix)
 
     fmt = inner.add_parser("fmt", help="print filters in canonical form")
@@ -63,6 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--cursor", type=int, metavar="N", help="0-based character offset (default: the end)"
     )
     complete.add_argument("--format", choices=["text", "json"], default="text")
+    add_registry_option(complete, help="complete from the registry in DIR")
     complete.set_defaults(handler=run_complete)
 
 
@@ -141,14 +146,25 @@ def render(source: Source, diagnostics: Sequence[Any]) -> str:
     return "\n".join(out)
 
 
+def _registry(args: argparse.Namespace) -> Any:
+    """The registry named by --registry/--overlay; None for the bundled one (its cached
+    catalog spares loading the model)."""
+    if args.registry is None and not args.overlay:
+        return None
+    from apispec.commands import registry_from
+
+    return registry_from(args)
+
+
 def run_check(args: argparse.Namespace) -> int:
-    from apispec.filters.catalog import default_catalog
+    from apispec.filters.catalog import resolve
     from apispec.filters.check import check, endpoint_kind
 
     inputs = _inputs(args)
+    registry = _registry(args)
     if args.endpoint is not None:
-        endpoint_kind(default_catalog(), args.endpoint)  # a usage error, once, before any output
-    results = [(source, check(source[2], args.endpoint)) for source in inputs]
+        endpoint_kind(resolve(registry), args.endpoint)  # a usage error, once, before any output
+    results = [(source, check(source[2], args.endpoint, registry)) for source in inputs]
     invalid = sum(any(d.is_error for d in ds) for _, ds in results)
     if args.format == "json":
         payload = [
@@ -176,16 +192,19 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_fix(args: argparse.Namespace) -> int:
     """Repaired filters on stdout, in input order; what is left wrong on stderr."""
-    from apispec.filters.catalog import default_catalog
+    from apispec.filters.catalog import resolve
     from apispec.filters.check import endpoint_kind
     from apispec.filters.fix import apply_fixes
 
     inputs = _inputs(args)
+    registry = _registry(args)
     if args.endpoint is not None:
-        endpoint_kind(default_catalog(), args.endpoint)
+        endpoint_kind(resolve(registry), args.endpoint)
     status = 0
     for name, line, text in inputs:
-        fixed = apply_fixes(text, unsafe=args.unsafe_fixes, endpoint=args.endpoint)
+        fixed = apply_fixes(
+            text, unsafe=args.unsafe_fixes, endpoint=args.endpoint, registry=registry
+        )
         print(fixed.text)
         if fixed.diagnostics:
             print(render((name, line, fixed.text), fixed.diagnostics), file=sys.stderr)
@@ -196,18 +215,12 @@ def run_fix(args: argparse.Namespace) -> int:
 
 def _print_each(args: argparse.Namespace, show: Callable[[Any], str]) -> int:
     """Print `show(tree)` for each filter; report broken ones on stderr and exit 1."""
-    from apispec.filters.evaluate import TOO_DEEP
     from apispec.filters.parse import parse
 
     status = 0
     for source in _inputs(args):
         result = parse(source[2])
-        try:
-            shown = None if result.tree is None else show(result.tree)
-        except RecursionError:
-            print(f"{source[0]}:{source[1]}: error: {TOO_DEEP}", file=sys.stderr)
-            status = 1
-            continue
+        shown = None if result.tree is None else show(result.tree)
         if shown is None:
             print(render(source, result.diagnostics), file=sys.stderr)
             status = 1
@@ -245,7 +258,7 @@ def run_complete(args: argparse.Namespace) -> int:
     cursor = len(text) if args.cursor is None else args.cursor
     if not 0 <= cursor <= len(text):
         raise UsageError(f"--cursor {cursor} is outside the filter (0 to {len(text)})")
-    found = complete(text, cursor)
+    found = complete(text, cursor, _registry(args))
     if args.format == "json":
         print(json.dumps([c.as_dict() for c in found], indent=2, ensure_ascii=False))
     else:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from apispec.commands import add_registry_option
 from apispec.lint.finding import FAIL_LEVELS
 from apispec.lint.report import FORMATS
+
+if TYPE_CHECKING:
+    from apispec.lint.run import Outcome
 
 
 def _codes(value: str) -> list[str]:
@@ -49,6 +53,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--no-gitignore", action="store_true", help="do not honour .gitignore files")
     p.add_argument("--max-file-size", metavar="SIZE", help="skip larger files (default 5MB)")
+    p.add_argument(
+        "--file-timeout",
+        metavar="SECONDS",
+        help="skip a file that takes more CPU seconds to lint (default 10; 0: no limit)",
+    )
     p.add_argument("--stdin-filename", metavar="NAME", help="lint standard input as file NAME")
     p.add_argument(
         "--since", metavar="GIT_REF", help="only findings on lines changed since GIT_REF"
@@ -81,12 +90,14 @@ def run(args: argparse.Namespace) -> int:
         paths=[Path(p) for p in args.paths if p != "-"],
         targets=args.target or [],
         registry=args.registry,
+        overlays=args.overlay,
         config=args.config,
         select=args.select,
         ignore=args.ignore or [],
         exclude=args.exclude,
         respect_gitignore=not args.no_gitignore,
         max_file_size=args.max_file_size,
+        file_timeout=args.file_timeout,
         stdin_filename=args.stdin_filename,
         since=args.since,
         fail_on=args.fail_on,
@@ -99,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
     )
     with fewer_collections():
         outcome = execute(request, stdin=sys.stdin)
+    _problems(outcome)
     if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline
         sys.stdout.write(outcome.direct)
         return outcome.exit_code
@@ -110,14 +122,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         report = render(args.format, outcome.result)
     if args.output:
-        try:
-            args.output.write_text(report, encoding="utf-8")
-        except OSError as exc:
-            from apispec.exceptions import UsageError
+        from apispec.outputs import write_atomic
 
-            raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
+        write_atomic(args.output, report)
         if args.statistics and args.format != "text":
             sys.stdout.write(statistics(outcome.result))
     else:
         sys.stdout.write(report)
     return outcome.exit_code
+
+
+def _problems(outcome: Outcome) -> None:
+    """Warnings, files not fixed, and files apispec crashed on: one line each on stderr."""
+    import sys
+
+    from apispec.printable import printable
+
+    for message in outcome.warnings:
+        print(f"apispec: warning: {printable(message)}", file=sys.stderr)
+    for message in outcome.errors:
+        print(f"apispec: error: {printable(message)}", file=sys.stderr)
+    for skipped in outcome.result.skipped:
+        if skipped.internal:
+            line = f"{skipped.path}: {skipped.reason} (set APISPEC_DEBUG=1 for the traceback)"
+            print(f"apispec: internal error: {printable(line)}", file=sys.stderr)

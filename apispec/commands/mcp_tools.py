@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_OK
 
 
@@ -29,11 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from apispec.mcp_catalog import build_catalog
-    from apispec.model import load_registry
     from apispec.openapi.build import resolve_release
     from apispec.text_table import render_table
 
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     release = resolve_release(registry, args.release)
     catalog = build_catalog(registry, release)
     if args.format == "json":

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from apispec.commands import add_registry_option, registry_from
+
 
 def _port(text: str) -> int:
     value = int(text)
@@ -77,6 +79,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--enable", action="append", default=[], metavar="FEATURE", help="enable a feature: mcp"
     )
+    parser.add_argument(
+        "--cors",
+        action="store_true",
+        help="send CORS headers so pages in a browser may call the mock (the docs' try-it panel)",
+    )
+    parser.add_argument(
+        "--log",
+        action="store_true",
+        help="print one line per request: method, path, status, ms, error and filter codes",
+    )
+    add_registry_option(parser, help="serve the registry in DIR instead of the bundled one")
     parser.set_defaults(handler=run)
 
 
@@ -94,5 +107,7 @@ def run(args: argparse.Namespace) -> int:
         users=args.users,
         wait_for=args.wait_for,
         enable=tuple(args.enable),
+        cors=args.cors,
+        log=args.log,
     )
-    return serve(config, args.host, args.port)
+    return serve(config, args.host, args.port, registry=registry_from(args))

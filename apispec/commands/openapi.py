@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
 
 
@@ -31,20 +31,26 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="validate FILE (YAML or JSON) with openapi-spec-validator; prints FILE:LINE: message",
     )
+    parser.add_argument(
+        "--allow-external-refs",
+        action="store_true",
+        help="with --check: follow $refs to relative files below FILE's directory (never URLs)",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.allow_external_refs and args.check is None:
+        raise UsageError("--allow-external-refs applies to --check FILE only")
     if args.check is not None:
         given = [f"--{n}" for n in ("release", "format", "output") if getattr(args, n)]
         if given:
             raise UsageError(f"--check takes no {', '.join(given)}")
-        return _check(args.check)
-    from apispec.model import load_registry
+        return _check(args.check, args.allow_external_refs)
     from apispec.openapi import build_document
     from apispec.openapi.render import render
 
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     document = build_document(registry, args.release)
     fmt = args.format
     if fmt is None:
@@ -54,10 +60,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"{args.output}: cannot write: {exc.strerror}") from None
+    from apispec.outputs import write_atomic
+
+    write_atomic(args.output, text)
     operations = sum(len(item) for item in document["paths"].values())
     print(
         f"wrote {args.output}: OpenAPI {document['openapi']}, release "
@@ -67,10 +72,10 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _check(path: Path) -> int:
+def _check(path: Path, allow_external_refs: bool) -> int:
     from apispec.openapi.check import check_file
 
-    findings = check_file(path)
+    findings = check_file(path, allow_external_refs)
     for finding in findings:
         print(finding)
     if findings:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, RegistryError, UsageError, did_you_mean
 
 
@@ -34,12 +35,62 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_registry_option(check)
     check.set_defaults(handler=run_check)
 
+    importer = inner.add_parser(
+        "import",
+        help="import a server's own OpenAPI description as an overlay",
+        description="Read the OpenAPI 3.x description a server serves (a file, a directory of "
+        "files with relative $refs, or an http(s) URL such as https://HOST/api/v2/oas/) and "
+        "write an overlay: what the registry lacks or states otherwise. See docs/registry.md.",
+    )
+    importer.add_argument("source", metavar="SOURCE", help="file, directory or http(s) URL")
+    importer.add_argument(
+        "--output", "-o", type=Path, required=True, metavar="DIR", help="overlay directory to write"
+    )
+    importer.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="HTTP header for URL sources, e.g. 'Authorization: Bearer ...' (repeatable; "
+        "never written or printed)",
+    )
+    importer.add_argument(
+        "--release", metavar="R", help="release the server runs (default: from info.version)"
+    )
+    add_registry_option(
+        importer, help="compare with the registry in DIR instead of the bundled one"
+    )
+    importer.set_defaults(handler=run_import)
+
+    differ = inner.add_parser(
+        "diff",
+        help="compare registries, overlays and OpenAPI documents",
+        description="Show what B states differently from A: endpoints added, removed, changed "
+        "in maturity or lifecycle, enumeration values. Each operand is a registry directory, "
+        "an overlay directory (applied to the registry), an OpenAPI file or directory, or an "
+        "http(s) URL. With only B, A is the registry (bundled, or --registry and --overlay).",
+    )
+    differ.add_argument("operands", nargs="+", metavar="A B", help="[A] B")
+    differ.add_argument("--format", choices=["text", "markdown", "json"], default="text")
+    differ.add_argument(
+        "--exit-code", action="store_true", help="exit 1 when there are differences"
+    )
+    differ.add_argument("--release", metavar="R", help="compare what each side offers in release R")
+    differ.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="HTTP header for URL operands (repeatable; never printed)",
+    )
+    add_registry_option(differ, help="the registry overlays apply to (default: the bundled one)")
+    differ.set_defaults(handler=run_diff)
+
 
 def run_list(args: argparse.Namespace) -> int:
-    from apispec.model import load_registry
     from apispec.text_table import render_table
 
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     endpoints = list(registry.endpoints)
     if args.release:
         release = registry.release(args.release)
@@ -65,9 +116,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from apispec.model import load_registry
-
-    registry = load_registry(args.registry)
+    registry = registry_from(args)
     endpoint = registry.endpoint(args.method, args.path)
     data = endpoint.as_dict()
     data["available_in"] = [
@@ -81,7 +130,7 @@ def run_show(args: argparse.Namespace) -> int:
         if isinstance(value, list):
             value = ", ".join(map(str, value)) or "-"
         elif isinstance(value, dict):
-            value = ", ".join(f"{k}: {v}" for k, v in value.items()) or "-"
+            value = ", ".join(f"{k}: {v}" for k, v in value.items() if v is not None) or "-"
         print(f"{key.ljust(width)}  {'-' if value is None else value}")
     return EXIT_OK
 
@@ -92,15 +141,64 @@ def run_check(args: argparse.Namespace) -> int:
 
     try:
         source = read_registry(args.registry, with_lines=True)
+        if args.overlay:
+            from apispec.overlays import check_overlays
+
+            merged, findings, _ = check_overlays(source, args.overlay)
+            document = (merged or source).document
+        else:
+            findings = check_source(source)
+            document = source.document
     except RegistryError as exc:
         print(f"{exc}")
         return EXIT_FINDINGS
-    findings = check_source(source)
     for finding in findings:
         print(finding)
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
-    endpoints = len(source.document.get("endpoints") or ())
+    endpoints = len(document.get("endpoints") or ())
     verdict = "FAILED" if errors else "ok"
-    print(f"registry {verdict}: {endpoints} endpoints, {errors} errors, {warnings} warnings")
+    overlays = f" with {len(args.overlay)} overlay{'s' * (len(args.overlay) != 1)}"
+    print(
+        f"registry{overlays if args.overlay else ''} {verdict}: {endpoints} endpoints, "
+        f"{errors} errors, {warnings} warnings"
+    )
     return EXIT_FINDINGS if errors else EXIT_OK
+
+
+def run_import(args: argparse.Namespace) -> int:
+    import sys
+
+    from apispec.importer.run import import_overlay
+    from apispec.importer.sources import parse_headers
+
+    headers = parse_headers(args.header)
+    registry = registry_from(args)
+    imported = import_overlay(args.source, args.output, registry, headers, args.release)
+    for note in imported.description.notes:
+        print(f"apispec: note: {note}", file=sys.stderr)
+    release = imported.description.release
+    if release < registry.first_release:
+        print(
+            f"apispec: warning: release {release} (from info.version "
+            f"{imported.description.version!r}) orders before every release the registry "
+            "knows; pass --release R if that is not the server's release",
+            file=sys.stderr,
+        )
+    print(imported.summary())
+    return EXIT_OK
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    import sys
+
+    from apispec.importer.sources import parse_headers
+    from apispec.registry_diff import diff_operands
+    from apispec.registry_diff_render import render
+
+    if len(args.operands) > 2:
+        raise UsageError("registry diff takes one or two operands: [A] B")
+    a, b = (None, *args.operands) if len(args.operands) == 1 else args.operands
+    diff = diff_operands(a, b, registry_from(args), parse_headers(args.header), args.release)
+    sys.stdout.write(render(diff, args.format))
+    return EXIT_FINDINGS if args.exit_code and diff.different else EXIT_OK

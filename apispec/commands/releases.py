@@ -5,20 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 
+from apispec.commands import add_registry_option, registry_from
 from apispec.exceptions import EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("releases", help="list the releases the registry knows, oldest first")
     parser.add_argument("--format", choices=["table", "json"], default="table")
+    add_registry_option(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from apispec.model import load_registry
     from apispec.text_table import render_table
 
-    registry = load_registry()
+    registry = registry_from(args)
     notes = {info.release.text: info.notes for info in registry.releases}
     rows = []
     for release in registry.release_list:

@@ -66,8 +66,10 @@ class Text(_Scalar):
 
 
 class Number(_Scalar):
+    """Digits; `value` is their int, or the digits as text when beyond the range (see tree_builder)."""
+
     __slots__ = ()
-    value: int
+    value: int | str
 
 
 class Boolean(_Scalar):
@@ -163,13 +165,20 @@ class _Operands(_Node):
     def __init__(self, operands: tuple[Expr, ...]) -> None:
         _set(self, "operands", operands)
 
+    # Followed down without recursion: the tree may be deeper than the stack.
     @property
     def start(self) -> int:
-        return self.operands[0].start
+        node: Expr = self  # type: ignore[assignment]
+        while isinstance(node, _Operands):
+            node = node.operands[0]
+        return node.start
 
     @property
     def end(self) -> int:
-        return self.operands[-1].end
+        node: Expr = self  # type: ignore[assignment]
+        while isinstance(node, _Operands):
+            node = node.operands[-1]
+        return node.end
 
 
 class And(_Operands):
@@ -242,3 +251,24 @@ def comparisons(expr: Expr) -> list[Comparison]:
         elif isinstance(node, Not):
             stack.append(node.operand)
     return found
+
+
+def nesting(expr: Expr, limit: int) -> tuple[int, Expr | None]:
+    """How deep operators nest in `expr` (a comparison is 0, `a and b` is 1), and the
+    leftmost operator nested deeper than `limit` (None when there is none).
+
+    Iterative, so that the bound which keeps every other walk safe can be
+    measured on a tree of any depth.
+    """
+    deepest, first = 0, None
+    stack: list[tuple[Expr, int]] = [(expr, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, And | Or | Not):
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > limit and first is None:
+                first = node
+            children = node.operands if isinstance(node, And | Or) else (node.operand,)
+            stack.extend((child, depth) for child in reversed(children))
+    return deepest, first

@@ -32,6 +32,7 @@ from apispec.filters.ast import (
 )
 from apispec.filters.format import format_expr, format_tree
 from apispec.filters.grammar import KEYWORDS
+from apispec.filters.parse import MAX_NESTING
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
@@ -69,19 +70,31 @@ def _scalar(value: Any) -> Scalar:
 
 
 class Condition:
-    """A built expression; combine with `&`, `|`, `~`."""
+    """A built expression; combine with `&`, `|`, `~`.
 
-    def __init__(self, expr: Expr) -> None:
+    `depth` is how deep operators nest; past the parser's bound (MAX_NESTING)
+    combining raises ValueError, as parsing such a text gives FLT001.
+    """
+
+    def __init__(self, expr: Expr, depth: int = 0) -> None:
+        if depth > MAX_NESTING:
+            raise ValueError(f"the condition would nest operators more than {MAX_NESTING} deep")
         self.expr = expr
+        self.depth = depth
+
+    def _joined(self, kind: type[And] | type[Or], other: Condition) -> Condition:
+        # joining into a chain of the same operator adds no level
+        depth = max(c.depth + (type(c.expr) is not kind) for c in (self, other))
+        return Condition(kind(_merge(kind, self.expr, other.expr)), depth)
 
     def __and__(self, other: Condition) -> Condition:
-        return Condition(And(_merge(And, self.expr, other.expr)))
+        return self._joined(And, other)
 
     def __or__(self, other: Condition) -> Condition:
-        return Condition(Or(_merge(Or, self.expr, other.expr)))
+        return self._joined(Or, other)
 
     def __invert__(self) -> Condition:
-        return Condition(Not(self.expr))
+        return Condition(Not(self.expr), self.depth + 1)
 
     def __str__(self) -> str:
         return format_expr(self.expr)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from apispec.model import Registry
 
-FORMAT = 1  # bump when the JSON shape below changes
+FORMAT = 2  # bump when the JSON shape below changes
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,7 @@ class PropertyInfo:
     values: tuple[str, ...] = ()
     multi_valued: bool = False
     applies_to: tuple[str, ...] = ()
+    values_complete: bool = False  # an overlay supplied the whole enumeration
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class Catalog:
                 tuple(p["values"]),
                 p["multi_valued"],
                 tuple(p["applies_to"]),
+                p["values_complete"],
             )
             for p in data["properties"]
         )
@@ -96,7 +98,13 @@ def catalog_of(registry: Registry) -> Catalog:
     catalog = Catalog(
         {
             p.name: PropertyInfo(
-                p.name, p.type, p.operators, p.values, p.multi_valued, p.applies_to
+                p.name,
+                p.type,
+                p.operators,
+                p.values,
+                p.multi_valued,
+                p.applies_to,
+                p.values_complete,
             )
             for p in registry.properties
         },
@@ -154,10 +162,10 @@ def _cache_path() -> Path | None:
 
 def _write(path: Path, catalog: Catalog) -> None:
     """Write atomically, so a concurrent reader never sees half a file."""
+    from apispec.outputs import WriteError, write_atomic
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(catalog.to_json()), encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError:
+        write_atomic(path, json.dumps(catalog.to_json()), durable=False)
+    except (OSError, WriteError):
         pass

@@ -32,6 +32,7 @@ from apispec.filters.catalog import Catalog, PropertyInfo, resolve
 from apispec.filters.diagnostics import Diagnostic, Fix, fix_of, make, moved, ordered
 from apispec.filters.grammar import KEYWORDS
 from apispec.filters.parse import Span, parse
+from apispec.filters.tree_builder import MAX_NUMBER
 
 if TYPE_CHECKING:
     from apispec.model import Endpoint, Registry
@@ -271,12 +272,18 @@ def _fits(prop: PropertyInfo, item: Scalar) -> bool:
     if kind == "boolean":
         return isinstance(item, Boolean)
     if kind == "number":
-        return isinstance(item, Number)
+        return isinstance(item, Number) and isinstance(item.value, int)
     return True
 
 
 def _type_message(prop: PropertyInfo, item: Scalar) -> str:
     name = prop.name
+    if isinstance(item, Number) and prop.type == "number":
+        shown = item.raw if len(item.raw) <= 30 else f"{item.raw[:12]}...{item.raw[-12:]}"
+        return (
+            f"the number {shown} ({len(item.raw)} digits) is out of range: "
+            f"`{name}` takes at most {MAX_NUMBER}"
+        )
     if isinstance(item, Unknown):
         return f"the interpolated value stands unquoted, but `{name}` takes a text in double quotes"
     wants = {
@@ -351,6 +358,9 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
     if guess is not None:
         hint = f"did you mean `{guess}`? Values are case-sensitive"
         fix = fix_of("unsafe", (item.start, item.end, guess))
+    elif prop.values_complete:
+        hint = "these are all the values the server's own description (an overlay) lists"
+        fix = None
     else:
         hint = "the spec lists only these values; the server may know more"
         fix = None

@@ -143,7 +143,9 @@ def update(path: Path, registry: Registry) -> bool:
     new = page[:start] + "\n" + reference(registry) + page[end:]
     if new == page:
         return False
-    path.write_text(new, encoding="utf-8")
+    from apispec.outputs import write_atomic
+
+    write_atomic(path, new)
     return True
 
 

@@ -28,16 +28,13 @@ _OR, _AND, _ATOM = 1, 2, 3
 
 def format(text: str) -> str:
     """The canonical form of `text`; FilterError when it has syntax errors."""
-    from apispec.filters.evaluate import TOO_DEEP, FilterError
+    from apispec.filters.evaluate import FilterError
     from apispec.filters.parse import parse
 
     result = parse(text)
     if result.tree is None:
         raise FilterError(text, result.diagnostics)
-    try:
-        return format_tree(result.tree)
-    except RecursionError:
-        raise FilterError(text, [], TOO_DEEP) from None
+    return format_tree(result.tree)
 
 
 def format_tree(tree: FilterTree) -> str:

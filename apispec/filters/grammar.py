@@ -191,12 +191,13 @@ def _load_tables() -> dict[str, Any]:
     except (OSError, ValueError):
         pass  # missing, unreadable or damaged: build it again
     data = _tables_from_lark()
+    from apispec.outputs import WriteError, write_atomic
+
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(temporary, path)  # atomic: a concurrent reader never sees half a file
-    except OSError:
+        # atomic: a concurrent reader never sees half a file; a cache needs no fsync
+        write_atomic(path, json.dumps(data), durable=False)
+    except (OSError, WriteError):
         pass
     return data
 

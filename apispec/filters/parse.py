@@ -17,13 +17,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from apispec.filters.ast import FilterTree
-from apispec.filters.diagnostics import Diagnostic, moved
+from apispec.filters.ast import FilterTree, nesting
+from apispec.filters.diagnostics import Diagnostic, make, moved
 from apispec.filters.grammar import PLACEHOLDER_CHAR, Tables, lark_parser, tables
 
 Span = tuple[int, int]
 
 MAX_REPAIRS = 8
+# Operators nested inside operators (`not(...)`, `and` inside `or` inside ...):
+# deeper trees are refused with FLT001, so that evaluating, printing and
+# comparing a tree never comes near Python's recursion limit.
+MAX_NESTING = 100
 # Each repair re-parses the whole text with Lark; past this length (no URL
 # carries such a filter) only the first syntax error is explained.
 LONG_FILTER = 10_000
@@ -88,8 +92,29 @@ def parse(text: str, placeholder_spans: Sequence[Span] = ()) -> ParseResult:
     masked = mask(text, placeholder_spans)
     tree = fast_parse(masked)
     if tree is not None:
-        return ParseResult(text, tree, [], tree, recovered_text=masked)
+        return _bounded(text, tree, masked)
     return _parse_with_repairs(text, masked)
+
+
+def _bounded(text: str, tree: FilterTree, parsed: str) -> ParseResult:
+    """A valid filter's result, or FLT001 when it nests deeper than MAX_NESTING.
+
+    The deep tree stays available as `recovered`, so the checker still reports
+    property and type defects (its walk is iterative).
+    """
+    if text.count("(") < MAX_NESTING - 1:  # each level past the second needs a `(`
+        return ParseResult(text, tree, [], tree, recovered_text=parsed)
+    depth, node = nesting(tree.expr, MAX_NESTING)
+    if node is None:
+        return ParseResult(text, tree, [], tree, recovered_text=parsed)
+    diagnostic = make(
+        "FLT001",
+        f"the filter nests operators {depth} levels deep; apispec reads at most {MAX_NESTING}",
+        node.start,
+        node.end,
+        "simplify it: `not(not(x))` is `x`, and `not(a or b)` is `not(a) and not(b)`",
+    )
+    return ParseResult(text, None, [diagnostic], tree, recovered_text=parsed)
 
 
 def mask(text: str, spans: Sequence[Span]) -> str:
@@ -230,6 +255,6 @@ def _parse_with_repairs(text: str, masked: str) -> ParseResult:
             continue
         recovered = tree if diagnostics else None
         if not diagnostics:  # the fast road refused a valid filter: still a valid filter
-            return ParseResult(text, tree, [], tree, recovered_text=current)
+            return _bounded(text, tree, current)
         return ParseResult(text, None, diagnostics, recovered, offsets, current)
     return ParseResult(text, None, diagnostics, None, offsets)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from apispec.filters.check import BARE
 from apispec.filters.diagnostics import Diagnostic, Fix, fix_of, line_column, make
 from apispec.filters.grammar import (
     KEYWORDS,
@@ -152,13 +153,16 @@ def describe(expected: Iterable[str]) -> str:
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
 
 
-def _char(ch: str) -> str:
-    if ch == "`":
+def _char(written: str) -> str:
+    """The offending character in words; after a repair it may stand for several (`\"\"\"`)."""
+    if written == "`":
         return "'`'"
-    if ch.isprintable() and not ch.isspace():
-        return f"`{ch}`"
-    name = unicodedata.name(ch, "")
-    return f"U+{ord(ch):04X}" + (f" ({name.lower()})" if name else "")
+    if written.isprintable() and not any(ch.isspace() or ch == "`" for ch in written):
+        return f"`{written}`"
+    if len(written) != 1:
+        return " ".join(_char(ch) for ch in written)
+    name = unicodedata.name(written, "")
+    return f"U+{ord(written):04X}" + (f" ({name.lower()})" if name else "")
 
 
 Override = tuple[str, int, int] | None
@@ -230,8 +234,14 @@ def _hint(
             return _joined_with_and(text, start, end, ",")
         if kind in ("_AND", "_OR", "NOT", "IN", "CONTAINS", "MATCHES") and "LSQB" in err.expected:
             return f"`{found}` is a keyword, not a value: is the value missing?", None, None
-        if kind == "TEXT" and "NAME" in err.expected and not ({"LSQB", "EQ"} & err.expected):
-            name = found[1:-1]
+        name = found[1:-1]
+        if (
+            kind == "TEXT"
+            and "NAME" in err.expected
+            and not ({"LSQB", "EQ"} & err.expected)
+            and BARE.match(name)
+            and name not in KEYWORDS
+        ):
             return (
                 f"property names are written without quotes: `{name}`",
                 fix_of("safe", (start, end, name)),

@@ -27,6 +27,10 @@ from apispec.filters.ast import (
     UnknownExpr,
 )
 
+# The largest number a filter may hold: a signed 64-bit integer, what a server stores.
+MAX_NUMBER = 2**63 - 1
+_MAX_DIGITS = len(str(MAX_NUMBER))
+
 
 def unescape(raw: str) -> str:
     """The value of a TEXT token: quotes removed, `\\"` and `\\\\` resolved."""
@@ -40,6 +44,20 @@ def unescape(raw: str) -> str:
     return "".join(out)
 
 
+def number_value(raw: str) -> int | str:
+    """The int a NUMBER stands for; beyond MAX_NUMBER, its digits as text (never converted).
+
+    Converting thousands of digits would fail (Python limits int-string
+    conversion to 4,300 digits) or take quadratic time; the checker reports
+    such a number as out of range.
+    """
+    digits = raw.lstrip("0") or "0"
+    if len(digits) > _MAX_DIGITS:
+        return digits
+    value = int(digits)
+    return value if value <= MAX_NUMBER else digits
+
+
 def scalar(token: Any) -> Scalar:
     kind = token.type
     raw = token.value
@@ -50,7 +68,7 @@ def scalar(token: Any) -> Scalar:
     if kind == "NAME":
         return EnumToken(raw, start, end, raw)
     if kind == "NUMBER":
-        return Number(int(raw), start, end, raw)
+        return Number(number_value(raw), start, end, raw)
     if kind == "TRUE" or kind == "FALSE":
         return Boolean(kind == "TRUE", start, end, raw)
     return Unknown(raw, start, end, raw)

@@ -13,7 +13,9 @@ from collections import Counter
 from pathlib import Path
 
 from apispec.exceptions import UsageError
+from apispec.inputs import InputError, read_input_text, too_deep
 from apispec.lint.finding import Finding
+from apispec.outputs import write_atomic
 
 VERSION = 1
 
@@ -24,20 +26,21 @@ def write_baseline(path: Path, findings: list[Finding]) -> None:
         for f in sorted(findings, key=lambda f: f.sort_key)
     ]
     document = {"apispec_baseline": VERSION, "findings": entries}
-    try:
-        path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write baseline {path}: {exc.strerror}") from None
+    write_atomic(path, json.dumps(document, indent=2) + "\n")
 
 
 def read_baseline(path: Path) -> Counter[str]:
     """Fingerprints in the baseline, with how often each occurs."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot read baseline {path}: {exc.strerror}") from None
+        text = read_input_text(path, expected="a baseline file")
+    except InputError as exc:
+        raise UsageError(f"cannot read baseline {path}: {exc.reason}") from None
+    try:
+        document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path}: not a baseline file (invalid JSON: {exc.msg})") from None
+    except RecursionError:
+        raise too_deep(str(path)) from None
     if not isinstance(document, dict) or document.get("apispec_baseline") != VERSION:
         raise UsageError(f"{path}: not an apispec baseline (written by --write-baseline)")
     try:

@@ -8,14 +8,16 @@ and the key, exit 2, because a silently ignored setting is worse than none.
 
 from __future__ import annotations
 
+import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from apispec.exceptions import ApispecError, UsageError, did_you_mean
-from apispec.lint.discover import DEFAULT_MAX_SIZE
+from apispec.inputs import InputError, load_toml, read_input, read_input_text
+from apispec.lint.budget import DEFAULT_SECONDS
+from apispec.lint.discover import DEFAULT_MAX_SIZE, pattern_error
 
 if TYPE_CHECKING:  # imported where used: most runs have no per-file ignores
     import pathspec
@@ -25,6 +27,7 @@ from apispec.lint.rules import expand_codes
 KEYS = (
     "target",
     "registry",
+    "overlays",
     "select",
     "ignore",
     "per-file-ignores",
@@ -33,6 +36,7 @@ KEYS = (
     "fail-on",
     "max-file-size",
     "respect-gitignore",
+    "file-timeout",
 )
 _SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB)?\s*", re.IGNORECASE)
 _UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
@@ -50,6 +54,7 @@ class Config:
     root: Path = field(default_factory=Path.cwd)
     target: list[str] = field(default_factory=list)
     registry: Path | None = None
+    overlays: list[Path] = field(default_factory=list)
     select: set[str] | None = None
     ignore: set[str] = field(default_factory=set)
     per_file_ignores: list[tuple[pathspec.PathSpec, set[str]]] = field(default_factory=list)
@@ -58,6 +63,7 @@ class Config:
     fail_on: str | None = None
     max_file_size: int = DEFAULT_MAX_SIZE
     respect_gitignore: bool = True
+    file_timeout: float = DEFAULT_SECONDS  # seconds per file; 0: no limit
 
     def enabled(self, code: str) -> bool:
         return (self.select is None or code in self.select) and code not in self.ignore
@@ -72,22 +78,24 @@ class Config:
 
 
 def find_config(start: Path) -> Path | None:
+    """The nearest `.apispec.toml`, or pyproject.toml with `[tool.apispec]`, at or above `start`.
+
+    A name that exists but is not a regular file (a FIFO, a directory) is
+    returned too, so that reading it gives its one-line error instead of the
+    file being passed over silently.
+    """
     for directory in (start, *start.parents):
         dotfile = directory / ".apispec.toml"
-        if dotfile.is_file():
+        if os.path.lexists(dotfile):
             return dotfile
         pyproject = directory / "pyproject.toml"
-        if pyproject.is_file() and _has_tool_table(pyproject):
+        if os.path.lexists(pyproject) and _has_tool_table(pyproject):
             return pyproject
     return None
 
 
 def _has_tool_table(pyproject: Path) -> bool:
-    try:
-        text = pyproject.read_text(encoding="utf-8")
-    except OSError:
-        return False
-    return "tool.apispec" in text
+    return b"tool.apispec" in read_input(pyproject)  # any encoding: another project's file
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
@@ -96,19 +104,20 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
         path = find_config((start or Path.cwd()).resolve())
         if path is None:
             return Config()
-    elif not path.is_file():
+    elif not os.path.lexists(path):
         raise UsageError(f"configuration file not found: {path}")
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        document = load_toml(read_input_text(path), str(path))
+    except InputError as exc:
+        raise ConfigError(str(exc)) from None
     if path.name == "pyproject.toml":
-        table = document.get("tool", {}).get("apispec", {})
+        tool = document.get("tool", {})
+        table = tool.get("apispec", {}) if isinstance(tool, dict) else {}
         where = "[tool.apispec]"
     else:
         table, where = document, "the top level"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: {where} must be a table")
     return _parse(table, path, where)
 
 
@@ -127,6 +136,8 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
         config.target = _strings(value, where, allow_single=True)
     elif key == "registry":
         config.registry = (config.root / _string(value, where)).resolve()
+    elif key == "overlays":
+        config.overlays = [(config.root / v).resolve() for v in _strings(value, where)]
     elif key == "select":
         config.select = expand_codes(_strings(value, where), where)
     elif key == "ignore":
@@ -138,13 +149,13 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
 
         config.per_file_ignores = [
             (
-                pathspec.GitIgnoreSpec.from_lines([glob]),
+                pathspec.GitIgnoreSpec.from_lines([_glob(glob, where)]),
                 expand_codes(_strings(codes, f"{where}.{glob}"), f"{where}.{glob}"),
             )
             for glob, codes in value.items()
         ]
     elif key == "exclude":
-        config.exclude = _strings(value, where)
+        config.exclude = [_glob(glob, where) for glob in _strings(value, where)]
     elif key == "severity":
         if not isinstance(value, dict):
             raise ConfigError(f'{where}: expected a table of CODE = "error|warning|info"')
@@ -159,6 +170,15 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: expected true or false")
         config.respect_gitignore = value
+    elif key == "file-timeout":
+        config.file_timeout = parse_seconds(value, where)
+
+
+def _glob(pattern: str, where: str) -> str:
+    problem = pattern_error(pattern)
+    if problem is not None:
+        raise ConfigError(f"{where}: invalid pattern {pattern!r} ({problem})")
+    return pattern
 
 
 def _string(value: Any, where: str) -> str:
@@ -190,6 +210,17 @@ def parse_fail_on(value: Any, where: str) -> str:
     if value not in FAIL_LEVELS:
         raise ConfigError(f"{where}: expected one of {', '.join(FAIL_LEVELS)}, got {value!r}")
     return str(value)
+
+
+def parse_seconds(value: Any, where: str) -> float:
+    """Seconds from a number or a numeric text (`10`, `2.5`); 0 turns the limit off."""
+    try:
+        seconds = float(value) if not isinstance(value, bool) else -1.0
+    except (TypeError, ValueError, OverflowError):
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise ConfigError(f"{where}: expected a number of seconds such as 10 or 2.5, got {value!r}")
+    return seconds
 
 
 def parse_size(value: Any, where: str) -> int:

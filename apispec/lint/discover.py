@@ -7,13 +7,17 @@ say what was not checked instead of silently passing over it.
 
 from __future__ import annotations
 
+import errno
 import os
-from collections.abc import Callable, Iterable
+import re
+import stat
+from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from apispec.exceptions import UsageError
+from apispec.inputs import InputError, file_kind, megabytes, read_input
 from apispec.lint.finding import Skipped
 
 if TYPE_CHECKING:  # imported where used: a tree without .gitignore never needs it
@@ -37,6 +41,8 @@ DEFAULT_EXCLUDES = frozenset(
     }
 )
 _BINARY_PROBE = 8192
+# Non-blocking: a file swapped for a FIFO after the walk must not block the read.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 _BOM = b"\xef\xbb\xbf"
 
 Ignores = list[tuple[str, "pathspec.PathSpec"]]  # (directory with trailing /, its .gitignore)
@@ -58,21 +64,49 @@ def display_path(path: str | os.PathLike[str]) -> str:
     return text.replace(os.sep, "/")
 
 
-def _spec(lines: Iterable[str]) -> pathspec.PathSpec:
+def pattern_error(pattern: str) -> str | None:
+    """Why a gitignore-style pattern cannot be used (`[z-a]`, a lone `!` or `\\`), or None."""
     import pathspec
 
-    return pathspec.GitIgnoreSpec.from_lines(list(lines))
-
-
-def _gitignore(directory: str) -> pathspec.PathSpec | None:
     try:
-        with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as f:
-            return _spec(f.read().splitlines())
-    except OSError:
+        pathspec.GitIgnoreSpec.from_lines([pattern])
+    except (ValueError, re.error) as exc:
+        return str(getattr(exc, "msg", None) or exc)  # re.error's msg: no regex position
+    return None
+
+
+def _spec(lines: list[str], source: str, warnings: list[str] | None = None) -> pathspec.PathSpec:
+    """The patterns as one spec; a pattern that is not a valid glob is left out with a
+    warning naming `source` and its line (git itself ignores such a line)."""
+    import pathspec
+
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except (ValueError, re.error):
+        pass
+    kept = []
+    for number, line in enumerate(lines, 1):
+        problem = pattern_error(line)
+        if problem is None:
+            kept.append(line)
+        elif warnings is not None:
+            warnings.append(f"{source}:{number}: invalid pattern {line!r} skipped ({problem})")
+    return pathspec.GitIgnoreSpec.from_lines(kept)
+
+
+def _gitignore(directory: str, warnings: list[str] | None = None) -> pathspec.PathSpec | None:
+    path = os.path.join(directory, ".gitignore")
+    try:
+        data = read_input(path, name=display_path(path), max_size=DEFAULT_MAX_SIZE)
+    except InputError as exc:
+        if warnings is not None and "no such file" not in exc.reason:
+            warnings.append(f"{exc}; ignored")
         return None
+    text = data.decode("utf-8", errors="replace")
+    return _spec(text.splitlines(), display_path(path), warnings)
 
 
-def _ancestor_ignores(start: str) -> Ignores:
+def _ancestor_ignores(start: str, warnings: list[str] | None = None) -> Ignores:
     """.gitignore files above `start` up to its repository root (if it is in one)."""
     chain: list[str] = []
     for parent in Path(start).parents:
@@ -83,15 +117,22 @@ def _ancestor_ignores(start: str) -> Ignores:
         return []
     found = []
     for directory in reversed(chain):
-        spec = _gitignore(directory)
+        spec = _gitignore(directory, warnings)
         if spec is not None:
             found.append((directory.rstrip(os.sep) + os.sep, spec))
     return found
 
 
 class _Walker:
-    def __init__(self, excludes: list[str], respect_gitignore: bool, max_size: int) -> None:
-        self.exclude = _spec(excludes) if excludes else None
+    def __init__(
+        self,
+        excludes: list[str],
+        respect_gitignore: bool,
+        max_size: int,
+        warnings: list[str] | None = None,
+    ) -> None:
+        self.warnings = warnings
+        self.exclude = _spec(excludes, "--exclude", warnings) if excludes else None
         self.respect_gitignore = respect_gitignore
         self.max_size = max_size
         self.files: list[Candidate] = []
@@ -120,29 +161,45 @@ class _Walker:
         else:
             self.files.append(Candidate(path, size))
 
-    def walk(
-        self, directory: str, ignores: Ignores, chain: frozenset[str], real: str | None = None
-    ) -> None:
-        """`real`: the directory's real path when the caller knows it (no symlink on the way)."""
-        if real is None:
-            real = os.path.realpath(directory)
-        if real in chain:
-            self.skipped.append(Skipped(display_path(directory), "symlink loop"))
-            return
-        if real in self.seen_dirs:
-            return  # reached twice through a symlink: lint it once
-        self.seen_dirs.add(real)
-        chain = chain | {real}
+    def walk(self, top: str, ignores: Ignores) -> None:
+        """Every file below `top`, depth first in name order, without recursion: a tree a
+        thousand directories deep is walked like a flat one."""
+        on_path: set[str] = set()  # real paths of the directories being walked: loops
+        stack: list[tuple[str, Ignores, str | None] | str] = [(top, ignores, None)]
+        while stack:
+            frame = stack.pop()
+            if isinstance(frame, str):  # every directory below this one is done
+                on_path.discard(frame)
+                continue
+            directory, ignores, real = frame
+            if real is None:
+                real = os.path.realpath(directory)
+            if real in on_path:
+                self.skipped.append(Skipped(display_path(directory), "symlink loop"))
+                continue
+            if real in self.seen_dirs:
+                continue  # reached twice through a symlink: lint it once
+            self.seen_dirs.add(real)
+            on_path.add(real)
+            stack.append(real)
+            below = self._entries(directory, real, ignores)
+            stack.extend(reversed(below))
+
+    def _entries(
+        self, directory: str, real: str, ignores: Ignores
+    ) -> list[tuple[str, Ignores, str | None]]:
+        """Add the files of one directory; return its subdirectories to walk, in order."""
         try:
             with os.scandir(directory) as listing:
                 entries = sorted(listing, key=_name)
         except OSError as exc:
             self.skipped.append(Skipped(display_path(directory), f"unreadable: {exc.strerror}"))
-            return
+            return []
         if self.respect_gitignore and any(e.name == ".gitignore" for e in entries):
-            spec = _gitignore(directory)
+            spec = _gitignore(directory, self.warnings)
             if spec is not None:
                 ignores = [*ignores, (directory + os.sep, spec)]
+        below: list[tuple[str, Ignores, str | None]] = []
         for entry in entries:
             path = entry.path
             try:
@@ -163,10 +220,10 @@ class _Walker:
                 continue
             if is_dir:
                 try:
-                    below = None if entry.is_symlink() else os.path.join(real, entry.name)
+                    real_below = None if entry.is_symlink() else os.path.join(real, entry.name)
                 except OSError:
-                    below = None  # vanished or unreadable: realpath below decides
-                self.walk(path, ignores, chain, below)
+                    real_below = None  # vanished or unreadable: realpath decides
+                below.append((path, ignores, real_below))
                 continue
             try:
                 size = entry.stat().st_size
@@ -174,21 +231,14 @@ class _Walker:
                 self.skipped.append(Skipped(display_path(path), f"unreadable: {exc.strerror}"))
                 continue
             self.add_file(path, size)
+        return below
 
 
 _name = attrgetter("name")
 
 
 def _too_large(size: int, limit: int) -> str:
-    return f"larger than {_megabytes(limit)} ({_megabytes(size)})"
-
-
-def _megabytes(size: int) -> str:
-    """A size as the user wrote it: `5 MB`, `5.7 MB`, `512 KB`, `100 bytes`."""
-    for unit, factor in (("MB", 1024 * 1024), ("KB", 1024)):
-        if size >= factor:
-            return f"{size / factor:.1f} {unit}".replace(f".0 {unit}", f" {unit}")
-    return f"{size} bytes"
+    return f"larger than {megabytes(limit)} ({megabytes(size)})"
 
 
 def discover(
@@ -197,20 +247,31 @@ def discover(
     excludes: list[str] = [],  # noqa: B006 - read only
     respect_gitignore: bool = True,
     max_size: int = DEFAULT_MAX_SIZE,
+    warnings: list[str] | None = None,
 ) -> tuple[list[Candidate], list[Skipped]]:
     """Files to lint under `paths`, and the ones skipped with their reason.
 
     A file named on the command line is linted even when .gitignore or an
-    exclude pattern would skip it during a walk, as ruff does.
+    exclude pattern would skip it during a walk, as ruff does. A named path
+    that is neither a file nor a directory (`/dev/null`, a FIFO) is skipped
+    with its kind. Patterns that are not valid globs are left out, with a
+    message in `warnings`.
     """
-    walker = _Walker(excludes, respect_gitignore, max_size)
+    walker = _Walker(excludes, respect_gitignore, max_size, warnings)
     for given in paths:
         path = os.path.abspath(given)
-        if os.path.isdir(path):
-            ignores = _ancestor_ignores(path) if respect_gitignore else []
-            walker.walk(path, ignores, frozenset())
-        elif os.path.isfile(path):
-            walker.add_file(path, os.path.getsize(path))
+        try:
+            info = os.stat(path)
+        except OSError:
+            info = None
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            ignores = _ancestor_ignores(path, warnings) if respect_gitignore else []
+            walker.walk(path, ignores)
+        elif info is not None and stat.S_ISREG(info.st_mode):
+            walker.add_file(path, info.st_size)
+        elif info is not None:
+            kind = file_kind(info.st_mode)
+            walker.skipped.append(Skipped(display_path(path), f"not a regular file ({kind})"))
         elif os.path.islink(path):
             walker.skipped.append(Skipped(display_path(path), "broken symlink"))
         else:
@@ -244,11 +305,14 @@ def _read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
     however small, and its buffered reader costs more than the read itself on a
     tree of small files.
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    fd = os.open(path, _READ_FLAGS)
     try:
         chunks = []
         total = 0
-        want = min(limit, os.fstat(fd).st_size + 1)  # +1 sees EOF, or growth, at once
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # replaced by a FIFO or device since the walk
+            raise OSError(errno.EINVAL, f"not a regular file ({file_kind(info.st_mode)})")
+        want = min(limit, info.st_size + 1)  # +1 sees EOF, or growth, at once
         while total < limit:
             size = max(1, min(want, limit - total))
             chunk = os.read(fd, size)

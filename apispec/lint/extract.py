@@ -1,136 +1,55 @@
 """Find the API v2 calls in one file: the entry point the lint engine calls.
 
 The language is chosen from the file name (extension, well-known names) and,
-for extension-less scripts, the shebang; each language module knows only how
-its strings, comments and calls look, and the shared machinery in
-`languages/common.py` does the rest. Files in no known language get a generic
-scanner that reports only full `/api/v2` URLs in quotes.
+for extension-less scripts, the shebang (languages/table.py); files that embed
+code (Markdown, HTML, notebooks) are cut into regions (languages/embedded.py),
+each scanned as its own language. A language's dialect says how its strings,
+comments and calls look, and the stages do the rest, in order:
+
+1. scan.py - literals and comments (one regex pass);
+2. candidates.py - expressions that name an API path the file's evidence accepts;
+3. calls/ - the call around each: callee, method, route or mock exclusions;
+4. details/ - query values, filters and headers, built into a Reference.
+
+Files in no known language get a generic scanner that reports only full
+`/api/v2` URLs in quotes. This is the only module that loads dialects.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from dataclasses import replace
+from functools import cache
+from importlib import import_module
 from pathlib import PurePath
-from typing import TYPE_CHECKING
 
+from apispec.lint.calls.assemble import call_info, http_helper_argument
+from apispec.lint.candidates import Evidence, candidates
+from apispec.lint.details.build import build
+from apispec.lint.details.headers import attach_headers
+from apispec.lint.languages.dialect import Dialect, GenericDialect
+from apispec.lint.languages.table import DIALECTS, EMBEDDING, EXTENSIONS, INTERPRETERS, NAMES
+from apispec.lint.lines import Lines
 from apispec.lint.prefilter import collections, might_reference
 from apispec.lint.reference import Reference
+from apispec.lint.scan import Source
 from apispec.model import Registry
 
-if TYPE_CHECKING:
-    from apispec.lint.languages.common import Dialect
+__all__ = ["extract_references", "extract_region", "language_of", "might_reference"]
 
-__all__ = ["extract_references", "language_of", "might_reference"]
-
-_EXTENSIONS = {
-    ".py": "python",
-    ".pyw": "python",
-    ".ps1": "powershell",
-    ".psm1": "powershell",
-    ".sh": "shell",
-    ".bash": "shell",
-    ".zsh": "shell",
-    ".ksh": "shell",
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".jsx": "javascript",
-    ".ts": "javascript",
-    ".tsx": "javascript",
-    ".mts": "javascript",
-    ".cts": "javascript",
-    ".go": "go",
-    ".cs": "csharp",
-    ".csx": "csharp",
-    ".java": "java",
-    ".kt": "java",
-    ".kts": "java",
-    ".groovy": "java",
-    ".rb": "ruby",
-    ".php": "php",
-    ".yml": "yaml",
-    ".yaml": "yaml",
-    ".json": "json",
-    ".ipynb": "notebook",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".html": "html",
-    ".htm": "html",
-    ".txt": "prose",
-    ".rst": "prose",
-    ".xml": "prose",
-    ".svg": "prose",
-    ".css": "prose",
-    ".csv": "prose",
-}
-_NAMES = {"Rakefile": "ruby", "Gemfile": "ruby", "Jenkinsfile": "java"}
 _SHEBANG = re.compile(r"#!\s*\S*?(?:/env\s+)?(\w+)")
-_INTERPRETERS = {
-    "python": "python",
-    "python3": "python",
-    "bash": "shell",
-    "sh": "shell",
-    "zsh": "shell",
-    "dash": "shell",
-    "ksh": "shell",
-    "pwsh": "powershell",
-    "node": "javascript",
-    "deno": "javascript",
-    "ruby": "ruby",
-    "php": "php",
-}
-# Markdown info strings and notebook languages, mapped to a language.
-FENCE_LANGUAGES = {
-    "python": "python",
-    "py": "python",
-    "python3": "python",
-    "ipython": "python",
-    "powershell": "powershell",
-    "ps1": "powershell",
-    "pwsh": "powershell",
-    "ps": "powershell",
-    "sh": "shell",
-    "bash": "shell",
-    "shell": "shell",
-    "console": "shell",
-    "shell-session": "shell",
-    "zsh": "shell",
-    "curl": "shell",
-    "js": "javascript",
-    "javascript": "javascript",
-    "ts": "javascript",
-    "typescript": "javascript",
-    "jsx": "javascript",
-    "tsx": "javascript",
-    "node": "javascript",
-    "go": "go",
-    "golang": "go",
-    "cs": "csharp",
-    "csharp": "csharp",
-    "c#": "csharp",
-    "java": "java",
-    "kotlin": "java",
-    "groovy": "java",
-    "rb": "ruby",
-    "ruby": "ruby",
-    "php": "php",
-    "yaml": "yaml",
-    "yml": "yaml",
-    "json": "json",
-}
 
 
 def language_of(filename: str, text: str = "") -> str:
     """The language extraction uses for a file: by name, then by shebang."""
     path = PurePath(filename)
-    language = _NAMES.get(path.name) or _EXTENSIONS.get(path.suffix.lower())
+    language = NAMES.get(path.name) or EXTENSIONS.get(path.suffix.lower())
     if language:
         return language
     if text.startswith("#!"):
         m = _SHEBANG.match(text)
         if m:
-            return _INTERPRETERS.get(m.group(1).rstrip("0123456789.") or m.group(1), "generic")
+            return INTERPRETERS.get(m.group(1).rstrip("0123456789.") or m.group(1), "generic")
     return "generic"
 
 
@@ -148,41 +67,84 @@ def extract_references(
     return extract_region(text, language, collections(registry), 0, len(text))
 
 
+class _Text:
+    """What every region of one text shares: its lines and its evidence, read once."""
+
+    def __init__(self, text: str, known: frozenset[str]) -> None:
+        self.text = text
+        self.known = known
+        self.lines = Lines(text)
+        self.evidence = Evidence(text, known)
+
+
 def extract_region(
     text: str, language: str, known: frozenset[str], pos: int, endpos: int
 ) -> list[Reference]:
-    """References inside text[pos:endpos] (a Markdown fence, an HTML script) as `language`."""
-    handler = _handler(language)
-    return handler(text, known, pos, endpos)
+    """References inside text[pos:endpos] (a whole file, a Markdown fence) as `language`."""
+    return _region(_Text(text, known), language, pos, endpos)
 
 
-def _handler(language: str) -> Callable[[str, frozenset[str], int, int], list[Reference]]:
+def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Reference]:
+    text = shared.text
     if language == "prose":
-        return lambda text, known, pos, endpos: []
+        return []
+    if language not in EMBEDDING:
+        source = Source(text, dialect(language), pos, endpos, shared.lines)
+        return references(source, shared.known, language, shared.evidence)
+    from apispec.lint.languages import embedded  # most trees hold few such files
+
     if language == "markdown":
-        from apispec.lint.languages.markdown import extract as markdown
-
-        return markdown
-    if language == "html":
-        from apispec.lint.languages.markdown import extract_html
-
-        return extract_html
-    if language in ("yaml", "json", "notebook"):
-        from apispec.lint.languages import data
-
-        return data.HANDLERS[language]
-    from apispec.lint.languages.common import Source
-
-    dialect = _dialect(language)
-
-    def run(text: str, known: frozenset[str], pos: int, endpos: int) -> list[Reference]:
-        source = Source(text, dialect, pos, endpos)
-        return dialect.extractor(source, known, language).run()
-
-    return run
+        regions = embedded.markdown(text, pos, endpos)
+    elif language == "html":
+        regions = embedded.html(text, pos, endpos)
+    else:
+        regions = embedded.notebook(Source(text, dialect("json"), pos, endpos, shared.lines))
+    refs: list[Reference] = []
+    for region in regions:
+        if region.text is None:
+            refs.extend(_region(shared, region.language, region.start, region.end))
+            continue
+        own = _Text(region.text, shared.known)
+        found = _region(own, region.language, region.start, region.end)
+        refs.extend(embedded.remap(ref, region.offsets or [], shared.lines) for ref in found)
+    return refs
 
 
-def _dialect(language: str) -> Dialect:
-    from apispec.lint.languages import dialect
+def references(
+    source: Source, known: frozenset[str], language: str, evidence: Evidence | None = None
+) -> list[Reference]:
+    """The stages over one scanned source: candidates, their calls, then the details."""
+    refs: list[Reference] = []
+    for candidate in candidates(source, known, evidence):
+        if candidate.one_word and not http_helper_argument(source, candidate.chain):
+            continue
+        info = call_info(source, candidate.chain)
+        if info.route:
+            continue
+        refs.append(build(source, candidate, info, language))
+    attach_headers(source, refs)
+    return _per_method(refs)
 
-    return dialect(language)
+
+def _per_method(refs: list[Reference]) -> list[Reference]:
+    """One reference per method where a path lists several (an OpenAPI path key)."""
+    if not any(ref.extra.get("methods") for ref in refs):
+        return refs
+    expanded: list[Reference] = []
+    for ref in refs:
+        methods = ref.extra.get("methods") or ()
+        if methods:
+            expanded.extend(replace(ref, method=m, extra=dict(ref.extra)) for m in methods)  # type: ignore[union-attr]
+        else:
+            expanded.append(ref)
+    return expanded
+
+
+@cache
+def dialect(language: str) -> Dialect:
+    """The dialect object of a language (loaded on first use: most runs need few)."""
+    entry = DIALECTS.get(language)
+    if entry is None:
+        return GenericDialect()
+    module = import_module(f"apispec.lint.languages.{entry[0]}")
+    return getattr(module, entry[1])()

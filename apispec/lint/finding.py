@@ -24,6 +24,21 @@ _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 FAIL_LEVELS = ("error", "warning", "info", "never")
 
 
+class Applicability(StrEnum):
+    """What `--fix` may do with a fix, as ruff grades them.
+
+    Safe fixes keep the program's meaning and are applied by `--fix`; unsafe
+    ones may change it (an experimental successor answers differently) and
+    need `--unsafe-fixes` as well; display-only ones are shown as guidance
+    and never written (the successor needs another method, which only a person
+    can change).
+    """
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
+
+
 @dataclass(frozen=True)
 class Edit:
     """Replace file text [start, end) (0-based character offsets) with `content`."""
@@ -40,11 +55,17 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
-    """How to repair a finding: edits to one file, safe or only with --unsafe-fixes."""
+    """How to repair a finding: edits to one file, and what `--fix` may do with them."""
 
     message: str
-    safe: bool
+    applicability: Applicability
     edits: tuple[Edit, ...]
+
+    def applies(self, unsafe: bool) -> bool:
+        """Whether `--fix` writes this fix (`unsafe`: `--unsafe-fixes` was given too)."""
+        if self.applicability is Applicability.SAFE:
+            return True
+        return unsafe and self.applicability is Applicability.UNSAFE
 
 
 @dataclass(slots=True)
@@ -80,7 +101,12 @@ class Finding:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A file the linter did not read, and why (size, binary, unreadable, loop)."""
+    """A file the linter did not read, and why (size, binary, unreadable, loop).
+
+    `internal`: apispec itself failed on the file (a bug); the run goes on, and
+    ends with exit code 3 so the crash is neither a finding nor a pass.
+    """
 
     path: str
     reason: str
+    internal: bool = False

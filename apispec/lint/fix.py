@@ -11,7 +11,7 @@ import difflib
 import re
 from functools import cache
 
-from apispec.lint.finding import Edit, Finding, Fix
+from apispec.lint.finding import Applicability, Edit, Finding, Fix
 from apispec.lint.reference import Reference
 from apispec.model import Endpoint, Maturity
 
@@ -38,12 +38,12 @@ def build_fix(
 ) -> Fix | None:
     """The edits that turn `endpoint`'s path into `successor`'s in this reference, or None.
 
-    None when the successor has another method, changes a path parameter, or the
-    reference's segments cannot be located literally in the file (for example a
-    URL-encoded path): better no fix than a wrong one.
+    None when the successor changes a path parameter, or the reference's
+    segments cannot be located literally in the file (for example a URL-encoded
+    path): better no fix than a wrong one. A successor with another method gets
+    a display-only fix: the path rewrite is shown, but the method is the
+    caller's to change, so `--fix` never writes it.
     """
-    if successor.method != endpoint.method:
-        return None
     old, new, opcodes = _plan(endpoint.path, successor.path)
     segments = reference.segments
     if len(segments) != len(old):
@@ -78,8 +78,15 @@ def build_fix(
                 edits.append(Edit(at.end, at.end, "".join(f"/{s}" for s in inserted)))
     if not edits:
         return None
-    safe = successor.maturity == Maturity.STABLE
-    return Fix(f"replace with {successor}", safe, tuple(edits))
+    message = f"replace with {successor}"
+    if successor.method != endpoint.method:
+        applicability = Applicability.DISPLAY_ONLY
+        message += f" (change the method from {endpoint.method} to {successor.method} too)"
+    elif successor.maturity == Maturity.STABLE:
+        applicability = Applicability.SAFE
+    else:
+        applicability = Applicability.UNSAFE
+    return Fix(message, applicability, tuple(edits))
 
 
 def _deletion(text: str, start: int, end: int) -> Edit:
@@ -104,7 +111,7 @@ def apply_fixes(text: str, findings: list[Finding], unsafe: bool) -> tuple[str, 
     seen: set[tuple[Edit, ...]] = set()
     for finding in findings:
         fix = finding.fix
-        if fix is None or (not fix.safe and not unsafe) or fix.edits in seen:
+        if fix is None or not fix.applies(unsafe) or fix.edits in seen:
             continue
         seen.add(fix.edits)
         chosen.append(fix)

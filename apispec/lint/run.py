@@ -8,15 +8,18 @@ are linted; then `--since`, the baseline and the fail level narrow the result.
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
-from apispec.lint.config import Config, ConfigError, load_config, parse_size
-from apispec.lint.discover import discover, display_path
-from apispec.lint.engine import LintResult, Options, lint_files, lint_text
+from apispec.exceptions import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UsageError
+from apispec.inputs import InputError
+from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
+from apispec.lint.discover import discover, display_path, pattern_error
+from apispec.lint.engine import LintResult, Options, lint_files, lint_one, lint_text
 from apispec.lint.finding import Finding, Severity
+from apispec.lint.fix import apply_fixes
 from apispec.lint.rules import expand_codes
 from apispec.model import load_registry
 
@@ -32,12 +35,14 @@ class LintRequest:
     paths: list[Path] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
     registry: Path | None = None
+    overlays: list[Path] = field(default_factory=list)
     config: Path | None = None
     select: list[str] | None = None
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     respect_gitignore: bool = True
     max_file_size: str | None = None
+    file_timeout: str | None = None
     stdin_filename: str | None = None
     since: str | None = None
     fail_on: str | None = None
@@ -54,24 +59,31 @@ class Outcome:
     result: LintResult
     exit_code: int
     direct: str | None = None  # output that replaces the report (--diff, --write-baseline)
+    # one-line messages for standard error: files not fixed or written (exit 2), warnings
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
-def _settle(request: LintRequest) -> tuple[Config, Options]:
+def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]:
     config = load_config(request.config)
     if request.select is not None:
         config.select = expand_codes(request.select, "--select")
     config.ignore |= expand_codes(request.ignore, "--ignore")
-    config.exclude = [*config.exclude, *request.exclude]
+    config.exclude = [*config.exclude, *_valid_excludes(request.exclude, warnings)]
     if not request.respect_gitignore:
         config.respect_gitignore = False
     if request.max_file_size is not None:
         config.max_file_size = parse_size(request.max_file_size, "--max-file-size")
+    if request.file_timeout is not None:
+        config.file_timeout = parse_seconds(request.file_timeout, "--file-timeout")
     if request.fail_on is not None:
         config.fail_on = request.fail_on
     directory = request.registry or config.registry
     if directory is not None and not directory.is_dir():
         raise UsageError(f"--registry: not a directory: {directory}")
-    registry = load_registry(directory.resolve() if directory else None)
+    # the configuration's overlays first, so the command line's win
+    overlays = (*config.overlays, *(o.resolve() for o in request.overlays))
+    registry = load_registry(directory.resolve() if directory else None, overlays)
     if request.targets:
         targets = tuple(dict.fromkeys(registry.release(t).text for t in request.targets))
     elif config.target:
@@ -79,10 +91,23 @@ def _settle(request: LintRequest) -> tuple[Config, Options]:
             targets = tuple(dict.fromkeys(registry.release(t).text for t in config.target))
         except UsageError as exc:
             raise ConfigError(f"{config.source}: target: {exc}") from None
-    else:
-        targets = (registry.newest_release.text,)
-    options = Options(config, targets, directory.resolve() if directory else None)
+    else:  # the server an overlay describes, else the newest release
+        described = [o.release for o in registry.overlays if o.release is not None]
+        targets = ((described[-1] if described else registry.newest_release).text,)
+    options = Options(config, targets, directory.resolve() if directory else None, overlays)
     return config, options
+
+
+def _valid_excludes(patterns: list[str], warnings: list[str]) -> list[str]:
+    """--exclude patterns that are valid globs; each other one is a warning and skipped."""
+    valid = []
+    for pattern in patterns:
+        problem = pattern_error(pattern)
+        if problem is None:
+            valid.append(pattern)
+        else:
+            warnings.append(f"--exclude {pattern!r}: invalid pattern skipped ({problem})")
+    return valid
 
 
 def exit_code(findings: list[Finding], fail_on: str | None) -> int:
@@ -94,30 +119,41 @@ def exit_code(findings: list[Finding], fail_on: str | None) -> int:
 
 
 def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
-    config, options = _settle(request)
+    errors: list[str] = []
+    warnings: list[str] = []
+    config, options = _settle(request, warnings)
     if request.stdin_filename is not None:
         if request.paths:
             raise UsageError("--stdin-filename reads standard input: give no PATH (or `-`)")
         if stdin is None:
             raise UsageError("--stdin-filename: no standard input")
         text = stdin.read()
-        findings = lint_text(text, request.stdin_filename, options)
-        result = LintResult(findings, [], 1, options.targets)
+        one = lint_one(text, request.stdin_filename, options)
+        skipped = [one.skipped] if one.skipped else []
+        result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets)
         if request.fix or request.diff:
-            return _fix_stdin(text, request, result, config)
+            outcome = _fix_stdin(text, request, result, config)
+            outcome.warnings = warnings
+            return outcome
     else:
+        paths = request.paths or [Path(".")]
         candidates, skipped = discover(
-            request.paths or [Path(".")],
+            paths,
             excludes=config.exclude,
             respect_gitignore=config.respect_gitignore,
             max_size=config.max_file_size,
+            warnings=warnings,
         )
         result = lint_files(candidates, options, request.jobs)
         result.skipped = sorted(skipped + result.skipped, key=lambda s: s.path)
         if request.fix or request.diff:
-            diff = _fix_files(result, request, options)
+            fixer = _Fixer(result, request, options, paths)
+            diff = fixer.run()
+            errors += fixer.errors
+            warnings += fixer.warnings
             if request.diff:
-                return Outcome(result, EXIT_FINDINGS if diff else EXIT_OK, diff)
+                code = EXIT_FINDINGS if diff else EXIT_OK
+                return Outcome(result, _worst(code, result, errors), diff, errors, warnings)
     if request.since:
         from apispec.lint.since import only_changed
 
@@ -127,17 +163,29 @@ def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
 
         write_baseline(request.write_baseline, result.findings)
         shown = display_path(request.write_baseline.resolve())
-        return Outcome(result, EXIT_OK, f"Wrote {len(result.findings)} findings to {shown}.\n")
+        message = f"Wrote {len(result.findings)} findings to {shown}.\n"
+        return Outcome(result, _worst(EXIT_OK, result, errors), message, errors, warnings)
     if request.baseline is not None:
         from apispec.lint.baseline import new_findings, read_baseline
 
         result.findings = new_findings(result.findings, read_baseline(request.baseline))
-    return Outcome(result, exit_code(result.findings, config.fail_on))
+    code = exit_code(result.findings, config.fail_on)
+    return Outcome(result, _worst(code, result, errors), None, errors, warnings)
+
+
+def _worst(code: int, result: LintResult, errors: list[str]) -> int:
+    """A file the linter crashed on is exit 3, a file not fixed or written exit 2, over findings.
+
+    A crash must never pass as findings nor as a clean run (docs/cli.md).
+    """
+    if any(s.internal for s in result.skipped):
+        return EXIT_INTERNAL
+    if errors:
+        return EXIT_USAGE
+    return code
 
 
 def _fix_stdin(text: str, request: LintRequest, result: LintResult, config: Config) -> Outcome:
-    from apispec.lint.fix import apply_fixes
-
     fixed, _count = apply_fixes(text, result.findings, request.unsafe_fixes)
     if request.diff:
         diff = _unified(text, fixed, request.stdin_filename or "-")
@@ -156,12 +204,8 @@ def _unified(before: str, after: str, name: str) -> str:
     )
 
 
-def _utf8(path: Path) -> tuple[bytes, str] | None:
-    """(BOM, text) of a UTF-8 file; None for any other encoding or an unreadable file."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
+def _utf8(data: bytes) -> tuple[bytes, str] | None:
+    """(BOM, text) of a UTF-8 file's bytes; None for any other encoding."""
     bom = data[:3] if data.startswith(b"\xef\xbb\xbf") else b""
     try:
         return bom, data[len(bom) :].decode("utf-8")
@@ -169,33 +213,99 @@ def _utf8(path: Path) -> tuple[bytes, str] | None:
         return None
 
 
-def _fix_files(result: LintResult, request: LintRequest, options: Options) -> str:
-    """Apply (or, with --diff, show) fixes; re-lint fixed files so the report is current."""
-    from apispec.lint.fix import apply_fixes
+def _below(real: str, roots: list[str]) -> bool:
+    return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
 
-    by_path: dict[str, list[Finding]] = {}
-    for f in result.findings:
-        if f.fix is not None:
-            by_path.setdefault(f.path, []).append(f)
-    diffs = []
-    refreshed: dict[str, list[Finding]] = {}
-    for shown, findings in by_path.items():
-        path = Path(shown)
-        original = _utf8(path)
-        if original is None:
-            continue  # only UTF-8 files are rewritten: never change a file's encoding
-        bom, text = original
-        fixed, count = apply_fixes(text, findings, request.unsafe_fixes)
-        if not count:
-            continue
-        if request.diff:
-            diffs.append(_unified(text, fixed, shown))
-            continue
-        path.write_bytes(bom + fixed.encode("utf-8"))
-        result.fixed += count
-        refreshed[shown] = lint_text(fixed, shown, options)
-    if refreshed:
-        kept = [f for f in result.findings if f.path not in refreshed]
-        kept.extend(f for found in refreshed.values() for f in found)
-        result.findings = sorted(kept, key=lambda f: f.sort_key)
-    return "".join(diffs)
+
+class _Fixer:
+    """`--fix` and `--diff` over linted files: each file once, never a stale or partial write.
+
+    A file reached under several names (a symlink and its target, hard links)
+    is one file: its names are grouped by (device, inode) and it is fixed once.
+    A symlink is written through only when its target lies below a path given
+    to the run. The text is read once here, linted again so that the fixes
+    match exactly these bytes, and written with `write_atomic`, which refuses
+    when the file changed since it was read.
+    """
+
+    def __init__(
+        self, result: LintResult, request: LintRequest, options: Options, paths: list[Path]
+    ) -> None:
+        self.result = result
+        self.request = request
+        self.options = options
+        self.roots = [os.path.realpath(p) for p in paths]
+        self.errors: list[str] = []
+        self.warnings: list[str] = []
+
+    def _files(self) -> list[tuple[str, list[str]]]:
+        """(real path, display names) of each file with a fix, once per (device, inode)."""
+        names = sorted({f.path for f in self.result.findings if f.fix is not None})
+        groups: dict[tuple[int, int], list[str]] = {}
+        for shown in names:
+            try:
+                info = os.stat(shown)
+            except OSError as exc:
+                self.errors.append(f"{shown}: cannot fix: {exc.strerror or exc}")
+                continue
+            groups.setdefault((info.st_dev, info.st_ino), []).append(shown)
+        files = []
+        for shown_names in groups.values():
+            reals = sorted({os.path.realpath(n) for n in shown_names})
+            inside = [r for r in reals if _below(r, self.roots)]
+            if not inside:
+                self.warnings.append(
+                    f"{shown_names[0]}: not fixed: a symlink to {reals[0]}, "
+                    "outside the paths given to apispec"
+                )
+                continue
+            links = os.stat(inside[0]).st_nlink
+            if links > len(inside):
+                self.warnings.append(
+                    f"{shown_names[0]}: not fixed: the file has {links} hard links and only "
+                    f"{len(inside)} of them are below the paths given to apispec"
+                )
+                continue
+            files.append((inside[0], shown_names))
+        return files
+
+    def run(self) -> str:
+        """Apply (or with --diff show) the fixes; the report is re-linted where files changed."""
+        from apispec.outputs import WriteError, link_atomic, read_for_update, write_atomic
+
+        diffs = []
+        refreshed: dict[str, list[Finding]] = {}
+        for real, names in self._files():
+            shown = next((n for n in names if os.path.realpath(n) == os.path.abspath(n)), names[0])
+            try:
+                data, state = read_for_update(real, self.options.config.max_file_size)
+            except (OSError, InputError) as exc:
+                self.errors.append(f"{shown}: cannot fix: {getattr(exc, 'reason', exc)}")
+                continue
+            original = _utf8(data)
+            if original is None:
+                continue  # only UTF-8 files are rewritten: never change a file's encoding
+            bom, text = original
+            findings = lint_text(text, shown, self.options)  # for exactly these bytes
+            fixed, count = apply_fixes(text, findings, self.request.unsafe_fixes)
+            if not count:
+                continue
+            if self.request.diff:
+                diffs.append(_unified(text, fixed, shown))
+                continue
+            try:
+                write_atomic(real, bom + fixed.encode("utf-8"), expected=state, name=shown)
+                for other in {os.path.realpath(n) for n in names} - {real}:
+                    if _below(other, self.roots):
+                        link_atomic(real, other)  # hard links stay one file
+            except WriteError as exc:
+                self.errors.append(str(exc))
+                continue
+            self.result.fixed += count
+            for name in names:
+                refreshed[name] = lint_text(fixed, name, self.options)
+        if refreshed:
+            kept = [f for f in self.result.findings if f.path not in refreshed]
+            kept.extend(f for found in refreshed.values() for f in found)
+            self.result.findings = sorted(kept, key=lambda f: f.sort_key)
+        return "".join(diffs)

@@ -3,7 +3,8 @@
 The marker is recognised in any comment syntax (`#`, `//`, `--`, `<!-- -->`,
 `REM`, ...) because it is searched in the line's text, not parsed from a
 comment: client code comes in too many languages to parse them all. A
-suppression that suppresses nothing is reported as API012, like ruff's RUF100.
+suppression that suppresses nothing is reported as API012, like ruff's RUF100
+(apispec/lint/rules/api012_unused_suppression.py).
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ import re
 from dataclasses import dataclass
 
 from apispec.lint.finding import Finding
-from apispec.lint.rules import BY_CODE
 
 _MARKER = re.compile(r"apispec:\s*ignore(?P<file>-file)?(?:\[(?P<codes>[^\]\n]*)\])?")
-UNUSED = "API012"
 
 
 @dataclass(frozen=True)
@@ -70,11 +69,14 @@ def _line_of(line_starts: list[int], offset: int) -> int:
 
 
 def apply(
-    findings: list[Finding], suppressions: Suppressions, path: str, report_unused: bool
-) -> list[Finding]:
-    """The findings no suppression covers, plus API012 for each suppression left unused."""
+    findings: list[Finding], suppressions: Suppressions
+) -> tuple[list[Finding], dict[int, set[str]]]:
+    """The findings no suppression covers, and the codes each suppression line used.
+
+    What was used decides which suppressions are idle (rule API012, run after this).
+    """
     if suppressions.whole_file:
-        return []
+        return [], {}
     kept: list[Finding] = []
     used: dict[int, set[str]] = {}
     for finding in findings:
@@ -87,41 +89,4 @@ def apply(
             used.setdefault(finding.line, set()).add(finding.code)
             continue
         kept.append(finding)
-    if report_unused:
-        kept.extend(_unused(suppressions, used, path))
-    return kept
-
-
-def _unused(suppressions: Suppressions, used: dict[int, set[str]], path: str) -> list[Finding]:
-    findings = []
-    severity = BY_CODE[UNUSED].severity
-    for line, suppression in suppressions.lines.items():
-        hit = used.get(line, set())
-        if suppression.codes is None:
-            if hit:
-                continue
-            message = "unused suppression: no finding on this line"
-        else:
-            unknown = sorted(c for c in suppression.codes if c not in BY_CODE)
-            idle = sorted(c for c in suppression.codes if c in BY_CODE and c not in hit)
-            if not unknown and not idle:
-                continue
-            parts = []
-            if idle:
-                parts.append(f"unused suppression of {', '.join(idle)}")
-            if unknown:
-                parts.append(f"unknown rule code {', '.join(unknown)}")
-            message = "; ".join(parts)
-        findings.append(
-            Finding(
-                path,
-                line,
-                suppression.column,
-                line,
-                suppression.end_column,
-                UNUSED,
-                severity,
-                message,
-            )
-        )
-    return findings
+    return kept, used

@@ -10,11 +10,11 @@ edit: a wrong comment would break the code it was meant to quiet.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from apispec.lint import suppress
-from apispec.lint.extract import FENCE_LANGUAGES, language_of
+from apispec.lint.extract import language_of
+from apispec.lint.languages import embedded
 
 # Language -> (comment opener, closer).
 _COMMENTS = {
@@ -31,9 +31,6 @@ _COMMENTS = {
     "markdown": ("<!--", " -->"),
     "html": ("<!--", " -->"),
 }
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
-_SCRIPT_OPEN = re.compile(r"<script\b", re.IGNORECASE)
-_SCRIPT_CLOSE = re.compile(r"</script\s*>", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -68,7 +65,7 @@ def suppression_edit(text: str, line: int, code: str, filename: str) -> Suppress
     stripped = written.rstrip()
     if stripped.endswith(("\\", "`")):
         return None  # a continued line: a comment would end the statement or join it
-    comment = _COMMENTS.get(_language_at(text, filename, starts, line))
+    comment = _COMMENTS.get(_language_at(text, filename, end))
     if comment is None:
         return None
     opener, closer = comment
@@ -85,35 +82,19 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def _language_at(text: str, filename: str, starts: list[int], line: int) -> str:
-    """The language of the code on `line`: the file's, or its fence's or script's."""
+def _language_at(text: str, filename: str, offset: int) -> str:
+    """The language of the code at `offset` (the end of a line, where the comment goes):
+    the file's, or that of the Markdown fence or HTML script around it, found by the
+    finders extraction uses, so the comment is written in the language the line was
+    linted as."""
     language = language_of(filename, text)
     if language == "markdown":
-        return _fence_language(text, starts, line)
-    if language == "html":
-        before = text[: starts[line - 1]]
-        opened = [m.end() for m in _SCRIPT_OPEN.finditer(before)]
-        if opened and not _SCRIPT_CLOSE.search(before, opened[-1]):
-            return "javascript"
-    return language
-
-
-def _fence_language(text: str, starts: list[int], line: int) -> str:
-    """Inside a fenced code block, the fence's language; outside, Markdown itself."""
-    fence: str | None = None
-    language = "markdown"
-    for number in range(1, line):
-        start = starts[number - 1]
-        end = starts[number] - 1 if number < len(starts) else len(text)
-        match = _FENCE.match(text, start, end)
-        if match is None:
-            continue
-        marker = match.group(1)
-        if fence is None:
-            fence = marker
-            info = match.group(2).lower()
-            language = FENCE_LANGUAGES.get(info, "unknown")
-        elif marker[0] == fence[0] and len(marker) >= len(fence) and not match.group(2):
-            fence = None
-            language = "markdown"
+        regions = embedded.markdown(text, 0, len(text))
+    elif language == "html":
+        regions = embedded.html(text, 0, len(text))
+    else:
+        return language
+    for region in regions:
+        if region.start <= offset < region.end:
+            return region.language
     return language

@@ -122,7 +122,7 @@ def fix_plans(finding: Finding, start: int, filter_fixes: list[FilterFix]) -> li
     fix = finding.fix
     if fix is not None:
         edits = tuple((e.start, e.end, e.content) for e in fix.edits)
-        return [FixPlan(fix.message, "safe" if fix.safe else "unsafe", edits)]
+        return [FixPlan(fix.message, str(fix.applicability), edits)]
     if finding.code != FILTER_CODE:
         return []
     # The engine's API006 message names the filter code: "invalid filter for X: FLT004 ...".

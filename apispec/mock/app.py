@@ -11,6 +11,7 @@ the injected latency and faults, authenticates, reads the body within the
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections import defaultdict
 from typing import Any
@@ -18,6 +19,7 @@ from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -29,8 +31,10 @@ from apispec.mock.errors import (
     ApiError,
     code_for_status,
     error_response,
+    execution_timeout,
     request_id,
 )
+from apispec.mock.log import RequestLog
 from apispec.mock.routes import Route as ApiRoute
 from apispec.mock.routes import build_routes
 from apispec.model import Endpoint, Maturity
@@ -141,7 +145,7 @@ class Dispatcher:
         endpoint = route.endpoint
         if self._deprecated(endpoint):
             extra.extend(self._deprecation_headers(request, endpoint, params))
-        call = Call(request, state, endpoint, params, headers=extra)
+        call = Call(request, state, endpoint, params, headers=extra, time_limit=self.max_time)
 
         async def run() -> Response:
             await state.faults.apply()
@@ -150,14 +154,13 @@ class Dispatcher:
             if request.method in BODY_METHODS:
                 call.body = await self.read_body(request)
                 call.json_object()  # every body of the API is a JSON object (or absent)
-            return route.handler(call)
+            answer = route.handler(call)
+            return await answer if inspect.isawaitable(answer) else answer
 
         try:
             return await asyncio.wait_for(run(), timeout=self.max_time)
         except TimeoutError:
-            raise ApiError(
-                "EXECUTION_TIMEOUT", f"the request ran longer than {self.max_time:g} seconds"
-            ) from None
+            raise execution_timeout(self.max_time) from None
         finally:
             if endpoint.method != "GET" or endpoint.creates:
                 state.changed()
@@ -169,8 +172,10 @@ class Dispatcher:
             "BODY_TOO_LARGE", f"the request body is larger than the limit of {limit} bytes"
         )
         declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > limit:
-            raise too_large
+        if declared.isascii() and declared.isdigit():
+            digits = declared.lstrip("0")
+            if len(digits) > len(str(limit)) or int(digits or "0") > limit:
+                raise too_large
         chunks, size = [], 0
         async for chunk in request.stream():
             size += len(chunk)
@@ -245,6 +250,34 @@ def create_app(config: MockConfig | None = None, state: MockState | None = None)
             Route(API_PREFIX + "/{path:path}", dispatcher.__call__, methods=methods),
         ],
         exception_handlers={HTTPException: _http_error},
+        middleware=[Middleware(RequestLog)] if state.config.log else [],
     )
+    if state.config.cors:
+        _allow_any_origin(app)
     app.state.mock = state
     return app
+
+
+# What a page's script may read of an answer besides the safelisted headers.
+EXPOSED_HEADERS = (
+    "Location", "Wait-For", "Link", "X-Total-Count", "X-Result-Count", "X-Request-Id",
+    "Deprecation", "WWW-Authenticate", "Allow",
+)  # fmt: skip
+
+
+def _allow_any_origin(app: Starlette) -> None:
+    """`--cors`: CORS headers for any origin (also `null`, a page opened from file://).
+
+    No credentials mode: the token travels in the Authorization header, so a
+    wildcard origin is enough and no cookie is ever involved.
+    """
+    from starlette.middleware.cors import CORSMiddleware
+
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=["*"],
+        allow_methods=["*"],
+        allow_headers=["*"],
+        expose_headers=list(EXPOSED_HEADERS),
+        max_age=600,
+    )

@@ -10,13 +10,13 @@ href `restricted`.
 
 from __future__ import annotations
 
-import json
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from apispec.exceptions import UsageError
+from apispec.inputs import load_json, read_input_text
 from apispec.mock.data import Kinds
 from apispec.mock.errors import ApiError
 
@@ -57,12 +57,7 @@ def make_users(rows: tuple[tuple[str, str, str], ...] | list[tuple[str, str, str
 def load_users(path: Path) -> list[User]:
     """`--users FILE`: a JSON list of {"username", "password", "role"} (role: administrator or read-only)."""
     where = f"--users {path}"
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"{where}: not valid JSON: {exc}") from None
+    rows = load_json(read_input_text(path, name=where), where)  # regular files only
     if not isinstance(rows, list) or not rows:
         raise UsageError(f"{where}: expected a non-empty JSON list of users")
     parsed, seen = [], set()

@@ -2,22 +2,32 @@
 
 from __future__ import annotations
 
-import json
+import asyncio
+import math
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 
 from apispec.mock.auth import DEFAULT_USERS, Accounts, User, load_users, make_users
+from apispec.mock.bodies import BodyError, decode_json
 from apispec.mock.data import Kinds, SideData, Tree, generate_tree, load_tree, side_data
 from apispec.mock.errors import ApiError
 from apispec.mock.faults import Faults
+from apispec.mock.index import INDEX_MIN, ListIndex
 from apispec.model import Endpoint, Registry, load_registry
 from apispec.releases import Release
 
+T = TypeVar("T")
+
+# Threads for filtering and sorting. CPU-bound work shares one GIL, so more
+# threads add no speed, but a cheap list need not queue behind a slow one.
+WORKERS = 16
 MCP_FEATURE = "mcp"
 FEATURES = (MCP_FEATURE,)
 DEFAULT_OBJECTS = 5000
@@ -37,6 +47,8 @@ class MockConfig:
     users: Path | None = None
     wait_for: float = DEFAULT_WAIT_FOR
     enable: tuple[str, ...] = ()
+    cors: bool = False  # answer browsers from any origin (the docs' try-it panel)
+    log: bool = False  # one line per request on standard output (log.py)
 
 
 class MockState:
@@ -79,11 +91,42 @@ class MockState:
         self.version = 0
         self.list_cache: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
         self._of_types: dict[frozenset[str] | None, list[dict[str, Any]]] = {}
+        self._indexes: dict[int, ListIndex] = {}  # by id() of a list in _of_types
+        self._pool: ThreadPoolExecutor | None = None
+        self.closed = False
+
+    # -- work off the event loop ------------------------------------------------
+
+    async def off_loop(self, work: Callable[[], T]) -> T:
+        """`work()` in a worker thread, so the event loop keeps serving (see selection.py)."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="apispec-mock")
+        return await asyncio.get_running_loop().run_in_executor(self._pool, work)
+
+    def close(self) -> None:
+        """The server stops: work in progress gives up at its next look at the clock."""
+        self.closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
     def changed(self) -> None:
         self.version += 1
         self.list_cache.clear()
         self._of_types.clear()
+        self._indexes.clear()
+
+    def index_of(self, records: list[dict[str, Any]]) -> ListIndex | None:
+        """The index of one of the cached lists `tree_records` returns; None for other lists.
+
+        Only those lists are kept unchanged until the data changes, which is
+        what an index needs; a list built for one request is just scanned.
+        """
+        if len(records) < INDEX_MIN or not any(records is kept for kept in self._of_types.values()):
+            return None
+        index = self._indexes.get(id(records))
+        if index is None:
+            index = self._indexes[id(records)] = ListIndex(records)
+        return index
 
     def tree_records(self, types: frozenset[str] | None) -> list[dict[str, Any]]:
         """The available tree records of `types` (all when None), kept until the data changes."""
@@ -125,15 +168,26 @@ class Call:
     user: User | None = None
     body: bytes = b""
     headers: list[tuple[str, str]] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+    time_limit: float = math.inf  # seconds; the registry's execution limit
+
+    @property
+    def deadline(self) -> float:
+        """The time.monotonic() value at which the request has run too long."""
+        return self.started + self.time_limit
 
     def json(self) -> Any:
-        """The JSON body, or None when empty; ApiError 400 `BAD_REQUEST` when malformed."""
+        """The JSON body, or None when empty; ApiError 400 `BAD_REQUEST` when unusable.
+
+        Nothing in a refused body is kept: deep nesting, lone surrogates,
+        non-finite and over-long numbers are refused here (bodies.py).
+        """
         if not self.body.strip():
             return None
         try:
-            return json.loads(self.body)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ApiError("BAD_REQUEST", f"malformed JSON body: {exc}") from None
+            return decode_json(self.body)
+        except BodyError as exc:
+            raise ApiError("BAD_REQUEST", f"request body: {exc}") from None
 
     def json_object(self) -> dict[str, Any]:
         """The body as a JSON object; no body counts as `{}`, any other JSON value is a 400."""

@@ -20,6 +20,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
+from apispec.mock.bodies import known_fields
 from apispec.mock.context import Call, MockState
 from apispec.mock.data import PARENT_LEVELS, PAUSED, SENSOR_TYPES, nested
 from apispec.mock.errors import ApiError
@@ -31,6 +32,12 @@ JOB_COLLECTION = "autodiscoveryjobs"
 HISTORY = "history"
 RUNNING, IDLE = "running", "idle"
 _EDITABLE = ("name", "favorite", "basic.tags")
+# Fields a creation body may hold, by tree level (groups 2, devices 3, sensors 4).
+CREATE_FIELDS = {
+    2: ("name", "basic.tags"),
+    3: ("name", "basic.host", "basic.hostv6", "basic.tags"),
+    4: ("name", "kind", "basic.tags"),
+}
 
 
 def _flat(body: dict[str, Any]) -> dict[str, Any]:
@@ -80,9 +87,10 @@ def create_tree_object(parent_kind: str, child_kind: str) -> Callable[[Call], Re
     def handler(call: Call) -> Response:
         call.require_admin()
         state, tree = call.state, call.state.tree
-        body = _flat(call.json_object())
-        parent = available_node(call, call.params[call.endpoint.path_params[0]], parent_kind)
         level = state.kinds.level_of[child_kind]
+        body = _flat(call.json_object())
+        known_fields(body, CREATE_FIELDS.get(level, CREATE_FIELDS[2]), f"a new {child_kind}")
+        parent = available_node(call, call.params[call.endpoint.path_params[0]], parent_kind)
         if tree.level(parent) not in PARENT_LEVELS[level]:
             raise ApiError(
                 "BAD_REQUEST",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,12 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from apispec.exceptions import UsageError
+from apispec.inputs import load_json, read_input_text
 from apispec.model import Registry
 
 API_PREFIX = "/api/v2"
 EXPERIMENTAL_PREFIX = "/experimental"
 MAX_OBJECTS = 100_000
 MIN_OBJECTS = 6  # the root and one object of each tree kind
+MAX_ID_DIGITS = 18  # ids are numbers a 64-bit integer holds
 
 # Status tokens beyond the spec's `up` and `down`: mock values (docs/mock.md).
 MOCK_STATUSES = ("warning", "paused", "unknown")
@@ -455,12 +456,7 @@ def load_tree(registry: Registry, path: Path) -> Tree:
     defect is a one-line UsageError naming the object.
     """
     where = f"--data {path}"
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"{where}: not valid JSON: {exc}") from None
+    document = load_json(read_input_text(path, name=where), where)  # regular files only
     items = document.get("objects") if isinstance(document, dict) else document
     if not isinstance(items, list):
         raise UsageError(f'{where}: expected a list of objects or {{"objects": [...]}}')
@@ -535,8 +531,13 @@ def _parse_object(
     for required in ("id", "type", "name", "parentid"):
         if not isinstance(flat.get(required), str):
             raise UsageError(f"{label}: field {required!r} is required and must be a string")
-    if not flat["id"].isdigit():
-        raise UsageError(f"{label}: id {flat['id']!r} must be numeric text")
+    oid = flat["id"]
+    if not (oid.isascii() and oid.isdigit()):
+        raise UsageError(f"{label}: id {_shown(oid)} must be numeric text (ASCII digits)")
+    if len(oid) > MAX_ID_DIGITS:
+        raise UsageError(
+            f"{label}: id {_shown(oid)} is out of range (at most {MAX_ID_DIGITS} digits)"
+        )
     if flat["type"] not in kinds.level_of:
         raise UsageError(
             f"{label}: type {flat['type']!r} is not one of {', '.join(kinds.level_of)}"
@@ -565,6 +566,10 @@ def _parse_object(
     if flat["type"] == kinds.by_level[5]:
         record["primary"] = flat.get("primary", False)
     return record, explicit
+
+
+def _shown(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
 
 
 # -- collections beside the tree ------------------------------------------------

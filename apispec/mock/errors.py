@@ -28,6 +28,7 @@ class ApiError(Exception):
         message: str,
         headers: Mapping[str, str] | None = None,
         status: int | None = None,
+        diagnostic: str | None = None,
     ) -> None:
         super().__init__(message)
         entry = load_registry().error_code(code)
@@ -37,6 +38,12 @@ class ApiError(Exception):
         self.message = message
         self.status = status if status is not None else entry.status
         self.headers = dict(headers or {})
+        self.diagnostic = diagnostic  # the filter checker's code (FLT001...), for `--log`
+
+
+def execution_timeout(seconds: float) -> ApiError:
+    """408 `EXECUTION_TIMEOUT`, for a request that ran past the registry's execution limit."""
+    return ApiError("EXECUTION_TIMEOUT", f"the request ran longer than {seconds:g} seconds")
 
 
 def request_id(request: Request) -> str:
@@ -51,6 +58,9 @@ def request_id(request: Request) -> str:
 
 def error_response(request: Request, error: ApiError) -> JSONResponse:
     rid = request_id(request)
+    state = request.scope.setdefault("state", {})  # what `--log` shows beside the status
+    state["error_code"] = error.code
+    state["diagnostic"] = error.diagnostic
     body = {"code": error.code, "message": error.message, "request_id": rid}
     headers = {**error.headers, REQUEST_ID_HEADER: rid}
     return JSONResponse(body, status_code=error.status, headers=headers)

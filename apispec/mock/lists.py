@@ -8,7 +8,7 @@ rejects exactly the filters `apispec filter check` rejects, with its message.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -24,6 +24,11 @@ INHERITANCE = "inheritance"
 DESCENDING = "-"
 MAX_RESPONSE_LIMIT = "max_objects_per_response"
 _RUNS = re.compile(r"(\d+)")
+# Out of range for `limit` (capped at the maximum) and `offset` (past the end).
+BEYOND_ANY_LIST = 10**18
+# A digit run longer than this sorts after every shorter number, unconverted.
+_LONGEST_RUN = 4_000
+_HUGE_RUN = 10**_LONGEST_RUN
 
 
 @dataclass(frozen=True)
@@ -49,14 +54,18 @@ class ListQuery:
 
 
 def _integer(request: Request, name: str) -> int | None:
+    """A non-negative integer parameter; any value past BEYOND_ANY_LIST counts as that much."""
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return None
     if not raw.isascii() or not raw.isdigit():
+        shown = raw if len(raw) <= 40 else raw[:37] + "..."
         raise ApiError(
-            "BAD_REQUEST", f"query parameter {name} must be a non-negative integer, not {raw!r}"
+            "BAD_REQUEST", f"query parameter {name} must be a non-negative integer, not {shown!r}"
         )
-    return int(raw)
+    digits = raw.lstrip("0")
+    # never converted when longer: Python refuses int() past 4,300 digits
+    return BEYOND_ANY_LIST if len(digits) >= len(str(BEYOND_ANY_LIST)) else int(digits or "0")
 
 
 def parse_include(registry: Registry, raw: str | None) -> Include:
@@ -110,44 +119,6 @@ def parse_query(request: Request, registry: Registry) -> ListQuery:
     )
 
 
-@lru_cache(maxsize=256)
-def compiled_filter(text: str) -> Any:
-    """The filter engine's compiled filter; ApiError 400 `INVALID_FILTER` with the checker's message."""
-    from apispec.filters import FilterError, compile
-
-    try:
-        return compile(text)
-    except FilterError as exc:
-        first = next((d for d in exc.diagnostics if d.is_error), None)
-        message = first.message if first is not None else str(exc)
-        raise ApiError("INVALID_FILTER", f"invalid filter: {message}") from None
-
-
-def select(
-    query: ListQuery,
-    candidates: Callable[[], list[dict[str, Any]]],
-    universe: Callable[[], list[dict[str, Any]]] | None,
-    admits: Callable[[dict[str, Any]], bool] | None,
-) -> list[dict[str, Any]]:
-    """The records the filter keeps, sorted.
-
-    `candidates` are the endpoint's own records; a filter with a relationship
-    word is applied to the `universe` (the whole tree, where ancestors and
-    children live) and its result narrowed by `admits` to the endpoint's kinds.
-    """
-    records = candidates()
-    if query.filter is not None:
-        flt = compiled_filter(query.filter)
-        if flt.relation is not None and universe is not None:
-            selected = flt.select(universe())
-            records = selected if admits is None else [r for r in selected if admits(r)]
-        else:
-            records = flt.select(records)
-    if query.sort_by is not None:
-        records = sort_records(records, query.sort_by, query.descending)
-    return records
-
-
 @lru_cache(maxsize=65536)
 def natural_key(text: str) -> tuple[tuple[int, Any], ...]:
     """Numeric-then-alphabetic order: digit runs compare as numbers and sort before letters."""
@@ -155,23 +126,37 @@ def natural_key(text: str) -> tuple[tuple[int, Any], ...]:
     for index, run in enumerate(_RUNS.split(text)):
         if not run:
             continue
-        parts.append((0, int(run)) if index % 2 else (1, run.casefold()))
+        if index % 2:
+            parts.append((0, int(run) if len(run) <= _LONGEST_RUN else _HUGE_RUN))
+        else:
+            parts.append((1, run.casefold()))
     return tuple(parts)
 
 
-def _key(value: Any) -> Any:
+def sort_key(value: Any) -> Any:
+    """The key `sort_by` orders a field's values by (numeric-then-alphabetic for text)."""
     if isinstance(value, str):
         return (natural_key(value), value)
     return (((0, int(value)),), "") if isinstance(value, bool | int) else ((), str(value))
 
 
 def sort_records(
-    records: list[dict[str, Any]], field: str, descending: bool
+    records: list[dict[str, Any]],
+    field: str,
+    descending: bool,
+    ranks: dict[int, int] | None = None,
 ) -> list[dict[str, Any]]:
-    """Sort by one field; records without the field come last in both directions."""
+    """Sort by one field; records without the field come last in both directions.
+
+    `ranks` (id(record) -> rank of its sort key, from an index) give the same
+    order faster; without a rank for every record the keys are computed.
+    """
     present = [r for r in records if r.get(field) is not None]
     missing = [r for r in records if r.get(field) is None]
-    present.sort(key=lambda r: _key(r[field]), reverse=descending)
+    if ranks is not None and all(id(r) in ranks for r in present):
+        present.sort(key=lambda r: ranks[id(r)], reverse=descending)
+    else:
+        present.sort(key=lambda r: sort_key(r[field]), reverse=descending)
     return present + missing
 
 

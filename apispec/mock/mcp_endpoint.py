@@ -18,6 +18,7 @@ from urllib.parse import quote, urlencode
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from apispec.mock.bodies import BodyError, decode_json
 from apispec.mock.context import MockState
 from apispec.mock.data import API_PREFIX
 from apispec.mock.errors import ApiError, error_response, request_id
@@ -75,19 +76,23 @@ class McpEndpoint:
         except ApiError as error:
             return error_response(request, error)
         try:
-            message = json.loads(body)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            message = decode_json(body)
+        except BodyError as exc:
             return _rpc_response(request, _error(None, PARSE_ERROR, f"parse error: {exc}"), 400)
         if isinstance(message, list):
             answers = [a for m in message if (a := await self._one(request, m)) is not None]
             return _rpc_response(request, answers) if answers else _accepted(request)
+        malformed = _malformed(message)
+        if malformed is not None:  # a lone message the server cannot even read: 400
+            return _rpc_response(request, malformed, 400)
         answer = await self._one(request, message)
         return _accepted(request) if answer is None else _rpc_response(request, answer)
 
     async def _one(self, request: Request, message: Any) -> dict[str, Any] | None:
         """The answer to one JSON-RPC message; None for notifications and responses."""
-        if not isinstance(message, dict) or message.get("jsonrpc") != JSONRPC:
-            return _error(None, INVALID_REQUEST, "not a JSON-RPC 2.0 message")
+        malformed = _malformed(message)
+        if malformed is not None:
+            return malformed
         if "method" not in message:
             return None  # a response to a request of ours: we send none
         if "id" not in message:
@@ -176,6 +181,30 @@ class McpEndpoint:
             return {"type": "http.request", "body": body, "more_body": False}
 
         return await self.rest(Request(scope, receive))
+
+
+def _malformed(message: Any) -> dict[str, Any] | None:
+    """The error answer for a message that is not a JSON-RPC 2.0 message MCP can take, if so."""
+    if not isinstance(message, dict) or message.get("jsonrpc") != JSONRPC:
+        return _error(None, INVALID_REQUEST, "not a JSON-RPC 2.0 message")
+    rid = message.get("id")
+    if isinstance(rid, bool) or not isinstance(rid, str | int | float | None):
+        return _error(None, INVALID_REQUEST, "`id` must be a string, a number or null")
+    if "method" in message and not isinstance(message["method"], str):
+        return _error(rid, INVALID_REQUEST, "`method` must be a string")
+    params = message.get("params")
+    if params is not None and not isinstance(params, dict):
+        return _error(
+            rid,
+            INVALID_PARAMS,
+            f"`params` must be an object (MCP names its parameters), not {_kind(params)}",
+        )
+    return None
+
+
+def _kind(value: Any) -> str:
+    names = {list: "an array", str: "a string", bool: "a boolean"}
+    return names.get(type(value), "a number")
 
 
 def _text(value: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from starlette.responses import JSONResponse, Response
@@ -13,7 +13,8 @@ from starlette.responses import JSONResponse, Response
 from apispec.mock.context import Call, MockState
 from apispec.mock.data import MASK, PAUSED, SECTION_LEVELS, nested, reference
 from apispec.mock.errors import ApiError
-from apispec.mock.lists import Include, page_headers, parse_include, parse_query, select
+from apispec.mock.lists import Include, page_headers, parse_include, parse_query
+from apispec.mock.selection import select
 
 WAIT_FOR_HEADER = "Wait-For"
 LIST_CACHE_SIZE = 32
@@ -102,13 +103,14 @@ def get_tree_item(kind: str) -> Callable[[Call], Response]:
 # -- lists ------------------------------------------------------------------------
 
 
-def respond_list(
+async def respond_list(
     call: Call,
     candidates: Callable[[], list[dict[str, Any]]],
     render_one: Callable[[dict[str, Any], Include], dict[str, Any]] | None = None,
     universe: Callable[[], list[dict[str, Any]]] | None = None,
     admits: Callable[[dict[str, Any]], bool] | None = None,
 ) -> Response:
+    """One page of a list; filtering and sorting run off the event loop (selection.py)."""
     state = call.state
     query = parse_query(call.request, state.registry)
     key = (
@@ -121,7 +123,7 @@ def respond_list(
     )
     records = state.list_cache.get(key)
     if records is None:
-        records = select(query, candidates, universe, admits)
+        records = await select(call, query, candidates, universe, admits)
         state.list_cache[key] = records
         if len(state.list_cache) > LIST_CACHE_SIZE:
             state.list_cache.popitem(last=False)
@@ -134,11 +136,11 @@ def respond_list(
     return JSONResponse(body)
 
 
-def list_tree(kinds: Sequence[str] | None) -> Callable[[Call], Response]:
+def list_tree(kinds: Sequence[str] | None) -> Callable[[Call], Awaitable[Response]]:
     """A list of tree objects of `kinds` (every kind when None); relationship filters see the whole tree."""
     wanted = None if kinds is None else frozenset(kinds)
 
-    def handler(call: Call) -> Response:
+    def handler(call: Call) -> Awaitable[Response]:
         state = call.state
         return respond_list(
             call,
@@ -151,10 +153,10 @@ def list_tree(kinds: Sequence[str] | None) -> Callable[[Call], Response]:
     return handler
 
 
-def list_alarms(kind: str) -> Callable[[Call], Response]:
+def list_alarms(kind: str) -> Callable[[Call], Awaitable[Response]]:
     """Sensors with alarms: every status but the first of the registry (`up`) and paused."""
 
-    def handler(call: Call) -> Response:
+    def handler(call: Call) -> Awaitable[Response]:
         state = call.state
         calm = {state.registry.property("status").values[0], PAUSED}  # type: ignore[union-attr]
         return respond_list(
@@ -166,10 +168,10 @@ def list_alarms(kind: str) -> Callable[[Call], Response]:
     return handler
 
 
-def list_channel_data(kind: str) -> Callable[[Call], Response]:
+def list_channel_data(kind: str) -> Callable[[Call], Awaitable[Response]]:
     """One current measurement per channel (mock values derived from the channel id)."""
 
-    def handler(call: Call) -> Response:
+    def handler(call: Call) -> Awaitable[Response]:
         def rows() -> list[dict[str, Any]]:
             return [
                 {
@@ -187,8 +189,8 @@ def list_channel_data(kind: str) -> Callable[[Call], Response]:
     return handler
 
 
-def list_side(collection: str) -> Callable[[Call], Response]:
-    def handler(call: Call) -> Response:
+def list_side(collection: str) -> Callable[[Call], Awaitable[Response]]:
+    def handler(call: Call) -> Awaitable[Response]:
         pending = call.state.side_pending
         return respond_list(
             call,
@@ -200,10 +202,10 @@ def list_side(collection: str) -> Callable[[Call], Response]:
     return handler
 
 
-def list_history(job_collection: str, history: str) -> Callable[[Call], Response]:
+def list_history(job_collection: str, history: str) -> Callable[[Call], Awaitable[Response]]:
     """Execution history of all jobs, or of the job named in the path."""
 
-    def handler(call: Call) -> Response:
+    def handler(call: Call) -> Awaitable[Response]:
         rows = call.state.side.lists[history]
         if call.endpoint.path_params:
             jid = call.params[call.endpoint.path_params[0]]
@@ -214,13 +216,13 @@ def list_history(job_collection: str, history: str) -> Callable[[Call], Response
     return handler
 
 
-def list_users(call: Call) -> Response:
+def list_users(call: Call) -> Awaitable[Response]:
     assert call.user is not None
     user = call.user
     return respond_list(call, lambda: call.state.accounts.user_records(user))
 
 
-def list_user_groups(call: Call) -> Response:
+def list_user_groups(call: Call) -> Awaitable[Response]:
     assert call.user is not None
     user = call.user
     return respond_list(call, lambda: call.state.accounts.group_records(user))

@@ -11,7 +11,7 @@ this over the whole registry, so a new registry row cannot go unserved.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from starlette.responses import Response
@@ -20,9 +20,11 @@ from apispec.mock import creation, reads, session
 from apispec.mock.auth import GROUP_KIND, USER_KIND
 from apispec.mock.context import Call, MockState
 from apispec.mock.data import EXPERIMENTAL_PREFIX
+from apispec.mock.errors import ApiError
 from apispec.model import Endpoint
 
-Handler = Callable[[Call], Response]
+# A handler answers at once, or (lists: filtering runs off the event loop) when awaited.
+Handler = Callable[[Call], Response | Awaitable[Response]]
 
 OBJECTS = "objects"  # the spec's path for lists of every tree kind
 ITEM_VIEWS = ("overview", "clone", "settings")  # deprecated views of one object
@@ -169,6 +171,18 @@ def handler_for(state: MockState, endpoint: Endpoint) -> Handler:
     raise UnknownEndpointShape(f"the mock has no behaviour for {endpoint}")
 
 
+def _not_mocked(endpoint: Endpoint) -> Handler:
+    """An overlay endpoint (a server's own) the mock has no behaviour for: say so, never crash."""
+
+    def handler(call: Call) -> Response:
+        raise ApiError(
+            "METHOD_NOT_IMPLEMENTED",
+            f"the mock has no behaviour for {endpoint} ({endpoint.provenance})",
+        )
+
+    return handler
+
+
 def build_routes(state: MockState) -> list[Route]:
     """One route per registry endpoint (available or not: unavailable ones answer 404)."""
     routes = []
@@ -176,5 +190,11 @@ def build_routes(state: MockState) -> list[Route]:
         segments = tuple(
             None if _PARAM.fullmatch(w) else w for w in endpoint.path.strip("/").split("/")
         )
-        routes.append(Route(endpoint, segments, handler_for(state, endpoint)))
+        try:
+            handler = handler_for(state, endpoint)
+        except UnknownEndpointShape:
+            if endpoint.provenance is None:
+                raise
+            handler = _not_mocked(endpoint)
+        routes.append(Route(endpoint, segments, handler))
     return routes

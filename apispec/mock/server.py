@@ -48,13 +48,20 @@ def base_url(sock: socket.socket) -> str:
 def _server(state: MockState, quiet: bool = True) -> object:
     import uvicorn
 
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # Before uvicorn waits for requests in flight: a long filter evaluation
+            # gives up at once (503) instead of holding the shutdown for seconds.
+            state.close()
+            await super().shutdown(sockets)
+
     config = uvicorn.Config(
         create_app(state=state),
         log_level="warning" if quiet else "info",
         access_log=False,
         lifespan="off",
     )
-    return uvicorn.Server(config)
+    return Server(config)
 
 
 def banner(state: MockState, url: str) -> list[str]:
@@ -74,6 +81,8 @@ def banner(state: MockState, url: str) -> list[str]:
     else:
         for user in state.accounts.users.values():
             lines.append(f"  user {user.username} ({user.role}, from {state.config.users})")
+    if state.config.cors:
+        lines.append("  CORS: pages from any origin may call it (--cors)")
     lines.append("  press Ctrl-C to stop")
     return lines
 
@@ -87,12 +96,16 @@ def _raise_stop(signum: int, frame: object) -> None:
 
 
 def serve(
-    config: MockConfig, host: str = LOOPBACK, port: int = 8080, out: TextIO = sys.stdout
+    config: MockConfig,
+    host: str = LOOPBACK,
+    port: int = 8080,
+    out: TextIO = sys.stdout,
+    registry: Registry | None = None,
 ) -> int:
     """Run until Ctrl-C or SIGTERM; the exit status of `apispec mock` (0 on either signal)."""
     sock = bind(host, port)  # before the data: a taken port is reported at once
     try:
-        state = MockState(config)
+        state = MockState(config, registry)
         server = _server(state)
         for line in banner(state, base_url(sock)):
             print(line, file=out, flush=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
+from apispec.mock.bodies import known_fields
 from apispec.mock.context import Call
 from apispec.mock.errors import ApiError
 
@@ -38,6 +39,7 @@ def create_api_key(call: Call) -> Response:
             "FORBIDDEN", f"user {call.user.username!r} may create API keys only for themselves"
         )
     body = call.json_object()
+    known_fields(body, ("name",), "a new API key")
     name = body.get("name", "api key")
     if not isinstance(name, str):
         raise ApiError("BAD_REQUEST", "field 'name' must be a string")

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from apispec.exceptions import ApispecError
 from apispec.openapi.lines import LocatedDocument, read_document
 
 
@@ -78,11 +79,19 @@ def _fallback_parts(message: str, data: Mapping[str, Any]) -> tuple[object, ...]
     return ()
 
 
-def check_document(document: LocatedDocument) -> list[Finding]:
-    """Every finding of openapi-spec-validator for a parsed document, in document order."""
+def check_document(document: LocatedDocument, allow_external_refs: bool = False) -> list[Finding]:
+    """Every finding of openapi-spec-validator for a parsed document, in document order.
+
+    References leave the document only as `apispec.openapi.refs` allows: each
+    one that is not followed is a finding at its line.
+    """
+    from jsonschema_path import SchemaPath
+    from openapi_spec_validator.settings import OpenAPISpecValidatorSettings
     from openapi_spec_validator.shortcuts import get_validator_cls
     from openapi_spec_validator.validation.exceptions import ValidatorDetectError
     from referencing.exceptions import Unresolvable
+
+    from apispec.openapi.refs import GuardedRetrieval, RefPolicy, RefRefused, refused_refs
 
     path, data = document.path, document.data
     try:
@@ -94,18 +103,39 @@ def check_document(document: LocatedDocument) -> list[Finding]:
                 line, _ = document.locate((key,))
                 return [Finding(path, line, f"`{key}: {data[key]!r}` does not name {supported}")]
         return [Finding(path, 1, f"no `openapi` (or `swagger`) field naming {supported}")]
+    policy = RefPolicy(path.resolve(), allow_external_refs)
+    findings = [
+        Finding(path, line, f"$ref {ref!r} not followed: {reason}")
+        for line, ref, reason in refused_refs(document.root, policy)
+    ]
+    reported = {f.line for f in findings}
     # a file URI as base lets relative `$ref`s to neighbouring files resolve
-    validator = _validator_class(base)(data, base_uri=path.resolve().as_uri())
-    findings: list[Finding] = []
+    schema = SchemaPath.from_dict(
+        data,
+        base_uri=policy.document.as_uri(),
+        handlers=GuardedRetrieval(policy),
+        resolved_cache_maxsize=OpenAPISpecValidatorSettings().resolved_cache_maxsize,
+    )
+    validator = _validator_class(base)(schema)
     try:
         for error in validator.iter_errors():
             findings.append(_finding(document, error))
     except Unresolvable as exc:
         target = str(getattr(exc, "ref", exc))
         line, written = document.find_ref(target) or (1, target)
-        findings.append(Finding(path, line, f"unresolvable $ref {written!r}"))
+        refused, failed = _cause(exc, RefRefused), _cause(exc, ApispecError)
+        if refused is not None:
+            if line not in reported:
+                message = f"$ref {written!r} not followed: {refused.reason}"
+                findings.append(Finding(path, line, message))
+        elif failed is not None:
+            findings.append(Finding(path, line, f"$ref {written!r} cannot be used: {failed}"))
+        else:
+            findings.append(Finding(path, line, f"unresolvable $ref {written!r}"))
     except RecursionError:
         findings.append(Finding(path, 1, "validation stopped: a cycle of $refs"))
+    except ApispecError as exc:  # an external file that cannot be used (too large, not YAML)
+        findings.append(Finding(path, 1, f"validation stopped: {exc}"))
     except Exception as exc:  # the validator's own failure on input it did not expect
         # after structural findings the stop is their consequence, not news
         if not findings:
@@ -113,6 +143,16 @@ def check_document(document: LocatedDocument) -> list[Finding]:
     return sorted(findings, key=lambda f: f.line)
 
 
-def check_file(path: Path) -> list[Finding]:
+def _cause(exc: BaseException, kind: type[Exception]) -> Any:
+    """The `kind` exception somewhere in `exc`'s chain of causes, or None."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, kind):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def check_file(path: Path, allow_external_refs: bool = False) -> list[Finding]:
     """Findings for FILE; a file that is not YAML/JSON raises UsageError (exit 2)."""
-    return check_document(read_document(path))
+    return check_document(read_document(path), allow_external_refs)

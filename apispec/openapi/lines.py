@@ -11,13 +11,19 @@ from typing import Any
 import yaml
 
 from apispec.exceptions import UsageError
+from apispec.inputs import check_depth, read_input, too_deep
+from apispec.yaml_load import GuardedSafeLoader, LimitError, compose
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MAX_REF_HOPS = 8  # a chain of `$ref`s longer than this (or a cycle) stops the walk
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader without date parsing: OpenAPI values such as `2024-01-01` stay text."""
+class _Loader(GuardedSafeLoader):
+    """SafeLoader without date parsing: OpenAPI values such as `2024-01-01` stay text.
+
+    Guarded: nesting, recursive aliases and alias expansion are capped, so a
+    hostile document is refused before anything walks it.
+    """
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -149,10 +155,15 @@ def _construct(loader: _Loader, node: yaml.Node) -> Any:
 def _compose(text: str, path: Path | None = None) -> tuple[yaml.Node, Any]:
     loader = _Loader(text)
     try:
-        root = loader.get_single_node()
+        root = compose(loader)
         if root is None:
             raise UsageError(f"{path}: no document in the file, only comments or markers")
         return root, _construct(loader, root)
+    except LimitError as exc:
+        if path is None:
+            raise
+        mark = exc.problem_mark
+        raise UsageError(f"{path}:{mark.line + 1}: refused: {exc.problem}") from None
     except yaml.MarkedYAMLError as exc:
         if path is None:
             raise
@@ -167,30 +178,37 @@ def _compose(text: str, path: Path | None = None) -> tuple[yaml.Node, Any]:
         loader.dispose()
 
 
+_EXPECTED = "an OpenAPI YAML or JSON file"
+
+
 def read_document(path: Path) -> LocatedDocument:
-    """Parse FILE as YAML or JSON; anything that is not one is a one-line UsageError."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory, expected an OpenAPI YAML or JSON file") from None
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+    """Read and parse FILE as YAML or JSON; anything that is not one is a one-line UsageError.
+
+    Only a regular file is read (apispec.inputs), so a FIFO or device named as
+    the document fails at once instead of blocking.
+    """
+    return parse_document(path, read_input(path, expected=_EXPECTED))
+
+
+def parse_document(path: Path, raw: bytes) -> LocatedDocument:
+    """The located document of FILE's bytes (the suffix `.json` parses strictly as JSON)."""
     if b"\x00" in raw:
-        raise UsageError(f"{path}: binary file, expected an OpenAPI YAML or JSON file")
+        raise UsageError(f"{path}: binary file, expected {_EXPECTED}")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise UsageError(f"{path}: not UTF-8 text, expected an OpenAPI YAML or JSON file") from None
+        raise UsageError(f"{path}: not UTF-8 text, expected {_EXPECTED}") from None
     if not text.strip():
-        raise UsageError(f"{path}: empty file, expected an OpenAPI YAML or JSON file")
+        raise UsageError(f"{path}: empty file, expected {_EXPECTED}")
     if path.suffix.lower() == ".json":
         # YAML would accept broken JSON (`{"a": }` is a null), so JSON files parse strictly
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise UsageError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise too_deep(str(path)) from None
+        check_depth(data, str(path))
         try:
             root = _compose(text)[0]
         except yaml.YAMLError:  # valid JSON that YAML 1.1 rejects: no line numbers then

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from apispec.model import Endpoint, Maturity, Registry
+from apispec.openapi.samples import code_samples, sample_request
 from apispec.openapi.schemas import ERROR, OBJECT_RECORD, fields_schema, ref
 
 EXPERIMENTAL_PREFIX = "/experimental"
@@ -27,6 +28,9 @@ REQUEST_ID = "X-Request-Id"
 
 # Which query parameter the registry's response-size limit bounds.
 _PARAMETER_LIMITS = {"limit": "max_objects_per_response"}
+
+# The object id of the spec's filter examples (`parentid = "2048"`).
+SAMPLE_ID = "2048"
 
 _PATH_PARAMETER_TEXT = {
     "id": "object id (numeric text)",
@@ -88,7 +92,22 @@ def _collection_shape(registry: Registry, endpoint: Endpoint) -> str | None:
     return None
 
 
-def _path_parameters(endpoint: Endpoint) -> list[dict[str, Any]]:
+def _path_example(registry: Registry, name: str) -> str:
+    """An example value: the id the spec's own filter examples use, the root's id, a kind.
+
+    Where the spec shows no value (a time-series `type`, a lookup `name`) the
+    example is the parameter's name in capitals, plainly a stand-in.
+    """
+    if name == "id":
+        return SAMPLE_ID
+    if name == "parent":
+        return registry.root["id"]
+    if name == "kind":
+        return next(k.name for k in registry.object_kinds if k.tree_level is not None)
+    return name.upper()
+
+
+def _path_parameters(registry: Registry, endpoint: Endpoint) -> list[dict[str, Any]]:
     return [
         {
             "name": name,
@@ -98,6 +117,7 @@ def _path_parameters(endpoint: Endpoint) -> list[dict[str, Any]]:
                 name, f"`{name}` segment of the path (string; values not shown in the spec)"
             ),
             "schema": {"type": "string"},
+            "example": _path_example(registry, name),
         }
         for name in endpoint.path_params
     ]
@@ -279,9 +299,28 @@ def describe(registry: Registry, endpoint: Endpoint) -> str:
     return "\n\n".join(lines)
 
 
+def _listed_query(registry: Registry, endpoint: Endpoint) -> list[dict[str, Any]]:
+    """The query parameters an overlay lists: the common ones typed as usual, others as text."""
+    assert endpoint.query is not None
+    common = {p["name"]: p for p in query_parameters(registry, endpoint)}
+    return [
+        common.get(name)
+        or {
+            "name": name,
+            "in": "query",
+            "required": False,
+            "description": "A parameter the server's own description lists (from an overlay).",
+            "schema": {"type": "string"},
+        }
+        for name in endpoint.query
+    ]
+
+
 def build_operation(registry: Registry, endpoint: Endpoint) -> dict[str, Any]:
-    parameters = _path_parameters(endpoint)
-    if endpoint.is_list:
+    parameters = _path_parameters(registry, endpoint)
+    if endpoint.query is not None:
+        parameters += _listed_query(registry, endpoint)
+    elif endpoint.is_list:
         parameters += query_parameters(registry, endpoint)
     responses = _success(registry, endpoint)
     for status in error_statuses(registry, endpoint):
@@ -303,6 +342,7 @@ def build_operation(registry: Registry, endpoint: Endpoint) -> dict[str, Any]:
     if not endpoint.auth:
         operation["security"] = []
     operation.update(lifecycle(registry, endpoint))
+    operation["x-codeSamples"] = code_samples(sample_request(endpoint, operation))
     return operation
 
 

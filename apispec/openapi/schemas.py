@@ -88,12 +88,18 @@ def _nested(fields: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     return properties
 
 
+def _values(registry: Registry) -> dict[str, dict[str, Any]]:
+    """Enumeration values as `examples`, or as the `enum` when an overlay says they are all."""
+    return {
+        p.name: {"enum" if p.values_complete else "examples": list(p.values)}
+        for p in registry.properties
+        if p.values
+    }
+
+
 def record_schema(registry: Registry) -> dict[str, Any]:
-    values = {p.name: p.values for p in registry.properties if p.values}
-    fields = [
-        (f.name, _field_schema(f, {"examples": list(values[f.name])} if f.name in values else None))
-        for f in registry.record_fields
-    ]
+    values = _values(registry)
+    fields = [(f.name, _field_schema(f, values.get(f.name))) for f in registry.record_fields]
     properties = _nested(fields)
     for section in registry.setting_sections:
         properties[section.name] = {

@@ -1,31 +1,38 @@
-"""YAML and JSON files: Ansible `uri` tasks, Postman collections, OpenAPI files, notebooks.
+"""YAML and JSON files: Ansible `uri` tasks, Postman collections, OpenAPI files.
 
 In data files the "call" is a mapping: the URL and its `method` are sibling
 keys (Ansible, Postman's request object), or an OpenAPI path key holds one
-child per method. Jupyter notebooks are JSON whose code cells are scanned as
-Python, with every position mapped back into the notebook file.
+child per method (one reference per method). Notebooks are JSON too; their
+code cells are found in languages/embedded.py.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from bisect import bisect_left, bisect_right
 
-from apispec.lint.languages.common import (
-    CallInfo,
-    Chain,
-    Dialect,
-    Extractor,
-    Lit,
-    Source,
-    split_interpolations,
+from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.candidates import Chain
+from apispec.lint.languages.dialect import Dialect
+from apispec.lint.scan import Lit, Source, split_interpolations
+
+# A hole's text never holds the start of another hole (`{{`, `${`): an unclosed
+# one then costs a look to the next one, not to the end of the line, each time.
+_HOLES = re.compile(
+    r"\{\{(?:[^}\n{]|\{(?!\{))*\}\}|\{[^{}\n]*\}|\$\{(?:[^}\n$]|\$(?!\{))*\}|(?<=/):[A-Za-z_]\w*"
 )
-from apispec.lint.reference import QueryValue, Reference, Segment, Span
-
-_HOLES = re.compile(r"\{\{[^}\n]*\}\}|\{[^{}\n]*\}|\$\{[^}\n]*\}|(?<=/):[A-Za-z_]\w*")
 _VERB_KEYS = ("get", "post", "put", "patch", "delete", "head", "options")
-_YAML_METHOD = re.compile(r"^[ \t]*-?[ \t]*['\"]?method['\"]?[ \t]*:[ \t]*['\"]?([A-Za-z]+)", re.M)
+_YAML_METHOD = re.compile(
+    r"^[ \t]*(?:-[ \t]*)?['\"]?method['\"]?[ \t]*:[ \t]*['\"]?([A-Za-z]+)", re.M
+)
+_KEY_INDENT = re.compile(r"[ -]*")
+# How far a YAML mapping around a URL is read, in lines each way: a mapping is a
+# handful of lines, and a list of thousands of siblings must not be read per item.
+_BLOCK_LINES = 200
+_CHILD_LINES = 2000
 _JSON_METHOD = re.compile(r"\"method\"\s*:\s*\"([A-Za-z]+)\"")
+_PATH_KEY = re.compile(r"\s*:\s*\{")
+_METHOD_KEY = re.compile(r"\"(get|post|put|patch|delete|head|options)\"\s*:")
 
 
 class YamlDialect(Dialect):
@@ -34,33 +41,60 @@ class YamlDialect(Dialect):
         r"(?P<c>(?<!\S)\#[^\n]*)"
         r"|(?P<dq>\"(?:[^\"\\\n]|\\.)*\")"
         r"|(?P<sq>'(?:[^'\n]|'')*')"
-        r"|(?P<key>(?<![^\s-])/[^\s:#'\"]*(?=:(?:[ \t]|$)))"
-        r"|(?P<plain>(?<=[:-][ \t])(?![\s|>'\"\[{&*!#])[^\n]*?(?=[ \t]+\#|[ \t]*$))",
+        r"|(?P<key>(?<!\S)/[^\s:#'\"]*(?=:(?:[ \t]|$)))"
+        r"|(?P<plain>(?<=[:-][ \t])(?![\s|>'\"\[{&*!#])[^\n]*)",
         re.M,
     )
     concat_re = None
 
-    def literal(self, m: re.Match[str]) -> Lit | None:
-        body = m.group()
+    def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
+        """The token pattern, with a plain scalar cut where its trailing blanks or comment begin.
+
+        A plain scalar's pattern takes the rest of the line; cutting it here
+        costs one look at the line, where a pattern that stops before the
+        trailing blanks tries them again at every character.
+        """
+        lits: list[Lit] = []
+        comments: list[tuple[int, int]] = []
+        search = self.token_re.search
+        at = pos
+        while True:
+            m = search(text, at, endpos)
+            if m is None:
+                break
+            if m.lastgroup == "c":
+                comments.append((m.start(), m.end()))
+                at = m.end()
+                continue
+            end = _plain_end(text, m.start(), m.end()) if m.lastgroup == "plain" else m.end()
+            lit = self.literal(m, end)
+            if lit is not None:
+                lits.append(lit)
+            if end == m.start():  # an empty plain scalar: only at the very end
+                break
+            at = end
+        return lits, comments
+
+    def literal(self, m: re.Match[str], end: int | None = None) -> Lit | None:
         kind = m.lastgroup
+        if end is None:
+            end = m.end()
         if kind in ("dq", "sq"):
-            start, content = m.start() + 1, body[1:-1]
+            start, content = m.start() + 1, m.string[m.start() + 1 : end - 1]
         else:
-            start, content = m.start(), body
+            start, content = m.start(), m.string[m.start() : end]
         style = {"dq": "backslash", "sq": "double'"}.get(kind or "", "none")
-        lit = Lit(m.start(), m.end(), split_interpolations(content, start, _HOLES, style))
-        return lit
+        return Lit(m.start(), end, split_interpolations(content, start, _HOLES, style))
 
     def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
         text = source.text
-        line_start = text.rfind("\n", source.pos, chain.start) + 1
-        key_line = text[line_start : chain.start]
-        if not key_line.strip(" -") and re.match(
+        line_start = source.line_start(chain.start)
+        indent = _KEY_INDENT.match(text, line_start, chain.start).end() - line_start  # type: ignore[union-attr]
+        if line_start + indent == chain.start and re.match(
             r"['\"]?:[ \t]*(?:#.*)?$", text[chain.end : chain.end + 80].split("\n")[0]
         ):
-            return CallInfo(methods=_yaml_children(text, line_start, source.endpos))
-        indent = len(key_line) - len(key_line.lstrip(" -"))
-        lo, hi = _yaml_block(text, line_start, indent, source.pos, source.endpos)
+            return CallInfo(methods=_yaml_children(source, line_start))
+        lo, hi = _yaml_block(source, line_start, indent)
         info = CallInfo(window=(lo, hi))
         for m in _YAML_METHOD.finditer(text, lo, hi):
             line_indent = len(m.group()) - len(m.group().lstrip(" -"))
@@ -69,32 +103,54 @@ class YamlDialect(Dialect):
                 break
         return info
 
-    def extractor(self, source: Source, known: frozenset[str], language: str) -> Extractor:
-        return DataExtractor(source, known, language)
-
 
 _VERBS_UPPER = frozenset(v.upper() for v in _VERB_KEYS)
 
 
-def _yaml_block(
-    text: str, line_start: int, indent: int, floor: int, ceiling: int
-) -> tuple[int, int]:
+def _plain_end(text: str, start: int, end: int) -> int:
+    """Where a plain scalar that may run to `end` (its line's end) ends.
+
+    Before the first blanks that a `#` follows (a comment), else before the
+    trailing blanks.
+    """
+    hash_at = text.find("#", start, end)
+    while hash_at >= 0:
+        if text[hash_at - 1] in " \t":
+            cut = hash_at - 1
+            while cut > start and text[cut - 1] in " \t":
+                cut -= 1
+            return cut
+        hash_at = text.find("#", hash_at + 1, end)
+    while end > start and text[end - 1] in " \t":
+        end -= 1
+    return end
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _yaml_block(source: Source, line_start: int, indent: int) -> tuple[int, int]:
     """The lines around `line_start` indented at least `indent` (one mapping)."""
+    text = source.text
+    floor, ceiling = source.pos, source.endpos
     lo = line_start
-    while lo > floor:
-        prev = text.rfind("\n", floor, lo - 1) + 1
-        line = text[prev : lo - 1]
-        if line.strip() and len(line) - len(line.lstrip(" ")) < indent:
+    for _ in range(_BLOCK_LINES):
+        if lo <= floor:
             break
-        if line.lstrip().startswith("- ") and len(line) - len(line.lstrip(" ")) + 2 <= indent:
+        prev = max(floor, source.lines.line_start(lo - 1))
+        line = text[prev : lo - 1]
+        if line.strip() and _indent(line) < indent:
+            break
+        if line.lstrip().startswith("- ") and _indent(line) + 2 <= indent:
             lo = prev
             break
         lo = prev
-    hi = text.find("\n", line_start, ceiling)
-    hi = ceiling if hi < 0 else hi
-    while hi < ceiling:
-        nxt = text.find("\n", hi + 1, ceiling)
-        nxt = ceiling if nxt < 0 else nxt
+    hi = _line_end(source, line_start)
+    for _ in range(_BLOCK_LINES):
+        if hi >= ceiling:
+            break
+        nxt = _line_end(source, hi + 1)
         line = text[hi + 1 : nxt]
         stripped = line.lstrip(" ")
         if stripped and (
@@ -106,15 +162,26 @@ def _yaml_block(
     return lo, hi
 
 
-def _yaml_children(text: str, line_start: int, ceiling: int) -> tuple[str, ...]:
-    line_end = text.find("\n", line_start, ceiling)
-    line = text[line_start : line_end if line_end >= 0 else ceiling]
-    indent = len(line) - len(line.lstrip(" "))
+def _line_end(source: Source, offset: int) -> int:
+    """The newline ending the line that holds `offset`, or the end of the range."""
+    starts = source.lines.starts
+    line = bisect_right(starts, offset)
+    if line < len(starts) and starts[line] - 1 < source.endpos:
+        return starts[line] - 1
+    return source.endpos
+
+
+def _yaml_children(source: Source, line_start: int) -> tuple[str, ...]:
+    """The methods an OpenAPI path key lists among its children (`get:`, `post:`)."""
+    text, ceiling = source.text, source.endpos
+    line_end = _line_end(source, line_start)
+    indent = _indent(text[line_start:line_end])
     methods: list[str] = []
     pos = line_end
-    while 0 <= pos < ceiling:
-        nxt = text.find("\n", pos + 1, ceiling)
-        nxt = ceiling if nxt < 0 else nxt
+    for _ in range(_CHILD_LINES):
+        if pos >= ceiling:
+            break
+        nxt = _line_end(source, pos + 1)
         child = text[pos + 1 : nxt]
         stripped = child.lstrip(" ")
         if stripped and len(child) - len(stripped) <= indent:
@@ -122,7 +189,7 @@ def _yaml_children(text: str, line_start: int, ceiling: int) -> tuple[str, ...]:
         key = stripped.split(":", 1)[0].strip("'\"")
         if key in _VERB_KEYS and key.upper() not in methods:
             methods.append(key.upper())
-        pos = nxt if nxt < ceiling else -1
+        pos = nxt
     return tuple(methods)
 
 
@@ -139,18 +206,14 @@ class JsonDialect(Dialect):
 
     def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
         text = source.text
-        after = re.compile(r"\s*:\s*\{").match(text, chain.end)
+        after = _PATH_KEY.match(text, chain.end)
         if after is not None:  # an OpenAPI path key: one child per method
             opener = after.end() - 1
             closer = source.matching_closer(opener, 200000)
             methods = []
-            for m in re.finditer(
-                r"\"(get|post|put|patch|delete|head|options)\"\s*:", text[opener:closer]
-            ):
-                if (
-                    m.group(1).upper() not in methods
-                    and _depth(source, opener, opener + m.start()) == 1
-                ):
+            for m in _METHOD_KEY.finditer(text, opener, closer if closer >= 0 else len(text) - 1):
+                at = m.start()
+                if m.group(1).upper() not in methods and source.enclosing_opener(at, at) == opener:
                     methods.append(m.group(1).upper())
             return CallInfo(methods=tuple(methods))
         info = CallInfo()
@@ -161,141 +224,26 @@ class JsonDialect(Dialect):
                 break
             closer = source.matching_closer(opener, 40000)
             if text[opener] == "{":
-                m = _JSON_METHOD.search(text, opener, closer)
-                if m:
-                    info.method = m.group(1).upper()
+                method = _json_method(source, opener, closer)
+                if method is not None:
+                    info.method = method
                     info.window = (opener, closer)
                     break
             at = opener
         return info
 
-    def extractor(self, source: Source, known: frozenset[str], language: str) -> Extractor:
-        return DataExtractor(source, known, language)
 
-
-def _depth(source: Source, opener: int, pos: int) -> int:
-    depth = 0
-    i = opener
-    text = source.text
-    while i < pos:
-        token = source.token_at(i)
-        if token is not None and i > token[0] - 1 and i >= token[0]:
-            i = token[1]
-            continue
-        if text[i] in "{[":
-            depth += 1
-        elif text[i] in "}]":
-            depth -= 1
-        i += 1
-    return depth
-
-
-class DataExtractor(Extractor):
-    """Expands an OpenAPI path key into one reference per method under it."""
-
-    def run(self) -> list[Reference]:
-        refs: list[Reference] = []
-        for ref in super().run():
-            methods = ref.extra.get("methods") or ()
-            if methods:
-                refs.extend(replace(ref, method=m, extra=dict(ref.extra)) for m in methods)  # type: ignore[union-attr]
-            else:
-                refs.append(ref)
-        return refs
-
-
-def _yaml(text: str, known: frozenset[str], pos: int, endpos: int) -> list[Reference]:
-    source = Source(text, _YAML, pos, endpos)
-    return DataExtractor(source, known, "yaml").run()
-
-
-def _json(text: str, known: frozenset[str], pos: int, endpos: int) -> list[Reference]:
-    source = Source(text, _JSON, pos, endpos)
-    return DataExtractor(source, known, "json").run()
-
-
-def _notebook(text: str, known: frozenset[str], pos: int, endpos: int) -> list[Reference]:
-    """Code cells decoded from the notebook JSON, scanned as Python, mapped back."""
-    from apispec.lint.extract import extract_region
-    from apispec.lint.languages.common import unescape
-
-    source = Source(text, _JSON, pos, endpos)
-    code: list[str] = []
-    offsets: list[int] = []
-    lits = source.lits
-    i = 0
-    while i < len(lits):
-        lit = lits[i]
-        if lit.raw == "source" and text[lit.end : lit.end + 10].lstrip(" :\n\t").startswith("["):
-            opener = text.index("[", lit.end)
-            closer = source.matching_closer(opener, 10_000_000)
-            j = i + 1
-            while j < len(lits) and lits[j].start < closer:
-                raw = text[lits[j].start + 1 : lits[j].end - 1]
-                decoded, offs = unescape(raw, lits[j].start + 1, "backslash")
-                code.append(decoded)
-                offsets.extend(
-                    offs if offs is not None else range(lits[j].start + 1, lits[j].end - 1)
-                )
-                j += 1
-            code.append("\n")
-            offsets.append(lits[j - 1].end if j > i + 1 else lit.end)
-            i = j
-            continue
-        i += 1
-    if not code:
-        return []
-    decoded_text = "".join(code)
-    refs = extract_region(decoded_text, "python", known, 0, len(decoded_text))
-    return [_remap(ref, offsets, text) for ref in refs]
-
-
-def _remap(ref: Reference, offsets: list[int], text: str) -> Reference:
-    def at(k: int) -> int:
-        if k < len(offsets):
-            return offsets[k]
-        return offsets[-1] + 1
-
-    def span(s: Span | None) -> Span | None:
-        return (
-            None
-            if s is None
-            else Span(at(s.start), at(s.end - 1) + 1 if s.end > s.start else at(s.start))
-        )
-
-    def position(offset: int) -> tuple[int, int]:
-        line = text.count("\n", 0, offset) + 1
-        return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-    new_span = span(ref.span) or ref.span
-    query = []
-    for q in ref.query:
-        if q.span is None:
-            query.append(q)
-            continue
-        if q.offset_map is not None:
-            omap = tuple(at(k) for k in q.offset_map)
-        elif q.value is not None:
-            omap = tuple(at(q.span.start + k) for k in range(len(q.value)))
-        else:
-            omap = None
-        query.append(QueryValue(q.name, q.value, span(q.span), q.placeholder_spans, omap))
-    line, column = position(new_span.start)
-    end_line, end_column = position(new_span.end)
-    return replace(
-        ref,
-        span=new_span,
-        segments=tuple(Segment(s.text, s.is_param, span(s.span)) for s in ref.segments),
-        query=tuple(query),
-        headers=tuple((n, v, span(s)) for n, v, s in ref.headers),
-        line=line,
-        column=column,
-        end_line=end_line,
-        end_column=end_column,
-        language="notebook",
-    )
-
-
-_YAML = YamlDialect()
-_JSON = JsonDialect()
-HANDLERS = {"yaml": _yaml, "json": _json, "notebook": _notebook}
+def _json_method(source: Source, opener: int, closer: int) -> str | None:
+    """The value of the first `"method": "X"` inside text[opener:closer]."""
+    found = source.memo.get("json methods")
+    if found is None:
+        matches = list(_JSON_METHOD.finditer(source.text, source.pos, source.endpos))
+        found = source.memo["json methods"] = ([m.start() for m in matches], matches)
+    starts, matches = found  # type: ignore[misc]
+    for k in range(bisect_left(starts, opener), len(starts)):
+        m = matches[k]
+        if m.start() >= closer:
+            break
+        if m.end() <= closer:
+            return m.group(1).upper()
+    return None

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 
-from apispec.lint.languages.common import Dialect, Lit, Source, split_interpolations
+from apispec.lint.languages.dialect import Dialect
+from apispec.lint.scan import Lit, Source, split_interpolations
 
-_TEMPLATE = re.compile(r"\$\{[^}\n]*\}")
+_TEMPLATE = re.compile(r"\$\{(?:[^}\n$]|\$(?!\{))*\}")
 _PLAIN = re.compile(r"\{[^{}\n]*\}")
 # `<Route path="/devices" ...`: a JSX element's attribute.
 _JSX_ATTRIBUTE = re.compile(r"<[A-Za-z][\w.]*(?:\s[^<>]*)?\s[\w:-]+=\Z")
+_MARKUP_REACH = 500  # characters before a string where its element may open
 
 
 class JavaScriptDialect(Dialect):
@@ -27,5 +29,5 @@ class JavaScriptDialect(Dialect):
         return Lit(m.start(), m.end(), split_interpolations(body[1:-1], start, interp, "backslash"))
 
     def in_markup(self, source: Source, start: int) -> bool:
-        line_start = source.text.rfind("\n", source.pos, start) + 1
-        return _JSX_ATTRIBUTE.search(source.text, line_start, start) is not None
+        lo = max(source.line_start(start), start - _MARKUP_REACH)
+        return _JSX_ATTRIBUTE.search(source.text, lo, start) is not None

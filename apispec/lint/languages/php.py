@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from apispec.lint.languages.common import Dialect, Extractor, Lit, Source, split_interpolations
+from apispec.lint.languages.dialect import Dialect
+from apispec.lint.scan import Lit, Source, split_interpolations
 
-_DOUBLE = re.compile(r"\{\$[^}\n]*\}|\$[A-Za-z_]\w*(?:->\w+|\[[^\]\n]*\])*|%[sd]")
+_DOUBLE = re.compile(r"\{\$(?:[^}\n{]|\{(?!\$))*\}|\$[A-Za-z_]\w*(?:->\w+|\[[^\[\]\n]*\])*|%[sd]")
 _SINGLE = re.compile(r"%[sd]")
 _CURL_METHOD = re.compile(
     r"CURLOPT_CUSTOMREQUEST\s*,\s*['\"](\w+)['\"]|CURLOPT_(POST|PUT)\s*,\s*(?:true|1)\b|CURLOPT_HTTPGET"
@@ -28,19 +29,14 @@ class PhpDialect(Dialect):
         start = m.start() + 1
         return Lit(m.start(), m.end(), split_interpolations(body[1:-1], start, interp, "backslash"))
 
-    def extractor(self, source: Source, known: frozenset[str], language: str) -> Extractor:
-        return PhpExtractor(source, known, language)
-
-
-class PhpExtractor(Extractor):
-    def method_nearby(self, closer: int) -> str | None:
+    def method_nearby(self, source: Source, closer: int) -> str | None:
         """curl_setopt($ch, CURLOPT_CUSTOMREQUEST, 'DELETE') in the lines after curl_init."""
-        text = self.source.text
+        text = source.text
         end = closer
         for _ in range(12):
-            nl = text.find("\n", end + 1, self.source.endpos)
+            nl = text.find("\n", end + 1, source.endpos)
             if nl < 0:
-                end = self.source.endpos
+                end = source.endpos
                 break
             end = nl
             if "curl_exec" in text[closer:end]:

@@ -9,18 +9,15 @@ and splatted hashtables fall back to the shared call analysis.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
-from apispec.lint.languages.common import (
-    CallInfo,
-    Chain,
-    Dialect,
-    Lit,
-    Source,
-    split_interpolations,
-)
+from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.candidates import Chain
+from apispec.lint.languages.dialect import Dialect
+from apispec.lint.scan import Lit, Part, Source, split_interpolations, unescape
 
 _DOUBLE = re.compile(
-    r"\$\((?:[^()\n]|\([^()\n]*\))*\)|\$\{[^}\n]*\}|\$(?:script:|global:|env:|using:)?[A-Za-z_]\w*|\{\d+\}"
+    r"\$\((?:[^()\n]|\([^()\n]*\))*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\$(?:script:|global:|env:|using:)?[A-Za-z_]\w*|\{\d+\}"
 )
 _SINGLE = re.compile(r"\{\d+\}")
 _COMMAND = re.compile(
@@ -29,6 +26,7 @@ _COMMAND = re.compile(
 )
 _PARAM_METHOD = re.compile(r"-Method\s+['\"]?([A-Za-z]+)", re.I)
 _PARAM_BODY = re.compile(r"-Body\s+(@\{|\$[A-Za-z_]\w*)", re.I)
+_REACH = 2000  # characters of a command line read around a URL
 
 
 class PowerShellDialect(Dialect):
@@ -66,14 +64,14 @@ class PowerShellDialect(Dialect):
 
     def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
         text = source.text
-        start = _logical_line_start(text, source.pos, chain.start)
+        start = max(_logical_line_start(source, chain.start), chain.start - _REACH)
         command = None
         for m in _COMMAND.finditer(text, start, chain.start):
             if source.token_at(m.start("name")) is None:
                 command = m
         if command is None:
             return None
-        end = _logical_line_end(text, chain.end, source.endpos)
+        end = min(_logical_line_end(source, chain.end), chain.end + _REACH)
         pipe = text.find("|", chain.end, end)
         if pipe >= 0 and source.token_at(pipe) is None:
             end = pipe
@@ -99,20 +97,17 @@ class PowerShellDialect(Dialect):
                 info.method = verbs[words[0]]
         if info.method in (None, "GET"):
             body = _PARAM_BODY.search(args)
-            if body:
-                extractor = self.extractor(source, frozenset(), self.name)
+            if body:  # -Body of a GET: Invoke-RestMethod sends it as the query
                 at = command.end("name") + body.start(1)
                 if body.group(1) == "@{":
-                    info.query = extractor.parse_mapping(at + 1)
+                    info.query_mapping = at + 1
                 else:
-                    info.query = extractor.mapping_of_variable(body.group(1), at)
+                    info.query_variable = (body.group(1), at)
         return info
 
 
-def _undouble(parts):  # type: ignore[no-untyped-def]
+def _undouble(parts: list[Part]) -> list[Part]:
     """`""` inside a double-quoted string is one quote (unescape() did backticks only)."""
-    from apispec.lint.languages.common import Part, unescape
-
     fixed = []
     for part in parts:
         if part.is_param or '""' not in part.text:
@@ -125,27 +120,31 @@ def _undouble(parts):  # type: ignore[no-untyped-def]
     return fixed
 
 
-def _logical_line_start(text: str, floor: int, offset: int) -> int:
-    start = offset
-    while True:
-        nl = text.rfind("\n", floor, start)
-        if nl < 0:
-            return floor
-        if text[max(floor, nl - 1) : nl].rstrip("\r").endswith("`") or text[
-            max(floor, nl - 2) : nl
-        ].endswith("`\r"):
-            start = nl - 1
+def _logical_line_start(source: Source, offset: int) -> int:
+    """The start of the line holding `offset`, lines ending in a backtick joined."""
+    text = source.text
+    start = source.line_start(offset)
+    while start > source.pos:  # the newline before the line is in range
+        newline = start - 1
+        if (
+            text[max(source.pos, newline - 1) : newline] == "`"
+            or text[max(source.pos, newline - 2) : newline] == "`\r"
+        ):
+            start = source.line_start(newline - 1)
             continue
-        return nl + 1
+        break
+    return start
 
 
-def _logical_line_end(text: str, offset: int, ceiling: int) -> int:
-    end = offset
-    while True:
-        nl = text.find("\n", end, ceiling)
-        if nl < 0:
-            return ceiling
-        if text[nl - 1] == "`" or text[nl - 2 : nl] == "`\r":
-            end = nl + 1
+def _logical_line_end(source: Source, offset: int) -> int:
+    """The end of the line holding `offset`, lines ending in a backtick joined."""
+    text = source.text
+    starts = source.lines.starts
+    line = bisect_right(starts, offset)  # starts[line] begins the next line
+    while line < len(starts) and starts[line] - 1 < source.endpos:
+        newline = starts[line] - 1
+        if text[newline - 1] == "`" or text[newline - 2 : newline] == "`\r":
+            line += 1
             continue
-        return nl
+        return newline
+    return source.endpos

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from apispec.lint.languages.common import Dialect, Lit, split_interpolations
+from apispec.lint.languages.dialect import Dialect
+from apispec.lint.scan import Lit, split_interpolations
 
 _FSTRING = re.compile(r"\{[^{}\n]*\}")
 _TEMPLATE = re.compile(r"\{[^{}\n]*\}|%\(\w+\)[sd]|%[sdif]")
@@ -48,8 +49,12 @@ class PythonDialect(Dialect):
 
 def _is_docstring(text: str, start: int) -> bool:
     """A triple-quoted string standing alone as a statement: a docstring or a comment block."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip():
-        return False
-    before = text[:line_start].rstrip()
-    return not before or before[-1] not in _VALUE_BEFORE or before.endswith(":")
+    last = start - 1  # back over the blanks before the string, on its line and above
+    while last >= 0 and text[last] != "\n" and text[last].isspace():
+        last -= 1
+    if last >= 0 and text[last] != "\n":
+        return False  # code before it on its line
+    # the last character before the string that is not blank
+    while last >= 0 and text[last].isspace():
+        last -= 1
+    return last < 0 or text[last] not in _VALUE_BEFORE or text[last] == ":"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from apispec.lint.languages.common import Dialect, Lit, split_interpolations
+from apispec.lint.languages.dialect import Dialect
+from apispec.lint.scan import Lit, split_interpolations
 
-_HOLES = re.compile(r"#\{[^}\n]*\}|%[sd]")
+_HOLES = re.compile(r"#\{(?:[^}\n#]|#(?!\{))*\}|%[sd]")
 
 
 class RubyDialect(Dialect):

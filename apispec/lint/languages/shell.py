@@ -9,24 +9,18 @@ command's options rather than from a call's arguments.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
-from apispec.lint.languages.common import (
-    PARAM,
-    CallInfo,
-    Chain,
-    Dialect,
-    Lit,
-    Part,
-    Source,
-    flatten,
-    split_interpolations,
-    value_from_parts,
-)
+from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.candidates import Chain, flatten
+from apispec.lint.details.filter_value import value_from_parts
+from apispec.lint.languages.dialect import Dialect
 from apispec.lint.reference import QueryValue
+from apispec.lint.scan import PARAM, Lit, Part, Source, split_interpolations
 
-_INTERP = re.compile(r"\$\{[^}\n]*\}|\$\([^()\n]*\)|\$[A-Za-z_]\w*|\$[0-9@*#?]")
+_INTERP = re.compile(r"\$\{(?:[^}\n$]|\$(?!\{))*\}|\$\([^()\n]*\)|\$[A-Za-z_]\w*|\$[0-9@*#?]")
 _PIECE = re.compile(
-    r"'([^']*)'|\"((?:[^\"\\]|\\[\s\S])*)\"|((?:\$\([^()\n]*\)|\$\{[^}\n]*\}|\\[^\n]|[^\s'\"|;&<>()\\])+)"
+    r"'([^']*)'|\"((?:[^\"\\]|\\[\s\S])*)\"|((?:\$\([^()\n]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]|[^\s'\"|;&<>()\\])+)"
 )
 # A word the general path would turn into one literal part of its own text.
 _PLAIN_WORD = re.compile(r"[^'\"$\\=]*\Z")
@@ -57,7 +51,7 @@ class ShellDialect(Dialect):
     name = "shell"
     token_re = re.compile(
         r"(?P<c>(?<![^\s;|&(])\#[^\n]*)"
-        r"|(?P<w>(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\$\([^()\n]*\)|\$\{[^}\n]*\}|\\[^\n]"
+        r"|(?P<w>(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\$\([^()\n]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]"
         r"|[^\s'\"|;&<>()\\])+)"
     )
     concat_re = None
@@ -129,31 +123,27 @@ def _plain(word: Lit) -> str:
 def _command_words(source: Source, offset: int) -> list[Lit]:
     """The words of the simple command around `offset` (continuation lines joined)."""
     text = source.text
-    start = offset
+    lines = source.lines
+    start = source.line_start(offset)
+    while start - 2 >= source.pos and text[start - 2] == "\\":  # the line before continues
+        start = source.line_start(start - 2)
+    starts = lines.starts
+    line = bisect_right(starts, offset)  # 1-based: starts[line] begins the next line
     while True:
-        nl = text.rfind("\n", source.pos, start)
-        if nl > 0 and text[nl - 1] == "\\":
-            start = nl - 1
-            continue
-        start = nl + 1
-        break
-    end = offset
-    while True:
-        nl = text.find("\n", end, source.endpos)
-        if nl < 0:
+        if line >= len(starts) or starts[line] - 1 >= source.endpos:
             end = source.endpos
             break
-        if text[nl - 1] == "\\":
-            end = nl + 1
+        newline = starts[line] - 1
+        if newline > 0 and text[newline - 1] == "\\":
+            line += 1
             continue
-        end = nl
+        end = newline
         break
-    words: list[Lit] = []
     current: list[Lit] = []
     last = start
-    for lit in source.lits:
-        if lit.end <= start:
-            continue
+    lits = source.lits
+    for k in range(source.first_lit_after(start), len(lits)):
+        lit = lits[k]
         if lit.start >= end:
             break
         gap = text[last : lit.start]
@@ -163,8 +153,7 @@ def _command_words(source: Source, offset: int) -> list[Lit]:
             current = []
         current.append(lit)
         last = lit.end
-    words = current
-    return words
+    return current
 
 
 def _curl(info: CallInfo, words: list[Lit], chain: Chain) -> None:

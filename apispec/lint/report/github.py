@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Severity
+from apispec.printable import printable
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Message data: line breaks kept (annotations show them), other controls escaped."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _property(text: str) -> str:

@@ -6,6 +6,7 @@ import json
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Severity
+from apispec.printable import unicode_safe
 
 _SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
@@ -15,11 +16,16 @@ def render(result: LintResult) -> str:
         {
             "type": "issue",
             "check_name": f.code,
-            "description": f"{f.code} {f.message}" + (f" [{f.target}]" if f.target else ""),
+            "description": unicode_safe(
+                f"{f.code} {f.message}" + (f" [{f.target}]" if f.target else "")
+            ),
             "categories": ["Compatibility"],
             "severity": _SEVERITY[f.severity],
             "fingerprint": f.fingerprint,
-            "location": {"path": f.path, "lines": {"begin": f.line, "end": f.end_line}},
+            "location": {
+                "path": unicode_safe(f.path),
+                "lines": {"begin": f.line, "end": f.end_line},
+            },
         }
         for f in result.findings
     ]

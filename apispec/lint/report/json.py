@@ -8,22 +8,25 @@ from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from apispec.lint.engine import LintResult
-from apispec.lint.finding import Finding, Fix
+from apispec.lint.finding import Finding, Fix, Skipped
+from apispec.printable import unicode_safe
 
 
 def fix_dict(fix: Fix | None) -> dict[str, Any] | None:
     if fix is None:
         return None
     return {
+        "applicability": str(fix.applicability),
         "message": fix.message,
-        "applicability": "safe" if fix.safe else "unsafe",
         "edits": [
             {
+                "start": e.start,
+                "end": e.end,
+                "content": e.content,
                 "line": e.line,
                 "column": e.column,
                 "end_line": e.end_line,
                 "end_column": e.end_column,
-                "content": e.content,
             }
             for e in fix.edits
         ],
@@ -32,7 +35,7 @@ def fix_dict(fix: Fix | None) -> dict[str, Any] | None:
 
 def finding_dict(f: Finding) -> dict[str, Any]:
     return {
-        "path": f.path,
+        "path": unicode_safe(f.path),
         "line": f.line,
         "column": f.column,
         "end_line": f.end_line,
@@ -69,22 +72,29 @@ def _encoded(f: Finding) -> str:
     else:
         edits = ", ".join(
             [
-                f'{{"line": {e.line}, "column": {e.column}, "end_line": {e.end_line}, '
-                f'"end_column": {e.end_column}, "content": {_string(e.content)}}}'
+                f'{{"start": {e.start}, "end": {e.end}, "content": {_string(e.content)}, '
+                f'"line": {e.line}, "column": {e.column}, "end_line": {e.end_line}, '
+                f'"end_column": {e.end_column}}}'
                 for e in f.fix.edits
             ]
         )
-        applicability = '"safe"' if f.fix.safe else '"unsafe"'
         fix = (
-            f'{{"message": {_string(f.fix.message)}, "applicability": {applicability}, '
-            f'"edits": [{edits}]}}'
+            f'{{"applicability": "{f.fix.applicability}", '
+            f'"message": {_string(f.fix.message)}, "edits": [{edits}]}}'
         )
     return (
-        f'{{"path": {_string(f.path)}, "line": {f.line}, "column": {f.column}, '
+        f'{{"path": {_string(unicode_safe(f.path))}, "line": {f.line}, "column": {f.column}, '
         f'"end_line": {f.end_line}, "end_column": {f.end_column}, "code": {_string(f.code)}, '
         f'"severity": {_string(str(f.severity))}, "message": {_string(f.message)}, '
         f'"endpoint": {endpoint}, "target": {_optional(f.target)}, "fix": {fix}}}'
     )
+
+
+def _skipped(s: Skipped) -> dict[str, Any]:
+    entry: dict[str, Any] = {"path": unicode_safe(s.path), "reason": unicode_safe(s.reason)}
+    if s.internal:
+        entry["internal_error"] = True  # apispec failed on the file: a bug, exit code 3
+    return entry
 
 
 def render(result: LintResult) -> str:
@@ -102,9 +112,7 @@ def render(result: LintResult) -> str:
         "skipped": len(result.skipped),
     }
     findings = ",\n".join(["    " + _encoded(f) for f in result.findings])
-    skipped = ",\n".join(
-        "    " + json.dumps({"path": s.path, "reason": s.reason}) for s in result.skipped
-    )
+    skipped = ",\n".join("    " + json.dumps(_skipped(s)) for s in result.skipped)
     return (
         '{\n  "findings": ['
         + (f"\n{findings}\n  " if findings else "")

@@ -7,12 +7,13 @@ from xml.etree import ElementTree as ET
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Finding
+from apispec.printable import printable
 
 
 def render(result: LintResult) -> str:
     per_file: dict[str, list[Finding]] = defaultdict(list)
     for f in result.findings:
-        per_file[f.path].append(f)
+        per_file[printable(f.path)].append(f)  # XML 1.0 cannot hold every file name
     root = ET.Element(
         "testsuites",
         name="apispec lint",
@@ -35,8 +36,9 @@ def render(result: LintResult) -> str:
                 file=path,
                 line=str(f.line),
             )
-            failure = ET.SubElement(case, "failure", message=f.message, type=f.code)
-            failure.text = f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity}] {f.message}"
+            message = printable(f.message)
+            failure = ET.SubElement(case, "failure", message=message, type=f.code)
+            failure.text = f"{path}:{f.line}:{f.column}: {f.code} [{f.severity}] {message}"
             if f.target:
                 failure.text += f" (target {f.target})"
     ET.indent(root)

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from apispec import __version__
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.rules import DOCS_URL, RULES
+from apispec.printable import unicode_safe, uri_path
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -36,7 +36,7 @@ def _rule(rule) -> dict[str, Any]:
 
 
 def _uri(path: str) -> str:
-    return quote(Path(path).as_posix())
+    return uri_path(path)  # the name's own bytes, percent-encoded: any file name
 
 
 def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
@@ -67,6 +67,7 @@ def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
         result["fixes"] = [
             {
                 "description": {"text": f.fix.message},
+                "properties": {"applicability": str(f.fix.applicability)},
                 "artifactChanges": [
                     {
                         "artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"},
@@ -103,11 +104,11 @@ def render(result: LintResult) -> str:
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
         "invocations": [
             {
-                "executionSuccessful": True,
+                "executionSuccessful": not any(s.internal for s in result.skipped),
                 "toolExecutionNotifications": [
                     {
-                        "level": "note",
-                        "message": {"text": f"skipped: {s.reason}"},
+                        "level": "error" if s.internal else "note",
+                        "message": {"text": unicode_safe(f"skipped: {s.reason}")},
                         "locations": [
                             {
                                 "physicalLocation": {

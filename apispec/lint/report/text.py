@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 from apispec.lint.engine import LintResult
-from apispec.lint.finding import Severity
+from apispec.lint.finding import Applicability, Severity
 from apispec.lint.rules import BY_CODE
+from apispec.printable import printable
 
 
 def _plural(count: int, word: str) -> str:
@@ -15,8 +16,9 @@ def _plural(count: int, word: str) -> str:
 
 def finding_line(finding, multiple_targets: bool) -> str:
     target = f" [{finding.target}]" if multiple_targets and finding.target else ""
-    message = " ".join(finding.message.splitlines())  # one finding, one line
-    return f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {message}{target}"
+    message = printable(" ".join(finding.message.splitlines()))  # one finding, one line
+    path = printable(finding.path)  # any file name: control characters, undecodable bytes
+    return f"{path}:{finding.line}:{finding.column}: {finding.code} {message}{target}"
 
 
 def render(result: LintResult) -> str:
@@ -47,8 +49,8 @@ def summary(result: LintResult) -> list[str]:
         ]
         for code, count in sorted(Counter(f.code for f in findings).items()):
             lines.append(f"  {code}  {count:>5}  {BY_CODE[code].name}")
-        safe = sum(1 for f in findings if f.fix and f.fix.safe)
-        unsafe = sum(1 for f in findings if f.fix and not f.fix.safe)
+        safe = sum(1 for f in findings if f.fix and f.fix.applicability is Applicability.SAFE)
+        unsafe = sum(1 for f in findings if f.fix and f.fix.applicability is Applicability.UNSAFE)
         if safe:
             more = f" ({unsafe} more with --unsafe-fixes)" if unsafe else ""
             lines.append(f"{_plural(safe, 'finding')} fixable with --fix{more}.")
@@ -58,7 +60,7 @@ def summary(result: LintResult) -> list[str]:
         lines.append(f"Fixed {_plural(result.fixed, 'finding')}.")
     if result.skipped:
         lines.append(f"Skipped {_plural(len(result.skipped), 'file')}:")
-        lines.extend(f"  {s.path}: {s.reason}" for s in result.skipped)
+        lines.extend(f"  {printable(s.path)}: {printable(s.reason)}" for s in result.skipped)
     return lines
 
 

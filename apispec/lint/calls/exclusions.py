@@ -1,0 +1,54 @@
+"""Paths that are not calls: routes of the file's own web app, and fakes of a mock library.
+
+A server defines `/devices` with a decorator or a router method, a test fakes
+it with `responses.add(...)` or `nock(...).get(...)`: the path is right there,
+but nothing calls the API. The names come from languages/clients.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.calls.method import MEMBER_SPACED
+from apispec.lint.languages.clients import ClientTable
+
+_ROUTER_OBJECT = re.compile(r"\b(?:component|element|handler|view|controller)\s*[:=]")
+_MOCK_REPLY = re.compile(r"\s*\.\s*(?:reply|respond|replyWith\w*|intercept|mockResolvedValue)\b")
+_DECORATOR = re.compile(r"\s*@")
+
+
+def decorated(text: str, line_start: int, start: int) -> bool:
+    """A decorator's argument: `@app.route("/devices")`, `@router.get(...)`."""
+    return (
+        _DECORATOR.match(text, line_start, start) is not None
+        and text.find("(", line_start, start) >= 0
+    )
+
+
+def router_object(group: str) -> bool:
+    """A route table entry (`{ path: '/x', component: X }`) rather than a request."""
+    return _ROUTER_OBJECT.search(group) is not None
+
+
+def is_route(clients: ClientTable, callee: str, args_after: str, after_call: str) -> bool:
+    """Whether `callee(...)` registers a route or a fake rather than calling the API.
+
+    `args_after` is the argument text after the path, `after_call` the text
+    right after the closing bracket (a mock's `.reply(...)`).
+    """
+    names = [n for n in MEMBER_SPACED.split(callee) if n]
+    if not names:
+        return False
+    name = names[-1].lower()
+    receiver = names[0].lower().lstrip("$@")
+    if name in clients.route_calls:
+        return True
+    if receiver in clients.mock_receivers:
+        return True
+    if _MOCK_REPLY.match(after_call):
+        return True
+    routes = clients.router_calls.get(receiver)
+    if len(names) >= 2 and routes is not None and name in routes:
+        rest = args_after.lstrip()
+        return rest.startswith(",") and not rest[1:].lstrip().startswith("{")
+    return False

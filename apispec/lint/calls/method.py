@@ -1,0 +1,72 @@
+"""The HTTP method of a call, from what the code shows around it.
+
+In order of trust: the callee's name (`requests.delete`, `Invoke-PostThing`,
+`Net::HTTP::Delete.new`), a quoted verb among the arguments
+(`http.NewRequest("PATCH", ...)`), then a client's own way of naming it
+(`http.MethodPost`, `method: 'PUT'`, `-Method Delete`; rows of
+languages/clients.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.languages.clients import VERBS
+
+VERB_SET = frozenset(VERBS)
+MEMBER_SPACED = re.compile(r"\s*(?:\.|->|::|\?\.)\s*")
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_QUOTED_WORD = re.compile(r"['\"]([A-Za-z]+)['\"]")
+_QUOTED_UPPER = re.compile(r"['\"]([A-Z]+)['\"]")
+# Request builders name the method after the URL: `.GET()`, `.post(body)`, `.method("PATCH", ...)`.
+_BUILDER = re.compile(
+    r"\.(GET|POST|PUT|PATCH|DELETE|HEAD|get|post|put|patch|delete|head)\s*\(|\.method\(\s*\"(\w+)\""
+)
+
+
+def from_callee(callee: str) -> str | None:
+    names = [n for n in MEMBER_SPACED.split(callee) if n]
+    if not names:
+        return None
+    name = names[-1]
+    if name in ("new", "create") and len(names) >= 2:
+        name = names[-2]  # Net::HTTP::Delete.new
+        return name.upper() if name.upper() in VERB_SET else None
+    words = [w.upper() for w in _WORDS.findall(name.replace("-", "_"))]
+    if not words:
+        return None
+    if name.islower() and name.upper() in VERB_SET:
+        return name.upper()
+    for word in words:
+        if word in VERB_SET:
+            return word
+    return None
+
+
+def quoted(args: str) -> str | None:
+    """A quoted verb among the arguments: `"PATCH"`, `'delete'`."""
+    for m in _QUOTED_WORD.finditer(args):
+        if m.group(1).upper() in VERB_SET:
+            return m.group(1).upper()
+    return None
+
+
+def hinted(group: str, hints: tuple[re.Pattern[str], ...], whole_literals: bool) -> str | None:
+    """A method a client's own notation names in `group`; with `whole_literals`, also `"PUT"`."""
+    for pattern in hints:
+        m = pattern.search(group)
+        if m and m.group(1).upper() in VERB_SET:
+            return m.group(1).upper()
+    if whole_literals:
+        for m in _QUOTED_UPPER.finditer(group):
+            if m.group(1) in VERB_SET:
+                return m.group(1)
+    return None
+
+
+def chained(text: str, start: int, end: int) -> str | None:
+    """The method a request builder chains after its URL (Java, OkHttp), in text[start:end]."""
+    m = _BUILDER.search(text, start, end)
+    if m is None:
+        return None
+    return (m.group(1) or m.group(2)).upper()

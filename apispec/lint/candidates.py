@@ -1,0 +1,305 @@
+"""Stage 2 of extraction: which literals are the path of an API v2 call.
+
+Per literal (the loop that sees every string of the file), the expression it
+starts is followed through concatenations (`base + "/x/" + id`), flattened to
+one string with a placeholder per interpolation, and searched for an API path;
+the file's evidence (docs/linter-detection.md) decides whether a path counts.
+Only the survivors, a small share of the literals, reach call assembly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from apispec.lint.budget import check
+from apispec.lint.scan import PARAM, Part, Source
+
+_LEADING = re.compile(r"(?<![\w.$>:])(\$?[A-Za-z_](?:[\w.]|->|::)*)\s*(\+|\.)\s*\Z")
+_PORT = re.compile(r":1616\b")
+_PRTG = re.compile(r"prtg", re.I)
+_EXPERIMENTAL = re.compile(r"experimental/([\w-]+)")
+# What may stand before `/api/v2`: a host (or a variable holding one), or a full
+# URL whose path has a prefix (a server behind a reverse proxy: https://h/prtg/api/v2).
+_URL_PREFIX = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#]*(?:/[^\s?#]*)?|[^\s/?#]*)\Z")
+_BASE_ASSIGN = re.compile(
+    r"(?:^|[\s,{(;\]])(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)['\"]?\s*(?::=|=|:)\s*[^=;\n]*\Z",
+    re.M,
+)
+_ASSIGN_REACH = 300  # characters before a base URL where `NAME =` may stand
+_PARAM_NAME = re.compile(r"[\w.$:]*?([A-Za-z_]\w*)\W*\Z")
+
+
+@dataclass(slots=True)
+class Chain:
+    """Literals and variables joined into one expression (`base + "/x/" + id`)."""
+
+    start: int
+    end: int
+    parts: list[Part]
+    lit_indexes: list[int] = field(default_factory=list)
+
+
+def chain_from(source: Source, index: int) -> Chain:
+    """The expression starting at literal `index`, following concatenations."""
+    lit = source.lits[index]
+    chain = Chain(lit.start, lit.end, list(lit.parts), [index])
+    dialect = source.dialect
+    concat = dialect.concat_re
+    operand = dialect.operand_re
+    text = source.text
+    pos = lit.end
+    while concat is not None:
+        m = concat.match(text, pos, source.endpos)
+        if m is None or m.end() == pos:
+            break
+        nxt = m.end()
+        j = source.lit_starting(nxt)
+        if j is not None:
+            lit = source.lits[j]
+            chain.parts.extend(lit.parts)
+            chain.lit_indexes.append(j)
+            chain.end = pos = lit.end
+            continue
+        om = operand.match(text, nxt, source.endpos)
+        if om is None or om.end() == nxt:
+            break
+        chain.parts.append(Part(om.group(), True, om.start(), om.end()))
+        chain.end = pos = om.end()
+    return chain
+
+
+def leading_operand(source: Source, chain: Chain) -> Chain:
+    """Prefix `base + ` to a chain, as one interpolation."""
+    concat = source.dialect.concat_re
+    if concat is None:
+        return chain
+    text = source.text
+    lo = max(source.pos, chain.start - 160)
+    before = text[lo : chain.start]
+    m = _LEADING.search(before)
+    if m is None or not concat.fullmatch(before[m.end(1) :]):
+        return chain
+    start = lo + m.start(1)
+    if source.token_at(start) is not None:
+        return chain
+    param = Part(m.group(1), True, start, lo + m.end(1))
+    return Chain(start, chain.end, [param, *chain.parts], chain.lit_indexes)
+
+
+def flatten(parts: list[Part]) -> tuple[str, list[int], list[int]]:
+    """The expression as one string (interpolations as PARAM), with offsets and part index."""
+    chars: list[str] = []
+    offs: list[int] = []
+    owner: list[int] = []
+    for k, part in enumerate(parts):
+        if part.is_param:
+            chars.append(PARAM)
+            offs.append(part.start)
+            owner.append(k)
+        else:
+            chars.append(part.text)
+            if part.offs is not None:
+                offs.extend(part.offs)
+            else:
+                offs.extend(range(part.start, part.start + len(part.text)))
+            owner.extend([k] * len(part.text))
+    return "".join(chars), offs, owner
+
+
+@dataclass
+class PathHit:
+    start: int  # index into the flattened expression where the path starts
+    end: int  # exclusive; the query (if any) starts at end + 1
+    via_api_v2: bool
+    query_end: int
+
+
+def find_path(flat: str, known: frozenset[str], allow_relative: bool) -> PathHit | None:
+    """Where in the flattened expression the API path stands, if anywhere."""
+    i = flat.find("/api/v2")
+    if i >= 0:
+        after = i + 7
+        if after < len(flat) and flat[after] not in "/?#" + PARAM:
+            return None
+        if not _URL_PREFIX.match(flat, 0, i) and not _URL_PREFIX.match(flat[:i]):
+            return None
+        start, via = after, True
+    elif not allow_relative:
+        return None
+    else:
+        start, via = 0, False
+        if flat.startswith(PARAM + "/"):
+            start = 1
+        elif flat.startswith(PARAM):
+            return None
+        elif not flat.startswith("/"):
+            head = flat.split("/", 1)[0]
+            if head not in known:
+                return None
+    end = start
+    n = len(flat)
+    while end < n and flat[end] not in "?# \t\r\n":
+        end += 1
+    if end < n and flat[end] in " \t\r\n":
+        rest = flat[end:].strip()
+        if rest:
+            return None  # the path is followed by prose
+    query_end = n
+    if end < n and flat[end] == "#":
+        query_end = end
+    elif end < n and flat[end] == "?":
+        hash_at = flat.find("#", end)
+        query_end = hash_at if hash_at >= 0 else n
+    return PathHit(start, end, via, query_end)
+
+
+def base_variables(source: Source) -> frozenset[str]:
+    """Names of variables assigned a URL that ends in /api/v2 (`BASE = f"https://h:1616/api/v2"`)."""
+    names: set[str] = set()
+    text = source.text
+    for lit in source.lits:
+        raw = lit.raw.rstrip("/")
+        if not raw.endswith("/api/v2"):
+            continue
+        lo = max(source.line_start(lit.start), lit.start - _ASSIGN_REACH)
+        m = _BASE_ASSIGN.search(text, lo, lit.start)
+        if m is not None:
+            names.add(variable_name(m.group(1)))
+    return frozenset(names)
+
+
+def variable_name(expression: str) -> str:
+    """`${base}`, `{BASE}`, `$BaseUrl`, `self.base_url`, `c.baseURL` -> the last identifier, lower case."""
+    m = _PARAM_NAME.search(expression)
+    return m.group(1).lower() if m else expression.lower()
+
+
+class Evidence:
+    """What a whole text says about this API, read once for all its regions (Markdown fences)."""
+
+    def __init__(self, text: str, known: frozenset[str]) -> None:
+        self.port = _PORT.search(text) is not None
+        self.prtg = _PRTG.search(text) is not None
+        self.bearer = "Bearer" in text
+        self.api_v2 = "/api/v2" in text
+        # `/experimental/<collection>` mentions; one outside a comment is evidence.
+        self.experimental_at = [
+            m.start() for m in _EXPERIMENTAL.finditer(text) if m.group(1) in known
+        ]
+
+
+class Context:
+    """File-level evidence that the file talks to this API (see docs/linter-detection.md)."""
+
+    def __init__(self, source: Source, evidence: Evidence):
+        self.port = evidence.port
+        self.prtg = evidence.prtg
+        self.bearer = evidence.bearer
+        self.api_v2 = evidence.api_v2
+        self.experimental = any(not source.in_comment(at) for at in evidence.experimental_at)
+        self.base_variables = base_variables(source) if self.api_v2 else frozenset()
+
+    @property
+    def strong(self) -> bool:
+        return self.port or self.prtg or self.experimental
+
+    def accepts(self, via_api_v2: bool, first: str, second: str) -> str | None:
+        """The evidence text if a path with these first segments is an API v2 call."""
+        if via_api_v2:
+            if first == "experimental":
+                return "/api/v2/experimental in URL"
+            if self.strong:
+                return "/api/v2 in URL; " + self.why()
+            if self.bearer:
+                return "/api/v2 in URL; Authorization: Bearer in file"
+            return None
+        if self.strong or (self.bearer and self.api_v2):
+            return "relative path; " + self.why()
+        return None
+
+    def why(self) -> str:
+        if self.port:
+            return "port 1616 in file"
+        if self.prtg:
+            return "prtg named in file"
+        if self.experimental:
+            return "/experimental/ path in file"
+        return "/api/v2 base and Authorization: Bearer in file"
+
+
+class Candidate(NamedTuple):
+    """An expression whose flattened text holds an API path the file's evidence accepts."""
+
+    chain: Chain
+    flat: str
+    offs: list[int]  # file offset of each character of `flat`
+    owner: list[int]  # index into chain.parts of each character of `flat`
+    hit: PathHit
+    bare: bool  # a relative path written without its leading slash ('devices')
+    evidence: str
+    one_word: bool  # a bare path of one segment: a call only as an HTTP helper's argument
+
+
+def candidates(
+    source: Source, known: frozenset[str], evidence: Evidence | None = None
+) -> Iterator[Candidate]:
+    """Every expression of the source that names an API v2 path, in file order."""
+    context = Context(source, evidence or Evidence(source.text, known))
+    full_only = source.dialect.full_urls_only
+    in_markup = source.dialect.in_markup
+    consumed: set[int] = set()
+    for index, lit in enumerate(source.lits):
+        if not index & 1023:
+            check()  # the time budget, where no alarm can interrupt (docs in budget.py)
+        if index in consumed or lit.prose:
+            continue
+        raw = lit.raw
+        if "/" not in raw and PARAM not in raw and (raw not in known or full_only):
+            continue
+        chain = chain_from(source, index)
+        consumed.update(chain.lit_indexes)
+        if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
+            chain = leading_operand(source, chain)
+        candidate = _candidate(source, chain, known, context, full_only)
+        if candidate is not None and not in_markup(source, chain.start):
+            yield candidate
+
+
+def _candidate(
+    source: Source, chain: Chain, known: frozenset[str], context: Context, full_only: bool
+) -> Candidate | None:
+    # The string alone decides most chains; the offsets are built only for a path.
+    flat = "".join([PARAM if part.is_param else part.text for part in chain.parts])
+    hit = find_path(flat, known, not full_only)
+    if hit is None:
+        return None
+    flat, offs, owner = flatten(chain.parts)
+    path_flat = flat[hit.start : hit.end].rstrip("/")
+    bare = not hit.via_api_v2 and not path_flat.startswith("/")
+    if bare:
+        path_flat = "/" + path_flat
+    raw_segments = path_flat.split("/")[1:]
+    if not raw_segments or not raw_segments[0] or raw_segments[0] == PARAM:
+        return None
+    first = raw_segments[0]
+    second = raw_segments[1] if len(raw_segments) > 1 else ""
+    via_base = (
+        not hit.via_api_v2
+        and hit.start == 1
+        and bool(context.base_variables)
+        and variable_name(chain.parts[0].text) in context.base_variables
+    )
+    if via_base:
+        hit.via_api_v2 = True  # relative to a variable holding the .../api/v2 base
+    elif not hit.via_api_v2 and first not in known and first != "experimental":
+        return None
+    evidence = context.accepts(hit.via_api_v2, first, second)
+    if evidence is None:
+        return None
+    if via_base:
+        evidence = "base URL variable ends /api/v2"
+    one_word = bare and len(raw_segments) == 1
+    return Candidate(chain, flat, offs, owner, hit, bare, evidence, one_word)

@@ -1,0 +1,139 @@
+"""Authorization headers, and which call each belongs to.
+
+A header is found wherever code writes one: a `"Authorization"` key or
+argument, `Authorization = ...`, a `"Authorization: ..."` string (curl's -H),
+or .NET's `AuthenticationHeaderValue("Basic", ...)`; each then goes to exactly
+one call, so a rule reports it once.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import replace
+from heapq import heappop, heappush
+from itertools import pairwise
+
+from apispec.lint.candidates import chain_from, flatten
+from apispec.lint.reference import Reference, Span
+from apispec.lint.scan import PARAM, Source
+
+# After an "Authorization" key: `: `, ` => `, `, ` (Go's Header.Set, Postman's "value": ...)
+_HEADER_SEPARATOR = re.compile(r"\]?\s*(?::|=>|,\s*[\"']value[\"']\s*:|,|=)\s*")
+_AUTH_IDENT = re.compile(r"\bAuthorization\s*(?::|=)(?!=)\s*")
+_AUTH_SCHEME = re.compile(r"AuthenticationHeaderValue\(\s*\"(\w+)\"\s*,")
+
+Header = tuple[str, str, Span | None]  # (name, value with `{}` for unknown parts, span)
+
+
+def authorization_headers(source: Source) -> list[tuple[int, Header]]:
+    """Every Authorization header of the file, with the offset it is written at, in order."""
+    text = source.text
+    found: list[tuple[int, Header]] = []
+    for lit in source.lits:
+        low = lit.raw.lower()
+        if low == "authorization":
+            m = _HEADER_SEPARATOR.match(text, lit.end)
+            if m is None:
+                continue
+            value = header_value(source, m.end())
+            if value is not None:
+                found.append((lit.start, ("Authorization", value[0], value[1])))
+        elif low.startswith("authorization:"):
+            chain = chain_from(source, source.lit_by_start[lit.start])
+            parts = chain.parts
+            flat, offs, _ = flatten(parts)
+            k = len("authorization:")
+            while k < len(flat) and flat[k] == " ":
+                k += 1
+            value_text = flat[k:].replace(PARAM, "{}")
+            if k < len(offs):
+                span = Span(offs[k], parts[-1].end)
+                found.append((lit.start, ("Authorization", value_text, span)))
+    for m in _AUTH_IDENT.finditer(text, source.pos, source.endpos):
+        if source.token_at(m.start()) is not None:
+            continue
+        value = header_value(source, m.end())
+        if value is not None:
+            found.append((m.start(), ("Authorization", value[0], value[1])))
+    for m in _AUTH_SCHEME.finditer(text, source.pos, source.endpos):
+        if source.token_at(m.start()) is None:
+            found.append(
+                (m.start(), ("Authorization", m.group(1) + " {}", Span(m.start(1), m.end(1))))
+            )
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def header_value(source: Source, pos: int) -> tuple[str, Span] | None:
+    j = source.lit_starting(pos)
+    if j is not None:
+        chain = chain_from(source, j)
+        value = "".join("{}" if p.is_param else p.text for p in chain.parts)
+        return value, Span(chain.start, chain.end)
+    m = source.dialect.operand_re.match(source.text, pos)
+    if m is None or m.end() == pos:
+        return None
+    if m.group().startswith("new"):
+        return None
+    return "{}", Span(m.start(), m.end())
+
+
+def attach_headers(source: Source, refs: list[Reference]) -> None:
+    """Give each Authorization header to exactly one reference.
+
+    A header inside a call's window belongs to that call (the first such call
+    in file order); one set up elsewhere goes to the reference a few lines
+    above it (a header set on the request object just built), else to the
+    first reference after it (a session or a headers constant), so a rule
+    reports it once. Headers and windows are swept in order, not every header
+    against every call.
+    """
+    if not refs:
+        return
+    headers = authorization_headers(source)
+    if not headers:
+        return
+    windows = sorted(
+        (ref.extra.get("call_window", (0, 0)), k)  # type: ignore[misc]
+        for k, ref in enumerate(refs)
+    )
+    starts = [ref.span.start for ref in refs]
+    in_order = all(a <= b for a, b in pairwise(starts))
+    open_windows: list[tuple[int, int]] = []  # (reference index, window end): a heap
+    w = 0
+    assigned: dict[int, list[Header]] = {}
+    for pos, header in headers:
+        while w < len(windows) and windows[w][0][0] <= pos:
+            (_, hi), k = windows[w]
+            heappush(open_windows, (k, hi))
+            w += 1
+        target = None
+        while open_windows:  # the first call (in file order) whose window holds the header
+            k, hi = open_windows[0]
+            if pos < hi:
+                target = k
+                break
+            heappop(open_windows)  # ended before this header, so before every later one
+        if target is None:
+            target = _nearby(source, refs, starts, in_order, pos)
+        assigned.setdefault(target, []).append(header)
+    for k, headers_of in assigned.items():
+        refs[k] = replace(refs[k], headers=tuple(headers_of))
+
+
+def _nearby(
+    source: Source, refs: list[Reference], starts: list[int], in_order: bool, pos: int
+) -> int:
+    """The reference a header outside every call window goes to."""
+    line = source.line_col(pos)[0]
+    if in_order:
+        before = bisect_left(starts, pos) - 1  # the last reference that starts before it
+        if before >= 0 and refs[before].line >= line - 6:
+            return before
+        return before + 1 if before + 1 < len(refs) else len(refs) - 1
+    earlier = [k for k, start in enumerate(starts) if start < pos]
+    if earlier and refs[earlier[-1]].line >= line - 6:
+        return earlier[-1]
+    later = [k for k, start in enumerate(starts) if start >= pos]
+    return later[0] if later else len(refs) - 1

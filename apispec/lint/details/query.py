@@ -1,0 +1,229 @@
+"""The query a call sends: in its URL, in a mapping among its arguments, or built apart.
+
+Forms read: `?a=1&b=2` in the URL; `params={...}`, `query: {...}`,
+`URLSearchParams({...})`, `http_build_query([...])` among the arguments; a
+mapping variable (`params=p` with `p = {...}` above); setters shortly before
+the call (`q.Set("filter", ...)`, `params.append('limit', 100)`); and a plain
+variable holding a literal value (`flt = '...'` then `?filter=${flt}`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.candidates import PathHit, chain_from
+from apispec.lint.details.filter_value import parse_query_string, value_from_parts
+from apispec.lint.reference import QueryValue, Span
+from apispec.lint.scan import CLOSERS, OPENERS, PARAM, Part, Source
+
+_QUERY_CONTAINER = re.compile(
+    r"(?:\b(?:params|query|qs|query_params|queryParams|searchParams|query_string)|\$(?:query|params|q))"
+    r"\b['\"]?\s*(?:=|:|=>)\s*(@\{|\{|dict\(|\[)"
+)
+_QUERY_REF = re.compile(r"\b(?:params|query|qs)\s*[=:]\s*(\$?[A-Za-z_]\w*)\b(?!\s*[({\[.])")
+_SEARCH_PARAMS = re.compile(
+    r"\bURLSearchParams\(\s*\{|\burlencode\(\s*\{|\bhttp_build_query\(\s*(\[|array\()"
+)
+_SETTER = re.compile(
+    r"\.(?:Set|Add|set|append|add|AddQueryParameter|addQueryParameter|queryParam)\(\s*"
+)
+_RECEIVER = re.compile(r"(\$?[A-Za-z_]\w*)\s*\Z")
+_VARIABLE = re.compile(r"\$?\{?\$?([A-Za-z_]\w*)(?:\.(?:Encode|toString|String)\(\))?\}?\Z")
+_QUERY_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+_MAP_KEY = re.compile(r"\s*(?:(['\"])([\w.-]+)\1|([A-Za-z_]\w*))\s*(?:=>|:|=)(?!=)\s*")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
+_COMMA = re.compile(r"\s*,\s*")
+_BRACES = re.compile(r"^\$?\{|\}$")
+_PLAIN_VARIABLE = re.compile(r"\$?[A-Za-z_]\w*")
+
+
+def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
+    """The query values the call sends besides its URL's own, as the call stage located them."""
+    found = info.query
+    if not found:
+        if info.query_args is not None:
+            found = mapping_query(source, *info.query_args)
+        elif info.query_mapping >= 0:
+            found = parse_mapping(source, info.query_mapping)
+        elif info.query_variable is not None:
+            found = mapping_of_variable(source, *info.query_variable)
+    if not found and info.fallback is not None:
+        return call_query(source, info.fallback)
+    return found
+
+
+def url_query(
+    source: Source, flat: str, offs: list[int], owner: list[int], parts: list[Part], hit: PathHit
+) -> list[QueryValue]:
+    """The values of the URL's `?...` part, variables resolved to what they were assigned."""
+    if hit.end >= len(flat) or flat[hit.end] != "?":
+        return []
+    found = parse_query_string(flat, offs, owner, parts, hit.end + 1, hit.query_end)
+    for k, query in enumerate(found):
+        if query.value is None and query.span is not None:
+            expression = source.text[query.span.start : query.span.end]
+            resolved = value_of_variable(source, query.name, expression, query.span.start)
+            if resolved is not None:
+                found[k] = resolved
+    rest = flat[hit.end + 1 : hit.query_end]
+    if rest == PARAM:  # `?${params}`, "?" + q.Encode(): the query built apart
+        param = parts[owner[hit.end + 1]]
+        m = _VARIABLE.search(param.text)
+        if m:
+            found.extend(mapping_of_variable(source, m.group(1), param.start))
+            if not found:
+                found.extend(setter_query(source, param.start, param.start, var=m.group(1)))
+    return found
+
+
+def mapping_query(source: Source, opener: int, closer: int) -> list[QueryValue]:
+    """Query mappings among a call's arguments (between its brackets)."""
+    text = source.text
+    found: list[QueryValue] = []
+    for m in _QUERY_CONTAINER.finditer(text, opener, closer):
+        if source.token_at(m.start(1)) is None:
+            found.extend(parse_mapping(source, m.start(1) + len(m.group(1)) - 1))
+    for m in _SEARCH_PARAMS.finditer(text, opener, closer):
+        found.extend(parse_mapping(source, m.end() - 1))
+    if not found:
+        m = _QUERY_REF.search(text, opener, closer)
+        if m:
+            found.extend(mapping_of_variable(source, m.group(1), opener))
+    if not found:
+        found.extend(setter_query(source, opener, closer))
+    return found
+
+
+def mapping_of_variable(source: Source, var: str, before: int) -> list[QueryValue]:
+    """The mapping last assigned to `var` before `before`, with setters applied to it."""
+    text = source.text
+    lo = max(source.pos, before - 4000)
+    pattern = re.compile(
+        r"(?<![\w$])"
+        + re.escape(var)
+        + r"\s*(?::=|=)\s*(?:new\s+URLSearchParams\(\s*)?(@\{|\{|dict\(|\[|url\.Values\{)"
+    )
+    last = None
+    for m in pattern.finditer(text, lo, before):
+        if source.token_at(m.start()) is None:
+            last = m
+    if last is None:
+        return []
+    values = parse_mapping(source, last.end() - 1)
+    closer = source.matching_closer(last.end() - 1)
+    if closer <= 0:
+        return values
+    return values + setter_query(source, last.start(), before, var=var)
+
+
+def setter_query(source: Source, lo: int, hi: int, var: str | None = None) -> list[QueryValue]:
+    """`q.Set("filter", ...)`, `params.append('limit', 100)` shortly before the call."""
+    text = source.text
+    start = lo
+    for _ in range(12):
+        prev = text.rfind("\n", source.pos, start - 1)
+        if prev < 0:
+            start = source.pos
+            break
+        start = prev
+    found: list[QueryValue] = []
+    used = text[lo:hi]
+    for m in _SETTER.finditer(text, start, hi):
+        receiver = _RECEIVER.search(text, max(source.pos, m.start() - 80), m.start())
+        if receiver is None:
+            continue
+        if var is not None and receiver.group(1) != var:
+            continue
+        if var is None and not re.search(
+            r"(?<![\w.])" + re.escape(receiver.group(1)) + r"\b", used
+        ):
+            continue
+        if source.token_at(m.start()) is not None:
+            continue
+        j = source.lit_starting(m.end())
+        if j is None:
+            continue
+        name = source.lits[j].raw
+        if not _QUERY_NAME.match(name):
+            continue
+        comma = _COMMA.match(text, source.lits[j].end)
+        if comma is None:
+            continue
+        found.append(value_at(source, name, comma.end()))
+    return found
+
+
+def parse_mapping(source: Source, opener: int) -> list[QueryValue]:
+    """Entries `key: value` / `key = value` / `'key' => value` of one mapping literal."""
+    text = source.text
+    if text[opener] not in "({[":
+        return []
+    closer = source.matching_closer(opener)
+    if closer < 0:
+        return []
+    found: list[QueryValue] = []
+    pos = opener + 1
+    while pos < closer:
+        pos = source.skip_space(pos)
+        if pos >= closer:
+            break
+        m = _MAP_KEY.match(text, pos, closer)
+        if m is not None:
+            name = m.group(2) or m.group(3)
+            found.append(value_at(source, name, m.end()))
+            pos = m.end()
+        # skip to the next entry separator at depth 0
+        depth = 0
+        while pos < closer:
+            token = source.token_at(pos)
+            if token is not None and pos >= token[0]:
+                pos = token[1]
+                continue
+            ch = text[pos]
+            if ch in OPENERS:
+                depth += 1
+            elif ch in CLOSERS:
+                depth -= 1
+            elif depth == 0 and ch in ",;\n":
+                pos += 1
+                break
+            pos += 1
+    return found
+
+
+def value_at(source: Source, name: str, pos: int) -> QueryValue:
+    """The value of query `name` written at `pos`: a literal, a number, or a variable's literal."""
+    j = source.lit_starting(pos)
+    if j is None:
+        m = _NUMBER.match(source.text, pos)
+        if m:
+            return QueryValue(name, m.group(), Span(m.start(), m.end()))
+        om = source.dialect.operand_re.match(source.text, pos)
+        if om is not None and om.end() > pos:
+            resolved = value_of_variable(source, name, om.group(), pos)
+            if resolved is not None:
+                return resolved
+        return QueryValue(name, None, None)
+    chain = chain_from(source, j)
+    return value_from_parts(name, chain.parts, chain.start, chain.end, decode=False)
+
+
+def value_of_variable(source: Source, name: str, expression: str, before: int) -> QueryValue | None:
+    """The literal a plain variable was last assigned before `before` (`flt = '...'`)."""
+    var = _BRACES.sub("", expression.strip())
+    if not _PLAIN_VARIABLE.fullmatch(var):
+        return None
+    text = source.text
+    pattern = re.compile(r"(?<![\w$.])" + re.escape(var) + r"\s*(?::=|=)(?!=)\s*")
+    last = None
+    for m in pattern.finditer(text, max(source.pos, before - 3000), before):
+        if source.token_at(m.start()) is None:
+            last = m
+    if last is None:
+        return None
+    j = source.lit_starting(last.end())
+    if j is None:
+        return None
+    chain = chain_from(source, j)
+    return value_from_parts(name, chain.parts, chain.start, chain.end, decode=False)

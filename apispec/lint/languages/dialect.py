@@ -1,0 +1,87 @@
+"""What a language contributes to extraction: how its strings look, and hooks where it differs.
+
+A dialect sets its token pattern (named group `c` for a comment; any other
+match is a string literal that `literal` turns into a Lit), what interpolation
+looks like inside strings, and its concatenation operator. Languages whose
+calls do not look like `f(url, ...)` override hooks: shell and PowerShell read
+the command around a word, YAML and JSON the mapping around a value, PHP the
+curl options after a `curl_init`. The stages receive the dialect as an object
+and never import a language module.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from apispec.lint.scan import Lit, Source, split_interpolations
+
+if TYPE_CHECKING:
+    from apispec.lint.calls.assemble import CallInfo
+    from apispec.lint.candidates import Chain
+
+
+class Dialect:
+    """The generic language: quoted strings, `${x}`/`{x}` holes, `+` concatenation."""
+
+    name = "generic"
+    token_re: re.Pattern[str] = re.compile(
+        r"(?P<dq>\"(?:[^\"\\\n]|\\.)*\")|(?P<sq>'(?:[^'\\\n]|\\.)*')"
+    )
+    interp_re: re.Pattern[str] | None = re.compile(
+        r"\$\{(?:[^}\n$]|\$(?!\{))*\}|\{\{(?:[^}\n{]|\{(?!\{))*\}\}|\{[^{}\n]*\}"
+    )
+    concat_re: re.Pattern[str] | None = re.compile(r"\s*\+\s*")
+    escape_style = "backslash"
+    operand_re = re.compile(
+        r"\$?[A-Za-z_][\w]*(?:(?:\.|->|::|\?\.)[A-Za-z_]\w*|\[[^\]\n]{0,60}\]|\([^()\n]{0,60}\))*"
+    )
+    full_urls_only = False  # a generic scanner reports only full /api/v2 URLs
+    builder_calls = False  # request builders chain the method after the URL (Java, OkHttp)
+
+    def literal(self, m: re.Match[str]) -> Lit | None:
+        body = m.group()
+        if len(body) < 2:
+            return None
+        start = m.start() + 1
+        return Lit(
+            m.start(),
+            m.end(),
+            split_interpolations(body[1:-1], start, self.interp_re, self.escape_style),
+        )
+
+    def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
+        lits: list[Lit] = []
+        comments: list[tuple[int, int]] = []
+        for m in self.token_re.finditer(text, pos, endpos):
+            if m.lastgroup == "c":
+                comments.append((m.start(), m.end()))
+                continue
+            lit = self.literal(m)
+            if lit is not None:
+                lits.append(lit)
+        return lits, comments
+
+    # -- hooks ---------------------------------------------------------------
+
+    def use_pattern(self, var: str) -> str:
+        """A regex for a later use of variable `var` (assigned an API path)."""
+        return r"(?<![\w$])" + re.escape(var) + r"(?![\w])(?!\s*(?:=[^=]|:=))"
+
+    def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
+        """The call around `chain` where it is not a bracketed call (a command, a mapping)."""
+        return None
+
+    def in_markup(self, source: Source, start: int) -> bool:
+        """True where a string is markup, not code (a JSX attribute): never a call."""
+        return False
+
+    def method_nearby(self, source: Source, closer: int) -> str | None:
+        """A method set by statements after the call (PHP's curl_setopt)."""
+        return None
+
+
+class GenericDialect(Dialect):
+    """Unknown languages: quoted full URLs with /api/v2 only."""
+
+    full_urls_only = True

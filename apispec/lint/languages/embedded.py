@@ -1,0 +1,177 @@
+"""Code embedded in other files: Markdown fences, HTML `<script>`, notebook code cells.
+
+Each finder returns the regions of code in a file and their language; the
+extraction scans each region as that language (extract.py), so a new kind of
+embedding is a finder here and never touches the stages. Prose never yields a
+reference, however much it looks like an endpoint: a fenced block is code in
+the language its info string names (`python`, `bash`, ...), an unlabelled
+block shell when it runs curl, wget or httpie, else generic (full URLs only).
+A notebook's code cells are JSON strings: their decoded text is a region of
+its own, with the offset of each character in the notebook file, and the
+references found in it are mapped back (`remap`).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import replace
+from typing import NamedTuple
+
+from apispec.lint.languages.table import FENCE_LANGUAGES
+from apispec.lint.lines import Lines
+from apispec.lint.reference import QueryValue, Reference, Segment, Span
+from apispec.lint.scan import Source, unescape
+
+# A fence line: up to three spaces, then three or more backticks or tildes.
+_OPENER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)\n")
+_CLOSER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*$", re.M)
+_SHELLISH = re.compile(r"^\s*(?:\$\s+)?(?:curl|wget|https?|xh)\s", re.M)
+_SCRIPT = re.compile(r"<script\b[^>]*>(?P<body>[\s\S]*?)</script\s*>", re.I)
+
+
+class Region(NamedTuple):
+    """Code in `language` at text[start:end], or in `text` of its own with `offsets` into the file."""
+
+    start: int
+    end: int
+    language: str
+    text: str | None = None
+    offsets: list[int] | None = None
+
+
+def markdown(text: str, pos: int, endpos: int) -> list[Region]:
+    """Fenced code blocks: a fence line, the code, then a line with the same fence.
+
+    The lines that could close a block are indexed first, so a fence never
+    closed costs one look-up, not a read to the end of the file.
+    """
+    starts = [pos]
+    at = text.find("\n", pos, endpos)
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1, endpos)
+    closers: dict[str, list[int]] = {}  # fence: the lines that close it, in order
+    for k, start in enumerate(starts):
+        m = _CLOSER.match(text, start, endpos)
+        if m is not None:
+            closers.setdefault(m.group(1), []).append(k)
+    regions = []
+    k = 0
+    while k < len(starts):
+        m = _OPENER.match(text, starts[k], endpos)
+        found = _closing(m, k, closers) if m is not None else None
+        if m is None or found is None:
+            k += 1
+            continue
+        close, info = found
+        body = text[m.end() : starts[close]]
+        info = info.strip().split(" ", 1)[0].strip("{}.").lower()
+        language = FENCE_LANGUAGES.get(info)
+        if language is None:
+            language = "shell" if _SHELLISH.search(body) else "generic"
+        regions.append(Region(m.end(), starts[close], language))
+        k = close + 1
+    return regions
+
+
+def _closing(
+    opener: re.Match[str], line: int, closers: dict[str, list[int]]
+) -> tuple[int, str] | None:
+    """The line that closes the fence opened on `line`, and the fence's info string.
+
+    A run of tildes may stand for a shorter fence whose info string starts with
+    the rest (`~~~~` closed by `~~~`), the longest fence that is closed first.
+    """
+    fence, info = opener.group(1), opener.group(2)
+    for length in range(len(fence), 2 if fence[0] == "~" else len(fence) - 1, -1):
+        lines = closers.get(fence[:length], [])
+        after = bisect_right(lines, line)
+        if after < len(lines):
+            rest = opener.string[opener.start(1) + length : opener.end(2)]
+            return lines[after], info if length == len(fence) else rest
+    return None
+
+
+def html(text: str, pos: int, endpos: int) -> list[Region]:
+    return [
+        Region(m.start("body"), m.end("body"), "javascript")
+        for m in _SCRIPT.finditer(text, pos, endpos)
+    ]
+
+
+def notebook(source: Source) -> list[Region]:
+    """The code cells of a notebook as one Python region (`source` holds its JSON strings)."""
+    text = source.text
+    code: list[str] = []
+    offsets: list[int] = []
+    lits = source.lits
+    i = 0
+    while i < len(lits):
+        lit = lits[i]
+        if lit.raw == "source" and text[lit.end : lit.end + 10].lstrip(" :\n\t").startswith("["):
+            opener = text.index("[", lit.end)
+            closer = source.matching_closer(opener, 10_000_000)
+            j = i + 1
+            while j < len(lits) and lits[j].start < closer:
+                raw = text[lits[j].start + 1 : lits[j].end - 1]
+                decoded, offs = unescape(raw, lits[j].start + 1, "backslash")
+                code.append(decoded)
+                offsets.extend(
+                    offs if offs is not None else range(lits[j].start + 1, lits[j].end - 1)
+                )
+                j += 1
+            code.append("\n")
+            offsets.append(lits[j - 1].end if j > i + 1 else lit.end)
+            i = j
+            continue
+        i += 1
+    if not code:
+        return []
+    decoded_text = "".join(code)
+    return [Region(0, len(decoded_text), "python", decoded_text, offsets)]
+
+
+def remap(ref: Reference, offsets: list[int], lines: Lines) -> Reference:
+    """A reference found in a region's own text, with every position in the file (`lines`)."""
+
+    def at(k: int) -> int:
+        if k < len(offsets):
+            return offsets[k]
+        return offsets[-1] + 1
+
+    def span(s: Span | None) -> Span | None:
+        return (
+            None
+            if s is None
+            else Span(at(s.start), at(s.end - 1) + 1 if s.end > s.start else at(s.start))
+        )
+
+    position = lines.position
+    new_span = span(ref.span) or ref.span
+    query = []
+    for q in ref.query:
+        if q.span is None:
+            query.append(q)
+            continue
+        if q.offset_map is not None:
+            omap = tuple(at(k) for k in q.offset_map)
+        elif q.value is not None:
+            omap = tuple(at(q.span.start + k) for k in range(len(q.value)))
+        else:
+            omap = None
+        query.append(QueryValue(q.name, q.value, span(q.span), q.placeholder_spans, omap))
+    line, column = position(new_span.start)
+    end_line, end_column = position(new_span.end)
+    return replace(
+        ref,
+        span=new_span,
+        segments=tuple(Segment(s.text, s.is_param, span(s.span)) for s in ref.segments),
+        query=tuple(query),
+        headers=tuple((n, v, span(s)) for n, v, s in ref.headers),
+        line=line,
+        column=column,
+        end_line=end_line,
+        end_column=end_column,
+        language="notebook",
+    )

@@ -1,0 +1,38 @@
+"""Offsets to lines and columns, for one file's text.
+
+Extraction, rules and the engine all turn 0-based character offsets into the
+1-based (line, column) pairs editors show; the line starts are found once per
+file and each position is a binary search.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+
+class Lines:
+    """Offsets to 1-based (line, column), and line texts, for one text."""
+
+    __slots__ = ("starts", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0]
+        find = text.find
+        at = find("\n")
+        while at >= 0:
+            self.starts.append(at + 1)
+            at = find("\n", at + 1)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+    def line_start(self, offset: int) -> int:
+        """The offset where the line holding `offset` starts."""
+        return self.starts[bisect_right(self.starts, offset) - 1]
+
+    def line_text(self, line: int) -> str:
+        start = self.starts[line - 1]
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        return self.text[start:end]

@@ -1,0 +1,70 @@
+"""API006 invalid-filter: the `filter` query value does not pass the filter checker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from apispec.lint.finding import Finding, Severity
+from apispec.lint.reference import QueryValue, Span
+from apispec.lint.rules.context import Call
+from apispec.lint.rules.meta import Rule
+
+META = Rule(
+    "API006",
+    "invalid-filter",
+    Severity.ERROR,
+    "The `filter` query value is not a valid filter expression.",
+    """
+The filter is checked with the same checker as `apispec filter check`: grammar,
+property names, operators allowed per property and value types. The message carries
+the checker's code and message, and the column points at the offending part inside
+the file. An interpolation inside the filter counts as a value of unknown content, so
+`parentid = "{sid}"` is fine while `parentid = ${id}` (an unquoted id where text is
+required) is reported. The server answers an invalid filter with 400 `INVALID_FILTER`.
+""",
+    'params = {"filter": "status eq Down"}',
+    use_instead='params = {"filter": "status = down"}',
+)
+
+
+def applies(query: QueryValue) -> bool:
+    return query.name == "filter" and query.value is not None
+
+
+def check(call: Call, query: QueryValue) -> Iterator[Finding]:
+    from apispec.filters.check import check as check_filter  # only files with a filter pay
+
+    assert query.value is not None
+    endpoint = call.chosen[0] if call.chosen else None
+    diagnostics = check_filter(
+        query.value,
+        endpoint=endpoint,
+        registry=call.run.registry,
+        placeholder_spans=query.placeholder_spans,
+    )
+    where = endpoint or call.ref.path
+    for diagnostic in diagnostics:
+        start = _file_offset(query, diagnostic.start)
+        last = _file_offset(query, max(diagnostic.end - 1, diagnostic.start))
+        span = Span(start, last + 1) if start is not None and last is not None else None
+        hint = f" ({diagnostic.hint})" if diagnostic.hint else ""
+        yield call.at(
+            META,
+            f"invalid filter for {where}: {diagnostic.code} {diagnostic.message}{hint}",
+            severity=None if diagnostic.severity == "error" else Severity.WARNING,
+            span=span,
+            endpoint=endpoint.key if endpoint else None,
+        )
+
+
+def _file_offset(query: QueryValue, index: int) -> int | None:
+    """Where character `index` of a query value stands in the file (None: unknown)."""
+    if query.offset_map is not None:
+        if 0 <= index < len(query.offset_map):
+            return query.offset_map[index]
+        if query.offset_map and index == len(query.offset_map):
+            return query.offset_map[-1] + 1
+        return None
+    if query.span is None:
+        return None
+    return query.span.start + index

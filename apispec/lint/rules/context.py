@@ -1,0 +1,120 @@
+"""What a rule sees: the run (registry, targets), the file, and one call in it.
+
+Rules never reach into the engine: everything they read is here, and a
+finding is made through `Call.at` or `FileContext.at`, which fill in the
+position from the reference or a span inside it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from apispec.lint.finding import Finding, Fix, Severity
+from apispec.lint.lines import Lines
+from apispec.lint.match import Match
+from apispec.lint.reference import Reference, Span
+from apispec.lint.rules.meta import Rule
+from apispec.model import NONE_PLANNED, Endpoint, Registry
+from apispec.releases import Release
+
+
+class RunContext:
+    """The registry and target releases of a run, with what rules compute once per run."""
+
+    def __init__(
+        self, registry: Registry, targets: tuple[Release, ...], codes: frozenset[str]
+    ) -> None:
+        self.registry = registry
+        self.targets = targets
+        self.codes = codes  # every rule code there is (API012 names unknown ones)
+        self.max_limit = registry.limit("max_objects_per_response")
+        self.query_names = tuple(q.name for q in registry.query_parameters)
+        self._notes: dict[tuple[tuple[str, str], str], str] = {}  # (endpoint, target): note
+
+    def successor_note(self, ep: Endpoint, target: Release) -> str:
+        """`; use GET /x`, `; no successor planned`, ...: what a message says about the successor."""
+        key = (ep.key, target.text)
+        note = self._notes.get(key)
+        if note is None:
+            note = self._notes[key] = self._note(ep, target)
+        return note
+
+    def _note(self, ep: Endpoint, target: Release) -> str:
+        succ = ep.successor
+        if succ is None:
+            return ""
+        if not succ.is_endpoint:
+            return "; no successor planned" if succ.text == NONE_PLANNED else f"; successor: {succ}"
+        successor = self.registry.successor_of(ep)
+        if successor is not None and not self.registry.available_in(successor, target):
+            when = f" (it appears in {successor.since})" if successor.since else ""
+            return f"; its successor {succ} is not yet available in {target}{when}"
+        return f"; use {succ}"
+
+
+class FileContext:
+    """One file being linted: its text, where it is, and the calls extraction found."""
+
+    __slots__ = ("fixes", "lines", "path", "references", "run", "text")
+
+    def __init__(self, run: RunContext, text: str, path: str, lines: Lines) -> None:
+        self.run = run
+        self.text = text
+        self.path = path
+        self.lines = lines
+        self.references: list[Reference] = []
+        self.fixes: dict[tuple[int, tuple[str, str]], Fix | None] = {}  # API002's, per call
+
+    def at(self, rule: Rule, span: Span, message: str) -> Finding:
+        """A finding of `rule` at `span` of the file."""
+        line, column = self.lines.position(span.start)
+        end_line, end_column = self.lines.position(span.end)
+        return Finding(
+            self.path, line, column, end_line, end_column, rule.code, rule.severity, message
+        )
+
+
+class Call(NamedTuple):
+    """One call extraction found, and what the registry says about its path."""
+
+    file: FileContext
+    ref: Reference
+    found: Match
+    chosen: list[Endpoint]  # the endpoints the call may mean (one, or every method of the path)
+
+    @property
+    def run(self) -> RunContext:
+        return self.file.run
+
+    def at(
+        self,
+        rule: Rule,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        span: Span | None = None,
+        endpoint: tuple[str, str] | None = None,
+        target: str | None = None,
+        fix: Fix | None = None,
+    ) -> Finding:
+        """A finding of `rule` on the call's path, or at `span` inside the call."""
+        ref = self.ref
+        if span is None:
+            line, column, end_line, end_column = ref.line, ref.column, ref.end_line, ref.end_column
+        else:
+            lines = self.file.lines
+            line, column = lines.position(span.start)
+            end_line, end_column = lines.position(span.end)
+        return Finding(
+            self.file.path,
+            line,
+            column,
+            end_line,
+            end_column,
+            rule.code,
+            severity or rule.severity,
+            message,
+            endpoint,
+            target,
+            fix,
+        )

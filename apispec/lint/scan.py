@@ -1,0 +1,306 @@
+"""Stage 1 of extraction: a file's string literals and comments, and brackets between them.
+
+A dialect's token pattern finds the literals and comments in one pass over the
+text (the hot loop of the linter); everything later asks this module where a
+token is, what a literal says, and which bracket closes which, skipping
+strings and comments. Regular expressions over the text rather than a parse
+tree, because the linter must keep up with ripgrep on large trees.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from apispec.lint.lines import Lines
+
+PARAM = "\x00"  # stands for one interpolation in the flattened expression
+
+OPENERS = {"(": ")", "[": "]", "{": "}"}
+CLOSERS = {")": "(", "]": "[", "}": "{"}
+_BRACKET = re.compile(r"[()\[\]{}]")
+
+
+@dataclass(slots=True)
+class Part:
+    """A piece of an expression: literal text (unescaped) or one interpolation."""
+
+    text: str
+    is_param: bool
+    start: int
+    end: int
+    offs: tuple[int, ...] | None = None  # file offset of each char of a literal's text
+
+    def offset(self, i: int) -> int:
+        if self.is_param:
+            return self.start
+        return self.offs[i] if self.offs is not None else self.start + i
+
+
+@dataclass(slots=True)
+class Lit:
+    """One string literal: its whole token span and its content as parts."""
+
+    start: int
+    end: int
+    parts: list[Part]
+    prose: bool = False  # a docstring or other text that is never a call argument
+    _raw: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def raw(self) -> str:
+        """The content with PARAM for each interpolation; kept, as it is asked for often."""
+        if self._raw is None:
+            self._raw = "".join(PARAM if p.is_param else p.text for p in self.parts)
+        return self._raw
+
+
+def unescape(raw: str, start: int, style: str) -> tuple[str, tuple[int, ...] | None]:
+    """Decode escapes of a literal's content; offsets map each char back to the file."""
+    if style == "backslash":
+        marker = "\\"
+    elif style == "backtick":
+        marker = "`"
+    else:
+        marker = ""
+    double = style.startswith("double")
+    quote = style[-1] if double else ""
+    if (not marker or marker not in raw) and not (double and quote * 2 in raw):
+        return raw, None
+    out: list[str] = []
+    offs: list[int] = []
+    i = 0
+    n = len(raw)
+    simple = {"n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+    while i < n:
+        ch = raw[i]
+        if marker and ch == marker and i + 1 < n:
+            nxt = raw[i + 1]
+            out.append(simple.get(nxt, nxt))
+            offs.append(start + i)
+            i += 2
+            continue
+        if double and ch == quote and i + 1 < n and raw[i + 1] == quote:
+            out.append(quote)
+            offs.append(start + i)
+            i += 2
+            continue
+        out.append(ch)
+        offs.append(start + i)
+        i += 1
+    return "".join(out), tuple(offs)
+
+
+def split_interpolations(
+    raw: str, start: int, interp: re.Pattern[str] | None, style: str
+) -> list[Part]:
+    """Cut a literal's raw content into literal parts and interpolation parts."""
+    if interp is None or interp.search(raw) is None:  # most literals: one part
+        text, offs = unescape(raw, start, style)
+        return [Part(text, False, start, start + len(raw), offs)]
+    parts: list[Part] = []
+    pos = 0
+    for m in interp.finditer(raw):
+        if m.start() == m.end():
+            continue
+        if m.start() > pos:
+            text, offs = unescape(raw[pos : m.start()], start + pos, style)
+            parts.append(Part(text, False, start + pos, start + m.start(), offs))
+        parts.append(Part(m.group(), True, start + m.start(), start + m.end()))
+        pos = m.end()
+    if pos < len(raw) or not parts:
+        text, offs = unescape(raw[pos:], start + pos, style)
+        parts.append(Part(text, False, start + pos, start + len(raw), offs))
+    return parts
+
+
+if TYPE_CHECKING:  # a class made at import would cost every run
+
+    class Tokenizer(Protocol):
+        """What this stage needs of a dialect: its literals and comments in a range of a text.
+
+        Later stages read the rest of the dialect (concatenation, hooks) from
+        `Source.dialect`; see apispec/lint/languages/dialect.py.
+        """
+
+        def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
+            """The literals and the comment spans in text[pos:endpos], in file order."""
+            ...
+
+
+class Source:
+    """The file text with its literals and comments, and position helpers."""
+
+    def __init__(
+        self,
+        text: str,
+        dialect: Tokenizer,
+        pos: int = 0,
+        endpos: int | None = None,
+        lines: Lines | None = None,  # of `text`, when another source of it made them
+    ):
+        self.text = text
+        self.dialect = dialect
+        self.pos = pos
+        self.endpos = len(text) if endpos is None else endpos
+        self.lits, self.comments = dialect.scan(text, self.pos, self.endpos)
+        spans = [(lit.start, lit.end) for lit in self.lits] + self.comments
+        spans.sort()
+        self.token_starts = [s for s, _ in spans]
+        self.token_ends = [e for _, e in spans]
+        self.lit_by_start = {lit.start: i for i, lit in enumerate(self.lits)}
+        self._lines = lines
+        self._brackets: _Brackets | None = None
+        self._lit_starts: list[int] | None = None
+        self.memo: dict[str, object] = {}  # what a dialect computes once per source
+
+    # positions ---------------------------------------------------------------
+
+    @property
+    def lines(self) -> Lines:
+        if self._lines is None:
+            self._lines = Lines(self.text)
+        return self._lines
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        return self.lines.position(offset)
+
+    def line_start(self, offset: int) -> int:
+        """Where the line holding `offset` starts (not before the scanned range)."""
+        return max(self.pos, self.lines.line_start(offset))
+
+    def token_at(self, offset: int) -> tuple[int, int] | None:
+        i = bisect.bisect_right(self.token_starts, offset) - 1
+        if i >= 0 and offset < self.token_ends[i]:
+            return self.token_starts[i], self.token_ends[i]
+        return None
+
+    def in_comment(self, offset: int) -> bool:
+        token = self.token_at(offset)
+        return token is not None and token[0] not in self.lit_by_start
+
+    def lit_starting(self, offset: int) -> int | None:
+        return self.lit_by_start.get(offset)
+
+    def first_lit_after(self, offset: int) -> int:
+        """The index of the first literal that ends after `offset` (len(lits): none)."""
+        if self._lit_starts is None:
+            self._lit_starts = [lit.start for lit in self.lits]
+        k = bisect.bisect_right(self._lit_starts, offset) - 1
+        if k < 0 or self.lits[k].end <= offset:
+            k += 1
+        return k
+
+    def skip_space(self, offset: int) -> int:
+        text = self.text
+        while offset < self.endpos and text[offset] in " \t\r\n":
+            offset += 1
+        return offset
+
+    # brackets ----------------------------------------------------------------
+
+    def enclosing_opener(self, offset: int, limit: int = 1500) -> int:
+        """The nearest unclosed bracket before `offset`, skipping strings and comments.
+
+        -1 when there is none within `limit` characters before `offset`.
+        """
+        return self.brackets.enclosing(offset, max(self.pos, offset - limit))
+
+    def matching_closer(self, opener: int, limit: int = 6000) -> int:
+        """The bracket that closes `opener`, skipping strings and comments (-1: none).
+
+        -1 as well when the closer is `limit` characters or more after `opener`.
+        """
+        stop = min(self.endpos, opener + limit)
+        if opener >= stop:
+            return -1
+        closer = self.brackets.closer.get(opener)
+        if closer is not None:  # a bracket outside strings and comments
+            return closer if closer < stop else -1
+        return self._scan_closer(opener, stop)
+
+    @property
+    def brackets(self) -> _Brackets:
+        if self._brackets is None:
+            self._brackets = _Brackets(self)
+        return self._brackets
+
+    def _scan_closer(self, opener: int, stop: int) -> int:
+        """matching_closer from a position that is not an indexed bracket (inside a string)."""
+        text = self.text
+        ch = text[opener]
+        depth = 1 if ch in OPENERS else -1 if ch in CLOSERS else 0
+        starts = self.token_starts
+        i = opener + 1
+        while i < stop:
+            token = self.token_at(i)
+            if token is not None:
+                i = token[1]
+                continue
+            k = bisect.bisect_right(starts, i)
+            plain_end = starts[k] if k < len(starts) and starts[k] < stop else stop
+            m = _BRACKET.search(text, i, plain_end)
+            if m is None:
+                i = plain_end
+                continue
+            i = m.start()
+            if text[i] in OPENERS:
+                depth += 1
+            else:
+                depth -= 1
+                if depth == 0:
+                    return i
+            i += 1
+        return -1
+
+
+class _Brackets:
+    """Every bracket outside strings and comments, matched in one pass over the source.
+
+    Any closer closes the innermost open bracket, whatever its kind, as a
+    reader counting depth would. Asking which bracket encloses an offset, or
+    which closes an opener, is then a look-up instead of a walk through the
+    text: per call, extraction asks both, and walks made files with many
+    calls quadratic.
+    """
+
+    __slots__ = ("closer", "open_after", "positions")
+
+    def __init__(self, source: Source) -> None:
+        text = source.text
+        self.positions: list[int] = []  # every bracket, in order
+        self.closer: dict[int, int] = {}  # opener: its closer (-1: never closed)
+        self.open_after: dict[int, int] = {}  # closer: the innermost bracket open after it
+        stack: list[int] = []
+        gaps = []
+        prev = source.pos
+        for start, end in zip(source.token_starts, source.token_ends, strict=True):
+            if start > prev:
+                gaps.append((prev, start))
+            prev = max(prev, end)
+        if prev < source.endpos:
+            gaps.append((prev, source.endpos))
+        positions = self.positions
+        for lo, hi in gaps:
+            for m in _BRACKET.finditer(text, lo, hi):
+                at = m.start()
+                positions.append(at)
+                if m.group() in OPENERS:
+                    stack.append(at)
+                    self.closer[at] = -1
+                elif stack:
+                    self.closer[stack.pop()] = at
+                    self.open_after[at] = stack[-1] if stack else -1
+                else:
+                    self.open_after[at] = -1
+
+    def enclosing(self, offset: int, floor: int) -> int:
+        """The innermost bracket open at `offset` (before it), if it is at `floor` or later."""
+        k = bisect.bisect_left(self.positions, offset) - 1
+        if k < 0:
+            return -1
+        last = self.positions[k]
+        found = last if last in self.closer else self.open_after[last]
+        return found if found >= floor else -1

@@ -1,0 +1,193 @@
+"""Inputs that made the linter super-linear, timed at 1x, 4x and 16x their size.
+
+Each case is one row of CASES: a name, a runner, and the input at n units.
+Every case must grow at most linearly: 4 per 4x is linear, and the growth
+per 4x, (time(16x) / time(1x)) ** 0.5, must stay at or below 5 (the margin
+absorbs noise of a shared machine). A case that grows faster is printed with
+`SUPER-LINEAR` and the script exits 1.
+
+Runners time the work of one file in the running process (the registry
+loaded, as a lint worker has it), so start-up does not hide the growth. A new
+kind of input (a filter for `apispec filter check`, say) is a runner in
+RUNNERS and rows that name it.
+
+Usage: python benchmarks/hostile.py [--scale K] [--only SUBSTRING]
+  --scale K   multiply every case's 1x size by K (default 1)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+MAX_RATIO = 5.0
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str  # what grows
+    runner: str  # a key of RUNNERS
+    argument: str  # what the runner needs besides the text (lint: the file name)
+    make: Callable[[int], str]  # the input of n units
+    units: int  # n at 1x: large enough that noise does not decide the ratio
+
+
+def repeat(head: str, unit: str, tail: str = "\n") -> Callable[[int], str]:
+    """head + n units + tail; `{i}` in the unit is its number."""
+    if "{i}" in unit:
+        return lambda n: head + "".join(unit.replace("{i}", str(i)) for i in range(n)) + tail
+    return lambda n: head + unit * n + tail
+
+
+_SH = "#!/bin/sh\n# monitor.example.com:1616\n"
+_PY = 'import requests\nBASE = "https://monitor.example.com:1616/api/v2"\n'
+
+CASES: tuple[Case, ...] = (
+    # issue 11, point 8: super-linear regular expressions
+    Case(
+        "yaml: long runs of spaces inside a line",
+        "lint",
+        "play.yml",
+        repeat("# prtg\nurl: /api/v2/devices x", " ", "y\n"),
+        1_000_000,
+    ),
+    Case(
+        "yaml: long indentation runs",
+        "lint",
+        "play.yml",
+        repeat("# prtg\nurl: /api/v2/devices\n", " ", "x: 1\n"),
+        1_000_000,
+    ),
+    Case(
+        "yaml: many uri tasks",
+        "lint",
+        "play.yml",
+        repeat("# prtg\n", "- uri:\n    url: /api/v2/devices/{i}\n    method: DELETE\n"),
+        1_000,
+    ),
+    Case("shell: a long run of ${", "lint", "run.sh", repeat(_SH + 'curl "', "${", '"\n'), 50_000),
+    Case(
+        "shell: a long run of ${ unquoted", "lint", "run.sh", repeat(_SH + "curl x", "${"), 50_000
+    ),
+    Case(
+        "url: a long ?a=1&a=1&... query",
+        "lint",
+        "client.py",
+        repeat(_PY + 'requests.get(f"{BASE}/experimental/devices?', "a=1&", '")\n'),
+        2_000,
+    ),
+    Case(
+        'markdown: a long run of "/api/v2',
+        "lint",
+        "notes.md",
+        repeat("prtg\n```\n", '"/api/v2', "\n```\n"),
+        5_000,
+    ),
+    Case("markdown: unclosed fences", "lint", "notes.md", repeat("prtg\n", "```\n"), 5_000),
+    # issue 11, point 9 / issue 15, point 3: no rescan of the file per call
+    Case(
+        "shell: many curl calls",
+        "lint",
+        "calls.sh",
+        repeat(
+            _SH + 'T="x"\n', 'curl -H "Authorization: Bearer $T" "$B/api/v2/devices/{i}?limit=10"\n'
+        ),
+        800,
+    ),
+    Case(
+        "python: many calls with headers",
+        "lint",
+        "calls.py",
+        repeat(_PY, 'requests.get(f"{BASE}/devices/{i}", headers={"Authorization": tok})\n'),
+        800,
+    ),
+    Case(
+        "json: many paths in one array",
+        "lint",
+        "paths.json",
+        repeat('{"host": "prtg", "paths": [', '"/api/v2/devices", ', '""]}\n'),
+        1_000,
+    ),
+    Case(
+        "json: many requests",
+        "lint",
+        "collection.json",
+        repeat(
+            '{"host": "prtg", "item": [',
+            '{"url": "/api/v2/devices/{i}", "method": "GET"}, ',
+            "{}]}\n",
+        ),
+        800,
+    ),
+)
+
+
+def _lint_runner() -> Callable[[str, str], None]:
+    from apispec.lint.config import Config
+    from apispec.lint.engine import Checker, Options, fewer_collections
+    from apispec.model import load_registry
+
+    registry = load_registry()
+    checker = Checker(registry, Options(Config(), (registry.newest_release.text,)))
+
+    def run(text: str, filename: str) -> None:
+        with fewer_collections():  # as `apispec lint` runs
+            checker.lint_text(text, filename)
+
+    return run
+
+
+RUNNERS: dict[str, Callable[[], Callable[[str, str], None]]] = {"lint": _lint_runner}
+
+
+def timed(run: Callable[[str, str], None], text: str, argument: str) -> float:
+    """CPU seconds, the best of a few runs (fewer for slow ones): noise only ever adds time.
+
+    CPU time rather than wall time, because other work on the machine does not
+    stretch it.
+    """
+    best = float("inf")
+    spent = 0.0
+    while spent < 1.0 or best == float("inf"):
+        start = time.process_time()
+        run(text, argument)
+        took = time.process_time() - start
+        best = min(best, took)
+        spent += took
+        if took > 0.3:
+            break
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--only", default="")
+    args = parser.parse_args()
+    runners: dict[str, Callable[[str, str], None]] = {}
+    worst = 0.0
+    print(f"{'case':46} {'1x':>9} {'4x':>9} {'16x':>9}  4x/1x  16x/4x  per 4x")
+    for case in CASES:
+        if args.only not in case.name:
+            continue
+        run = runners.get(case.runner) or runners.setdefault(case.runner, RUNNERS[case.runner]())
+        n = max(1, int(case.units * args.scale))
+        times = [timed(run, case.make(n * k), case.argument) for k in (1, 4, 16)]
+        ratios = [times[1] / times[0], times[2] / times[1]]
+        growth = (times[2] / times[0]) ** 0.5
+        worst = max(worst, growth)
+        flag = "  SUPER-LINEAR" if growth > MAX_RATIO else ""
+        print(
+            f"{case.name:46} {times[0] * 1000:7.1f}ms {times[1] * 1000:7.1f}ms "
+            f"{times[2] * 1000:7.1f}ms  {ratios[0]:5.1f}  {ratios[1]:6.1f}  {growth:6.1f}{flag}",
+            flush=True,
+        )
+    print(f"worst growth per 4x: {worst:.1f} (linear: 4, limit {MAX_RATIO})")
+    return 0 if worst <= MAX_RATIO else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
