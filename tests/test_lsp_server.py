@@ -306,6 +306,46 @@ async def test_a_configuration_change_relints_open_documents(client, folder):
     assert [d.code for d in await next_diagnostics(client, uri)] == ["API006"]
 
 
+OVERLAY = """\
+overlay:
+  source: https://monitor.example.com/api/v2/oas/
+  release: 25.2.130
+releases:
+  - id: 25.2.130
+endpoints:
+  - method: GET
+    path: /health
+    operation_id: get_health
+    summary: health of the server
+    tag: System
+    maturity: stable
+    since: 25.2.130
+    auth: false
+"""
+
+
+async def test_overlays_in_the_configuration_are_the_server_the_code_is_checked_against(
+    client, folder
+):
+    text = 'import requests\nr = requests.get("https://prtg:1616/api/v2/health")\n'
+    uri = open_document(client, folder / "health.py", text)
+    assert [d.code for d in await next_diagnostics(client, uri)] == ["API004"]
+    (folder / "ov").mkdir()
+    (folder / "ov" / "overlay.yaml").write_text(OVERLAY)
+    config = folder / ".apispec.toml"
+    config.write_text('overlays = ["ov"]\n')
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            [types.FileEvent(config.as_uri(), types.FileChangeType.Created)]
+        )
+    )
+    assert await next_diagnostics(client, uri) == []  # the overlay's server has GET /health
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), at(1, 45))
+    )
+    assert "get_health" in hover.contents.value and "25.2.130" in hover.contents.value
+
+
 async def test_inlay_hints_are_off_by_default_and_show_maturity_when_asked(client, folder):
     uri = open_document(client, folder / "script.py", SCRIPT)
     await next_diagnostics(client, uri)

@@ -68,6 +68,17 @@ def test_a_relative_registry_is_relative_to_the_workspace_folder(tmp_path):
     assert profile.registry_dir == tmp_path / "vendor" / "registry"
 
 
+def test_overlays_are_one_key_relative_to_the_workspace_folder_or_to_the_file(tmp_path):
+    editor = _profiles({"overlays": ["ov/a", "/srv/b"]})
+    profile = editor.profile(None, tmp_path)
+    assert profile.overlays == (tmp_path / "ov" / "a", Path("/srv/b"))
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / ".apispec.toml").write_text('overlays = ["mine"]\n')
+    profile = editor.profile(tmp_path / "sub", tmp_path)
+    assert profile.overlays == (tmp_path / "sub" / "mine",)  # the file's list, whole
+    assert profile.key != editor.profile(None, tmp_path).key
+
+
 @pytest.mark.parametrize(
     ("raw", "problem"),
     [
@@ -76,6 +87,7 @@ def test_a_relative_registry_is_relative_to_the_workspace_folder(tmp_path):
         ({"severity": {"API002": "fatal"}}, "unknown severity 'fatal'"),
         ({"maxFileSize": "lots"}, "expected a size such as 5MB"),
         ({"respectGitignore": "yes"}, "expected true or false"),
+        ({"overlays": "ov"}, "overlays: expected a list of strings"),
         ({"configurationPreference": "mine"}, "expected one of filesystemFirst"),
         ({"debounce": -5}, "debounce: expected milliseconds"),
         ("apispec", "expected an object of settings"),

@@ -9,7 +9,6 @@ reports them (1-based, code points).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,9 +17,10 @@ from apispec.exceptions import ApispecError
 from apispec.filters import check as check_filter
 from apispec.filters import complete as complete_filter
 from apispec.filters.parse import tokenize as filter_tokens
+from apispec.inputs import load_toml, read_input_text
 from apispec.lint.config import Config, find_config, load_config, parse_severity, parse_size
 from apispec.lint.discover import discover, read_text
-from apispec.lint.engine import Checker, Options
+from apispec.lint.engine import Checker, Options, lint_in_budget
 from apispec.lint.extract import extract_references, language_of
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.match import match
@@ -47,12 +47,14 @@ __all__ = [
     "find_config",
     "fix_plans",
     "language_of",
+    "lint_document",
     "load_config",
     "load_registry",
     "make_checker",
     "parse_severity",
     "parse_size",
     "read_document",
+    "registry_for",
     "rule_url",
     "suppression",
     "workspace_files",
@@ -79,16 +81,43 @@ def config_keys(path: Path) -> frozenset[str]:
 
     Called after `load_config` read the same file without error.
     """
-    document = tomllib.loads(path.read_text(encoding="utf-8"))
+    document = load_toml(read_input_text(path), str(path))
     table = (
         document.get("tool", {}).get("apispec", {}) if path.name == "pyproject.toml" else document
     )
     return frozenset(table)
 
 
-def make_checker(config: Config, targets: tuple[str, ...], registry_dir: Path | None) -> Checker:
+def make_checker(
+    config: Config,
+    targets: tuple[str, ...],
+    registry_dir: Path | None,
+    overlays: tuple[Path, ...] = (),
+) -> Checker:
     """A linter for one configuration, as `apispec lint` would build it (registry loaded once)."""
-    return Checker(load_registry(registry_dir), Options(config, targets, registry_dir))
+    registry = load_registry(registry_dir, overlays)
+    return Checker(registry, Options(config, targets, registry_dir, overlays))
+
+
+def registry_for(
+    registry_dir: Path | None, overlays: tuple[Path, ...]
+) -> tuple[Registry, Path | None, tuple[Path, ...], str | None]:
+    """The registry with its overlays, as loaded, and None; when that fails, the bundled
+    registry and why (an editor keeps linting with the spec's facts, and says so)."""
+    try:
+        return load_registry(registry_dir, overlays), registry_dir, overlays, None
+    except (ApispecError, OSError) as exc:  # the message names the file or directory
+        return load_registry(None), None, (), f"{exc}; using the bundled registry"
+
+
+def lint_document(checker: Checker, text: str, name: str) -> tuple[list[Finding], str | None]:
+    """(findings, None), or ((), why it was not linted): over the time budget
+    (`file-timeout`, CPU time of the lint thread) or an internal error, as `apispec lint`
+    reports such a file."""
+    result = lint_in_budget(checker, text, name)
+    if result.skipped is not None:
+        return [], result.skipped.reason.removeprefix("not linted: ")
+    return result.findings, None
 
 
 def read_document(path: str, max_size: int) -> tuple[str | None, str | None]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from apispec.exceptions import ApispecError
 from apispec.lsp import adapter
 from apispec.lsp.documents import Document
+from apispec.lsp.maturity import default_release
 from apispec.lsp.settings import Profile
 
 
@@ -37,13 +38,11 @@ class Analyzer:
         if cached is not None:
             return cached
         problems: list[str] = []
-        registry_dir = profile.registry_dir
-        try:
-            registry = adapter.load_registry(registry_dir)
-        except (ApispecError, OSError) as exc:
-            problems.append(f"registry {registry_dir}: {exc}; using the bundled registry")
-            registry_dir = None
-            registry = adapter.load_registry(None)
+        registry, registry_dir, overlays, problem = adapter.registry_for(
+            profile.registry_dir, profile.overlays
+        )
+        if problem is not None:
+            problems.append(problem)
         targets: list[str] = []
         for target in profile.targets:
             try:
@@ -52,8 +51,10 @@ class Analyzer:
                 where = profile.source or "settings"
                 problems.append(f"{where}: target: {exc}")
         if not targets:
-            targets.append(registry.newest_release.text)
-        checker = adapter.make_checker(profile.config, tuple(dict.fromkeys(targets)), registry_dir)
+            targets.append(default_release(registry).text)
+        checker = adapter.make_checker(
+            profile.config, tuple(dict.fromkeys(targets)), registry_dir, overlays
+        )
         self._checkers[profile.key] = (checker, tuple(problems))
         return checker, tuple(problems)
 
@@ -62,9 +63,5 @@ class Analyzer:
         reason = doc.not_linted(profile.config.max_file_size)
         if reason is not None:
             return Result((), reason, problems)
-        try:
-            findings = checker.lint_text(doc.text, doc.lint_name)
-        except Exception as exc:  # as `apispec lint` does: one odd file is reported, not fatal
-            reason = f"internal error ({type(exc).__name__}: {exc}); please report it"
-            return Result((), reason, problems)
-        return Result(tuple(findings), None, problems)
+        findings, reason = adapter.lint_document(checker, doc.text, doc.lint_name)
+        return Result(tuple(findings), reason, problems)

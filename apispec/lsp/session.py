@@ -233,10 +233,7 @@ class ApispecServer(LanguageServer):
 
     def registry_and_target(self, profile: Profile) -> tuple[Registry, Release]:
         """For completion and hover on the loop: the registry is already loaded by then."""
-        try:
-            registry = adapter.load_registry(profile.registry_dir)
-        except (adapter.ApispecError, OSError):
-            registry = adapter.load_registry(None)
+        registry, _, _, _ = adapter.registry_for(profile.registry_dir, profile.overlays)
         return registry, newest_target(registry, profile.targets)
 
     # -- linting --------------------------------------------------------------------

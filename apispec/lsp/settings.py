@@ -35,6 +35,7 @@ LINT_KEYS = (
     "select",
     "ignore",
     "registry",
+    "overlays",
     "exclude",
     "severity",
     "max-file-size",
@@ -118,7 +119,7 @@ def _lint_value(name: str, value: Any) -> Any:
         return _strings(name, value, single=True)
     if name in ("select", "ignore"):
         return tuple(sorted(adapter.expand_codes(list(_strings(name, value)), where)))
-    if name == "exclude":
+    if name in ("exclude", "overlays"):
         return _strings(name, value)
     if name == "registry":
         if not isinstance(value, str):
@@ -168,13 +169,21 @@ class Profile:
     config: adapter.Config = field(compare=False, hash=False)
     targets: tuple[str, ...]  # as written; checked against the registry when linting
     registry_dir: Path | None
+    overlays: tuple[Path, ...]  # applied in order on top of the registry, later ones winning
     source: Path | None  # the configuration file used, if any
     stamp: tuple[int, int] | None  # its (mtime_ns, size) when read
     client: ClientSettings
 
     @property
     def key(self) -> tuple[object, ...]:
-        return (self.source, self.stamp, self.client, self.targets, self.registry_dir)
+        return (
+            self.source,
+            self.stamp,
+            self.client,
+            self.targets,
+            self.registry_dir,
+            self.overlays,
+        )
 
 
 def merge(
@@ -182,14 +191,15 @@ def merge(
     file_keys: frozenset[str],
     client: ClientSettings,
     folder: Path | None,
-) -> tuple[adapter.Config, tuple[str, ...], Path | None]:
-    """The configuration a document is linted with, its targets and registry directory."""
+) -> adapter.Config:
+    """The configuration a document is linted with: the file's, with the editor's settings
+    filling the keys it does not set (or overriding them, `editorFirst`)."""
     config = (
         replace(file_config)
         if file_config is not None
         else adapter.Config(root=(folder or Path.cwd()).resolve())
     )
-    registry = config.registry
+    base = folder or Path.cwd()
     for name, value in client.lint:
         if name in file_keys and client.preference != "editorFirst":
             continue
@@ -208,10 +218,16 @@ def merge(
         elif name == "respect-gitignore":
             config.respect_gitignore = value
         elif name == "registry":
-            path = Path(os.path.expanduser(value))
-            registry = (path if path.is_absolute() else (folder or Path.cwd()) / path).resolve()
-            config.registry = registry
-    return config, tuple(config.target), registry
+            config.registry = _path(value, base)
+        elif name == "overlays":
+            config.overlays = [_path(v, base) for v in value]
+    return config
+
+
+def _path(value: str, base: Path) -> Path:
+    """A path from the editor's settings: `~` expanded, relative to the workspace folder."""
+    path = Path(os.path.expanduser(value))
+    return (path if path.is_absolute() else base / path).resolve()
 
 
 class Profiles:
@@ -253,8 +269,16 @@ class Profiles:
                     stamp, file_config, keys = loaded
                 else:
                     source = None
-        config, targets, registry = merge(file_config, keys, client, folder)
-        return Profile(config, targets, registry, source, stamp, client)
+        config = merge(file_config, keys, client, folder)
+        return Profile(
+            config,
+            tuple(config.target),
+            config.registry,
+            tuple(config.overlays),
+            source,
+            stamp,
+            client,
+        )
 
     def _config_file(self, directory: Path) -> Path | None:
         if directory not in self._found:
