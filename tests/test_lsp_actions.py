@@ -1,4 +1,4 @@
-"""Positions, code actions and filter fixes in client code, without a server."""
+"""Positions, code actions and inlay hints in client code, without a server."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from lsprotocol import types
 
 from apispec.lint.config import Config
 from apispec.lint.engine import Options, lint_text
-from apispec.lsp import adapter
 from apispec.lsp.actions import FIX_ALL, Located, code_actions
 from apispec.lsp.inlay import hints
 from apispec.lsp.positions import LineIndex
@@ -77,7 +76,7 @@ def test_offset_and_position_round_trip(text, data):
 def test_a_safe_fix_is_preferred_and_comes_with_suppression_and_documentation():
     text = HEAD + 'requests.get(f"{B}/sensors/{s}/overview")\n'
     located = _located(text)
-    actions = code_actions(text, "a.py", located, [], (len(HEAD), len(text)), None)
+    actions = code_actions(text, "a.py", located, (len(HEAD), len(text)), None)
     titles = [a.title for a in actions]
     assert titles == [
         "Replace with GET /sensors/{id} (API002)",
@@ -96,34 +95,12 @@ def test_an_unsafe_fix_is_offered_but_not_preferred():
     located = [x for x in _located(text) if x.finding.code == "API002"]
     (fix,) = [
         a
-        for a in code_actions(text, "a.py", located, [], (0, len(text)), ["quickfix"])
+        for a in code_actions(text, "a.py", located, (0, len(text)), ["quickfix"])
         if a.edits and "Replace" in a.title
     ]
     assert fix.title == "Replace with GET /experimental/devices (API002, unsafe)"
     assert not fix.preferred
-    assert code_actions(text, "a.py", located, [], (0, len(text)), [FIX_ALL]) == []
-
-
-def test_filter_fixes_are_mapped_into_the_file_through_escapes_and_url_encoding(registry):
-    text = HEAD + (
-        'requests.get(f"{B}/experimental/sensors", params={"filter": "status == \\"up\\""})\n'
-        'requests.get(f"{B}/experimental/sensors?filter=status%20%3D%3D%20up")\n'
-    )
-    fixes = adapter.filter_fixes(text, "a.py", registry)
-    safe = [e for f in fixes if f.plan.applicability == "safe" for e in f.plan.edits]
-    fixed = _apply(text, safe)
-    assert '"filter": "status = up"' in fixed
-    assert "?filter=status%20%3D%20up" in fixed
-    assert not [f for f in lint_text(fixed, "a.py", OPTIONS) if f.code == "API006"]
-
-
-def test_a_filter_fix_the_host_string_cannot_hold_is_dropped(registry):
-    # Quoting the id needs `"` inside an f-string that `"` delimits: no edit is offered.
-    text = HEAD + 'requests.get(f"{B}/experimental/sensors?filter=parentid = 5")\n'
-    assert [f.code for f in adapter.filter_fixes(text, "a.py", registry)] == []
-    single = HEAD + "requests.get(f'{B}/experimental/sensors?filter=parentid = 5')\n"
-    (fix,) = adapter.filter_fixes(single, "a.py", registry)
-    assert 'filter=parentid = "5"\'' in _apply(single, fix.plan.edits)
+    assert code_actions(text, "a.py", located, (0, len(text)), [FIX_ALL]) == []
 
 
 def test_fix_all_takes_every_safe_fix_once():
@@ -132,11 +109,7 @@ def test_fix_all_takes_every_safe_fix_once():
         'requests.get(f"{B}/probes/{p}/overview")\n'
         'requests.get(f"{B}/experimental/sensors", params={"filter": "status = up AND type == sensor"})\n'
     )
-    located = _located(text)
-    from apispec.model import load_registry
-
-    fixes = adapter.filter_fixes(text, "a.py", load_registry())
-    (fix_all,) = code_actions(text, "a.py", located, fixes, (0, 0), [FIX_ALL])
+    (fix_all,) = code_actions(text, "a.py", _located(text), (0, 0), [FIX_ALL])
     fixed = _apply(text, fix_all.edits)
     assert '/sensors/{s}"' in fixed and '/probes/{p}"' in fixed
     assert '"status = up and type = sensor"' in fixed

@@ -50,34 +50,31 @@ def code_actions(
     text: str,
     lint_name: str,
     located: list[Located],
-    filter_fixes: list[adapter.FilterFix],
     span: tuple[int, int],
     only: list[str] | None,
 ) -> list[Action]:
     actions: list[Action] = []
     if wants(only, QUICKFIX):
         inside = [x for x in located if x.start <= span[1] and span[0] <= x.end]
-        actions.extend(_quick_fixes(text, lint_name, inside, filter_fixes))
+        actions.extend(_quick_fixes(text, lint_name, inside))
     if wants(only, FIX_ALL):
-        fix_all = fix_all_action(text, located, filter_fixes)
+        fix_all = fix_all_action(located)
         if fix_all is not None:
             actions.append(fix_all)
     return actions
 
 
-def _quick_fixes(
-    text: str, lint_name: str, inside: list[Located], filter_fixes: list[adapter.FilterFix]
-) -> Iterator[Action]:
+def _quick_fixes(text: str, lint_name: str, inside: list[Located]) -> Iterator[Action]:
     suppressed: set[tuple[str, int]] = set()
     documented: set[str] = set()
     for item in inside:
         finding = item.finding
-        for plan in adapter.fix_plans(item.finding, item.start, filter_fixes):
-            if plan.applicability == "display-only":
-                continue
-            safe = plan.applicability == "safe"
-            title = f"{_sentence(plan.title)} ({finding.code}{'' if safe else ', unsafe'})"
-            yield Action(title, QUICKFIX, plan.edits, preferred=safe, finding=finding)
+        plan = adapter.fix_plan(finding)
+        if plan is None or plan.applicability == "display-only":
+            continue
+        safe = plan.applicability == "safe"
+        title = f"{_sentence(plan.title)} ({finding.code}{'' if safe else ', unsafe'})"
+        yield Action(title, QUICKFIX, plan.edits, preferred=safe, finding=finding)
     for item in inside:
         finding = item.finding
         key = (finding.code, finding.line)
@@ -95,20 +92,20 @@ def _quick_fixes(
             yield Action(title, QUICKFIX, command=command, finding=finding)
 
 
-def fix_all_action(
-    text: str, located: list[Located], filter_fixes: list[adapter.FilterFix]
-) -> Action | None:
+def fix_all_action(located: list[Located]) -> Action | None:
     """Every safe fix of the document at once; overlapping ones wait for the next run."""
     taken: list[Edit] = []
     count = 0
     for item in located:
-        for plan in adapter.fix_plans(item.finding, item.start, filter_fixes):
-            if plan.applicability != "safe" or any(
-                _overlaps(edit, other) for edit in plan.edits for other in taken
-            ):
-                continue
-            taken.extend(plan.edits)
-            count += 1
+        plan = adapter.fix_plan(item.finding)
+        if (
+            plan is None
+            or plan.applicability != "safe"
+            or any(_overlaps(edit, other) for edit in plan.edits for other in taken)
+        ):
+            continue
+        taken.extend(plan.edits)
+        count += 1
     if not count:
         return None
     title = f"Fix all safe apispec problems ({count})"

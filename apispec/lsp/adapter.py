@@ -9,12 +9,10 @@ reports them (1-based, code points).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from apispec.exceptions import ApispecError
-from apispec.filters import check as check_filter
 from apispec.filters import complete as complete_filter
 from apispec.filters.parse import tokenize as filter_tokens
 from apispec.inputs import load_toml, read_input_text
@@ -25,7 +23,6 @@ from apispec.lint.extract import extract_references, language_of
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.match import match
 from apispec.lint.prefilter import worth_decoding
-from apispec.lint.reference import QueryValue
 from apispec.lint.rules import BY_CODE, expand_codes
 from apispec.lint.suppression_comment import suppression_edit
 from apispec.model import Endpoint, Registry, load_registry
@@ -42,10 +39,9 @@ __all__ = [
     "complete_filter",
     "config_keys",
     "expand_codes",
-    "filter_fixes",
     "filter_tokens",
     "find_config",
-    "fix_plans",
+    "fix_plan",
     "language_of",
     "lint_document",
     "load_config",
@@ -61,7 +57,6 @@ __all__ = [
 ]
 
 DEPRECATED_CODES = frozenset({"API001", "API002"})  # findings about endpoints going away
-FILTER_CODE = "API006"
 
 
 # -- rules ---------------------------------------------------------------------
@@ -145,145 +140,13 @@ class FixPlan:
     edits: tuple[tuple[int, int, str], ...]  # (start, end, content), file offsets
 
 
-def fix_plans(finding: Finding, start: int, filter_fixes: list[FilterFix]) -> list[FixPlan]:
-    """The repairs of one finding that starts at file offset `start`: the linter's own
-    (API002's successor rewrite), or the fixes of the filter diagnostic it reports."""
+def fix_plan(finding: Finding) -> FixPlan | None:
+    """The linter's fix of a finding (API002's successor, API006's filter fix-it), if any."""
     fix = finding.fix
-    if fix is not None:
-        edits = tuple((e.start, e.end, e.content) for e in fix.edits)
-        return [FixPlan(fix.message, str(fix.applicability), edits)]
-    if finding.code != FILTER_CODE:
-        return []
-    # The engine's API006 message names the filter code: "invalid filter for X: FLT004 ...".
-    return [f.plan for f in filter_fixes if f.start == start and f" {f.code} " in finding.message]
-
-
-# -- filter fixes inside client code -------------------------------------------
-
-
-@dataclass(frozen=True)
-class FilterFix:
-    """A filter diagnostic's fix mapped into the file, for the API006 finding at `start`."""
-
-    start: int  # file offset where the diagnostic (and its API006 finding) starts
-    code: str  # FLT code
-    plan: FixPlan
-
-
-# A fix, the query value it repairs, and that value once repaired.
-_Candidate = tuple[FilterFix, QueryValue, str]
-MAX_ALONE = 20  # past this many fixes in one batch, a failed batch is not retried one by one
-
-
-def filter_fixes(
-    text: str, path: str, registry: Registry, within: tuple[int, int] | None = None
-) -> list[FilterFix]:
-    """The fixes of the filters the linter checks in `text` (within a range of it).
-
-    The filter's edits are mapped back through the query value's offsets; the
-    result is kept only when linting the edited file finds the repaired filter
-    exactly there. That one check covers every way a filter is written in code
-    (escapes, URL encoding, interpolation): a fix that would need the host
-    language's escaping is dropped rather than offered broken.
-    """
-    found: list[_Candidate] = []
-    for reference in extract_references(text, path, registry):
-        for query in reference.query:
-            if query.name != "filter" or query.value is None or query.span is None:
-                continue
-            if within is not None and not (
-                query.span.start <= within[1] and within[0] <= _value_end(query)
-            ):
-                continue
-            diagnostics = check_filter(
-                query.value, registry=registry, placeholder_spans=query.placeholder_spans
-            )
-            for d in diagnostics:
-                if d.fix is None or d.fix.applicability == "display-only":
-                    continue
-                edits = tuple(
-                    (_in_file(query, e.start), _in_file(query, e.end), e.content)
-                    for e in d.fix.edits
-                )
-                plan = FixPlan(d.hint or f"fix {d.code}", d.fix.applicability, edits)
-                expected = _applied(query.value, [(e.start, e.end, e.content) for e in d.fix.edits])
-                found.append((FilterFix(_in_file(query, d.start), d.code, plan), query, expected))
-    return _verified(text, path, registry, found)
-
-
-def _value_end(query: QueryValue) -> int:
-    assert query.span is not None
-    if query.offset_map:
-        return query.offset_map[-1] + 1
-    return query.span.start + len(query.value or "")
-
-
-def _in_file(query: QueryValue, index: int) -> int:
-    """The file offset of character `index` of the query value (or of its end)."""
-    assert query.span is not None and query.value is not None
-    if query.offset_map is None:
-        return query.span.start + index
-    if index < len(query.offset_map):
-        return query.offset_map[index]
-    return query.offset_map[-1] + 1
-
-
-def _applied(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
-    for start, end, content in sorted(edits, reverse=True):
-        text = text[:start] + content + text[end:]
-    return text
-
-
-def _verified(text: str, path: str, registry: Registry, found: list[_Candidate]) -> list[FilterFix]:
-    """The fixes whose edits give the repaired filter where it was, when linted again.
-
-    Non-overlapping fixes are tried together; when that breaks some, each of
-    the batch is tried alone, so that a broken neighbour does not condemn a
-    good fix.
-    """
-    kept: list[FilterFix] = []
-    pending = found
-    while pending:
-        batch, pending = _non_overlapping(pending)
-        good = _surviving(text, path, registry, batch)
-        if len(good) < len(batch) and len(batch) <= MAX_ALONE:
-            good = [item for item in batch if _surviving(text, path, registry, [item])]
-        kept.extend(fix for fix, _, _ in good)
-    return sorted(kept, key=lambda f: (f.start, f.code))
-
-
-def _surviving(
-    text: str, path: str, registry: Registry, batch: list[_Candidate]
-) -> list[_Candidate]:
-    edits = [e for fix, _, _ in batch for e in fix.plan.edits]
-    values = {
-        (q.span.start, q.value)
-        for r in extract_references(_applied(text, edits), path, registry)
-        for q in r.query
-        if q.name == "filter" and q.span is not None
-    }
-    survivors = []
-    for item in batch:
-        _, query, expected = item
-        assert query.span is not None
-        start = query.span.start
-        shift = sum(len(c) - (e - s) for s, e, c in edits if s < start)
-        if (start + shift, expected) in values:
-            survivors.append(item)
-    return survivors
-
-
-def _non_overlapping(items: list[_Candidate]) -> tuple[list[_Candidate], list[_Candidate]]:
-    taken: list[tuple[int, int]] = []
-    batch, rest = [], []
-    for item in items:
-        spans = [(s, e) for s, e, _ in item[0].plan.edits]
-        if any(s == ts or (s < te and ts < e) for s, e in spans for ts, te in taken):
-            rest.append(item)
-            continue
-        taken.extend(spans)
-        batch.append(item)
-    return batch, rest
+    if fix is None:
+        return None
+    edits = tuple((e.start, e.end, e.content) for e in fix.edits)
+    return FixPlan(fix.message, str(fix.applicability), edits)
 
 
 # -- calls and their endpoints (inlay hints) -----------------------------------

@@ -19,7 +19,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from apispec.lsp import adapter
-from apispec.lsp.actions import FIX_ALL, SHOW_DOCUMENTATION, Action, Located, code_actions, wants
+from apispec.lsp.actions import FIX_ALL, SHOW_DOCUMENTATION, Action, Located, code_actions
 from apispec.lsp.completion import complete
 from apispec.lsp.diagnostics import to_lsp
 from apispec.lsp.documents import Document
@@ -247,8 +247,8 @@ async def code_action(
     if doc is None:
         return None
     result = await ls.result(doc)
-    if result is None or not result.findings:
-        return []
+    if result is None or not result.findings or ls.documents.get(doc.uri) is not doc:
+        return []  # nothing to fix, or edited meanwhile: these offsets would be stale
     index = doc.index(ls.encoding)
     located = [
         Located(
@@ -260,26 +260,7 @@ async def code_action(
     ]
     span = (index.offset(params.range.start), index.offset(params.range.end))
     only = [str(k) for k in params.context.only] if params.context.only else None
-    fixing_all = wants(only, FIX_ALL)
-    filters = [
-        x
-        for x in located
-        if x.finding.code == adapter.FILTER_CODE
-        and (fixing_all or (x.start <= span[1] and span[0] <= x.end))
-    ]
-    filter_fixes: list[adapter.FilterFix] = []
-    if filters:
-        registry, _ = ls.registry_and_target(ls.profile(doc))
-        within = (
-            None if fixing_all else (min(x.start for x in filters), max(x.end for x in filters))
-        )
-        loop = asyncio.get_running_loop()
-        filter_fixes = await loop.run_in_executor(
-            ls.lint_pool, adapter.filter_fixes, doc.text, doc.lint_name, registry, within
-        )
-    if ls.documents.get(doc.uri) is not doc:
-        return []  # edited meanwhile: these offsets are stale
-    actions = code_actions(doc.text, doc.lint_name, located, filter_fixes, span, only)
+    actions = code_actions(doc.text, doc.lint_name, located, span, only)
     return [_code_action(a, doc, index) for a in actions]
 
 
