@@ -12,10 +12,13 @@ corpus), warms it up, then measures, each over --repeat rounds:
 - pull: a `textDocument/diagnostic` request right after a change (no debounce);
 - completion: `textDocument/completion` inside a filter string of that file.
 
+With --slip the file also holds a filter with a fixable slip (`status == down`),
+so every lint also verifies API006's fix (one more extraction of the file).
+
 The client is a few lines of JSON-RPC over pipes, so the figures are the
 server's (plus two pipe hops), not a client library's.
 
-Usage: python benchmarks/lsp.py [--lines N] [--repeat R]
+Usage: python benchmarks/lsp.py [--lines N] [--repeat R] [--slip]
 Targets (issue 14): diagnostics within 100 ms of a change on a warm server,
 completion within 50 ms.
 """
@@ -42,8 +45,13 @@ FILTER_CALL = (
     "params={{'filter': 'status = down and ty'}}, headers=AUTH)"
 )
 
+SLIP_CALL = (
+    'up = requests.get(f"{{BASE}}/experimental/devices", '
+    "params={{'filter': 'status == down'}}, headers=AUTH)"
+)
 
-def generate(lines: int, seed: int = 7) -> tuple[str, int, int]:
+
+def generate(lines: int, seed: int = 7, slip: bool = False) -> tuple[str, int, int]:
     """The file, and the line and column of a cursor inside a filter string."""
     rng = random.Random(seed)
     out = HEADERS[".py"].splitlines()
@@ -51,6 +59,8 @@ def generate(lines: int, seed: int = 7) -> tuple[str, int, int]:
         n = len(out)
         if n == lines // 2:
             out.append(FILTER_CALL.format())
+        elif slip and n == lines // 4:
+            out.append(SLIP_CALL.format())
         elif rng.random() < 0.02:
             out.append(rng.choice(CALLS[".py"]).format(n=n))
         else:
@@ -120,9 +130,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--slip", action="store_true", help="add a filter with a fixable slip")
     args = parser.parse_args()
 
-    text, cursor_line, cursor_column = generate(args.lines)
+    text, cursor_line, cursor_column = generate(args.lines, slip=args.slip)
     folder = Path(tempfile.mkdtemp(prefix="apispec-lsp-bench-"))
     path = folder / "client.py"
     path.write_text(text)
