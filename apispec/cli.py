@@ -33,6 +33,7 @@ COMMANDS = (
     "docs",
     "changelog",
     "mock",
+    "lsp",
 )
 
 
