@@ -35,6 +35,7 @@ COMMANDS = (
     "docs",
     "changelog",
     "mock",
+    "lsp",
 )
 
 

@@ -6,10 +6,12 @@ per 4x, (time(16x) / time(1x)) ** 0.5, must stay at or below 5 (the margin
 absorbs noise of a shared machine). A case that grows faster is printed with
 `SUPER-LINEAR` and the script exits 1.
 
-Runners time the work of one file in the running process (the registry
-loaded, as a lint worker has it), so start-up does not hide the growth. A new
-kind of input (a filter for `apispec filter check`, say) is a runner in
-RUNNERS and rows that name it.
+Runners time the work in the running process (the registry loaded, as a lint
+worker has it), so start-up does not hide the growth: one file for the linter;
+one filter for the filter engine (checked, printed, explained, completed,
+compared, compiled, evaluated: the inputs that once overflowed the stack); the
+mock's selection of a 900-term `or` over a growing list (the request that froze
+the mock). A new kind of input is a runner in RUNNERS and rows that name it.
 
 Usage: python benchmarks/hostile.py [--scale K] [--only SUBSTRING]
   --scale K   multiply every case's 1x size by K (default 1)
@@ -22,6 +24,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 MAX_RATIO = 5.0
 
@@ -31,7 +34,7 @@ class Case:
     name: str  # what grows
     runner: str  # a key of RUNNERS
     argument: str  # what the runner needs besides the text (lint: the file name)
-    make: Callable[[int], str]  # the input of n units
+    make: Callable[[int], object]  # the input of n units (built before the clock starts)
     units: int  # n at 1x: large enough that noise does not decide the ratio
 
 
@@ -125,7 +128,60 @@ CASES: tuple[Case, ...] = (
 )
 
 
-def _lint_runner() -> Callable[[str, str], None]:
+def chain(terms: int, word: str = "or", op: str = "=") -> str:
+    return f" {word} ".join(f'id {op} "{n}"' for n in range(terms))
+
+
+def nested(levels: int) -> str:
+    text = "status = up"
+    for n in range(levels):
+        text = f'id = "{n}" {"and" if n % 2 else "or"} ({text})'
+    return text
+
+
+def records(count: int) -> list[dict[str, object]]:
+    return [
+        {"id": str(n), "status": "up", "basic.host": f"10.0.{n % 250}.{n % 7}", "basic.tags": []}
+        for n in range(count)
+    ]
+
+
+def compiled_or(n: int) -> object:
+    """A chain no record matches, so every term runs on every record."""
+    from apispec.filters import compile
+
+    return compile(" or ".join(f'id = "x{k}"' for k in range(n)))
+
+
+def mock_selection(count: int) -> object:
+    """The mock's worker-thread selection: a 900-term `or` on an unindexed property."""
+    from apispec.mock.lists import ListQuery
+    from apispec.mock.selection import Selection
+
+    text = " or ".join(f'basic.host = "10.9.{n}.1"' for n in range(900))
+    query = ListQuery(100, 0, text, None, False, None)  # type: ignore[arg-type]
+    return Selection(query, records(count), None, None, float("inf"), 25.0, lambda: False)
+
+
+FILTER_RECORDS = 500
+CASES += (
+    # issue 11, points 10 and 13: the filter engine and the mock on long chains
+    Case("filter check: `or` chain", "check", "", chain, 250),
+    Case("filter check: `==` slip in every term", "check", "", lambda n: chain(n, op="=="), 250),
+    Case("filter check: nesting past the bound", "check", "", nested, 250),
+    Case("filter fmt: `or` chain", "fmt", "", chain, 250),
+    Case("filter explain: `and` chain", "explain", "", lambda n: chain(n, "and"), 250),
+    Case("filter complete: after an `or` chain", "complete", "", lambda n: chain(n) + " and ", 250),
+    Case("filter trees: equality and hash", "equal", "", chain, 250),
+    Case("filter compile: `and` chain", "compile", "", lambda n: chain(n, "and"), 250),
+    Case(
+        f"filter evaluate: `or` chain, {FILTER_RECORDS} records", "evaluate", "", compiled_or, 250
+    ),
+    Case("mock: 900-term `or` over N records", "select", "", mock_selection, 500),
+)
+
+
+def _lint_runner() -> Callable[[Any, str], object]:
     from apispec.lint.config import Config
     from apispec.lint.engine import Checker, Options, fewer_collections
     from apispec.model import load_registry
@@ -140,10 +196,44 @@ def _lint_runner() -> Callable[[str, str], None]:
     return run
 
 
-RUNNERS: dict[str, Callable[[], Callable[[str, str], None]]] = {"lint": _lint_runner}
+def _filter_runners() -> dict[str, Callable[[Any, str], object]]:
+    from apispec.filters import check, compile, complete, format, parse
+    from apispec.filters.format import outline, parenthesized
+
+    rows = records(FILTER_RECORDS)
+
+    def equal(text: str, _: str) -> bool:
+        one, two = parse(text).tree, parse(text.replace(" = ", "=")).tree
+        return one == two and hash(one) == hash(two)
+
+    def explain(text: str, _: str) -> object:
+        tree = parse(text).tree
+        return outline(tree), parenthesized(tree)
+
+    return {
+        "check": lambda text, _: check(text),
+        "fmt": lambda text, _: format(text),
+        "explain": explain,
+        "complete": lambda text, _: complete(text),
+        "equal": equal,
+        "compile": lambda text, _: compile(text),
+        "evaluate": lambda flt, _: flt.select(rows),
+        "select": lambda selection, _: selection.run(),
+    }
 
 
-def timed(run: Callable[[str, str], None], text: str, argument: str) -> float:
+def _runner(name: str) -> Callable[[], Callable[[Any, str], object]]:
+    return lambda: _filter_runners()[name]
+
+
+RUNNERS: dict[str, Callable[[], Callable[[Any, str], object]]] = {
+    "lint": _lint_runner,
+    **{name: _runner(name) for name in ("check", "fmt", "explain", "complete", "equal")},
+    **{name: _runner(name) for name in ("compile", "evaluate", "select")},
+}
+
+
+def timed(run: Callable[[Any, str], object], text: object, argument: str) -> float:
     """CPU seconds, the best of a few runs (fewer for slow ones): noise only ever adds time.
 
     CPU time rather than wall time, because other work on the machine does not
@@ -167,7 +257,7 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--only", default="")
     args = parser.parse_args()
-    runners: dict[str, Callable[[str, str], None]] = {}
+    runners: dict[str, Callable[[Any, str], object]] = {}
     worst = 0.0
     print(f"{'case':46} {'1x':>9} {'4x':>9} {'16x':>9}  4x/1x  16x/4x  per 4x")
     for case in CASES:

@@ -80,6 +80,10 @@ def test_json_output_has_the_documented_shape(cli):
                     "end": 9,
                     "line": 1,
                     "column": 9,
+                    "fix": {
+                        "applicability": "safe",
+                        "edits": [{"start": 8, "end": 9, "content": ""}],
+                    },
                 }
             ],
         },
@@ -96,6 +100,10 @@ def test_json_output_has_the_documented_shape(cli):
                     "end": 11,
                     "line": 1,
                     "column": 10,
+                    "fix": {
+                        "applicability": "unsafe",
+                        "edits": [{"start": 9, "end": 11, "content": "up"}],
+                    },
                 }
             ],
         },

@@ -45,8 +45,8 @@ def test_every_diagnostic_code_has_an_example_with_its_output():
 )
 def test_shown_command_output_is_real(block: str) -> None:
     command, _, shown = block.partition("\n")
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    out = io.StringIO()  # standard error too, where it comes (`filter fix` reports on it)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         main(shlex.split(command)[2:])  # after `$ apispec`
     assert out.getvalue().rstrip("\n") == shown
 

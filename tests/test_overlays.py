@@ -267,6 +267,9 @@ def test_every_command_that_reads_the_registry_takes_overlays(cli, tmp_path: Pat
     assert checked.code == 0 and "0 warnings" in checked.out
     completed = cli("filter", "complete", "--overlay", overlay, "status = ")
     assert "paused" in completed.out and "warning" in completed.out
+    fixed = cli("filter", "fix", "--unsafe-fixes", "--overlay", overlay, "status = Paused")
+    assert (fixed.code, fixed.out) == (0, "status = paused\n")
+    assert cli("filter", "fix", "--unsafe-fixes", "status = Paused").out == "status = Paused\n"
 
 
 def test_the_mock_serves_an_overlay(tmp_path: Path) -> None:

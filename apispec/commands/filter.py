@@ -1,6 +1,7 @@
-"""`apispec filter check|fmt|explain|complete`: the filter language from the shell.
+"""`apispec filter check|fix|fmt|explain|complete`: the filter language from the shell.
 
-Exit codes: 0 when no filter has an error, 1 when one has, 2 for usage errors.
+Exit codes: 0 when no filter has an error (after fixing, for `fix`), 1 when
+one has, 2 for usage errors.
 """
 
 from __future__ import annotations
@@ -36,6 +37,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--format", choices=["text", "json"], default="text")
     add_registry_option(check, help="check against the registry in DIR")
     check.set_defaults(handler=run_check)
+
+    fix = inner.add_parser(
+        "fix", help="apply the safe fixes and print each filter repaired, one per line"
+    )
+    filters(fix)
+    fix.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also apply the fixes that guess (a did-you-mean property or value)",
+    )
+    fix.add_argument("--endpoint", metavar="PATH", help="endpoint path, as for `check`")
+    add_registry_option(fix, help="fix against the registry in DIR")
+    fix.set_defaults(handler=run_fix)
 
     fmt = inner.add_parser("fmt", help="print filters in canonical form")
     filters(fmt)
@@ -174,6 +188,29 @@ def run_check(args: argparse.Namespace) -> int:
             f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})"
         )
     return 1 if invalid else 0
+
+
+def run_fix(args: argparse.Namespace) -> int:
+    """Repaired filters on stdout, in input order; what is left wrong on stderr."""
+    from apispec.filters.catalog import resolve
+    from apispec.filters.check import endpoint_kind
+    from apispec.filters.fix import apply_fixes
+
+    inputs = _inputs(args)
+    registry = _registry(args)
+    if args.endpoint is not None:
+        endpoint_kind(resolve(registry), args.endpoint)
+    status = 0
+    for name, line, text in inputs:
+        fixed = apply_fixes(
+            text, unsafe=args.unsafe_fixes, endpoint=args.endpoint, registry=registry
+        )
+        print(fixed.text)
+        if fixed.diagnostics:
+            print(render((name, line, fixed.text), fixed.diagnostics), file=sys.stderr)
+        if not fixed.valid:
+            status = 1
+    return status
 
 
 def _print_each(args: argparse.Namespace, show: Callable[[Any], str]) -> int:

@@ -1,7 +1,8 @@
 """The filter language of the `filter` query parameter: parse, check, evaluate, format.
 
     from apispec.filters import check, compile, parse
-    check('status = "up"')            # [Diagnostic(code='FLT004', ...)]
+    check('status = "up"')            # [Diagnostic(code='FLT004', ..., fix=Fix('safe', ...))]
+    apply_fixes('status == "up"').text   # 'status = up'
     compile("status = up").select(records)
 
 See docs/filters.md for the grammar, the diagnostics and the evaluation rules.
@@ -16,15 +17,16 @@ from typing import TYPE_CHECKING, Any
 from apispec.filters.ast import FilterTree
 from apispec.filters.check import check
 from apispec.filters.complete import Completion, complete
-from apispec.filters.diagnostics import CODES, Diagnostic, line_column
+from apispec.filters.diagnostics import CODES, Diagnostic, Edit, Fix, line_column
 from apispec.filters.format import format
 from apispec.filters.parse import ParseResult, parse
 
 if TYPE_CHECKING:
     from apispec.filters.build import Condition, Enum, Prop, prop
     from apispec.filters.evaluate import Filter, FilterError, compile
+    from apispec.filters.fix import Fixed, apply_fixes
 
-# The builder and the evaluator load on first use: `apispec filter check` needs neither.
+# The builder, the evaluator and the fixer load on first use: `apispec filter check` needs none.
 _LAZY = {
     "Condition": "build",
     "Enum": "build",
@@ -33,6 +35,8 @@ _LAZY = {
     "Filter": "evaluate",
     "FilterError": "evaluate",
     "compile": "evaluate",
+    "Fixed": "fix",
+    "apply_fixes": "fix",
 }
 
 
@@ -52,12 +56,16 @@ __all__ = [
     "Completion",
     "Condition",
     "Diagnostic",
+    "Edit",
     "Enum",
     "Filter",
     "FilterError",
     "FilterTree",
+    "Fix",
+    "Fixed",
     "ParseResult",
     "Prop",
+    "apply_fixes",
     "check",
     "compile",
     "complete",

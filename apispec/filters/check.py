@@ -29,7 +29,7 @@ from apispec.filters.ast import (
     comparisons,
 )
 from apispec.filters.catalog import Catalog, PropertyInfo, resolve
-from apispec.filters.diagnostics import Diagnostic, make, ordered
+from apispec.filters.diagnostics import Diagnostic, Fix, fix_of, make, moved, ordered
 from apispec.filters.grammar import KEYWORDS
 from apispec.filters.parse import Span, parse
 from apispec.filters.tree_builder import MAX_NUMBER
@@ -74,8 +74,7 @@ def check(
         return text[offsets.original(start) : offsets.original(end)] or source[start:end]
 
     found = [
-        _moved(d, offsets.original(d.start), offsets.original(d.end))
-        for d in check_tree(tree, catalog, kind, written_after_fixes)
+        moved(d, offsets.original) for d in check_tree(tree, catalog, kind, written_after_fixes)
     ]
     return ordered([*result.diagnostics, *found])
 
@@ -98,27 +97,33 @@ def check_tree(
     for comparison in comparisons(tree.expr):
         if comparison.prop_unknown:
             continue
+        # The whole filter is this one comparison: a rewrite needs no parentheses.
+        alone = tree.expr is comparison and tree.relation is None
         prop = properties.get(comparison.prop)
         if prop is None:
-            found.append(_unknown_property(comparison, catalog, written))
+            found.append(_unknown_property(comparison, catalog, written, alone))
             prop = properties.get(_respelled(comparison.prop, catalog))
             if prop is None:
                 continue
         if comparison.op not in prop.operators:
-            found.append(_operator_not_allowed(comparison, prop, written))
+            found.append(_operator_not_allowed(comparison, prop, written, alone))
         found.extend(_value_problems(comparison, prop, written))
         if kind and tree.relation is None and prop.applies_to and kind not in prop.applies_to:
             found.append(_not_applicable(comparison, prop, kind))
     return found
 
 
-def _unknown_property(c: Comparison, catalog: Catalog, written: Written) -> Diagnostic:
+def _unknown_property(c: Comparison, catalog: Catalog, written: Written, alone: bool) -> Diagnostic:
+    """A guessed property is an unsafe fix: the writer may have meant another one."""
     name = c.prop
     message = f"`{name}` is not a filterable property"
     head, _, rest = name.partition(".")
+    fix = None
     if head in catalog.relationships and rest in catalog.properties:
         fixed = f"{head} {rest} {c.op} {written(c.value.start, c.value.end)}"
         hint = f"a relationship word goes first, before the filter: `{fixed}`"
+        if alone:  # elsewhere the word would also govern the rest of the filter
+            fix = fix_of("unsafe", (c.prop_start, c.prop_end, f"{head} {rest}"))
     else:
         suggestion = suggest_property(name, catalog.properties)
         hint = (
@@ -126,7 +131,9 @@ def _unknown_property(c: Comparison, catalog: Catalog, written: Written) -> Diag
             if suggestion
             else "filterable properties: " + ", ".join(catalog.properties)
         )
-    return make("FLT002", message, c.prop_start, c.prop_end, hint)
+        if suggestion:
+            fix = fix_of("unsafe", (c.prop_start, c.prop_end, suggestion))
+    return make("FLT002", message, c.prop_start, c.prop_end, hint, fix)
 
 
 def _respelled(name: str, catalog: Catalog) -> str:
@@ -159,34 +166,54 @@ def suggest_property(name: str, known: Sequence[str] | dict[str, PropertyInfo]) 
     return close[0] if close else None
 
 
-def _operator_not_allowed(c: Comparison, prop: PropertyInfo, written: Written) -> Diagnostic:
+def _operator_not_allowed(
+    c: Comparison, prop: PropertyInfo, written: Written, alone: bool
+) -> Diagnostic:
     allowed = ", ".join(prop.operators)
     message = f"operator `{c.op}` is not allowed on `{prop.name}`; allowed: {allowed}"
     value = written(c.value.start, c.value.end)
     hint = None
+    fix = None
+    is_list = isinstance(c.value, ListValue)
     if prop.multi_valued and "contains" in prop.operators and c.op in ("=", "in"):
-        hint = f"`{prop.name}` holds several values: write `{prop.name} contains {value}`"
+        if is_list:
+            spread, fix = _spread(c, prop, "contains", written, alone)
+            hint = f"`{prop.name}` holds several values: write `{spread}`"
+        else:
+            hint = f"`{prop.name}` holds several values: write `{prop.name} contains {value}`"
+            fix = fix_of("safe", (c.op_start, c.op_end, "contains"))
     elif c.op == "contains" and "=" in prop.operators:
         hint = f"`{prop.name}` holds one value: compare with `=`"
-    elif c.op == "in" and "=" in prop.operators and isinstance(c.value, ListValue):
-        items = [written(i.start, i.end) for i in c.value.items]
-        joined = "compare with `=`" + (" and join with `or`" if len(items) > 1 else "")
-        hint = (
-            f"{joined}: `"
-            + " or ".join(
-                f"{prop.name} = {_as_type(prop, item_node, item)}"
-                for item_node, item in zip(c.value.items, items, strict=True)
-            )
-            + "`"
-        )
-    return make("FLT003", message, c.op_start, c.op_end, hint)
+        if not is_list:
+            fix = fix_of("safe", (c.op_start, c.op_end, "="))
+    elif c.op == "in" and "=" in prop.operators and is_list:
+        spread, fix = _spread(c, prop, "=", written, alone)
+        several = len(c.value.items) > 1  # type: ignore[union-attr]
+        hint = f"compare with `=`{' and join with `or`' if several else ''}: `{spread}`"
+    return make("FLT003", message, c.op_start, c.op_end, hint, fix)
+
+
+def _spread(
+    c: Comparison, prop: PropertyInfo, op: str, written: Written, alone: bool
+) -> tuple[str, Fix]:
+    """`p in [a, b]` written as `p op a or p op b`, and the fix that rewrites it so.
+
+    Parenthesized when it has several terms and stands beside other
+    conditions, because `and` binds tighter than `or`.
+    """
+    assert isinstance(c.value, ListValue)
+    parts = [_converted(prop, item, written(item.start, item.end)) for item in c.value.items]
+    spread = " or ".join(f"{prop.name} {op} {text}" for text, _ in parts)
+    replacement = f"({spread})" if len(parts) > 1 and not alone else spread
+    safe = all(same for _, same in parts)
+    return spread, fix_of("safe" if safe else "unsafe", (c.start, c.end, replacement))
 
 
 def _value_problems(c: Comparison, prop: PropertyInfo, written: Written) -> list[Diagnostic]:
     value = c.value
     problems: list[Diagnostic] = []
     if c.op == "in" and not isinstance(value, ListValue):
-        shown = _as_type(prop, value, written(value.start, value.end))
+        shown, same = _converted(prop, value, written(value.start, value.end))
         return [
             make(
                 "FLT004",
@@ -194,21 +221,19 @@ def _value_problems(c: Comparison, prop: PropertyInfo, written: Written) -> list
                 value.start,
                 value.end,
                 f"write `{prop.name} in [{shown}]`",
+                fix_of("safe" if same else "unsafe", (value.start, value.end, f"[{shown}]")),
             )
         ]
     if c.op != "in" and isinstance(value, ListValue):
-        hint = (
-            f"write `{prop.name} in {written(value.start, value.end)}`"
-            if "in" in prop.operators
-            else None
-        )
+        allowed = "in" in prop.operators
         return [
             make(
                 "FLT004",
                 f"`{c.op}` compares with one value, not a list",
                 value.start,
                 value.end,
-                hint,
+                f"write `{prop.name} in {written(value.start, value.end)}`" if allowed else None,
+                fix_of("safe", (c.op_start, c.op_end, "in")) if allowed else None,
             )
         ]
     items = value.items if isinstance(value, ListValue) else (value,)
@@ -223,7 +248,10 @@ def _value_problems(c: Comparison, prop: PropertyInfo, written: Written) -> list
         can_fix = all(_convertible(prop, item, written(item.start, item.end)) for item in wrong)
         hint = f"write `{prop.name} {c.op} {fixed_value}`" if can_fix else None
         for item in wrong:
-            problems.append(make("FLT004", _type_message(prop, item), item.start, item.end, hint))
+            fix = _retyped(prop, item, written(item.start, item.end)) if can_fix else None
+            problems.append(
+                make("FLT004", _type_message(prop, item), item.start, item.end, hint, fix)
+            )
     if prop.type == "enumeration" and prop.values:
         for item in items:
             if isinstance(item, EnumToken) and item.value not in prop.values:
@@ -277,6 +305,31 @@ def _convertible(prop: PropertyInfo, item: Scalar, shown: str) -> bool:
     return _as_type(prop, item, shown) is not None and _as_type(prop, item, shown) != shown
 
 
+def _converted(prop: PropertyInfo, item: Scalar, shown: str) -> tuple[str, bool]:
+    """`_as_type`, and whether that keeps the value's meaning (False: its case changed)."""
+    result = _as_type(prop, item, shown)
+    if prop.type != "enumeration":
+        return result, True
+    inner = item.value if isinstance(item, Text) else shown
+    return result, result == inner
+
+
+def _retyped(prop: PropertyInfo, item: Scalar, shown: str) -> Fix:
+    """The fix that writes one value in the property's type, touching only the quotes.
+
+    Adding or removing the quotes alone leaves the value's own text (which
+    may be an interpolation in source code) as it is written.
+    """
+    result, same = _converted(prop, item, shown)
+    applicability = "safe" if same else "unsafe"
+    start, end = item.start, item.end
+    if result == f'"{shown}"':
+        return fix_of(applicability, (start, start, '"'), (end, end, '"'))
+    if isinstance(item, Text) and shown == f'"{result}"':
+        return fix_of(applicability, (start, start + 1, ""), (end - 1, end, ""))
+    return fix_of(applicability, (start, end, result))
+
+
 def _as_type(prop: PropertyInfo, item: Scalar, shown: str) -> str:
     """`item` written as a value of the property's type, as near as it can be."""
     kind = prop.type
@@ -304,11 +357,14 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
         guess = close[0] if close else None
     if guess is not None:
         hint = f"did you mean `{guess}`? Values are case-sensitive"
+        fix = fix_of("unsafe", (item.start, item.end, guess))
     elif prop.values_complete:
         hint = "these are all the values the server's own description (an overlay) lists"
+        fix = None
     else:
         hint = "the spec lists only these values; the server may know more"
-    return make("FLT005", message, item.start, item.end, hint)
+        fix = None
+    return make("FLT005", message, item.start, item.end, hint, fix)
 
 
 def _not_applicable(c: Comparison, prop: PropertyInfo, kind: str | bool | None) -> Diagnostic:
@@ -319,9 +375,3 @@ def _not_applicable(c: Comparison, prop: PropertyInfo, kind: str | bool | None) 
     return make(
         "FLT006", message, c.prop_start, c.prop_end, f"use `{prop.name}` on {kinds} endpoints"
     )
-
-
-def _moved(diagnostic: Diagnostic, start: int, end: int) -> Diagnostic:
-    from dataclasses import replace
-
-    return replace(diagnostic, start=start, end=max(start, end))

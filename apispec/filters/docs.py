@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from apispec.filters.check import check
 from apispec.filters.diagnostics import CODES
+from apispec.filters.fix import apply_fixes
 from apispec.filters.grammar import grammar_text
 
 if TYPE_CHECKING:
@@ -52,6 +53,11 @@ SLIPS = [
     "not status = up",
     "status = and",
     'ancestors.id = "2048"',
+    'status = "down"',
+    "status = Down",
+    "parentid = 2048",
+    'tags contains "linux"',
+    "parentid in [2490, 2491] and status = up",
 ]
 
 
@@ -89,15 +95,23 @@ def reference(registry: Registry) -> str:
     parts += [
         "### Slips from real scripts",
         "",
-        "Each row is a filter as scripts write it and the hint apispec gives.",
+        "Each row is a filter as scripts write it, the hint apispec gives, and what",
+        "`apispec filter fix` prints for it, without and with `--unsafe-fixes`",
+        "(a dash: no fix of that kind).",
         "",
-        "| Filter | Hint |",
-        "|---|---|",
+        "| Filter | Hint | `filter fix` | `filter fix --unsafe-fixes` |",
+        "|---|---|---|---|",
     ]
     for text in SLIPS:
         hint = next(d.hint for d in check(text) if d.hint)
-        parts.append(f"| {_cell(f'`{text}`')} | {_cell(hint)} |")
+        cells = [f"`{text}`", hint, _fixed(text, unsafe=False), _fixed(text, unsafe=True)]
+        parts.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return "\n".join(parts) + "\n"
+
+
+def _fixed(text: str, unsafe: bool) -> str:
+    fixed = apply_fixes(text, unsafe=unsafe).text
+    return "-" if fixed == text else f"`{fixed}`"
 
 
 def _cell(text: str) -> str:

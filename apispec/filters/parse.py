@@ -8,7 +8,8 @@ Anything that road cannot take is handed to Lark's parser with the
 contextual lexer, whose error (the parser state's accepted terminals) is
 explained in `syntax.py`. After a syntax error whose hint is a mechanical
 fix, the fix is applied and parsing goes on, so one run reports several
-slips; offsets of later findings are mapped back to the original text.
+slips; offsets of later findings, and of their fixes, are mapped back to the
+original text.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from apispec.filters.ast import FilterTree, nesting
-from apispec.filters.diagnostics import Diagnostic, make
+from apispec.filters.diagnostics import Diagnostic, make, moved
 from apispec.filters.grammar import PLACEHOLDER_CHAR, Tables, lark_parser, tables
 
 Span = tuple[int, int]
-Edit = tuple[int, int, str]  # replace text[start:end] with the string
 
 MAX_REPAIRS = 8
 # Operators nested inside operators (`not(...)`, `and` inside `or` inside ...):
@@ -240,27 +240,21 @@ def _parse_with_repairs(text: str, masked: str) -> ParseResult:
         try:
             tree = lark_parser().parse(current)
         except UnexpectedInput as error:
-            diagnostic, repair = explain(current, error, text, masked, offsets)
+            diagnostic = explain(current, error, text, masked, offsets)
             start = offsets.original(diagnostic.start)
             if start <= last_start and diagnostics:
                 break  # the previous fix did not get past this point
-            diagnostics.append(_moved(diagnostic, start, offsets.original(diagnostic.end)))
+            diagnostics.append(moved(diagnostic, offsets.original))
             last_start = start
-            if not repair:
+            if diagnostic.fix is None:
                 break
             # Last edit first: each edit's offsets stay valid in the text it changes.
-            for edit_start, edit_end, replacement in sorted(repair, reverse=True):
-                current = current[:edit_start] + replacement + current[edit_end:]
-                offsets = offsets.then(edit_start, edit_end, len(replacement))
+            for edit in reversed(diagnostic.fix.edits):
+                current = current[: edit.start] + edit.content + current[edit.end :]
+                offsets = offsets.then(edit.start, edit.end, len(edit.content))
             continue
         recovered = tree if diagnostics else None
         if not diagnostics:  # the fast road refused a valid filter: still a valid filter
             return _bounded(text, tree, current)
         return ParseResult(text, None, diagnostics, recovered, offsets, current)
     return ParseResult(text, None, diagnostics, None, offsets)
-
-
-def _moved(diagnostic: Diagnostic, start: int, end: int) -> Diagnostic:
-    from dataclasses import replace
-
-    return replace(diagnostic, start=start, end=max(start, end))

@@ -3,7 +3,9 @@
 The expected terminals come from the LALR state where parsing stopped (Lark's
 `expected`/`allowed` sets), never from guesses. The hints cover what people
 carry over from other languages and from the old API (see docs/filters.md).
-A hint that is a mechanical fix also returns the edit, so parsing can go on.
+A hint that is a mechanical fix also carries the edits (safe when the meaning
+is beyond doubt, unsafe when apispec guesses), so parsing can go on and tools
+can apply them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterable
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from apispec.filters.check import BARE
-from apispec.filters.diagnostics import Diagnostic, line_column, make
+from apispec.filters.diagnostics import Diagnostic, Fix, fix_of, line_column, make
 from apispec.filters.grammar import (
     KEYWORDS,
     OPERATOR_TERMINALS,
@@ -23,7 +25,6 @@ from apispec.filters.grammar import (
 )
 from apispec.filters.parse import (
     LONG_FILTER,
-    Edit,
     OffsetMap,
     Token,
     accepted_after,
@@ -73,8 +74,8 @@ class _Error:
 
 def explain(
     text: str, error: UnexpectedInput, original: str, masked: str, offsets: OffsetMap
-) -> tuple[Diagnostic, list[Edit] | None]:
-    """The FLT001 diagnostic (offsets in `text`) and the edit its hint suggests, if any.
+) -> Diagnostic:
+    """The FLT001 diagnostic (offsets in `text`), with the fix its hint suggests, if any.
 
     `text` is what was parsed: `masked` (the user's `original` with placeholders
     marked) after the fixes applied so far, which `offsets` undoes.
@@ -95,14 +96,14 @@ def explain(
             message = f"expected {expected} {where}, but the filter ends there"
     elif err.kind == "token":
         message = f"expected {expected} {where}, found `{shown(err.start, err.end)}`"
-    hint, repair, override = _hint(err, original, offsets)
+    hint, fix, override = _hint(err, original, offsets)
     if override:
         message, start, end = override
     else:
         start, end = err.start, err.end
         if message is None:
             message = f"unexpected character {_char(shown(err.start, err.end))} {where}: expected {expected}"
-    return make("FLT001", message, start, end, hint), repair
+    return make("FLT001", message, start, end, hint, fix)
 
 
 def _where(err: _Error, original: str, masked: str, offsets: OffsetMap) -> str:
@@ -169,7 +170,7 @@ Override = tuple[str, int, int] | None
 
 def _hint(
     err: _Error, original: str, offsets: OffsetMap
-) -> tuple[str | None, list[Edit] | None, Override]:
+) -> tuple[str | None, Fix | None, Override]:
     """(hint, edit, replacement message and range) for the slip at the error, if known."""
     text = err.text
     found = err.found
@@ -180,7 +181,7 @@ def _hint(
     if err.kind != "char" and _shouting(found):
         return (
             f"keywords are lower case: write `{found.lower()}`",
-            [(start, end, found.lower())],
+            fix_of("safe", (start, end, found.lower())),
             None,
         )
     if prev is not None and prev.type == "NAME" and _shouting(prev.value):
@@ -188,7 +189,7 @@ def _hint(
         message = f"`{word}` is read as a property name: keywords are lower case"
         return (
             f"write `{word.lower()}`",
-            [(prev.start_pos, prev.end_pos, word.lower())],
+            fix_of("safe", (prev.start_pos, prev.end_pos, word.lower())),
             (message, prev.start_pos, prev.end_pos),
         )
     operator_expected = set(OPERATOR_TERMINALS) <= err.expected
@@ -196,23 +197,23 @@ def _hint(
         kind = err.found_type
         # `==`
         if kind == "EQ" and prev is not None and prev.type == "EQ" and prev.end_pos == start:
-            return "compare with a single `=`", [(start, end, "")], None
+            return "compare with a single `=`", fix_of("safe", (start, end, "")), None
         # `<>`
         if kind == "GT" and prev is not None and prev.type == "LT" and prev.end_pos == start:
-            return "write `!=` for not equal", [(prev.start_pos, end, "!=")], None
+            return "write `!=` for not equal", fix_of("safe", (prev.start_pos, end, "!=")), None
         # OData operators.
         if operator_expected and kind == "NAME" and found.lower() in ODATA:
             symbol = ODATA[found.lower()]
             return (
                 f"`{found}` is OData notation; this language writes `{symbol}`",
-                [(start, end, symbol)],
+                fix_of("safe", (start, end, symbol)),
                 None,
             )
         # Trailing comma, empty list.
         if kind == "RSQB" and prev is not None and prev.type == "_COMMA":
             return (
                 "remove the comma before `]`: a list has no trailing comma",
-                [(prev.start_pos, prev.end_pos, "")],
+                fix_of("safe", (prev.start_pos, prev.end_pos, "")),
                 None,
             )
         if kind == "RSQB" and prev is not None and prev.type == "LSQB":
@@ -228,7 +229,7 @@ def _hint(
                 None,
             )
         if kind == "RPAR" and _open_parentheses(err.before) == 0:
-            return "this `)` has no matching `(`", [(start, end, "")], None
+            return "this `)` has no matching `(`", fix_of("unsafe", (start, end, "")), None
         if kind == "_COMMA" and "_COMMA" not in err.expected:
             return _joined_with_and(text, start, end, ",")
         if kind in ("_AND", "_OR", "NOT", "IN", "CONTAINS", "MATCHES") and "LSQB" in err.expected:
@@ -243,7 +244,7 @@ def _hint(
         ):
             return (
                 f"property names are written without quotes: `{name}`",
-                [(start, end, name)],
+                fix_of("safe", (start, end, name)),
                 None,
             )
         if kind == "NAME" and prev is not None and prev.type == "NAME" and "_AND" in err.expected:
@@ -256,7 +257,11 @@ def _hint(
             if opened is not None:
                 line, column = line_column(original, offsets.original(opened))
                 at = f"column {column}" if line == 1 else f"line {line}, column {column}"
-                return f"the `(` at {at} is not closed: add `)`", [(end, end, ")")], None
+                return (
+                    f"the `(` at {at} is not closed: add `)`",
+                    fix_of("unsafe", (end, end, ")")),
+                    None,
+                )
         if prev is not None and prev.type == "NOT":
             return "`not` takes a parenthesized expression: `not(<expression>)`", None, None
         return None, None, None
@@ -270,7 +275,7 @@ def _shouting(word: str) -> bool:
 
 def _character_hint(
     err: _Error, original: str, offsets: OffsetMap
-) -> tuple[str | None, list[Edit] | None, Override]:
+) -> tuple[str | None, Fix | None, Override]:
     text = err.text
     start = err.start
     ch = text[start]
@@ -284,7 +289,7 @@ def _character_hint(
         message = f"unexpected `{written}` {where}: expected {describe(err.expected)}"
         return (
             f"join conditions with `{word}`, not `{written}`",
-            [(start, run_end, _spaced(text, start, run_end, word))],
+            fix_of("safe", (start, run_end, _spaced(text, start, run_end, word))),
             (message, start, run_end),
         )
     if ch == ";":
@@ -297,15 +302,15 @@ def _character_hint(
         quoted = '"' + inner.replace("\\", "\\\\").replace('"', '\\"') + '"'
         return (
             f"text values use double quotes: write `{quoted}`",
-            [(start, close + 1, quoted)],
+            fix_of("safe", (start, close + 1, quoted)),
             None,
         )
     if ch in "\u201c\u201d\u201e":
         curly = [(i, i + 1, '"') for i, c in enumerate(text) if c in "\u201c\u201d\u201e"]
-        return 'use straight double quotes `"`', curly, None
+        return 'use straight double quotes `"`', fix_of("safe", *curly), None
     if ch in "\u2018\u2019":
         curly = [(i, i + 1, '"') for i, c in enumerate(text) if c in "\u2018\u2019"]
-        return 'text values use straight double quotes `"`', curly, None
+        return 'text values use straight double quotes `"`', fix_of("safe", *curly), None
     if ch == '"':
         return _broken_text(text, start)
     if ch == "@":
@@ -318,10 +323,10 @@ def _character_hint(
     if ch == "!":
         return "negate with `not(<expression>)`; `!` is only part of `!=`", None, None
     if ch == ":" and set(OPERATOR_TERMINALS) <= err.expected:
-        return "compare with `=`", [(start, start + 1, "=")], None
+        return "compare with `=`", fix_of("safe", (start, start + 1, "=")), None
     if ch.isspace():
         name = unicodedata.name(ch, "a special space").lower()
-        return f"this is a {name}; use a plain space", [(start, start + 1, " ")], None
+        return f"this is a {name}; use a plain space", fix_of("safe", (start, start + 1, " ")), None
     if ch.isdigit():
         return "numbers use the ASCII digits 0-9 only", None, None
     if ch == "\0" and original[offsets.original(start)] == "\ue000":
@@ -329,7 +334,7 @@ def _character_hint(
     return None, None, None
 
 
-def _broken_text(text: str, start: int) -> tuple[str | None, list[Edit] | None, Override]:
+def _broken_text(text: str, start: int) -> tuple[str | None, Fix | None, Override]:
     """A `"` the TEXT terminal refused: a bad escape, or no closing quote."""
     i = start + 1
     while i < len(text):
@@ -345,19 +350,23 @@ def _broken_text(text: str, start: int) -> tuple[str | None, list[Edit] | None, 
                 )
                 return (
                     "write `\\\\` for a backslash",
-                    [(i, i + 1, "\\\\")],
+                    fix_of("unsafe", (i, i + 1, "\\\\")),
                     (message, i, i + len(escape)),
                 )
             i += 2
             continue
         i += 1
     message = "this text has no closing double quote"
-    return 'add `"` where the text ends', [(len(text), len(text), '"')], (message, start, start + 1)
+    return (
+        'add `"` where the text ends',
+        fix_of("unsafe", (len(text), len(text), '"')),
+        (message, start, start + 1),
+    )
 
 
 def _not_without_parentheses(
     err: _Error, original: str, offsets: OffsetMap
-) -> tuple[str | None, list[Edit] | None, Override]:
+) -> tuple[str | None, Fix | None, Override]:
     """`not status = up` -> `not(status = up)`, when a simple expression follows."""
     text = err.text
     tokens, _ = tokenize(text)
@@ -375,21 +384,22 @@ def _not_without_parentheses(
     inner = original[offsets.original(err.start) : offsets.original(end)]
     return (
         f"`not` takes a parenthesized expression: write `not({inner})`",
-        [(err.prev.end_pos, err.start, "("), (end, end, ")")],
+        fix_of("safe", (err.prev.end_pos, err.start, "("), (end, end, ")")),
         None,
     )
 
 
 def _joined_with_and(
     text: str, start: int, end: int, separator: str
-) -> tuple[str | None, list[Edit] | None, Override]:
+) -> tuple[str | None, Fix | None, Override]:
     joined = _spaced(text, start, end, "and")
     example = (text[:start] + joined + text[end:]).strip()
     if "\ue000" in example or "\0" in example or len(example) > 80:
         example = "type = sensor and status = down"
     return (
         f"join conditions with `and`, not `{separator}` (the old API's style): `{example}`",
-        [(start, end, joined)],
+        # `;` is the old API's `and`; a comma may also have meant a list.
+        fix_of("safe" if separator == ";" else "unsafe", (start, end, joined)),
         None,
     )
 

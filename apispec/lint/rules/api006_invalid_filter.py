@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.reference import QueryValue, Span
 from apispec.lint.rules.context import Call
+from apispec.lint.rules.filter_fixes import fix_for
 from apispec.lint.rules.meta import Rule
 
 META = Rule(
@@ -24,6 +25,18 @@ required) is reported. The server answers an invalid filter with 400 `INVALID_FI
 """,
     'params = {"filter": "status eq Down"}',
     use_instead='params = {"filter": "status = down"}',
+    fix="the filter checker's fix-it, when the string in the code can hold it",
+    fix_safety="""
+The fix is the one `apispec filter fix` makes, with the checker's applicability
+(docs/filters.md#command-line): safe where the filter's meaning is beyond doubt (`==` to `=`,
+`AND` to `and`, quoting an id), unsafe where it guesses (a did-you-mean property or
+value), so it applies only with `--unsafe-fixes`. The edit is made inside the string
+literal that holds the filter, and only when that literal can hold it as written: the
+file, once edited, must give exactly the repaired filter where the old one stood. A
+filter written with escapes, URL encoding or interpolation around the edit, or a fix
+whose text would need escaping in that literal (a `"` inside a double-quoted string),
+gets no fix: the message still says what to change.
+""",
 )
 
 
@@ -54,6 +67,7 @@ def check(call: Call, query: QueryValue) -> Iterator[Finding]:
             severity=None if diagnostic.severity == "error" else Severity.WARNING,
             span=span,
             endpoint=endpoint.key if endpoint else None,
+            fix=fix_for(call.file, query, diagnostic),
         )
 
 

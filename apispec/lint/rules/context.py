@@ -62,7 +62,7 @@ class RunContext:
 class FileContext:
     """One file being linted: its text, where it is, and the calls extraction found."""
 
-    __slots__ = ("fixes", "lines", "path", "references", "run", "text")
+    __slots__ = ("filter_fixes", "fixes", "lines", "path", "references", "run", "text")
 
     def __init__(self, run: RunContext, text: str, path: str, lines: Lines) -> None:
         self.run = run
@@ -71,6 +71,8 @@ class FileContext:
         self.lines = lines
         self.references: list[Reference] = []
         self.fixes: dict[tuple[int, tuple[str, str]], Fix | None] = {}  # API002's, per call
+        # API006's, verified for the whole file at the first one asked for (filter_fixes.py)
+        self.filter_fixes: dict[tuple[int, str, int, int], Fix] | None = None
 
     def at(self, rule: Rule, span: Span, message: str) -> Finding:
         """A finding of `rule` at `span` of the file."""

@@ -1,0 +1,361 @@
+"""The server's state and its one schedule: lint in a worker thread, never on the message loop.
+
+Linting a large document takes long enough to matter (a 5 MB file takes
+seconds), so it runs in one worker thread while the loop keeps answering
+completion and hover. Changes are throttled (the first after a pause is
+linted at once, then at most one lint per debounce interval); a lint whose
+document changed before it started is skipped, so fast typing never queues
+stale work. A
+second thread serves workspace diagnostics, so a scan of the whole tree
+never delays the document being edited. Each thread has its own Analyzer
+(the linter's Checker keeps per-file state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import FeatureRequestError, JsonRpcException
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+
+from apispec import __version__
+from apispec.lsp import adapter
+from apispec.lsp.analysis import Analyzer, Result
+from apispec.lsp.diagnostics import of_result
+from apispec.lsp.documents import Document, Documents, path_of
+from apispec.lsp.maturity import newest_target
+from apispec.lsp.settings import ClientSettings, Profile, Profiles
+from apispec.lsp.workspace import result_id
+from apispec.model import Registry
+from apispec.releases import Release
+
+log = logging.getLogger("apispec.lsp")
+
+CONFIG_FILES = ("pyproject.toml", ".apispec.toml")
+WATCHED = ("**/pyproject.toml", "**/.apispec.toml", "**/.gitignore")
+CLIENT_TIMEOUT = 10.0  # seconds to wait for the client's answer to our own requests
+
+
+class Protocol(LanguageServerProtocol):
+    """pygls's protocol, but a request it cannot read is answered, not left hanging.
+
+    pygls raises while decoding a request whose parameters do not fit the
+    protocol's types, before any handler runs, and the client would wait for
+    an answer forever. Here it gets an InvalidParams error with its id, and
+    anything that is not a JSON-RPC object at all is logged and dropped.
+    """
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            method = data.get("method")
+            if data.get("id") is not None and isinstance(method, str):
+                message = (
+                    f"{exc.message}: {method}: the parameters do not have the protocol's shape"
+                )
+                self._send_response(
+                    data["id"], error=types.ResponseError(code=exc.code, message=message)
+                )
+            log.warning("ignored an unreadable %s message", method or "JSON-RPC")
+            return None
+
+    def handle_message(self, message: Any) -> None:
+        if not hasattr(message, "jsonrpc"):
+            if message is not None:
+                log.warning("ignored a message that is not a JSON-RPC object")
+            return
+        super().handle_message(message)
+
+
+class ApispecServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "apispec",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            protocol_cls=Protocol,
+        )
+        self.documents = Documents()
+        self.profiles = Profiles()
+        self.analyzer = Analyzer()  # used only in the `lint` thread
+        self.workspace_analyzer = Analyzer()  # used only in the `workspace` thread
+        self.lint_pool = ThreadPoolExecutor(1, thread_name_prefix="apispec-lint")
+        self.workspace_pool = ThreadPoolExecutor(1, thread_name_prefix="apispec-workspace")
+        self.results: dict[str, tuple[int | None, tuple[object, ...], Result]] = {}
+        self.pending: dict[str, asyncio.Task[None]] = {}
+        self.started: dict[str, float] = {}  # when each document's last lint started
+        self.push = True  # publish diagnostics unless the client pulls them
+        self.can_configure = False
+        self.can_refresh = False
+        self.can_show_document = False
+        self.can_watch = False
+        self.markdown_completion = False  # else documentation goes as plain text (it reads alike)
+        self.markdown_hover = False
+        self.generation = 0  # bumped by anything that may change workspace diagnostics
+        self.answered_generation: int | None = None  # of the last workspace/diagnostic answer
+        self.waiting: list[asyncio.Event] = []  # held workspace/diagnostic requests
+        self.shown: set[str] = set()
+
+    # -- client and folders --------------------------------------------------------
+
+    def capabilities_of(self, params: types.InitializeParams) -> None:
+        caps = params.capabilities
+        self.push = caps.text_document is None or caps.text_document.diagnostic is None
+        workspace = caps.workspace
+        self.can_configure = bool(workspace and workspace.configuration)
+        self.can_refresh = bool(
+            workspace and workspace.diagnostics and workspace.diagnostics.refresh_support
+        )
+        self.can_watch = bool(
+            workspace
+            and workspace.did_change_watched_files
+            and workspace.did_change_watched_files.dynamic_registration
+        )
+        self.can_show_document = bool(
+            caps.window and caps.window.show_document and caps.window.show_document.support
+        )
+        text = caps.text_document
+        completion = text and text.completion and text.completion.completion_item
+        hover = text and text.hover
+        self.markdown_completion = bool(
+            completion
+            and completion.documentation_format
+            and types.MarkupKind.Markdown in completion.documentation_format
+        )
+        self.markdown_hover = bool(
+            hover and hover.content_format and types.MarkupKind.Markdown in hover.content_format
+        )
+        self.profiles.defaults = ClientSettings.parse(params.initialization_options)
+        self.report(self.profiles.defaults.problems)
+
+    @property
+    def encoding(self) -> str:
+        return str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
+
+    def folders(self) -> list[Path]:
+        found = [path_of(f.uri) for f in self.workspace.folders.values()]
+        if not found and self.workspace.root_uri:
+            found = [path_of(self.workspace.root_uri)]
+        return [p for p in found if p is not None]
+
+    def folder_of(self, path: Path | None) -> Path | None:
+        if path is None:
+            folders = self.folders()
+            return folders[0] if len(folders) == 1 else None
+        inside = [f for f in self.folders() if path == f or f in path.parents]
+        return max(inside, key=lambda f: len(f.parts)) if inside else None
+
+    async def fetch_settings(self) -> None:
+        """Ask the client for section `apispec`, globally and for each workspace folder."""
+        if not self.can_configure:
+            return
+        folders = self.folders()
+        items = [types.ConfigurationItem(section="apispec")]
+        items += [types.ConfigurationItem(scope_uri=f.as_uri(), section="apispec") for f in folders]
+        try:
+            answer = await asyncio.wait_for(
+                self.workspace_configuration_async(types.ConfigurationParams(items)),
+                CLIENT_TIMEOUT,
+            )
+        except (TimeoutError, JsonRpcException, RuntimeError) as exc:
+            log.warning("workspace/configuration: %s", exc)
+            return
+        answers = list(answer or [])
+        if answers and answers[0] is not None:
+            self.profiles.defaults = ClientSettings.parse(answers[0])
+            self.report(self.profiles.defaults.problems)
+        self.profiles.by_folder = {}
+        for folder, raw in zip(folders, answers[1:], strict=False):
+            if raw is not None:
+                settings = ClientSettings.parse(raw)
+                self.profiles.by_folder[folder] = settings
+                self.report(settings.problems)
+
+    async def watch_configuration(self) -> None:
+        if not self.can_watch:
+            return
+        options = types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
+        )
+        registration = types.Registration(
+            id="apispec-configuration",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=options,
+        )
+        try:
+            await asyncio.wait_for(
+                self.client_register_capability_async(types.RegistrationParams([registration])),
+                CLIENT_TIMEOUT,
+            )
+        except (TimeoutError, JsonRpcException, RuntimeError) as exc:
+            log.warning("client/registerCapability: %s", exc)
+
+    # -- messages to the user ------------------------------------------------------
+
+    def report(self, problems: tuple[str, ...] | list[str]) -> None:
+        """Show each configuration problem once (until it is fixed and comes back)."""
+        for problem in problems:
+            if problem in self.shown:
+                continue
+            self.shown.add(problem)
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=problem)
+            )
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Errors of the transport or of a notification handler go to the log, in one line.
+
+        A request's own error is already in its answer (FeatureRequestError).
+        """
+        if source is FeatureRequestError:
+            return
+        text = " ".join(str(error).split()) or type(error).__name__
+        log.error("%s: %s", getattr(source, "__name__", "error"), text)
+        self.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Error, message=f"apispec: {text}")
+        )
+
+    # -- profiles and registry -------------------------------------------------------
+
+    def profile(self, doc: Document) -> Profile:
+        profile = self.profiles.profile(doc.directory, self.folder_of(doc.path))
+        self.report([f"{path}: {error}" for path, error in self.profiles.errors.items()])
+        return profile
+
+    def registry_and_target(self, profile: Profile) -> tuple[Registry, Release]:
+        """For completion and hover on the loop: the registry is already loaded by then."""
+        registry, _, _, _ = adapter.registry_for(profile.registry_dir, profile.overlays)
+        return registry, newest_target(registry, profile.targets)
+
+    # -- linting --------------------------------------------------------------------
+
+    def _lint(self, doc: Document, profile: Profile, only_if_current: bool) -> Result | None:
+        """In the lint thread. None: the document changed before its turn came."""
+        if only_if_current and self.documents.get(doc.uri) is not doc:
+            return None
+        return self.analyzer.lint(doc, profile)
+
+    async def result(self, doc: Document, only_if_current: bool = False) -> Result | None:
+        profile = self.profile(doc)
+        cached = self.results.get(doc.uri)
+        if cached is not None and cached[:2] == (doc.version, profile.key):
+            return cached[2]
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(
+            self.lint_pool, self._lint, doc, profile, only_if_current
+        )
+        if result is None:
+            return None
+        self.report(result.problems)
+        if self.documents.get(doc.uri) is doc:
+            self.results[doc.uri] = (doc.version, profile.key, result)
+        return result
+
+    def schedule(self, uri: str, delay: float | None = None) -> None:
+        """Publish the document's diagnostics (push clients only), throttled.
+
+        The first change after a pause is linted at once; while typing goes on,
+        lints start at most once per `debounce` milliseconds and each covers
+        every change made before it started.
+        """
+        self.touched()
+        if not self.push:
+            return
+        waiting = self.pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        doc = self.documents.get(uri)
+        if doc is None:
+            return
+        if delay is None:
+            debounce = self.profiles.client_for(self.folder_of(doc.path)).debounce_ms / 1000
+            since = time.monotonic() - self.started.get(uri, float("-inf"))
+            delay = max(0.0, debounce - since)
+        self.pending[uri] = asyncio.ensure_future(self._publish_later(doc, delay))
+
+    async def _publish_later(self, doc: Document, delay: float) -> None:
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            self.started[doc.uri] = time.monotonic()
+            result = await self.result(doc, only_if_current=True)
+            if result is None or self.documents.get(doc.uri) is not doc:
+                return
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(
+                    uri=doc.uri,
+                    diagnostics=of_result(result, doc.index(self.encoding)),
+                    version=doc.version,
+                )
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a notification has nobody to answer: log it
+            self.report_server_error(exc, type(exc))
+        finally:
+            if self.pending.get(doc.uri) is asyncio.current_task():
+                del self.pending[doc.uri]
+
+    def forget(self, uri: str) -> None:
+        waiting = self.pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        self.results.pop(uri, None)
+        self.started.pop(uri, None)
+        self.touched()
+        if self.push:
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+    def configuration_changed(self) -> None:
+        """A configuration file or the settings changed: lint everything again."""
+        self.profiles.forget()
+        self.analyzer.forget()  # a Checker per profile: the old profiles' go too
+        self.workspace_analyzer.forget()
+        self.results.clear()
+        self.shown.clear()
+        if self.push:
+            for doc in self.documents.all():
+                self.schedule(doc.uri, delay=0)
+        else:
+            self.touched()
+            if self.can_refresh:
+                self.workspace_diagnostic_refresh(None)
+
+    def touched(self) -> None:
+        """Something workspace diagnostics depend on changed: wake the held pulls."""
+        self.generation += 1
+        for event in self.waiting:
+            event.set()
+        self.waiting.clear()
+
+    async def until_touched(self, timeout: float) -> None:
+        event = asyncio.Event()
+        self.waiting.append(event)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+    def document_report(
+        self, doc: Document, result: Result, previous: str | None
+    ) -> types.RelatedFullDocumentDiagnosticReport | types.RelatedUnchangedDocumentDiagnosticReport:
+        rid = result_id(doc.text, self.profile(doc).key)
+        if previous == rid:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
+        return types.RelatedFullDocumentDiagnosticReport(
+            items=of_result(result, doc.index(self.encoding)), result_id=rid
+        )
+
+
+def is_config_file(uri: str) -> bool:
+    path = path_of(uri)
+    return path is not None and path.name in CONFIG_FILES
