@@ -95,6 +95,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--diff", action="store_true", help="show the fixes as a diff, change nothing")
     p.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes")
     p.add_argument(
+        "--add-suppressions",
+        action="store_true",
+        help="write an `apispec: ignore[CODE]` comment on the line of each finding",
+    )
+    p.add_argument(
         "--jobs", "-j", type=int, metavar="N", help="worker processes (default: all cores)"
     )
     p.set_defaults(handler=run)
@@ -119,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         paths=[Path(p) for p in args.paths],
         targets=[t for group in args.target or [] for t in group],
         upgrade_from=args.upgrade_from,
+        add_suppressions=args.add_suppressions,
         progress=progress,
         registry=args.registry,
         overlays=args.overlay,
@@ -146,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.clear()
     _problems(outcome)
-    if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline
+    if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline, --add-suppressions
         sys.stdout.write(outcome.direct)
         return outcome.exit_code
     from apispec.lint.report import View, render

@@ -7,7 +7,6 @@ are linted; then `--since`, the baseline and the fail level narrow the result.
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -22,13 +21,13 @@ from apispec.exceptions import (
     UsageError,
     did_you_mean,
 )
-from apispec.inputs import InputError
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
-from apispec.lint.engine import LintResult, Options, lint_files, lint_one, lint_text
+from apispec.lint.engine import LintResult, Options, lint_files, lint_one
 from apispec.lint.finding import Finding, Severity, Skipped
 from apispec.lint.fix import apply_fixes
 from apispec.lint.report import FORMATS
+from apispec.lint.rewrite import Fixer, Suppressor, add_suppressions, unified
 from apispec.lint.rules import expand_codes
 from apispec.model import Registry, load_registry
 
@@ -62,6 +61,7 @@ class LintRequest:
     unsafe_fixes: bool = False
     jobs: int | None = None
     upgrade_from: str | None = None  # report only what changes from this release to the target
+    add_suppressions: bool = False  # write `apispec: ignore[CODE]` on each finding's line
     # called with (files done, files in all) while linting: a terminal's progress line
     progress: Callable[[int, int], None] | None = None
 
@@ -180,6 +180,12 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
         stdin_filename = stdin_filename or "-"
     elif stdin_filename is not None and request.paths:
         raise UsageError("--stdin-filename reads standard input: give no PATH (or `-`)")
+    if request.add_suppressions and (request.fix or request.diff or request.write_baseline):
+        raise UsageError(
+            "--add-suppressions writes comments, not fixes or a baseline: give it alone"
+        )
+    paths = request.paths or [Path(".")]
+    text = None  # standard input's text
     if stdin_filename is not None:
         if stdin is None:
             raise UsageError("--stdin-filename: no standard input")
@@ -188,11 +194,10 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
         skipped = [one.skipped] if one.skipped else []
         result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets)
         if request.fix or request.diff:
-            outcome = _fix_stdin(text, request, result, config, stdin_filename)
+            outcome = _fix_stdin(text, request, result, stdin_filename)
             outcome.warnings = warnings
             return outcome, config
     else:
-        paths = request.paths or [Path(".")]
         ignored: list[str] = []
         candidates, skipped = discover(
             paths,
@@ -210,8 +215,9 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
         if not candidates and not named_skipped:
             _nothing_to_lint(request.paths, paths, result, errors, warnings)
         if request.fix or request.diff:
-            fixer = _Fixer(result, request, options, paths)
+            fixer = Fixer(result, options, paths, request.unsafe_fixes, request.diff)
             diff = fixer.run()
+            result.fixed = fixer.changed
             errors += fixer.errors
             warnings += fixer.warnings
             if request.diff:
@@ -241,6 +247,9 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
         from apispec.lint.baseline import new_findings, read_baseline
 
         result.findings = new_findings(result.findings, read_baseline(request.baseline))
+    if request.add_suppressions:
+        outcome = _suppress(result, options, paths, text, stdin_filename, errors, warnings)
+        return outcome, config
     result.endpoints = endpoint_facts(settled.registry, result.findings)
     code = exit_code(result.findings, config.fail_on)
     return Outcome(result, _worst(code, result, errors), None, errors, warnings), config
@@ -317,129 +326,48 @@ def _worst(code: int, result: LintResult, errors: list[str]) -> int:
     return code
 
 
-def _fix_stdin(
-    text: str, request: LintRequest, result: LintResult, config: Config, name: str
-) -> Outcome:
+def _fix_stdin(text: str, request: LintRequest, result: LintResult, name: str) -> Outcome:
     fixed, _count = apply_fixes(text, result.findings, request.unsafe_fixes)
     if request.diff:
-        diff = _unified(text, fixed, name)
+        diff = unified(text, fixed, name)
         return Outcome(result, EXIT_FINDINGS if diff else EXIT_OK, diff)
     return Outcome(result, EXIT_OK, fixed)
 
 
-def _unified(before: str, after: str, name: str) -> str:
-    return "".join(
-        difflib.unified_diff(
-            before.splitlines(keepends=True),
-            after.splitlines(keepends=True),
-            f"a/{name}",
-            f"b/{name}",
-        )
-    )
+def _suppress(
+    result: LintResult,
+    options: Options,
+    paths: list[Path],
+    text: str | None,
+    name: str | None,
+    errors: list[str],
+    warnings: list[str],
+) -> Outcome:
+    """`--add-suppressions`: a comment on each finding's line, as ruff's `--add-noqa`.
 
-
-def _utf8(data: bytes) -> tuple[bytes, str] | None:
-    """(BOM, text) of a UTF-8 file's bytes; None for any other encoding."""
-    bom = data[:3] if data.startswith(b"\xef\xbb\xbf") else b""
-    try:
-        return bom, data[len(bom) :].decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-def _below(real: str, roots: list[str]) -> bool:
-    return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-
-class _Fixer:
-    """`--fix` and `--diff` over linted files: each file once, never a stale or partial write.
-
-    A file reached under several names (a symlink and its target, hard links)
-    is one file: its names are grouped by (device, inode) and it is fixed once.
-    A symlink is written through only when its target lies below a path given
-    to the run. The text is read once here, linted again so that the fixes
-    match exactly these bytes, and written with `write_atomic`, which refuses
-    when the file changed since it was read.
+    Files are rewritten as `--fix` rewrites them; standard input comes back on
+    standard output with the comments. The message says how many were added; a
+    finding no comment can be written for (JSON, a continued line, a file not in
+    UTF-8) is a warning naming it, so nobody believes it is quiet.
     """
+    if text is not None and name is not None:
+        changed, added, refused = add_suppressions(text, result.findings, name)
+        warnings += [_refused(f) for f in refused]
+        return Outcome(result, _worst(EXIT_OK, result, errors), changed, errors, warnings)
+    suppressor = Suppressor(result, options, paths)
+    suppressor.run()
+    errors += suppressor.errors
+    warnings += suppressor.warnings + [_refused(f) for f in suppressor.refused]
+    warnings += [
+        f"{shown}: no suppressions added: not a UTF-8 file" for shown in suppressor.other_encoding
+    ]
+    added, files = suppressor.changed, suppressor.files
+    message = (
+        f"Added {added} suppression{'' if added == 1 else 's'} to "
+        f"{files} file{'' if files == 1 else 's'}.\n"
+    )
+    return Outcome(result, _worst(EXIT_OK, result, errors), message, errors, warnings)
 
-    def __init__(
-        self, result: LintResult, request: LintRequest, options: Options, paths: list[Path]
-    ) -> None:
-        self.result = result
-        self.request = request
-        self.options = options
-        self.roots = [os.path.realpath(p) for p in paths]
-        self.errors: list[str] = []
-        self.warnings: list[str] = []
 
-    def _files(self) -> list[tuple[str, list[str]]]:
-        """(real path, display names) of each file with a fix, once per (device, inode)."""
-        names = sorted({f.path for f in self.result.findings if f.fix is not None})
-        groups: dict[tuple[int, int], list[str]] = {}
-        for shown in names:
-            try:
-                info = os.stat(shown)
-            except OSError as exc:
-                self.errors.append(f"{shown}: cannot fix: {exc.strerror or exc}")
-                continue
-            groups.setdefault((info.st_dev, info.st_ino), []).append(shown)
-        files = []
-        for shown_names in groups.values():
-            reals = sorted({os.path.realpath(n) for n in shown_names})
-            inside = [r for r in reals if _below(r, self.roots)]
-            if not inside:
-                self.warnings.append(
-                    f"{shown_names[0]}: not fixed: a symlink to {reals[0]}, "
-                    "outside the paths given to apispec"
-                )
-                continue
-            links = os.stat(inside[0]).st_nlink
-            if links > len(inside):
-                self.warnings.append(
-                    f"{shown_names[0]}: not fixed: the file has {links} hard links and only "
-                    f"{len(inside)} of them are below the paths given to apispec"
-                )
-                continue
-            files.append((inside[0], shown_names))
-        return files
-
-    def run(self) -> str:
-        """Apply (or with --diff show) the fixes; the report is re-linted where files changed."""
-        from apispec.outputs import WriteError, link_atomic, read_for_update, write_atomic
-
-        diffs = []
-        refreshed: dict[str, list[Finding]] = {}
-        for real, names in self._files():
-            shown = next((n for n in names if os.path.realpath(n) == os.path.abspath(n)), names[0])
-            try:
-                data, state = read_for_update(real, self.options.config.max_file_size)
-            except (OSError, InputError) as exc:
-                self.errors.append(f"{shown}: cannot fix: {getattr(exc, 'reason', exc)}")
-                continue
-            original = _utf8(data)
-            if original is None:
-                continue  # only UTF-8 files are rewritten: never change a file's encoding
-            bom, text = original
-            findings = lint_text(text, shown, self.options)  # for exactly these bytes
-            fixed, count = apply_fixes(text, findings, self.request.unsafe_fixes)
-            if not count:
-                continue
-            if self.request.diff:
-                diffs.append(_unified(text, fixed, shown))
-                continue
-            try:
-                write_atomic(real, bom + fixed.encode("utf-8"), expected=state, name=shown)
-                for other in {os.path.realpath(n) for n in names} - {real}:
-                    if _below(other, self.roots):
-                        link_atomic(real, other)  # hard links stay one file
-            except WriteError as exc:
-                self.errors.append(str(exc))
-                continue
-            self.result.fixed += count
-            for name in names:
-                refreshed[name] = lint_text(fixed, name, self.options)
-        if refreshed:
-            kept = [f for f in self.result.findings if f.path not in refreshed]
-            kept.extend(f for found in refreshed.values() for f in found)
-            self.result.findings = sorted(kept, key=lambda f: f.sort_key)
-        return "".join(diffs)
+def _refused(f: Finding) -> str:
+    return f"{f.path}:{f.line}: {f.code} not suppressed: no comment can be written on this line"
