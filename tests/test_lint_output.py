@@ -242,6 +242,12 @@ def test_several_targets_print_each_finding_once(client: Path) -> None:
         cwd=client,
     )
     assert repeated.stdout == done.stdout
+    empty = apispec("lint", "--target", ",", "client.py", cwd=client)
+    assert (empty.returncode, empty.stderr) == (
+        2,
+        "apispec: error: argument --target: expected a release such as 25.x.122 "
+        "(see `apispec lint --help`)\n",
+    )
     # the machine formats keep a record (and a fingerprint) per target
     report = json.loads(
         apispec(

@@ -18,6 +18,14 @@ def _codes(value: str) -> list[str]:
     return [c for c in value.split(",") if c.strip()]
 
 
+def _releases(value: str) -> list[str]:
+    """`--target 24.3.100,25.x.122`: one or more releases, never none."""
+    releases = [r.strip() for r in value.split(",") if r.strip()]
+    if not releases:
+        raise argparse.ArgumentTypeError("expected a release such as 25.x.122")
+    return releases
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "lint",
@@ -26,11 +34,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "experimental, unknown and not-yet-available endpoints, bad filters and more "
         "(see docs/linter.md; `apispec rule --all` lists the rules).",
     )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    p.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or directories (default: .); - reads stdin"
+    )
     p.add_argument(
         "--target",
         action="append",
-        type=_codes,
+        type=_releases,
         metavar="RELEASE",
         help="release the server runs (repeatable, or a comma list; default: the newest "
         "concrete release)",
