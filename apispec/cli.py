@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
@@ -17,6 +18,7 @@ from apispec.exceptions import (
     EXIT_USAGE,
     ApispecError,
     debug_traceback,
+    did_you_mean,
     internal_error_line,
 )
 from apispec.printable import printable
@@ -38,10 +40,48 @@ COMMANDS = (
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with the project's one-line usage errors and exit code 2."""
+    """argparse with the project's one-line usage errors, a did-you-mean, and exit code 2."""
+
+    # The subcommand a top-level error is about (argparse reports unknown options there).
+    command: str | None = None
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"apispec: error: {message} (see `{self.prog} --help`)\n")
+        message = _with_suggestion(self, message)
+        prog = f"{self.prog} {self.command}" if self.command else self.prog
+        self.exit(EXIT_USAGE, f"apispec: error: {message} (see `{prog} --help`)\n")
+
+
+_UNKNOWN = re.compile(r"unrecognized arguments: (.*)")
+_CHOICE = re.compile(r"(.*invalid choice: '(.*?)') \(choose from (.*)\)", re.DOTALL)
+
+
+def _with_suggestion(parser: argparse.ArgumentParser, message: str) -> str:
+    """argparse's message with the closest valid option or choice (`--traget` -> `--target`)."""
+    unknown = _UNKNOWN.fullmatch(message)
+    if unknown:
+        options = _option_strings(parser)
+        for word in unknown[1].split():
+            hint = did_you_mean(word.split("=")[0], options) if word.startswith("-") else ""
+            if hint:
+                return message + hint
+        return message
+    choice = _CHOICE.fullmatch(message)
+    if choice:
+        listed = re.findall(r"'([^']*)'", choice[3]) or [c.strip() for c in choice[3].split(",")]
+        hint = did_you_mean(choice[2], listed)
+        return f"{choice[1]}{hint}; choose from {', '.join(listed)}"
+    return message
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    """Every option string of the parser and the subcommand parsers built below it."""
+    found: list[str] = []
+    for action in parser._actions:
+        found.extend(s for s in action.option_strings if s.startswith("--"))
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found.extend(_option_strings(sub))
+    return list(dict.fromkeys(found))
 
 
 def _version() -> str:
@@ -75,6 +115,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in (only,) if only else COMMANDS:
         importlib.import_module(f"apispec.commands.{name}").register(sub)
+    if only:
+        parser.command = only.replace("_", "-")
     return parser
 
 

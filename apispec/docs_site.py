@@ -389,11 +389,11 @@ def _render(fmt: str, template: str, context: dict[str, Any]) -> str:
 def render_site(
     registry: Registry, fmt: str, release: str | None = None, all_releases: bool = False
 ) -> dict[str, str]:
-    """Relative path -> page text; one release (default: the newest) or all of them."""
+    """Relative path -> page text; one release (default: the newest concrete one) or all."""
     if all_releases:
         site = Site(registry, fmt, registry.release_list, landing=True)
     else:
-        chosen = registry.release(release) if release else registry.newest_release
+        chosen = registry.release(release) if release else registry.default_release[0]
         site = Site(registry, fmt, (chosen,), landing=False)
     pages = {
         site.page_path(rel): _render(fmt, "release", release_context(site, rel))

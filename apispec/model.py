@@ -301,6 +301,28 @@ class Registry:
         return self.release_list[-1]
 
     @property
+    def newest_concrete_release(self) -> Release:
+        """The newest release that is not a placeholder (`25.x.122`, not `25.x.1xx`).
+
+        No server runs a placeholder build, so a default that picked one would let
+        code calling an endpoint that exists only there pass every check.
+        """
+        concrete = [r for r in self.release_list if not r.is_placeholder]
+        return concrete[-1] if concrete else self.newest_release
+
+    @property
+    def default_release(self) -> tuple[Release, str]:
+        """The release a command uses when none is named, and why (for the note it prints).
+
+        An overlay describes the server the user runs, so the last one that names
+        its release wins; otherwise the newest concrete release.
+        """
+        for overlay in reversed(self.overlays):
+            if overlay.release is not None:
+                return overlay.release, f"the release the overlay {overlay.directory} describes"
+        return self.newest_concrete_release, "the newest concrete release"
+
+    @property
     def first_release(self) -> Release:
         return self.release_list[0]
 

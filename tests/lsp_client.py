@@ -25,7 +25,7 @@ BASE = "https://prtg.example.com:1616/api/v2"
 AUTH = {"Authorization": "Bearer " + TOKEN}
 
 sensor = requests.get(f"{BASE}/sensors/{sid}/overview", headers=AUTH)
-down = requests.get(f"{BASE}/experimental/devices", params={"filter": "status == down"}, headers=AUTH)
+down = requests.get(f"{BASE}/experimental/objects", params={"filter": "status == down"}, headers=AUTH)
 """
 WAIT = 30  # seconds; generous, the machine is shared
 

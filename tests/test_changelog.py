@@ -138,7 +138,18 @@ def test_bad_releases_are_usage_errors(cli) -> None:
     assert result.code == 2 and "comes after" in result.err
     assert result.err.count("\n") == 1
     assert cli("changelog", "nonsense").code == 2
-    assert cli("changelog").code == 2
+
+
+def test_without_to_the_changelog_ends_at_the_newest_concrete_release(cli) -> None:
+    result = cli("changelog")
+    assert result.code == 0
+    assert result.out.startswith("# API changes up to 25.x.122, from the first release\n")
+    assert result.err == (
+        "apispec: note: release 25.x.122 (default: the newest concrete release; "
+        "pass TO for another)\n"
+    )
+    named = cli("changelog", "25.x.1xx")
+    assert named.out.startswith("# API changes up to 25.x.1xx,") and named.err == ""
 
 
 def test_markdown_changelog_neutralises_registry_markup(registry_copy: Path) -> None:

@@ -150,3 +150,28 @@ def test_releases_in_order_with_counts(cli, registry):
             "Placeholder for an unreleased build; orders after every concrete build of major 25."
         ],
     }
+
+
+def test_show_takes_the_endpoint_as_one_argument_or_two(cli):
+    """`registry show 'GET /devices/{id}'` is how the linter and the docs write it."""
+    two = cli("registry", "show", "GET", "/devices/{id}")
+    one = cli("registry", "show", "GET /devices/{id}")
+    assert one.code == two.code == 0 and one.out == two.out
+    assert one.out.startswith("method           GET\npath             /devices/{id}\n")
+    alone = cli("registry", "show", "GET")
+    assert alone.code == 2 and alone.err == (
+        "apispec: error: name an endpoint as METHOD PATH, for example GET /devices/{id} "
+        "(got 'GET')\n"
+    )
+
+
+def test_tag_names_in_any_case_and_singular_summaries(cli, tmp_path):
+    upper = cli("registry", "list", "--tag", "DEVICES")
+    lower = cli("registry", "list", "--tag", "devices")
+    assert upper.code == lower.code == 0 and upper.out == lower.out
+    assert upper.out.endswith("\n11 endpoints\n")
+    one = cli("registry", "list", "--tag", "license")
+    assert one.out.endswith("\n1 endpoint\n")
+    assert cli("registry", "check").out.splitlines()[-1] == (
+        "registry ok: 76 endpoints, 0 errors, 9 warnings"
+    )

@@ -87,6 +87,8 @@ def test_every_sample_lints_clean_but_for_its_maturity_notice(
     clean.mkdir()
     broken.mkdir()
     expected: dict[str, set[str]] = {}
+    # API003 does not report an experimental successor (API002's advice names it)
+    successors = {s.key for s in map(registry.successor_of, registry.endpoints) if s}
     for endpoint, operation in _operations(registry, release.text):
         badge = badge_in(registry, endpoint, release)
         assert badge is not None
@@ -95,7 +97,7 @@ def test_every_sample_lints_clean_but_for_its_maturity_notice(
         for sample in samples:
             name = f"{endpoint.operation_id}{SUFFIX[sample['lang']]}"
             (clean / name).write_text(sample["source"] + "\n", encoding="utf-8")
-            expected[name] = NOTICE[badge]
+            expected[name] = set() if endpoint.key in successors else NOTICE[badge]
             # the same sample with the path's first segment misspelt: the linter must see it
             first = "/" + endpoint.path.strip("/").split("/")[0]
             mangled = sample["source"].replace(first + "/", first + "x/", 1)

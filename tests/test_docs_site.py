@@ -181,9 +181,10 @@ def test_single_release_pages(registry: Registry, cli, tmp_path: Path) -> None:
             assert set(rows) == {
                 anchor(e) for e in registry.endpoints if badge_in(registry, e, release)
             }
-    newest = tmp_path / "newest"
-    assert cli("docs", "-o", str(newest)).code == 0
-    assert f"release {registry.newest_release}" in (newest / "README.md").read_text()
+    default = tmp_path / "default"
+    result = cli("docs", "-o", str(default))
+    assert result.code == 0 and "release 25.x.122 (default: the newest concrete" in result.err
+    assert f"release {registry.newest_concrete_release}" in (default / "README.md").read_text()
 
 
 def test_usage_errors_are_one_line(cli, tmp_path: Path) -> None:

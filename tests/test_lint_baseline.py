@@ -51,8 +51,9 @@ def test_identical_lines_are_counted(cli, legacy: Path) -> None:
     )
     assert result.code == 1
     assert [x for x in result.out.splitlines() if ": API" in x] == [
-        "releases.py:21:33: API002 GET /channels is deprecated since 24.3.100 (no removal release "
-        "named); use GET /experimental/channels"
+        "releases.py:21:33: API002 [warning] GET /channels is deprecated since 24.3.100 (no "
+        "removal release named); use GET /experimental/channels (experimental: there is no "
+        "stable successor yet)"
     ]
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from apispec.exceptions import UsageError
 from apispec.lint.discover import DEFAULT_MAX_SIZE, decode, discover, read_text
+from apispec.lint.finding import Skipped
 
 
 def names(candidates, root: Path) -> list[str]:
@@ -66,9 +66,10 @@ def test_a_file_named_explicitly_is_linted_even_if_ignored(tree: Path) -> None:
     assert names(files, tree) == ["build/gen.py"]
 
 
-def test_missing_path_is_a_usage_error(tree: Path) -> None:
-    with pytest.raises(UsageError, match="no such file or directory: nope"):
-        discover([Path("nope")])
+def test_missing_path_is_skipped_with_its_reason(tree: Path) -> None:
+    files, skipped = discover([Path("nope"), Path("src")])
+    assert skipped == [Skipped("nope", "no such file or directory")]
+    assert files  # the other path is still walked
 
 
 def test_file_over_the_size_limit_is_skipped_with_its_size(tmp_path: Path, monkeypatch) -> None:

@@ -61,32 +61,56 @@ def result() -> LintResult:
             fingerprint="d" * 32,
         ),
     ]
-    return LintResult(findings, [Skipped("big.log", "larger than 5 MB (6 MB)")], 4, ("25.x.122",))
+    skipped = [Skipped("big.log", "larger than 5 MB (6 MB)")]
+    endpoints = {
+        ("GET", "/sensors/{id}/overview"): {
+            "method": "GET",
+            "path": "/sensors/{id}/overview",
+            "maturity": "deprecated",
+            "since": "24.3.100",
+            "deprecated_in": "24.3.100",
+            "removed_in": None,
+            "successor": "GET /sensors/{id}",
+        }
+    }
+    return LintResult(findings, skipped, 4, ("25.x.122",), endpoints=endpoints)
 
 
-def test_text_lines_and_grouped_summary(result: LintResult) -> None:
-    out = render("text", result).splitlines()
+def test_concise_lines_and_grouped_summary(result: LintResult) -> None:
+    out = render("concise", result).splitlines()
     assert out[0].startswith(
-        "scripts/a, b.py:3:22: API002 GET /sensors/{id}/overview is deprecated"
+        "scripts/a, b.py:3:22: API002 [warning] [*] GET /sensors/{id}/overview is deprecated"
     )
-    assert out[2] == "tools/x.ps1:1:1: API004 /health is not in the registry"
-    assert (
-        "Found 3 findings (1 error, 1 warning, 1 info) in 2 files; 4 files checked against 25.x.122."
-        in out
+    assert out[1] == (
+        "scripts/a, b.py:9:5: API006 [error] invalid filter for GET /experimental/sensors: "
+        "FLT004 value of the wrong type 100%"  # one finding, one line
     )
-    assert "  API002      1  deprecated-endpoint" in out
-    assert "1 finding fixable with --fix." in out
-    assert out[-2:] == ["Skipped 1 file:", "  big.log: larger than 5 MB (6 MB)"]
+    assert out[2] == "tools/x.ps1:1:1: API004 [info] /health is not in the registry"
+    assert out[4:] == [
+        "Found 3 findings (1 error, 1 warning, 1 info) in 2 files:",
+        "  API002      1  deprecated-endpoint",
+        "  API004      1  unknown-path",
+        "  API006      1  invalid-filter",
+        "[*] 1 finding fixable with --fix.",
+        "Checked 4 files against 25.x.122.",
+        "Skipped 1 file:",
+        "  big.log: larger than 5 MB (6 MB)",
+    ]
 
 
-def test_text_names_the_target_when_there_are_several(result: LintResult) -> None:
+def test_text_names_the_targets_when_there_are_several(result: LintResult) -> None:
     result.targets = ("24.3.100", "25.x.122")
-    assert render("text", result).splitlines()[0].endswith("use GET /sensors/{id} [25.x.122]")
+    twice = result.findings[0].with_(target="24.3.100")
+    result.findings.insert(0, twice)
+    out = render("concise", result).splitlines()
+    assert out[0].endswith("use GET /sensors/{id} [24.3.100, 25.x.122]")  # once, both targets
+    assert not out[1].endswith("]")  # a finding that does not depend on the release
+    assert "Found 3 findings (1 error, 1 warning, 1 info) in 2 files:" in out
 
 
 def test_clean_text() -> None:
-    text = render("text", LintResult([], [], 2, ("24.3.100",)))
-    assert text == "No findings: 2 files checked against 24.3.100.\n"
+    text = render("full", LintResult([], [], 2, ("24.3.100",)))
+    assert text == "No findings.\nChecked 2 files against 24.3.100.\n"
 
 
 def test_statistics_per_rule_and_endpoint(result: LintResult) -> None:
@@ -113,7 +137,24 @@ def test_json_has_exactly_the_documented_fields(result: LintResult) -> None:
         "target",
         "fix",
     ]
-    assert first["endpoint"] == {"method": "GET", "path": "/sensors/{id}/overview"}
+    assert first["endpoint"] == {
+        "method": "GET",
+        "path": "/sensors/{id}/overview",
+        "maturity": "deprecated",
+        "since": "24.3.100",
+        "deprecated_in": "24.3.100",
+        "removed_in": None,
+        "successor": "GET /sensors/{id}",
+    }
+    assert doc["findings"][1]["endpoint"] == {  # a key the run found no facts for
+        "method": "GET",
+        "path": "/experimental/sensors",
+        "maturity": None,
+        "since": None,
+        "deprecated_in": None,
+        "removed_in": None,
+        "successor": None,
+    }
     assert first["fix"] == {
         "applicability": "safe",
         "message": "replace with GET /sensors/{id}",
@@ -156,9 +197,10 @@ def test_json_lines_are_what_json_dumps_writes(result: LintResult) -> None:
         ),
     )
     findings = [*result.findings, odd, odd.with_(fix=Fix("none", Applicability.DISPLAY_ONLY, ()))]
-    lines = render("json", LintResult(findings, [], 1, ())).splitlines()[2 : 2 + len(findings)]
+    report = LintResult(findings, [], 1, (), endpoints=result.endpoints)
+    lines = render("json", report).splitlines()[2 : 2 + len(findings)]
     assert [line.strip().rstrip(",") for line in lines] == [
-        json.dumps(finding_dict(f)) for f in findings
+        json.dumps(finding_dict(f, result.endpoints)) for f in findings
     ]
 
 

@@ -26,7 +26,7 @@ import requests
 
 BASE = "https://prtg.example.com:1616/api/v2"
 sensor = requests.get(f"{BASE}/sensors/{sid}/overview")
-down = requests.get(f"{BASE}/experimental/devices", params={"filter": "status == down"})
+down = requests.get(f"{BASE}/experimental/objects", params={"filter": "status == down"})
 """
 READ_BACK = """\
 local ok = vim.wait(60000, function() return #vim.diagnostic.get(0) >= 3 end, 50)

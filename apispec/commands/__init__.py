@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from apispec.model import Registry
+    from apispec.releases import Release
 
 
 def add_registry_option(
@@ -26,6 +28,22 @@ def add_registry_option(
         help="apply the overlay in DIR on top of the registry (repeatable; later ones win; "
         "see docs/registry.md)",
     )
+
+
+def chosen_release(registry: Registry, named: str | None, how: str = "--release R") -> Release:
+    """The release named, or the default with a note on standard error saying which and why.
+
+    The note goes to standard error so that a document on standard output stays
+    exactly the document; nobody is left guessing which release it describes.
+    """
+    if named:
+        return registry.release(named)
+    release, why = registry.default_release
+    print(
+        f"apispec: note: release {release} (default: {why}; pass {how} for another)",
+        file=sys.stderr,
+    )
+    return release
 
 
 def registry_from(args: argparse.Namespace) -> Registry:

@@ -13,11 +13,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "changelog",
         help="endpoints added, deprecated and removed between releases, with a migration guide",
         description="List what appeared, became deprecated and was removed in the releases "
-        "after FROM up to and including TO (without FROM: from the first release), and what "
-        "to call instead. See docs/reference-docs.md.",
+        "after FROM up to and including TO (without FROM: from the first release; without "
+        "TO: up to the newest concrete release), and what to call instead. See "
+        "docs/reference-docs.md.",
     )
     parser.add_argument("start", nargs="?", metavar="FROM", help="exclusive; default: none")
-    parser.add_argument("end", metavar="TO", help="inclusive")
+    parser.add_argument(
+        "end", nargs="?", metavar="TO", help="inclusive; default: the newest concrete release"
+    )
     parser.add_argument("--format", choices=["md", "json"], default="md")
     add_registry_option(parser)
     parser.set_defaults(handler=run)
@@ -25,8 +28,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from apispec.changelog import build_changelog, render_markdown
+    from apispec.commands import chosen_release
 
-    changelog = build_changelog(registry_from(args), args.start, args.end)
+    start, end = (None, args.start) if args.end is None else (args.start, args.end)
+    registry = registry_from(args)
+    end = chosen_release(registry, end, "TO").text
+    changelog = build_changelog(registry, start, end)
     print(changelog.to_json() if args.format == "json" else render_markdown(changelog), end="")
     if args.format == "json":
         print()

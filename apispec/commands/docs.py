@@ -14,7 +14,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "docs",
         help="generate the reference docs per release (Markdown or a static HTML site)",
-        description="Generate the reference docs of one release (default: the newest) "
+        description="Generate the reference docs of one release (default: the newest concrete "
+        "one) "
         "or of every release, from the registry. See docs/reference-docs.md.",
     )
     which = parser.add_mutually_exclusive_group()
@@ -31,13 +32,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from apispec.commands import chosen_release
     from apispec.docs_site import render_site, write_site
     from apispec.exceptions import UsageError
 
     if args.output.exists() and not args.output.is_dir():
         raise UsageError(f"output {args.output} exists and is not a directory")
     registry = registry_from(args)
-    pages = render_site(registry, args.format, args.release, args.all_releases)
+    release = None if args.all_releases else chosen_release(registry, args.release).text
+    pages = render_site(registry, args.format, release, args.all_releases)
     written, errors = write_site(pages, args.output)
     for message in errors:
         print(f"apispec: error: {message}", file=sys.stderr)

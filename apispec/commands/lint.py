@@ -18,6 +18,14 @@ def _codes(value: str) -> list[str]:
     return [c for c in value.split(",") if c.strip()]
 
 
+def _releases(value: str) -> list[str]:
+    """`--target 24.3.100,25.x.122`: one or more releases, never none."""
+    releases = [r.strip() for r in value.split(",") if r.strip()]
+    if not releases:
+        raise argparse.ArgumentTypeError("expected a release such as 25.x.122")
+    return releases
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "lint",
@@ -26,20 +34,42 @@ def register(sub: argparse._SubParsersAction) -> None:
         "experimental, unknown and not-yet-available endpoints, bad filters and more "
         "(see docs/linter.md; `apispec rule --all` lists the rules).",
     )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    p.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or directories (default: .); - reads stdin"
+    )
     p.add_argument(
         "--target",
         action="append",
+        type=_releases,
         metavar="RELEASE",
-        help="release the server runs (repeatable; default: the newest release known)",
+        help="release the server runs (repeatable, or a comma list; default: the newest "
+        "concrete release)",
+    )
+    p.add_argument(
+        "--upgrade-from",
+        metavar="RELEASE",
+        help="report only what changes when the server moves from RELEASE to the target",
     )
     add_registry_option(p, help="lint against the registry in DIR")
     p.add_argument("--config", type=Path, metavar="FILE", help="configuration file to use")
     p.add_argument(
-        "--format", choices=FORMATS, default="text", help="output format (default: text)"
+        "--format",
+        choices=FORMATS,
+        help="output format (default: full, or the configuration's output-format)",
     )
     p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report to FILE")
     p.add_argument("--statistics", action="store_true", help="print counts per rule and endpoint")
+    p.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="print the findings only: no summary, no progress",
+    )
+    p.add_argument(
+        "--show-skipped",
+        action="store_true",
+        help="list binary files and ignored paths (by default only counted)",
+    )
     p.add_argument(
         "--select", type=_codes, metavar="CODES", help="only these rules (comma list, prefixes)"
     )
@@ -75,6 +105,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--diff", action="store_true", help="show the fixes as a diff, change nothing")
     p.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes")
     p.add_argument(
+        "--add-suppressions",
+        action="store_true",
+        help="write an `apispec: ignore[CODE]` comment on the line of each finding",
+    )
+    p.add_argument(
         "--jobs", "-j", type=int, metavar="N", help="worker processes (default: all cores)"
     )
     p.set_defaults(handler=run)
@@ -82,13 +117,25 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import sys
+    import time
 
     from apispec.lint.engine import fewer_collections
     from apispec.lint.run import LintRequest, execute
+    from apispec.terminal import Progress, color_for, interactive
 
+    started = time.perf_counter()
+    reads_stdin = args.stdin_filename is not None or "-" in args.paths
+    progress = (
+        Progress(sys.stderr)
+        if interactive(sys.stderr) and not args.quiet and not reads_stdin
+        else None
+    )
     request = LintRequest(
-        paths=[Path(p) for p in args.paths if p != "-"],
-        targets=args.target or [],
+        paths=[Path(p) for p in args.paths],
+        targets=[t for group in args.target or [] for t in group],
+        upgrade_from=args.upgrade_from,
+        add_suppressions=args.add_suppressions,
+        progress=progress,
         registry=args.registry,
         overlays=args.overlay,
         config=args.config,
@@ -108,28 +155,45 @@ def run(args: argparse.Namespace) -> int:
         unsafe_fixes=args.unsafe_fixes,
         jobs=args.jobs,
     )
-    with fewer_collections():
-        outcome = execute(request, stdin=sys.stdin)
+    try:
+        with fewer_collections():
+            outcome = execute(request, stdin=sys.stdin)
+    finally:
+        if progress is not None:
+            progress.clear()
     _problems(outcome)
-    if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline
+    if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline, --add-suppressions
         sys.stdout.write(outcome.direct)
         return outcome.exit_code
-    from apispec.lint.report import render
+    from apispec.lint.report import View, render
     from apispec.lint.report.text import statistics
 
-    if args.statistics and args.format == "text":
+    fmt = args.format or outcome.output_format or "full"
+    to_terminal = args.output is None and interactive(sys.stdout)
+    view = View(
+        color=args.output is None and color_for(sys.stdout),
+        unsafe_fixes=args.unsafe_fixes,
+        show_skipped=args.show_skipped,
+        # a report in a pipe or file is the same for the same tree: no clock in it
+        elapsed=time.perf_counter() - started if to_terminal else None,
+        quiet=args.quiet,
+    )
+    if args.statistics and fmt in _TEXT:
         report = statistics(outcome.result)
     else:
-        report = render(args.format, outcome.result)
+        report = render(fmt, outcome.result, view)
     if args.output:
         from apispec.outputs import write_atomic
 
         write_atomic(args.output, report)
-        if args.statistics and args.format != "text":
+        if args.statistics and fmt not in _TEXT:
             sys.stdout.write(statistics(outcome.result))
     else:
         sys.stdout.write(report)
     return outcome.exit_code
+
+
+_TEXT = ("full", "concise", "text")
 
 
 def _problems(outcome: Outcome) -> None:

@@ -14,9 +14,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "mcp-tools",
         help="list the MCP tools of a release (one per endpoint)",
         description="The MCP tool catalog of every endpoint available in a release "
-        "(default: the newest), grouped by tag.",
+        "(default: the newest concrete one), grouped by tag.",
     )
-    parser.add_argument("--release", metavar="R", help="release to describe (default: newest)")
+    parser.add_argument(
+        "--release", metavar="R", help="release to describe (default: the newest concrete one)"
+    )
     parser.add_argument(
         "--format",
         choices=["text", "json"],
@@ -28,12 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from apispec.commands import chosen_release
     from apispec.mcp_catalog import build_catalog
-    from apispec.openapi.build import resolve_release
     from apispec.text_table import render_table
 
     registry = registry_from(args)
-    release = resolve_release(registry, args.release)
+    release = chosen_release(registry, args.release)
     catalog = build_catalog(registry, release)
     if args.format == "json":
         print(json.dumps([entry.tool for entry in catalog], indent=2, ensure_ascii=False))
@@ -55,5 +57,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"{tag} ({len(rows)})")
         print(render_table(("TOOL", "ENDPOINT", "MATURITY", "EFFECT"), rows))
         print()
-    print(f"{len(catalog)} tools for release {release}")
+    print(f"{len(catalog)} tool{'' if len(catalog) == 1 else 's'} for release {release}")
     return EXIT_OK

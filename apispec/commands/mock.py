@@ -42,7 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--port", type=_port, default=8080, help="port (0: any free port; default 8080)"
     )
-    parser.add_argument("--release", metavar="R", help="release to emulate (default: the newest)")
+    parser.add_argument(
+        "--release", metavar="R", help="release to emulate (default: the newest concrete one)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the generated data and faults")
     parser.add_argument(
         "--objects",

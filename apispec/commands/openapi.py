@@ -15,9 +15,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "openapi",
         help="generate the OpenAPI 3.1 document of a release, or check an OpenAPI file",
         description="Print the OpenAPI 3.1.0 document of every endpoint available in a "
-        "release (default: the newest), or validate FILE with --check.",
+        "release (default: the newest concrete one), or validate FILE with --check.",
     )
-    parser.add_argument("--release", metavar="R", help="release to describe (default: newest)")
+    parser.add_argument(
+        "--release", metavar="R", help="release to describe (default: the newest concrete one)"
+    )
     parser.add_argument(
         "--format",
         choices=["json", "yaml"],
@@ -47,11 +49,12 @@ def run(args: argparse.Namespace) -> int:
         if given:
             raise UsageError(f"--check takes no {', '.join(given)}")
         return _check(args.check, args.allow_external_refs)
+    from apispec.commands import chosen_release
     from apispec.openapi import build_document
     from apispec.openapi.render import render
 
     registry = registry_from(args)
-    document = build_document(registry, args.release)
+    document = build_document(registry, chosen_release(registry, args.release))
     fmt = args.format
     if fmt is None:
         suffix = args.output.suffix.lower() if args.output else ""

@@ -20,14 +20,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_registry_option(lister)
     lister.add_argument("--maturity", choices=[m.value for m in Maturity])
     lister.add_argument("--release", metavar="R", help="only endpoints available in release R")
-    lister.add_argument("--tag", metavar="T", help="only endpoints with tag T")
+    lister.add_argument("--tag", metavar="T", help="only endpoints with tag T (any case)")
     lister.add_argument("--format", choices=["table", "json"], default="table")
     lister.set_defaults(handler=run_list)
 
-    show = inner.add_parser("show", help="show one endpoint with every field")
+    show = inner.add_parser(
+        "show",
+        help="show one endpoint with every field",
+        description="Show one endpoint: `registry show GET /devices/{id}` or, as the linter "
+        "and the docs write it, `registry show 'GET /devices/{id}'`.",
+    )
     add_registry_option(show)
-    show.add_argument("method")
-    show.add_argument("path", help="path relative to /api/v2, for example /devices/{id}")
+    show.add_argument("method", help="HTTP method, or 'METHOD PATH' as one argument")
+    show.add_argument("path", nargs="?", help="path relative to /api/v2, for example /devices/{id}")
     show.add_argument("--format", choices=["text", "json"], default="text")
     show.set_defaults(handler=run_show)
 
@@ -98,10 +103,11 @@ def run_list(args: argparse.Namespace) -> int:
     if args.maturity:
         endpoints = [e for e in endpoints if e.maturity == args.maturity]
     if args.tag:
-        tags = registry.tags()
-        if args.tag not in tags:
-            raise UsageError(f"unknown tag {args.tag!r}{did_you_mean(args.tag, tags)}")
-        endpoints = [e for e in endpoints if e.tag == args.tag]
+        tags = {t.casefold(): t for t in registry.tags()}
+        tag = tags.get(args.tag.casefold())
+        if tag is None:
+            raise UsageError(f"unknown tag {args.tag!r}{did_you_mean(args.tag, tags.values())}")
+        endpoints = [e for e in endpoints if e.tag == tag]
     if args.format == "json":
         print(json.dumps([e.as_dict() for e in endpoints], indent=2))
         return EXIT_OK
@@ -111,13 +117,26 @@ def run_list(args: argparse.Namespace) -> int:
     ]
     headers = ("METHOD", "PATH", "MATURITY", "SINCE", "DEPRECATED", "REMOVED", "SUCCESSOR")
     print(render_table(headers, rows))
-    print(f"\n{len(rows)} endpoints")
+    print(f"\n{_plural(len(rows), 'endpoint')}")
     return EXIT_OK
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def run_show(args: argparse.Namespace) -> int:
     registry = registry_from(args)
-    endpoint = registry.endpoint(args.method, args.path)
+    method, path = args.method, args.path
+    if path is None:  # 'GET /devices/{id}': the endpoint as apispec writes it everywhere
+        method, _, path = args.method.strip().partition(" ")
+        path = path.strip()
+        if not path:
+            raise UsageError(
+                f"name an endpoint as METHOD PATH, for example GET /devices/{{id}} "
+                f"(got {args.method!r})"
+            )
+    endpoint = registry.endpoint(method, path)
     data = endpoint.as_dict()
     data["available_in"] = [
         r.text for r in registry.release_list if registry.available_in(endpoint, r)
@@ -160,8 +179,8 @@ def run_check(args: argparse.Namespace) -> int:
     verdict = "FAILED" if errors else "ok"
     overlays = f" with {len(args.overlay)} overlay{'s' * (len(args.overlay) != 1)}"
     print(
-        f"registry{overlays if args.overlay else ''} {verdict}: {endpoints} endpoints, "
-        f"{errors} errors, {warnings} warnings"
+        f"registry{overlays if args.overlay else ''} {verdict}: {_plural(endpoints, 'endpoint')}, "
+        f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
     )
     return EXIT_FINDINGS if errors else EXIT_OK
 

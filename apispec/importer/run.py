@@ -38,10 +38,15 @@ class Imported:
         new = sum("operation_id" in e and "maturity" in e and "summary" in e for e in endpoints)
         return (
             f"imported {d.source} ({d.title or 'untitled'}, version {d.version}, release "
-            f"{d.release}): {len(d.operations)} operations, {new} new endpoints, "
-            f"{len(endpoints) - new} changed, {len(doc.get('properties', []))} enumerations, "
-            f"{len(doc.get('paths', []))} method lists -> {self.path}"
+            f"{d.release}): {_plural(len(d.operations), 'operation')}, "
+            f"{_plural(new, 'new endpoint')}, {len(endpoints) - new} changed, "
+            f"{_plural(len(doc.get('properties', [])), 'enumeration')}, "
+            f"{_plural(len(doc.get('paths', [])), 'method list')} -> {self.path}"
         )
+
+
+def _plural(count: int, words: str) -> str:
+    return f"{count} {words}{'' if count == 1 else 's'}"
 
 
 def import_overlay(

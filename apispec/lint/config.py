@@ -37,6 +37,7 @@ KEYS = (
     "max-file-size",
     "respect-gitignore",
     "file-timeout",
+    "output-format",
 )
 _SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB)?\s*", re.IGNORECASE)
 _UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
@@ -64,6 +65,7 @@ class Config:
     max_file_size: int = DEFAULT_MAX_SIZE
     respect_gitignore: bool = True
     file_timeout: float = DEFAULT_SECONDS  # seconds per file; 0: no limit
+    output_format: str | None = None  # checked against the reporters' names by the run
 
     def enabled(self, code: str) -> bool:
         return (self.select is None or code in self.select) and code not in self.ignore
@@ -172,6 +174,8 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
         config.respect_gitignore = value
     elif key == "file-timeout":
         config.file_timeout = parse_seconds(value, where)
+    elif key == "output-format":
+        config.output_format = _string(value, where)
 
 
 def _glob(pattern: str, where: str) -> str:

@@ -16,7 +16,6 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from apispec.exceptions import UsageError
 from apispec.inputs import InputError, file_kind, megabytes, read_input
 from apispec.lint.finding import Skipped
 
@@ -130,9 +129,12 @@ class _Walker:
         respect_gitignore: bool,
         max_size: int,
         warnings: list[str] | None = None,
+        ignored: list[str] | None = None,
     ) -> None:
         self.warnings = warnings
-        self.exclude = _spec(excludes, "--exclude", warnings) if excludes else None
+        self.ignored_paths = ignored
+        self.all_excludes = _spec(excludes, "--exclude", warnings) if excludes else None
+        self.exclude = self.all_excludes
         self.respect_gitignore = respect_gitignore
         self.max_size = max_size
         self.files: list[Candidate] = []
@@ -217,6 +219,8 @@ class _Walker:
             if (self.exclude is not None or ignores) and self.ignored(
                 path, entry.name, is_dir, ignores
             ):
+                if self.ignored_paths is not None:  # counted in the summary, never read
+                    self.ignored_paths.append(display_path(path) + ("/" if is_dir else ""))
                 continue
             if is_dir:
                 try:
@@ -237,6 +241,20 @@ class _Walker:
 _name = attrgetter("name")
 
 
+def _lifted(spec: pathspec.PathSpec | None, *names: str) -> pathspec.PathSpec | None:
+    """`spec` without the patterns that exclude the directory written as one of `names`."""
+    if spec is None or not any(spec.match_file(name) for name in names):
+        return spec
+    import pathspec
+
+    kept = [
+        p
+        for p in spec.patterns
+        if not (p.include and any(p.match_file(name) is not None for name in names))
+    ]
+    return pathspec.GitIgnoreSpec(kept)
+
+
 def _too_large(size: int, limit: int) -> str:
     return f"larger than {megabytes(limit)} ({megabytes(size)})"
 
@@ -248,16 +266,18 @@ def discover(
     respect_gitignore: bool = True,
     max_size: int = DEFAULT_MAX_SIZE,
     warnings: list[str] | None = None,
+    ignored: list[str] | None = None,
 ) -> tuple[list[Candidate], list[Skipped]]:
     """Files to lint under `paths`, and the ones skipped with their reason.
 
     A file named on the command line is linted even when .gitignore or an
     exclude pattern would skip it during a walk, as ruff does. A named path
     that is neither a file nor a directory (`/dev/null`, a FIFO) is skipped
-    with its kind. Patterns that are not valid globs are left out, with a
-    message in `warnings`.
+    with its kind, and so is one that does not exist. Patterns that are not valid globs are left out, with a
+    message in `warnings`. Paths .gitignore or an exclude pattern left out are
+    added to `ignored` (a directory once, with a trailing `/`).
     """
-    walker = _Walker(excludes, respect_gitignore, max_size, warnings)
+    walker = _Walker(excludes, respect_gitignore, max_size, warnings, ignored)
     for given in paths:
         path = os.path.abspath(given)
         try:
@@ -265,8 +285,14 @@ def discover(
         except OSError:
             info = None
         if info is not None and stat.S_ISDIR(info.st_mode):
+            # A directory named on the command line is walked even when a pattern excludes
+            # it (`exclude = ["examples/"]`, then `apispec lint examples/`): the patterns that
+            # match the directory itself do not apply below it; the others still do.
             ignores = _ancestor_ignores(path, warnings) if respect_gitignore else []
-            walker.walk(path, ignores)
+            shown = display_path(path)
+            walker.exclude = _lifted(walker.all_excludes, shown + "/", os.path.basename(path) + "/")
+            lifted = [(base, _lifted(spec, path[len(base) :] + "/")) for base, spec in ignores]
+            walker.walk(path, [(base, spec) for base, spec in lifted if spec is not None])
         elif info is not None and stat.S_ISREG(info.st_mode):
             walker.add_file(path, info.st_size)
         elif info is not None:
@@ -275,7 +301,7 @@ def discover(
         elif os.path.islink(path):
             walker.skipped.append(Skipped(display_path(path), "broken symlink"))
         else:
-            raise UsageError(f"no such file or directory: {given}")
+            walker.skipped.append(Skipped(display_path(path), "no such file or directory"))
     return walker.files, walker.skipped
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from hashlib import sha256
@@ -60,6 +60,12 @@ class LintResult:
     files: int
     targets: tuple[str, ...]
     fixed: int = 0  # findings --fix repaired in this run
+    # paths a walk left out because of .gitignore or --exclude (a directory once, with `/`)
+    ignored: list[str] = field(default_factory=list)
+    target_default: str | None = None  # why the target was chosen, when nobody named it
+    upgrade_from: str | None = None  # --upgrade-from: only what changes from this release
+    # (method, path) -> the endpoint's lifecycle facts, for the machine-readable reports
+    endpoints: dict[tuple[str, str], dict[str, str | None]] = field(default_factory=dict)
 
 
 class Checker:
@@ -109,8 +115,8 @@ class Checker:
         if has_marker:
             suppressions = suppress.parse(text)
             findings, used = suppress.apply(findings, suppressions)
-            for check_unused in self._suppression:
-                findings.extend(check_unused(file, suppressions, used))
+            for check_unused in self._suppression:  # configured too: per-file ignores, severity
+                findings.extend(self._configure(list(check_unused(file, suppressions, used)), path))
         return _finish(_unique(findings), lines)
 
     def _configure(self, findings: list[Finding], path: str) -> list[Finding]:
@@ -149,7 +155,7 @@ class Checker:
                 for applies, check in self._endpoint:
                     if applies(endpoint, target):
                         if check is not None:
-                            findings.append(check(call, endpoint, target))
+                            _add(findings, check(call, endpoint, target))
                         break
         for query in ref.query:
             for applies, check in self._query:
@@ -309,22 +315,38 @@ def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
 
 
 def lint_files(
-    candidates: list[Candidate], options: Options, jobs: int | None = None
+    candidates: list[Candidate],
+    options: Options,
+    jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> LintResult:
-    """Lint files, in parallel on all cores when there are enough of them."""
+    """Lint files, in parallel on all cores when there are enough of them.
+
+    `progress(done, total)` is called as files are finished (per file, or per
+    chunk of files with worker processes).
+    """
     jobs = jobs or os.cpu_count() or 1
+    total = len(candidates)
     results: list[FileResult] = []
-    if jobs > 1 and len(candidates) >= PARALLEL_MIN_FILES:
+    if jobs > 1 and total >= PARALLEL_MIN_FILES:
         from concurrent.futures import ProcessPoolExecutor  # 20 ms of imports a small run skips
 
         chunks = _chunks(candidates, jobs * 32)
+        done = 0
         with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(options,)) as pool:
-            for chunk_results in pool.map(_lint_chunk, chunks):
+            for chunk, chunk_results in zip(chunks, pool.map(_lint_chunk, chunks), strict=True):
                 results.extend(chunk_results)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, total)
     else:
         checker = Checker(load_registry(options.registry_dir, options.overlays), options)
-        linted = (_lint_file(checker, c.path) for c in candidates)
-        results = [r for r in linted if r is not None]
+        for done, c in enumerate(candidates, 1):
+            result = _lint_file(checker, c.path)
+            if result is not None:
+                results.append(result)
+            if progress is not None:
+                progress(done, total)
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
     skipped = sorted((r.skipped for r in results if r.skipped is not None), key=lambda s: s.path)
     return LintResult(findings, skipped, len(candidates) - len(skipped), options.targets)

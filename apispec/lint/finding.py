@@ -105,8 +105,10 @@ class Skipped:
 
     `internal`: apispec itself failed on the file (a bug); the run goes on, and
     ends with exit code 3 so the crash is neither a finding nor a pass.
+    `named`: the file was named on the command line, so its skip is an error.
     """
 
     path: str
     reason: str
     internal: bool = False
+    named: bool = False

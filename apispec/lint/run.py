@@ -7,21 +7,29 @@ are linted; then `--since`, the baseline and the fail level narrow the result.
 
 from __future__ import annotations
 
-import difflib
 import os
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
-from apispec.exceptions import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UsageError
-from apispec.inputs import InputError
+from apispec.exceptions import (
+    EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    did_you_mean,
+)
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
-from apispec.lint.engine import LintResult, Options, lint_files, lint_one, lint_text
-from apispec.lint.finding import Finding, Severity
+from apispec.lint.engine import LintResult, Options, lint_files, lint_one
+from apispec.lint.finding import Finding, Severity, Skipped
 from apispec.lint.fix import apply_fixes
+from apispec.lint.report import FORMATS
+from apispec.lint.rewrite import Fixer, Suppressor, add_suppressions, unified
 from apispec.lint.rules import expand_codes
-from apispec.model import load_registry
+from apispec.model import Registry, load_registry
 
 _FAIL_RANK = {
     "info": Severity.INFO.rank,
@@ -52,6 +60,10 @@ class LintRequest:
     diff: bool = False
     unsafe_fixes: bool = False
     jobs: int | None = None
+    upgrade_from: str | None = None  # report only what changes from this release to the target
+    add_suppressions: bool = False  # write `apispec: ignore[CODE]` on each finding's line
+    # called with (files done, files in all) while linting: a terminal's progress line
+    progress: Callable[[int, int], None] | None = None
 
 
 @dataclass
@@ -62,9 +74,18 @@ class Outcome:
     # one-line messages for standard error: files not fixed or written (exit 2), warnings
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    output_format: str | None = None  # the configuration's `output-format`, if it names one
 
 
-def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]:
+class _Settled(NamedTuple):
+    config: Config
+    options: Options
+    registry: Registry
+    target_default: str | None  # why the target was chosen, when nobody named one
+    upgrade_from: str | None
+
+
+def _settle(request: LintRequest, warnings: list[str]) -> _Settled:
     config = load_config(request.config)
     if request.select is not None:
         config.select = expand_codes(request.select, "--select")
@@ -78,12 +99,19 @@ def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]
         config.file_timeout = parse_seconds(request.file_timeout, "--file-timeout")
     if request.fail_on is not None:
         config.fail_on = request.fail_on
+    if config.output_format is not None and config.output_format not in FORMATS:
+        hint = did_you_mean(config.output_format, FORMATS)
+        raise ConfigError(
+            f"{config.source}: output-format: unknown format {config.output_format!r}{hint}; "
+            f"use one of {', '.join(FORMATS)}"
+        )
     directory = request.registry or config.registry
     if directory is not None and not directory.is_dir():
         raise UsageError(f"--registry: not a directory: {directory}")
     # the configuration's overlays first, so the command line's win
     overlays = (*config.overlays, *(o.resolve() for o in request.overlays))
     registry = load_registry(directory.resolve() if directory else None, overlays)
+    target_default = None
     if request.targets:
         targets = tuple(dict.fromkeys(registry.release(t).text for t in request.targets))
     elif config.target:
@@ -91,11 +119,26 @@ def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]
             targets = tuple(dict.fromkeys(registry.release(t).text for t in config.target))
         except UsageError as exc:
             raise ConfigError(f"{config.source}: target: {exc}") from None
-    else:  # the server an overlay describes, else the newest release
-        described = [o.release for o in registry.overlays if o.release is not None]
-        targets = ((described[-1] if described else registry.newest_release).text,)
+    else:  # the server an overlay describes, else the newest concrete release
+        release, target_default = registry.default_release
+        targets = (release.text,)
+    upgrade_from = None
+    if request.upgrade_from is not None:
+        if len(targets) != 1:
+            raise UsageError("--upgrade-from compares two releases: give one target, not several")
+        try:
+            before = registry.release(request.upgrade_from)
+        except UsageError as exc:
+            raise UsageError(f"--upgrade-from: {exc}") from None
+        after = registry.release(targets[0])
+        if not before < after:
+            raise UsageError(
+                f"--upgrade-from {before} must be a release older than the target {after}"
+            )
+        upgrade_from = before.text
+        targets = (before.text, after.text)
     options = Options(config, targets, directory.resolve() if directory else None, overlays)
-    return config, options
+    return _Settled(config, options, registry, target_default, upgrade_from)
 
 
 def _valid_excludes(patterns: list[str], warnings: list[str]) -> list[str]:
@@ -119,41 +162,75 @@ def exit_code(findings: list[Finding], fail_on: str | None) -> int:
 
 
 def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
+    """One lint run: settle configuration and targets, lint, narrow, decide the exit code."""
+    outcome, config = _execute(request, stdin)
+    outcome.output_format = config.output_format
+    return outcome
+
+
+def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Config]:
     errors: list[str] = []
     warnings: list[str] = []
-    config, options = _settle(request, warnings)
-    if request.stdin_filename is not None:
-        if request.paths:
-            raise UsageError("--stdin-filename reads standard input: give no PATH (or `-`)")
+    settled = _settle(request, warnings)
+    config, options = settled.config, settled.options
+    stdin_filename = request.stdin_filename
+    if Path("-") in request.paths:  # `apispec lint -`: standard input
+        if len(request.paths) > 1:
+            raise UsageError("`-` reads standard input: give no other PATH with it")
+        stdin_filename = stdin_filename or "-"
+    elif stdin_filename is not None and request.paths:
+        raise UsageError("--stdin-filename reads standard input: give no PATH (or `-`)")
+    if request.add_suppressions and (request.fix or request.diff or request.write_baseline):
+        raise UsageError(
+            "--add-suppressions writes comments, not fixes or a baseline: give it alone"
+        )
+    paths = request.paths or [Path(".")]
+    text = None  # standard input's text
+    if stdin_filename is not None:
         if stdin is None:
             raise UsageError("--stdin-filename: no standard input")
         text = stdin.read()
-        one = lint_one(text, request.stdin_filename, options)
+        one = lint_one(text, stdin_filename, options)
         skipped = [one.skipped] if one.skipped else []
         result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets)
         if request.fix or request.diff:
-            outcome = _fix_stdin(text, request, result, config)
+            outcome = _fix_stdin(text, request, result, stdin_filename)
             outcome.warnings = warnings
-            return outcome
+            return outcome, config
     else:
-        paths = request.paths or [Path(".")]
+        ignored: list[str] = []
         candidates, skipped = discover(
             paths,
             excludes=config.exclude,
             respect_gitignore=config.respect_gitignore,
             max_size=config.max_file_size,
             warnings=warnings,
+            ignored=ignored,
         )
-        result = lint_files(candidates, options, request.jobs)
+        result = lint_files(candidates, options, request.jobs, request.progress)
         result.skipped = sorted(skipped + result.skipped, key=lambda s: s.path)
+        result.ignored = ignored
+        named_skipped = _check_named(request.paths, result)
+        errors += [f"{s.path}: skipped: {s.reason}" for s in named_skipped]
+        if not candidates and not named_skipped:
+            _nothing_to_lint(request.paths, paths, result, errors, warnings)
         if request.fix or request.diff:
-            fixer = _Fixer(result, request, options, paths)
+            fixer = Fixer(result, options, paths, request.unsafe_fixes, request.diff)
             diff = fixer.run()
+            result.fixed = fixer.changed
             errors += fixer.errors
             warnings += fixer.warnings
             if request.diff:
                 code = EXIT_FINDINGS if diff else EXIT_OK
-                return Outcome(result, _worst(code, result, errors), diff, errors, warnings)
+                return Outcome(result, _worst(code, result, errors), diff, errors, warnings), config
+    result.target_default = settled.target_default
+    if settled.upgrade_from is not None:
+        from apispec.lint.upgrade import changes
+
+        after = options.targets[-1]
+        result.findings = changes(result.findings, settled.upgrade_from, after, settled.registry)
+        result.targets = (after,)
+        result.upgrade_from = settled.upgrade_from
     if request.since:
         from apispec.lint.since import only_changed
 
@@ -163,14 +240,78 @@ def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
 
         write_baseline(request.write_baseline, result.findings)
         shown = display_path(request.write_baseline.resolve())
-        message = f"Wrote {len(result.findings)} findings to {shown}.\n"
-        return Outcome(result, _worst(EXIT_OK, result, errors), message, errors, warnings)
+        count = len(result.findings)
+        message = f"Wrote {count} finding{'' if count == 1 else 's'} to {shown}.\n"
+        return Outcome(result, _worst(EXIT_OK, result, errors), message, errors, warnings), config
     if request.baseline is not None:
         from apispec.lint.baseline import new_findings, read_baseline
 
         result.findings = new_findings(result.findings, read_baseline(request.baseline))
+    if request.add_suppressions:
+        outcome = _suppress(result, options, paths, text, stdin_filename, errors, warnings)
+        return outcome, config
+    result.endpoints = endpoint_facts(settled.registry, result.findings)
     code = exit_code(result.findings, config.fail_on)
-    return Outcome(result, _worst(code, result, errors), None, errors, warnings)
+    return Outcome(result, _worst(code, result, errors), None, errors, warnings), config
+
+
+# A named file skipped for one of these reasons was not read at all: the run cannot vouch
+# for it. Over the time budget and internal errors are the linter's limits, reported apart.
+_NOT_READ = ("not linted:",)
+
+
+def _check_named(named: list[Path], result: LintResult) -> list[Skipped]:
+    """The files named on the command line that were skipped, marked `named`: each is an
+    error (exit 2), not a pass, because CI that names a file expects it checked."""
+    files = {display_path(os.path.abspath(p)) for p in named if not os.path.isdir(p)}
+    marked = [
+        replace(s, named=True) if s.path in files and not s.reason.startswith(_NOT_READ) else s
+        for s in result.skipped
+    ]
+    result.skipped = marked
+    return [s for s in marked if s.named]
+
+
+def _nothing_to_lint(
+    named: list[Path], paths: list[Path], result: LintResult, errors: list[str], warnings: list[str]
+) -> None:
+    """Say that a run linted no file at all: exit 2 when paths were named, else a warning."""
+    where = ", ".join(str(p) for p in paths)
+    why = []
+    if result.ignored:
+        n = len(result.ignored)
+        why.append(f"{n} path{'s' if n != 1 else ''} ignored by .gitignore or --exclude")
+    if result.skipped:
+        n = len(result.skipped)
+        why.append(f"{n} file{'s' if n != 1 else ''} skipped")
+    message = f"no file to lint in {where}" + (f" ({'; '.join(why)})" if why else "")
+    (errors if named else warnings).append(message)
+
+
+def endpoint_facts(
+    registry: Registry, findings: list[Finding]
+) -> dict[tuple[str, str], dict[str, str | None]]:
+    """The lifecycle of each endpoint the findings name, as the JSON and SARIF reports give it."""
+    facts: dict[tuple[str, str], dict[str, str | None]] = {}
+    for finding in findings:
+        key = finding.endpoint
+        if key is None or key in facts:
+            continue
+        endpoint = registry.find(*key)
+        facts[key] = {
+            "method": key[0],
+            "path": key[1],
+            "maturity": None if endpoint is None else str(endpoint.maturity),
+            "since": _text(endpoint and endpoint.since),
+            "deprecated_in": _text(endpoint and endpoint.deprecated_in),
+            "removed_in": _text(endpoint and endpoint.removed_in),
+            "successor": _text(endpoint and endpoint.successor),
+        }
+    return facts
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
 
 
 def _worst(code: int, result: LintResult, errors: list[str]) -> int:
@@ -185,127 +326,48 @@ def _worst(code: int, result: LintResult, errors: list[str]) -> int:
     return code
 
 
-def _fix_stdin(text: str, request: LintRequest, result: LintResult, config: Config) -> Outcome:
+def _fix_stdin(text: str, request: LintRequest, result: LintResult, name: str) -> Outcome:
     fixed, _count = apply_fixes(text, result.findings, request.unsafe_fixes)
     if request.diff:
-        diff = _unified(text, fixed, request.stdin_filename or "-")
+        diff = unified(text, fixed, name)
         return Outcome(result, EXIT_FINDINGS if diff else EXIT_OK, diff)
     return Outcome(result, EXIT_OK, fixed)
 
 
-def _unified(before: str, after: str, name: str) -> str:
-    return "".join(
-        difflib.unified_diff(
-            before.splitlines(keepends=True),
-            after.splitlines(keepends=True),
-            f"a/{name}",
-            f"b/{name}",
-        )
-    )
+def _suppress(
+    result: LintResult,
+    options: Options,
+    paths: list[Path],
+    text: str | None,
+    name: str | None,
+    errors: list[str],
+    warnings: list[str],
+) -> Outcome:
+    """`--add-suppressions`: a comment on each finding's line, as ruff's `--add-noqa`.
 
-
-def _utf8(data: bytes) -> tuple[bytes, str] | None:
-    """(BOM, text) of a UTF-8 file's bytes; None for any other encoding."""
-    bom = data[:3] if data.startswith(b"\xef\xbb\xbf") else b""
-    try:
-        return bom, data[len(bom) :].decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-def _below(real: str, roots: list[str]) -> bool:
-    return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-
-class _Fixer:
-    """`--fix` and `--diff` over linted files: each file once, never a stale or partial write.
-
-    A file reached under several names (a symlink and its target, hard links)
-    is one file: its names are grouped by (device, inode) and it is fixed once.
-    A symlink is written through only when its target lies below a path given
-    to the run. The text is read once here, linted again so that the fixes
-    match exactly these bytes, and written with `write_atomic`, which refuses
-    when the file changed since it was read.
+    Files are rewritten as `--fix` rewrites them; standard input comes back on
+    standard output with the comments. The message says how many were added; a
+    finding no comment can be written for (JSON, a continued line, a file not in
+    UTF-8) is a warning naming it, so nobody believes it is quiet.
     """
+    if text is not None and name is not None:
+        changed, added, refused = add_suppressions(text, result.findings, name)
+        warnings += [_refused(f) for f in refused]
+        return Outcome(result, _worst(EXIT_OK, result, errors), changed, errors, warnings)
+    suppressor = Suppressor(result, options, paths)
+    suppressor.run()
+    errors += suppressor.errors
+    warnings += suppressor.warnings + [_refused(f) for f in suppressor.refused]
+    warnings += [
+        f"{shown}: no suppressions added: not a UTF-8 file" for shown in suppressor.other_encoding
+    ]
+    added, files = suppressor.changed, suppressor.files
+    message = (
+        f"Added {added} suppression{'' if added == 1 else 's'} to "
+        f"{files} file{'' if files == 1 else 's'}.\n"
+    )
+    return Outcome(result, _worst(EXIT_OK, result, errors), message, errors, warnings)
 
-    def __init__(
-        self, result: LintResult, request: LintRequest, options: Options, paths: list[Path]
-    ) -> None:
-        self.result = result
-        self.request = request
-        self.options = options
-        self.roots = [os.path.realpath(p) for p in paths]
-        self.errors: list[str] = []
-        self.warnings: list[str] = []
 
-    def _files(self) -> list[tuple[str, list[str]]]:
-        """(real path, display names) of each file with a fix, once per (device, inode)."""
-        names = sorted({f.path for f in self.result.findings if f.fix is not None})
-        groups: dict[tuple[int, int], list[str]] = {}
-        for shown in names:
-            try:
-                info = os.stat(shown)
-            except OSError as exc:
-                self.errors.append(f"{shown}: cannot fix: {exc.strerror or exc}")
-                continue
-            groups.setdefault((info.st_dev, info.st_ino), []).append(shown)
-        files = []
-        for shown_names in groups.values():
-            reals = sorted({os.path.realpath(n) for n in shown_names})
-            inside = [r for r in reals if _below(r, self.roots)]
-            if not inside:
-                self.warnings.append(
-                    f"{shown_names[0]}: not fixed: a symlink to {reals[0]}, "
-                    "outside the paths given to apispec"
-                )
-                continue
-            links = os.stat(inside[0]).st_nlink
-            if links > len(inside):
-                self.warnings.append(
-                    f"{shown_names[0]}: not fixed: the file has {links} hard links and only "
-                    f"{len(inside)} of them are below the paths given to apispec"
-                )
-                continue
-            files.append((inside[0], shown_names))
-        return files
-
-    def run(self) -> str:
-        """Apply (or with --diff show) the fixes; the report is re-linted where files changed."""
-        from apispec.outputs import WriteError, link_atomic, read_for_update, write_atomic
-
-        diffs = []
-        refreshed: dict[str, list[Finding]] = {}
-        for real, names in self._files():
-            shown = next((n for n in names if os.path.realpath(n) == os.path.abspath(n)), names[0])
-            try:
-                data, state = read_for_update(real, self.options.config.max_file_size)
-            except (OSError, InputError) as exc:
-                self.errors.append(f"{shown}: cannot fix: {getattr(exc, 'reason', exc)}")
-                continue
-            original = _utf8(data)
-            if original is None:
-                continue  # only UTF-8 files are rewritten: never change a file's encoding
-            bom, text = original
-            findings = lint_text(text, shown, self.options)  # for exactly these bytes
-            fixed, count = apply_fixes(text, findings, self.request.unsafe_fixes)
-            if not count:
-                continue
-            if self.request.diff:
-                diffs.append(_unified(text, fixed, shown))
-                continue
-            try:
-                write_atomic(real, bom + fixed.encode("utf-8"), expected=state, name=shown)
-                for other in {os.path.realpath(n) for n in names} - {real}:
-                    if _below(other, self.roots):
-                        link_atomic(real, other)  # hard links stay one file
-            except WriteError as exc:
-                self.errors.append(str(exc))
-                continue
-            self.result.fixed += count
-            for name in names:
-                refreshed[name] = lint_text(fixed, name, self.options)
-        if refreshed:
-            kept = [f for f in self.result.findings if f.path not in refreshed]
-            kept.extend(f for found in refreshed.values() for f in found)
-            self.result.findings = sorted(kept, key=lambda f: f.sort_key)
-        return "".join(diffs)
+def _refused(f: Finding) -> str:
+    return f"{f.path}:{f.line}: {f.code} not suppressed: no comment can be written on this line"

@@ -62,7 +62,8 @@ def status(endpoint: Endpoint, registry: Registry, target: Release) -> Status:
 
 def newest_target(registry: Registry, targets: tuple[str, ...]) -> Release:
     """The release completion and hover speak about: the newest configured target, else
-    the one `apispec lint` would choose (the server an overlay describes, else the newest)."""
+    the one `apispec lint` would choose (the server an overlay describes, else the newest
+    concrete release)."""
     known = {r.text: r for r in registry.release_list}
     chosen = [known[t] for t in targets if t in known]
     return max(chosen, key=lambda r: r.sort_key) if chosen else default_release(registry)
@@ -70,6 +71,5 @@ def newest_target(registry: Registry, targets: tuple[str, ...]) -> Release:
 
 def default_release(registry: Registry) -> Release:
     """The release linted when none is configured, as `apispec lint` chooses it: the
-    server an overlay describes, else the newest release."""
-    described = [o.release for o in registry.overlays if o.release is not None]
-    return described[-1] if described else registry.newest_release
+    server an overlay describes, else the newest concrete release (Registry.default_release)."""
+    return registry.default_release[0]

@@ -62,7 +62,7 @@ class MockState:
         self.release: Release = (
             self.registry.release(config.release)
             if config.release
-            else self.registry.newest_release
+            else self.registry.default_release[0]
         )
         if not 0.0 <= config.fault_rate <= 1.0:
             raise UsageError(f"--fault-rate must be between 0 and 1, not {config.fault_rate}")

@@ -68,7 +68,9 @@ def banner(state: MockState, url: str) -> list[str]:
     """What `apispec mock` prints at start-up: where it listens, what it holds, who may log in."""
     tree = state.tree
     lines = [
-        f"apispec mock: API v2 release {state.release} at {url}{API_PREFIX}",
+        f"apispec mock: API v2 release {state.release}"
+        + ("" if state.config.release else f" (default: {state.registry.default_release[1]})")
+        + f" at {url}{API_PREFIX}",
         f"  data: {len(tree.records)} objects"
         + (f" from {state.config.data}" if state.config.data else f" (seed {state.config.seed})"),
         f"  OpenAPI document: {url}{API_PREFIX}/oas/",

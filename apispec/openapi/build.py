@@ -34,9 +34,10 @@ LICENSE = {"name": "Not stated in the API specification", "identifier": "NOASSER
 
 
 def resolve_release(registry: Registry, release: Release | str | None) -> Release:
-    """A Release, its text, or None for the newest; unknown text is a UsageError."""
+    """A Release, its text, or None for the default (the newest concrete release, or the
+    one an overlay describes); unknown text is a UsageError."""
     if release is None:
-        return registry.newest_release
+        return registry.default_release[0]
     if isinstance(release, Release):
         return registry.release(release.text)
     return registry.release(release)

@@ -35,14 +35,15 @@ def odd_tree(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _lint(root: Path, fmt: str) -> str:
-    result = clean(apispec_run("lint", "src", "--format", fmt, cwd=root), 0)
+def _lint(root: Path, fmt: str, *options: str) -> str:
+    result = clean(apispec_run("lint", "src", "--format", fmt, *options, cwd=root), 0)
     return result.raw_out.decode("utf-8")  # strict: any lone surrogate would fail here
 
 
-def test_text(odd_tree: Path) -> None:
-    lines = _lint(odd_tree, "text").splitlines()
-    findings = [line for line in lines if ": API002 " in line]
+@pytest.mark.parametrize("fmt", ["full", "concise"])
+def test_text(odd_tree: Path, fmt: str) -> None:
+    lines = _lint(odd_tree, fmt, "--show-skipped").splitlines()
+    findings = [line for line in lines if ": API002 [warning] " in line]
     assert sorted(line.split(":1:27:")[0] for line in findings) == sorted(
         [
             "src/caf\\xe9.py",
@@ -101,3 +102,33 @@ def test_junit_is_well_formed(odd_tree: Path) -> None:
     names = sorted(suite.get("name") for suite in root.iter("testsuite"))
     assert "src/caf\\xe9.py" in names and "src/new\\nline.py" in names
     assert not CONTROL.search(out)
+
+
+def test_markdown_cells_hold_any_name(odd_tree: Path) -> None:
+    from markdown_it import MarkdownIt
+
+    out = _lint(odd_tree, "markdown")
+    assert not CONTROL.search(out)
+    tokens = MarkdownIt("commonmark").enable("table").parse(out)
+    cells = [t.content for t in tokens if t.type == "inline"]
+    locations = sorted(c for c in cells if c.startswith("src/") and c.endswith(":1:27"))
+    assert len(locations) == len(NAMES)
+    # each name reads back literally: the escapes are Markdown's, not lost characters
+    html = MarkdownIt("commonmark").enable("table").render(out)
+    assert "src/esc\\x1b[31m.py:1:27" in html and "src/new\\nline.py:1:27" in html
+
+
+def test_csv_rows_hold_any_name(odd_tree: Path) -> None:
+    import csv
+    import io
+
+    rows = list(csv.DictReader(io.StringIO(_lint(odd_tree, "csv"))))
+    assert sorted(r["path"] for r in rows) == sorted(
+        [
+            "src/caf\\xe9.py",
+            "src/new\nline.py",
+            "src/esc\x1b[31m.py",
+            "src/bidi\u202e.py",
+            "src/tab\t.py",
+        ]
+    )

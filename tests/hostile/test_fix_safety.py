@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import apispec.lint.run
+import apispec.lint.rewrite
 import apispec.outputs
 from tests.hostile.helpers import apispec_run, clean
 
@@ -92,14 +92,14 @@ def test_a_file_changed_between_read_and_write_is_left_alone(
 ) -> None:
     a, b = _tree(tmp_path, "src/a.py", "src/b.py")
     edited = SOURCE.replace("line 3 after", "line 3 EDITED meanwhile after")
-    original = apispec.lint.run.apply_fixes
+    original = apispec.lint.rewrite.apply_fixes
 
     def another_editor_saves_a(text: str, findings: list, unsafe: bool) -> tuple[str, int]:
         if findings and findings[0].path.endswith("a.py"):
             a.write_text(edited)  # after apispec read the file, before it writes it
         return original(text, findings, unsafe)
 
-    monkeypatch.setattr(apispec.lint.run, "apply_fixes", another_editor_saves_a)
+    monkeypatch.setattr(apispec.lint.rewrite, "apply_fixes", another_editor_saves_a)
     monkeypatch.chdir(tmp_path)
     result = clean(cli("lint", "--fix", "src"), 2)
     assert a.read_bytes() == edited.encode()  # the other editor's text, not the stale fix

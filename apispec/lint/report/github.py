@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Severity
+from apispec.lint.report import View
+from apispec.lint.report.grouped import grouped, targets_suffix
 from apispec.printable import printable
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -18,15 +20,13 @@ def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render(result: LintResult) -> str:
+def render(result: LintResult, view: View | None = None) -> str:
     lines = []
-    for f in result.findings:
-        target = f" [{f.target}]" if f.target and len(result.targets) > 1 else ""
+    for f, targets in grouped(result):
         props = (
             f"file={_property(f.path)},line={f.line},col={f.column},"
             f"endLine={f.end_line},endColumn={f.end_column},title={_property(f.code)}"
         )
-        lines.append(
-            f"::{_COMMAND[f.severity]} {props}::{_data(f.code + ' ' + f.message + target)}"
-        )
+        text = f"{f.code} {f.message}{targets_suffix(result, targets)}"
+        lines.append(f"::{_COMMAND[f.severity]} {props}::{_data(text)}")
     return "".join(line + "\n" for line in lines)

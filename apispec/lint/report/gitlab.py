@@ -6,12 +6,13 @@ import json
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Severity
+from apispec.lint.report import View
 from apispec.printable import unicode_safe
 
 _SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
 
-def render(result: LintResult) -> str:
+def render(result: LintResult, view: View | None = None) -> str:
     issues = [
         {
             "type": "issue",

@@ -9,7 +9,10 @@ from typing import Any
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Finding, Fix, Skipped
+from apispec.lint.report import View
 from apispec.printable import unicode_safe
+
+Facts = dict[tuple[str, str], dict[str, str | None]]
 
 
 def fix_dict(fix: Fix | None) -> dict[str, Any] | None:
@@ -33,7 +36,20 @@ def fix_dict(fix: Fix | None) -> dict[str, Any] | None:
     }
 
 
-def finding_dict(f: Finding) -> dict[str, Any]:
+def endpoint_dict(f: Finding, facts: Facts) -> dict[str, str | None] | None:
+    """The endpoint with its lifecycle (maturity, since, deprecated_in, removed_in, successor)."""
+    if f.endpoint is None:
+        return None
+    known = facts.get(f.endpoint)
+    if known is not None:
+        return known
+    return dict.fromkeys(_FACTS) | {"method": f.endpoint[0], "path": f.endpoint[1]}
+
+
+_FACTS = ("method", "path", "maturity", "since", "deprecated_in", "removed_in", "successor")
+
+
+def finding_dict(f: Finding, facts: Facts | None = None) -> dict[str, Any]:
     return {
         "path": unicode_safe(f.path),
         "line": f.line,
@@ -43,7 +59,7 @@ def finding_dict(f: Finding) -> dict[str, Any]:
         "code": f.code,
         "severity": str(f.severity),
         "message": f.message,
-        "endpoint": {"method": f.endpoint[0], "path": f.endpoint[1]} if f.endpoint else None,
+        "endpoint": endpoint_dict(f, facts or {}),
         "target": f.target,
         "fix": fix_dict(f.fix),
     }
@@ -56,17 +72,16 @@ def _optional(value: str | None) -> str:
     return "null" if value is None else _string(value)
 
 
-def _encoded(f: Finding) -> str:
-    """`json.dumps(finding_dict(f))`, byte for byte, without building the dicts.
+def _encoded(f: Finding, facts: Facts, endpoints: dict[tuple[str, str] | None, str]) -> str:
+    """`json.dumps(finding_dict(f, facts))`, byte for byte, without building the dicts.
 
     The dict and the encoder set up for each of 100,000 findings cost more than
-    the encoding; a test holds the two equal.
+    the encoding; a test holds the two equal. `endpoints` caches each endpoint's
+    encoded object: a run names few endpoints many times.
     """
-    endpoint = (
-        f'{{"method": {_string(f.endpoint[0])}, "path": {_string(f.endpoint[1])}}}'
-        if f.endpoint
-        else "null"
-    )
+    endpoint = endpoints.get(f.endpoint)
+    if endpoint is None:
+        endpoint = endpoints[f.endpoint] = json.dumps(endpoint_dict(f, facts))
     if f.fix is None:
         fix = "null"
     else:
@@ -97,7 +112,7 @@ def _skipped(s: Skipped) -> dict[str, Any]:
     return entry
 
 
-def render(result: LintResult) -> str:
+def render(result: LintResult, view: View | None = None) -> str:
     """Pretty enough to read (one finding per line) and fast for 100,000 findings.
 
     json.dumps with `indent` falls back to the pure-Python encoder, several times
@@ -110,8 +125,14 @@ def render(result: LintResult) -> str:
         "by_severity": dict(sorted(Counter(str(f.severity) for f in result.findings).items())),
         "by_rule": dict(sorted(Counter(f.code for f in result.findings).items())),
         "skipped": len(result.skipped),
+        "ignored": len(result.ignored),
+        "target_default": result.target_default,
+        "upgrade_from": result.upgrade_from,
     }
-    findings = ",\n".join(["    " + _encoded(f) for f in result.findings])
+    endpoints: dict[tuple[str, str] | None, str] = {}
+    findings = ",\n".join(
+        ["    " + _encoded(f, result.endpoints, endpoints) for f in result.findings]
+    )
     skipped = ",\n".join("    " + json.dumps(_skipped(s)) for s in result.skipped)
     return (
         '{\n  "findings": ['

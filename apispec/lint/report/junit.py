@@ -6,28 +6,30 @@ from collections import defaultdict
 from xml.etree import ElementTree as ET
 
 from apispec.lint.engine import LintResult
-from apispec.lint.finding import Finding
+from apispec.lint.report import View
+from apispec.lint.report.grouped import Grouped, grouped
 from apispec.printable import printable
 
 
-def render(result: LintResult) -> str:
-    per_file: dict[str, list[Finding]] = defaultdict(list)
-    for f in result.findings:
-        per_file[printable(f.path)].append(f)  # XML 1.0 cannot hold every file name
+def render(result: LintResult, view: View | None = None) -> str:
+    per_file: dict[str, list[Grouped]] = defaultdict(list)
+    groups = grouped(result)
+    for group in groups:
+        per_file[printable(group.finding.path)].append(group)  # XML 1.0 cannot hold every name
     root = ET.Element(
         "testsuites",
         name="apispec lint",
-        tests=str(max(len(result.findings), 1)),
-        failures=str(len(result.findings)),
+        tests=str(max(len(groups), 1)),
+        failures=str(len(groups)),
     )
     if not per_file:
         suite = ET.SubElement(root, "testsuite", name="apispec lint", tests="1", failures="0")
         ET.SubElement(suite, "testcase", name="apispec lint", classname="apispec")
-    for path, findings in per_file.items():
+    for path, found in per_file.items():
         suite = ET.SubElement(
-            root, "testsuite", name=path, tests=str(len(findings)), failures=str(len(findings))
+            root, "testsuite", name=path, tests=str(len(found)), failures=str(len(found))
         )
-        for f in findings:
+        for f, targets in found:
             case = ET.SubElement(
                 suite,
                 "testcase",
@@ -39,7 +41,7 @@ def render(result: LintResult) -> str:
             message = printable(f.message)
             failure = ET.SubElement(case, "failure", message=message, type=f.code)
             failure.text = f"{path}:{f.line}:{f.column}: {f.code} [{f.severity}] {message}"
-            if f.target:
-                failure.text += f" (target {f.target})"
+            if targets:
+                failure.text += f" (target{'s' if len(targets) > 1 else ''} {', '.join(targets)})"
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

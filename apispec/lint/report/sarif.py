@@ -14,6 +14,8 @@ from typing import Any
 from apispec import __version__
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Finding, Severity
+from apispec.lint.report import View
+from apispec.lint.report.json import endpoint_dict
 from apispec.lint.rules import DOCS_URL, RULES
 from apispec.printable import unicode_safe, uri_path
 
@@ -39,8 +41,8 @@ def _uri(path: str) -> str:
     return uri_path(path)  # the name's own bytes, percent-encoded: any file name
 
 
-def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
-    result: dict[str, Any] = {
+def _result(f: Finding, index: dict[str, int], result: LintResult) -> dict[str, Any]:
+    sarif: dict[str, Any] = {
         "ruleId": f.code,
         "ruleIndex": index[f.code],
         "level": _LEVEL[f.severity],
@@ -62,9 +64,9 @@ def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
         "properties": {"target": f.target},
     }
     if f.endpoint:
-        result["properties"]["endpoint"] = f"{f.endpoint[0]} {f.endpoint[1]}"
+        sarif["properties"]["endpoint"] = endpoint_dict(f, result.endpoints)
     if f.fix is not None:
-        result["fixes"] = [
+        sarif["fixes"] = [
             {
                 "description": {"text": f.fix.message},
                 "properties": {"applicability": str(f.fix.applicability)},
@@ -87,10 +89,10 @@ def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
                 ],
             }
         ]
-    return result
+    return sarif
 
 
-def render(result: LintResult) -> str:
+def render(result: LintResult, view: View | None = None) -> str:
     index = {rule.code: i for i, rule in enumerate(RULES)}
     run = {
         "tool": {
@@ -124,7 +126,7 @@ def render(result: LintResult) -> str:
                 ],
             }
         ],
-        "results": [_result(f, index) for f in result.findings],
+        "results": [_result(f, index, result) for f in result.findings],
     }
     document = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(document) + "\n"

@@ -29,5 +29,5 @@ def applies(ep: Endpoint, target: Release) -> bool:
 
 
 def check(call: Call, ep: Endpoint, target: Release) -> Finding:
-    message = f"{ep} is not available in {target}: it appears in {ep.since}"
+    message = f"{ep} is not available yet: it appears in {ep.since}"
     return call.at(META, message, endpoint=ep.key, target=target.text)

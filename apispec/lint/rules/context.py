@@ -30,6 +30,11 @@ class RunContext:
         self.max_limit = registry.limit("max_objects_per_response")
         self.query_names = tuple(q.name for q in registry.query_parameters)
         self._notes: dict[tuple[tuple[str, str], str], str] = {}  # (endpoint, target): note
+        # Endpoints the registry names as the successor of a deprecated one: the way
+        # forward API002 points to, which API003 does not report a second time.
+        self.successors = frozenset(
+            s.key for s in map(registry.successor_of, registry.endpoints) if s is not None
+        )
 
     def successor_note(self, ep: Endpoint, target: Release) -> str:
         """`; use GET /x`, `; no successor planned`, ...: what a message says about the successor."""
@@ -48,7 +53,9 @@ class RunContext:
         successor = self.registry.successor_of(ep)
         if successor is not None and not self.registry.available_in(successor, target):
             when = f" (it appears in {successor.since})" if successor.since else ""
-            return f"; its successor {succ} is not yet available in {target}{when}"
+            return f"; its successor {succ} is not yet available{when}"
+        if successor is not None and successor.is_experimental_path:
+            return f"; use {succ} (experimental: there is no stable successor yet)"
         return f"; use {succ}"
 
 
