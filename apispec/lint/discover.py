@@ -289,16 +289,31 @@ def read_text(
     (None, None) when `wanted` says the bytes of a UTF-8 file are not worth
     decoding: on a large tree most files are dropped before they become text.
     """
-    try:
-        data = _read_bytes(path, max_size + 1)
-    except OSError as exc:
-        return None, f"unreadable: {exc.strerror}"
-    if len(data) > max_size:
-        return None, _too_large(os.path.getsize(path), max_size)
+    data, _info, reason = read_bytes(path, max_size)
+    if data is None:
+        return None, reason
     return decode(data, wanted)
 
 
-def _read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
+def read_bytes(
+    path: str | os.PathLike[str], max_size: int = DEFAULT_MAX_SIZE
+) -> tuple[bytes | None, os.stat_result | None, str | None]:
+    """(bytes, status before reading, None), or (None, None, reason): too large or unreadable.
+
+    The status is the open file's, taken before its bytes were read, so a
+    cache that records it with the bytes' hash can never pair a newer status
+    with older content.
+    """
+    try:
+        data, info = _read_bytes(path, max_size + 1)
+    except OSError as exc:
+        return None, None, f"unreadable: {exc.strerror}"
+    if len(data) > max_size:
+        return None, None, _too_large(os.path.getsize(path), max_size)
+    return data, info, None
+
+
+def _read_bytes(path: str | os.PathLike[str], limit: int) -> tuple[bytes, os.stat_result]:
     """At most `limit` bytes of the file, read in reads sized by the file's length.
 
     A plain `open().read(limit)` allocates `limit` bytes (5 MB) for every file
@@ -323,7 +338,7 @@ def _read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
             if len(chunk) < size:
                 break  # a short read of a regular file is its end: no second read to see EOF
             want = limit - total  # the file grew while being read: take the rest at once
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        return (chunks[0] if len(chunks) == 1 else b"".join(chunks)), info
     finally:
         os.close(fd)
 

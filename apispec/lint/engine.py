@@ -19,21 +19,23 @@ from pathlib import Path
 from typing import Any
 
 from apispec.exceptions import debug_traceback
-from apispec.lint import budget, suppress
+from apispec.lint import budget, cache, suppress
 from apispec.lint.config import Config
-from apispec.lint.discover import Candidate, display_path, read_text
+from apispec.lint.discover import Candidate, decode, display_path, read_bytes
 from apispec.lint.extract import extract_references
 from apispec.lint.finding import Edit, Finding, Fix, Skipped
 from apispec.lint.lines import Lines
 from apispec.lint.match import match
+from apispec.lint.packed import Packed, pack_findings, pack_skipped, unpack_findings, unpack_skipped
 from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import Reference
 from apispec.lint.rules import BY_CODE, Hook, in_hook
 from apispec.lint.rules.context import Call, FileContext, RunContext
 from apispec.model import Registry, load_registry
 
-# Below this many files a process pool costs more than it saves.
-PARALLEL_MIN_FILES = 200
+# Fewer files than this per process: starting the process costs more than it saves.
+FILES_PER_WORKER = 200
+PARALLEL_MIN_FILES = 2 * FILES_PER_WORKER  # the fewest files linted by two processes
 
 
 @dataclass(frozen=True)
@@ -275,22 +277,71 @@ def _init_worker(options: Options) -> None:
     _checker = Checker(load_registry(options.registry_dir, options.overlays), options)
 
 
-def _lint_chunk(chunk: list[str]) -> list[FileResult]:
-    """Results of the files with something to report (most have nothing)."""
+# What linting one file hands back, worker to parent, as plain values (pickled
+# several times faster than Finding objects): (absolute path, status, content
+# hash, packed result, state). Status and hash are filled in only for the cache.
+Record = tuple[str, "cache.Stamp | None", "bytes | None", "Packed | None", int]
+LINTED, NOT_KEPT, UNCHANGED = range(3)  # states: cache the result, do not, replay the cache's
+
+
+def _lint_chunk(chunk: list[tuple[str, bytes | None]], hashed: bool) -> list[Record]:
+    """Records of the files with something to report, or to cache."""
     assert _checker is not None
-    results = [_lint_file(_checker, path) for path in chunk]
-    return [r for r in results if r is not None and (r.findings or r.skipped)]
+    records = (_lint_path(_checker, path, known, hashed) for path, known in chunk)
+    return [r for r in records if r is not None]
 
 
-def _lint_file(checker: Checker, path: str) -> FileResult | None:
-    """None for a file without marker or suppression comment: nothing to report."""
-    text, reason = read_text(path, checker.config.max_file_size, worth_decoding)
+def _lint_path(checker: Checker, path: str, known: bytes | None, hashed: bool) -> Record | None:
+    """One file's record; None when it has nothing to report and nothing is cached.
+
+    `hashed`: the run keeps a cache, so the record carries the file's status
+    and content hash, and a file whose hash is `known` (the cache's entry) is
+    not linted at all.
+    """
+    data, info, reason = read_bytes(path, checker.config.max_file_size)
+    if data is None:  # unreadable, or grown past the limit: said, never cached
+        shown = display_path(path)
+        return (
+            path,
+            None,
+            None,
+            _pack(FileResult(shown, skipped=Skipped(shown, reason or ""))),
+            NOT_KEPT,
+        )
+    status = digest = None
+    if hashed:
+        assert info is not None
+        status, digest = cache.stamp(info), cache.content_hash(data)
+        if digest == known:
+            return path, status, digest, None, UNCHANGED
+    text, reason = decode(data, worth_decoding)
     if text is None and reason is None:
-        return None
+        return (path, status, digest, None, LINTED) if hashed else None
     shown = display_path(path)
     if text is None:
-        return FileResult(shown, skipped=Skipped(shown, reason or "unreadable"))
-    return lint_in_budget(checker, text, shown)
+        return (
+            path,
+            status,
+            digest,
+            _pack(FileResult(shown, skipped=Skipped(shown, reason or ""))),
+            LINTED,
+        )
+    result = lint_in_budget(checker, text, shown)
+    if result.skipped is not None:  # over the time budget, or a crash: try again next time
+        return path, status, digest, _pack(result), NOT_KEPT
+    if not result.findings and not hashed:
+        return None
+    return path, status, digest, _pack(result) if result.findings else None, LINTED
+
+
+def _pack(result: FileResult) -> Packed:
+    return (pack_findings(result.findings, result.path), pack_skipped(result.skipped))
+
+
+def _unpack(packed: Packed, shown: str) -> FileResult:
+    """ValueError, TypeError, KeyError or IndexError when `packed` is damaged."""
+    findings, skipped = packed
+    return FileResult(shown, unpack_findings(findings, shown), unpack_skipped(skipped, shown))  # type: ignore[arg-type]
 
 
 def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
@@ -308,36 +359,109 @@ def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
         return FileResult(shown, skipped=Skipped(shown, reason, internal=True))
 
 
+def workers(files: int, jobs: int | None = None) -> int:
+    """Processes for linting `files` files: one per FILES_PER_WORKER, at most `jobs` (all cores)."""
+    return max(1, min(jobs or os.cpu_count() or 1, files // FILES_PER_WORKER))
+
+
 def lint_files(
-    candidates: list[Candidate], options: Options, jobs: int | None = None
+    candidates: list[Candidate],
+    options: Options,
+    jobs: int | None = None,
+    store: cache.Store | None = None,
 ) -> LintResult:
-    """Lint files, in parallel on all cores when there are enough of them."""
-    jobs = jobs or os.cpu_count() or 1
+    """Lint files, in parallel when there are enough of them; replay what `store` has."""
     results: list[FileResult] = []
-    if jobs > 1 and len(candidates) >= PARALLEL_MIN_FILES:
+    todo = candidates
+    known: dict[str, tuple[bytes, Any]] = {}  # path: the cache's (content hash, packed result)
+    if store is not None:
+        todo = []
+        for candidate in candidates:
+            replayed = _replay(store, candidate.path, known)
+            if replayed is None:
+                todo.append(candidate)
+            elif replayed is not _NOTHING:
+                results.append(replayed)
+    hashed = store is not None
+    count = workers(len(todo), jobs)
+    if count > 1:
         from concurrent.futures import ProcessPoolExecutor  # 20 ms of imports a small run skips
 
-        chunks = _chunks(candidates, jobs * 32)
-        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(options,)) as pool:
-            for chunk_results in pool.map(_lint_chunk, chunks):
-                results.extend(chunk_results)
-    else:
+        chunks = _chunks(todo, count * 32, known)
+        with ProcessPoolExecutor(count, initializer=_init_worker, initargs=(options,)) as pool:
+            for records in pool.map(_lint_chunk, chunks, [hashed] * len(chunks)):
+                _merge(records, results, store, known)
+    elif todo:
         checker = Checker(load_registry(options.registry_dir, options.overlays), options)
-        linted = (_lint_file(checker, c.path) for c in candidates)
-        results = [r for r in linted if r is not None]
+        records = (_lint_path(checker, c.path, known.get(c.path, (None,))[0], hashed) for c in todo)
+        _merge([r for r in records if r is not None], results, store, known)
+    if store is not None:
+        store.save()
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
     skipped = sorted((r.skipped for r in results if r.skipped is not None), key=lambda s: s.path)
     return LintResult(findings, skipped, len(candidates) - len(skipped), options.targets)
 
 
-def _chunks(candidates: list[Candidate], count: int) -> list[list[str]]:
+_NOTHING = FileResult("")  # a replayed file with nothing to report
+
+
+def _replay(
+    store: cache.Store, path: str, known: dict[str, tuple[bytes, Any]]
+) -> FileResult | None:
+    """The cached result of an unchanged file (_NOTHING: nothing to report); None: lint it.
+
+    A file whose status changed is linted unless its content hash is the
+    cache's: `known` passes that hash to the worker, which then only reads.
+    """
+    entry = store.entry(path)
+    if entry is None:
+        return None
+    status, digest, packed = entry
+    try:
+        result = _NOTHING if packed is None else _unpack(packed, display_path(path))
+    except (ValueError, TypeError, KeyError, IndexError):
+        return None  # damaged: never trusted
+    if status is not None:
+        try:
+            if cache.stamp(os.stat(path)) == status:
+                return result
+        except OSError:
+            return None
+    known[path] = (digest, result)
+    return None
+
+
+def _merge(
+    records: list[Record],
+    results: list[FileResult],
+    store: cache.Store | None,
+    known: dict[str, tuple[bytes, Any]],
+) -> None:
+    """Workers' records into results (and the cache): each Finding built once, from tuples."""
+    for path, status, digest, packed, state in records:
+        if state == UNCHANGED:
+            result = known[path][1]
+            if store is not None and status is not None and digest is not None:
+                store.put(path, status, digest, None if result is _NOTHING else _pack(result))
+            if result is not _NOTHING:
+                results.append(result)
+            continue
+        if store is not None and state == LINTED and digest is not None:
+            store.put(path, status, digest, packed)
+        if packed is not None:
+            results.append(_unpack(packed, display_path(path)))
+
+
+def _chunks(
+    candidates: list[Candidate], count: int, known: dict[str, tuple[bytes, Any]]
+) -> list[list[tuple[str, bytes | None]]]:
     """About equal total size per chunk, so one big file does not hold up a worker."""
     ordered = sorted(candidates, key=lambda c: c.size, reverse=True)
-    buckets: list[list[str]] = [[] for _ in range(min(count, len(ordered)))]
+    buckets: list[list[tuple[str, bytes | None]]] = [[] for _ in range(min(count, len(ordered)))]
     lightest = [(0, i) for i in range(len(buckets))]  # (total size, bucket): a heap
     for c in ordered:
         total, i = lightest[0]
-        buckets[i].append(c.path)
+        buckets[i].append((c.path, known[c.path][0] if c.path in known else None))
         heapreplace(lightest, (total + c.size, i))
     return [b for b in buckets if b]
 

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from apispec.exceptions import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UsageError
 from apispec.inputs import InputError
+from apispec.lint.cache import open_store
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
 from apispec.lint.engine import LintResult, Options, lint_files, lint_one, lint_text
@@ -52,6 +53,8 @@ class LintRequest:
     diff: bool = False
     unsafe_fixes: bool = False
     jobs: int | None = None
+    cache: bool = True  # replay unchanged files' results (apispec.lint.cache)
+    cache_dir: Path | None = None  # default: APISPEC_CACHE_DIR, else the user's cache directory
 
 
 @dataclass
@@ -144,7 +147,10 @@ def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
             max_size=config.max_file_size,
             warnings=warnings,
         )
-        result = lint_files(candidates, options, request.jobs)
+        store = open_store(options, request.cache_dir) if request.cache else None
+        result = lint_files(candidates, options, request.jobs, store)
+        if store is not None and store.problem and store.named:
+            warnings.append(store.problem)
         result.skipped = sorted(skipped + result.skipped, key=lambda s: s.path)
         if request.fix or request.diff:
             fixer = _Fixer(result, request, options, paths)
