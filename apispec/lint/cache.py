@@ -101,27 +101,20 @@ class Uncacheable(TypeError):
 def run_key(options: Any, shown_from: str | None = None) -> RunKey:
     """The key of a lint run with these `Options`; Uncacheable when an option cannot be keyed.
 
-    `registry_dir` and `overlays` count by their files' bytes, so an edited
-    registry or overlay is a new key even when its paths stay the same.
+    The registry counts by its content as loaded, overlays applied (the object
+    the run lints with, so an edited registry or overlay is a new key even
+    when its paths stay the same); every other field of `Options` as written.
     """
-    from apispec.registry_files import default_directory
+    from apispec.model import load_registry
 
+    registry = load_registry(options.registry_dir, options.overlays)
     digest = hashlib.sha256()
     digest.update(_MAGIC)
     digest.update(sys.version.encode())
     digest.update(_package_signature())
-    registry = options.registry_dir or default_directory()
-    for folder in (registry, *options.overlays):
-        digest.update(b"\0dir\0" + os.fsencode(str(folder)))
-        for path in sorted(Path(folder).glob("*.yaml")):
-            digest.update(b"\0file\0" + os.fsencode(path.name) + b"\0")
-            digest.update(hashlib.sha256(read_input(path)).digest())
-    rest = {
-        f.name: getattr(options, f.name)
-        for f in fields(options)
-        if f.name not in ("registry_dir", "overlays")
-    }
-    digest.update(repr(canonical(rest)).encode("utf-8", "surrogateescape"))
+    rest = {f.name: getattr(options, f.name) for f in fields(options)}
+    for part in (registry, rest):
+        digest.update(b"\0" + repr(canonical(part)).encode("utf-8", "surrogateescape"))
     digest.update(b"\0shown from\0" + os.fsencode(shown_from or os.getcwd()))
     return RunKey(digest.digest())
 
@@ -146,10 +139,10 @@ def canonical(value: object) -> object:
     and plain objects their fields with their class name. Uncacheable for
     anything else: a value that cannot be written down cannot key a cache.
     """
+    if isinstance(value, Enum):  # before str: a StrEnum is a str too
+        return [type(value).__qualname__, canonical(value.value)]
     if value is None or isinstance(value, bool | int | float | str | bytes):
         return value
-    if isinstance(value, Enum):
-        return [type(value).__qualname__, canonical(value.value)]
     if isinstance(value, PurePath):
         return ["path", str(value)]
     if isinstance(value, re.Pattern):
@@ -166,8 +159,17 @@ def canonical(value: object) -> object:
             type(value).__qualname__,
             {f.name: canonical(getattr(value, f.name)) for f in fields(value)},
         ]
-    if hasattr(value, "__dict__") and not callable(value):
-        return [type(value).__qualname__, canonical(vars(value))]
+    if type(value).__module__.startswith("pathspec") and hasattr(value, "patterns"):
+        return ["pathspec", [canonical(p) for p in value.patterns]]  # not its matching backend
+    if callable(value):
+        raise Uncacheable(f"cannot key the lint cache on a {type(value).__qualname__}")
+    slots = [
+        n for c in type(value).__mro__ for n in getattr(c, "__slots__", ()) if hasattr(value, n)
+    ]
+    if hasattr(value, "__dict__") or slots:
+        own = dict(getattr(value, "__dict__", {}))
+        own.update((name, getattr(value, name)) for name in slots)
+        return [type(value).__qualname__, canonical(own)]
     raise Uncacheable(f"cannot key the lint cache on a {type(value).__qualname__}")
 
 
@@ -323,6 +325,6 @@ def open_store(options: Any, explicit: Path | None = None) -> Store | None:
         return None
     try:
         key = run_key(options)
-    except (Uncacheable, InputError, OSError):
+    except (Uncacheable, OSError):
         return None
     return Store(root, key, named=explicit is not None or bool(os.environ.get("APISPEC_CACHE_DIR")))
