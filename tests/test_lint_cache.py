@@ -277,3 +277,10 @@ def test_pruning_removes_the_least_recently_used_store_first(cli, tree: Path, tm
     assert [p.name for p in root.glob("v*")] == [newer.name]
     cache.prune(root, keep=newer, limit=size - 1)  # the store in use alone is over the bound
     assert not list(root.glob("v*"))
+
+
+def test_what_only_picks_files_or_the_exit_code_keeps_the_cache(cli, tree: Path, monkeypatch):
+    plain = cli("lint", "--format", "json", ".")
+    _replay_only(monkeypatch)
+    assert cli("lint", "--format", "json", "--fail-on", "never", ".").out == plain.out
+    assert cli("lint", "--format", "sarif", "--exclude", "nothing-*", ".").code == plain.code

@@ -56,6 +56,10 @@ _STALE_TEMPORARY = 3600  # seconds after which a writer's temporary file is aban
 _PACKAGE = Path(__file__).resolve().parent.parent
 _PACKAGE_FILES = re.compile(r".*\.(?:py|yaml|json|lark|j2|jinja)$")
 
+# Configuration that chooses the files, the report or the exit code, never a file's
+# findings: changing it keeps the cache (`--fail-on never` replays what a plain run cached).
+_NOT_PER_FILE = frozenset({"fail_on", "exclude", "respect_gitignore", "output_format"})
+
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
 
 
@@ -113,6 +117,10 @@ def run_key(options: Any, shown_from: str | None = None) -> RunKey:
     digest.update(sys.version.encode())
     digest.update(_package_signature())
     rest = {f.name: getattr(options, f.name) for f in fields(options)}
+    config = canonical(rest.pop("config", None))
+    if isinstance(config, list):  # a Config: [class name, its fields]
+        config[1] = {k: v for k, v in config[1].items() if k not in _NOT_PER_FILE}
+    rest["config"] = config
     for part in (registry, rest):
         digest.update(b"\0" + repr(canonical(part)).encode("utf-8", "surrogateescape"))
     digest.update(b"\0shown from\0" + os.fsencode(shown_from or os.getcwd()))
@@ -182,6 +190,11 @@ def stamp(info: os.stat_result, now_ns: int | None = None) -> Stamp | None:
     if (now_ns if now_ns is not None else time.time_ns()) - changed < RACY_NS:
         return None
     return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+
+
+def walked(candidate: Any) -> Stamp:
+    """The status of a file as the walk saw it (apispec.lint.discover.Candidate)."""
+    return (candidate.size, candidate.mtime_ns, candidate.ctime_ns, candidate.inode)
 
 
 def content_hash(data: bytes) -> bytes:

@@ -53,6 +53,10 @@ class Candidate(NamedTuple):
 
     path: str  # absolute
     size: int
+    # the status the walk saw, which a cache compares instead of asking again
+    mtime_ns: int = 0
+    ctime_ns: int = 0
+    inode: int = 0
 
 
 def display_path(path: str | os.PathLike[str]) -> str:
@@ -152,14 +156,17 @@ class _Walker:
                 return True
         return False
 
-    def add_file(self, path: str, size: int) -> None:
+    def add_file(self, path: str, info: os.stat_result) -> None:
         if path in self.seen_files:
             return  # named twice, or inside a directory also named
         self.seen_files.add(path)
+        size = info.st_size
         if size > self.max_size:
             self.skipped.append(Skipped(display_path(path), _too_large(size, self.max_size)))
         else:
-            self.files.append(Candidate(path, size))
+            self.files.append(
+                Candidate(path, size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+            )
 
     def walk(self, top: str, ignores: Ignores) -> None:
         """Every file below `top`, depth first in name order, without recursion: a tree a
@@ -226,11 +233,11 @@ class _Walker:
                 below.append((path, ignores, real_below))
                 continue
             try:
-                size = entry.stat().st_size
+                info = entry.stat()
             except OSError as exc:
                 self.skipped.append(Skipped(display_path(path), f"unreadable: {exc.strerror}"))
                 continue
-            self.add_file(path, size)
+            self.add_file(path, info)
         return below
 
 
@@ -268,7 +275,7 @@ def discover(
             ignores = _ancestor_ignores(path, warnings) if respect_gitignore else []
             walker.walk(path, ignores)
         elif info is not None and stat.S_ISREG(info.st_mode):
-            walker.add_file(path, info.st_size)
+            walker.add_file(path, info)
         elif info is not None:
             kind = file_kind(info.st_mode)
             walker.skipped.append(Skipped(display_path(path), f"not a regular file ({kind})"))

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from hashlib import sha256
 from heapq import heapreplace
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -377,7 +378,7 @@ def lint_files(
     if store is not None:
         todo = []
         for candidate in candidates:
-            replayed = _replay(store, candidate.path, known)
+            replayed = _replay(store, candidate, known)
             if replayed is None:
                 todo.append(candidate)
             elif replayed is not _NOTHING:
@@ -397,22 +398,27 @@ def lint_files(
         _merge([r for r in records if r is not None], results, store, known)
     if store is not None:
         store.save()
-    findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
-    skipped = sorted((r.skipped for r in results if r.skipped is not None), key=lambda s: s.path)
+    # each file's findings are in order already (_finish): ordering the files orders them all
+    results.sort(key=_path_of)
+    findings = [f for r in results for f in r.findings]
+    skipped = [r.skipped for r in results if r.skipped is not None]
     return LintResult(findings, skipped, len(candidates) - len(skipped), options.targets)
 
 
+_path_of = attrgetter("path")
 _NOTHING = FileResult("")  # a replayed file with nothing to report
 
 
 def _replay(
-    store: cache.Store, path: str, known: dict[str, tuple[bytes, Any]]
+    store: cache.Store, candidate: Candidate, known: dict[str, tuple[bytes, Any]]
 ) -> FileResult | None:
     """The cached result of an unchanged file (_NOTHING: nothing to report); None: lint it.
 
-    A file whose status changed is linted unless its content hash is the
-    cache's: `known` passes that hash to the worker, which then only reads.
+    Unchanged: the status the walk saw is the entry's. A file whose status
+    changed is linted unless its content hash is the cache's: `known` passes
+    that hash to the worker, which then only reads and hashes the file.
     """
+    path = candidate.path
     entry = store.entry(path)
     if entry is None:
         return None
@@ -421,12 +427,8 @@ def _replay(
         result = _NOTHING if packed is None else _unpack(packed, display_path(path))
     except (ValueError, TypeError, KeyError, IndexError):
         return None  # damaged: never trusted
-    if status is not None:
-        try:
-            if cache.stamp(os.stat(path)) == status:
-                return result
-        except OSError:
-            return None
+    if status is not None and status == cache.walked(candidate):
+        return result
     known[path] = (digest, result)
     return None
 
