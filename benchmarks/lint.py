@@ -15,8 +15,8 @@ so a machine whose speed drifts slows both alike):
 
 Printed per corpus: medians of wall and CPU time (user + system of every
 process of the run), the median of the run-by-run ratios to ripgrep, peak
-memory (the sum over the run's processes, sampled every 10 ms, and the largest
-single process), and microseconds of CPU per API call line of the corpus.
+memory (the sum over the run's processes, and the largest one, sampled every
+10 ms), and microseconds of CPU per API call line of the corpus.
 apispec's bytecode is compiled first, as an installed package has it.
 
 Usage: python benchmarks/lint.py [--files N] [--repeat R] [--semgrep PATH] [--keep DIR]
@@ -162,43 +162,50 @@ def generate(
 class Run:
     wall: float
     cpu: float  # user + system of the process and every process it waited for
-    largest: int  # peak resident bytes of the largest single process
     tree: int  # peak resident bytes of all its processes together (sampled; 0: unknown)
+    largest: int  # peak resident bytes of its largest single process (sampled)
     stdout: str
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
-def _tree_rss(pid: int) -> int:
-    """Resident bytes of a process and its descendants now (Linux /proc; 0 elsewhere)."""
-    total = 0
+def _resident(pid: int) -> tuple[int, int]:
+    """(sum, largest) resident bytes of a process and its descendants now (Linux /proc).
+
+    Sampled, because the kernel's own peak (ru_maxrss) of a child started from
+    Python counts the Python process it was forked from.
+    """
+    total = largest = 0
     stack = [pid]
     while stack:
         current = stack.pop()
         try:
             with open(f"/proc/{current}/statm") as statm:
-                total += int(statm.read().split()[1]) * _PAGE
+                resident = int(statm.read().split()[1]) * _PAGE
+            total += resident
+            largest = max(largest, resident)
             for task in os.listdir(f"/proc/{current}/task"):
                 with open(f"/proc/{current}/task/{task}/children") as children:
                     stack.extend(int(c) for c in children.read().split())
         except (OSError, ValueError):
             continue
-    return total
+    return total, largest
 
 
 def run(command: list[str], env: dict[str, str] | None = None) -> Run:
-    """One run of `command`, its output read in full; figures from the kernel's accounting."""
+    """One run of `command`, its output read in full; times from the kernel's accounting."""
     start = time.perf_counter()
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
     )
-    peak = [0]
+    peak = [0, 0]
     done = threading.Event()
 
     def sample() -> None:
         while not done.wait(0.01):
-            peak[0] = max(peak[0], _tree_rss(process.pid))
+            total, largest = _resident(process.pid)
+            peak[0], peak[1] = max(peak[0], total), max(peak[1], largest)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -211,8 +218,7 @@ def run(command: list[str], env: dict[str, str] | None = None) -> Run:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode not in (0, 1):
         raise SystemExit(f"{command[0]} failed (exit {process.returncode}): {' '.join(command)}")
-    largest = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
-    return Run(wall, usage.ru_utime + usage.ru_stime, largest, peak[0], stdout)
+    return Run(wall, usage.ru_utime + usage.ru_stime, peak[0], peak[1], stdout)
 
 
 def interleaved(
@@ -250,7 +256,8 @@ def mib(n: int) -> str:
 def row(name: str, runs: list[Run]) -> str:
     return (
         f"  {name:<22} {median(runs, 'wall'):6.2f} s wall {median(runs, 'cpu'):6.2f} s CPU   "
-        f"peak {mib(max(r.tree for r in runs))} all processes, {mib(max(r.largest for r in runs))} largest"
+        f"peak {mib(max(r.tree for r in runs))} all processes "
+        f"({mib(max(r.largest for r in runs))} the largest)"
     )
 
 

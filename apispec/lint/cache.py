@@ -4,28 +4,31 @@ What one file's result depends on is split in two. The file's own bytes are
 hashed per file (SHA-256). Everything else is hashed once per run into the
 run key (`RunKey`): the cache format, the Python that runs apispec, apispec's
 own files (names, sizes, modification times: an upgrade or an edit of apispec
-itself), the bytes of the registry and of every overlay, every field of the
-lint `Options` (the effective configuration, the target releases), and the
-directory that paths are shown relative to (findings carry the shown path and
-their fingerprints hash it). Context that a run learns across files, such as
-a table of the repository's own API helpers handed to every file, joins the
-key with `RunKey.joined`, so results linted with different context never meet.
+itself), the registry as loaded with its overlays applied, every field of the
+lint `Options` (the effective configuration, the target releases) except the
+few that only pick files or the exit code, and the directory that paths are
+shown relative to (findings carry the shown path and their fingerprints hash
+it). Context that a run learns across files, such as a table of the
+repository's own API helpers handed to every file, joins the key with
+`RunKey.joined`, so results linted with different context never meet.
 
 The run key names a store: a directory of SHARDS files, each a map from a
 file's absolute path to (status, content hash, packed result). A re-run
-stats each file; the same status (size, modification and change time, inode)
-replays the entry, a different one reads the bytes, and the same hash still
-replays (a `touch`, a checkout that wrote the same content). A status taken
-within RACY_NS of its file's last change is not trusted (the file may change
-again within the clock's resolution): such a file is hashed next time.
+compares the status the directory walk saw (size, modification and change
+time, inode): the same status replays the entry; a different one reads the
+bytes, and the same hash still replays (a `touch`, a checkout that wrote the
+same content). A status taken within RACY_NS of its file's last change is not
+trusted (the file may change again within the clock's resolution): such a
+file is hashed next time.
 
 Concurrent runs: a shard is replaced whole (a temporary file, then a rename),
 so a reader sees an old shard or a new one, never half of one; each shard
 carries a hash of its contents, and a reader treats a shard that does not
-match (damaged, cut short, written by another format) as empty. Two runs
-that write the same shard at once lose at most the other's new entries:
-speed, never correctness. Bounded: after a run writes, stores are removed,
-least recently used first, until all of them together take at most MAX_BYTES.
+match (damaged, cut short, written by another format) as empty, and an entry
+whose result does not unpack as missing. Two runs that write the same shard
+at once lose at most the other's new entries: speed, never correctness.
+Bounded: after a run writes, stores are removed, least recently used first,
+until all of them together take at most MAX_BYTES.
 """
 
 from __future__ import annotations

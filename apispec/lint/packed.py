@@ -13,6 +13,8 @@ the cache's format number (apispec.lint.cache.FORMAT) changes with them.
 
 from __future__ import annotations
 
+from sys import intern
+
 from apispec.lint.finding import Applicability, Edit, Finding, Fix, Severity, Skipped
 
 Packed = tuple[object, ...]
@@ -22,7 +24,12 @@ _APPLICABILITY = {a.value: a for a in Applicability}
 
 
 def pack_findings(findings: list[Finding], path: str) -> Packed:
-    """The findings of the file shown as `path`, as tuples of plain values."""
+    """The findings of the file shown as `path`, as tuples of plain values.
+
+    Texts that repeat across findings (messages, codes, endpoints, targets) are
+    interned: pickle and marshal then write each once and refer to it after,
+    which halves the cache of a call-dense tree.
+    """
     return tuple(
         (
             None if f.path == path else f.path,
@@ -30,11 +37,11 @@ def pack_findings(findings: list[Finding], path: str) -> Packed:
             f.column,
             f.end_line,
             f.end_column,
-            f.code,
+            intern(f.code),
             f.severity.value,
-            f.message,
-            f.endpoint,
-            f.target,
+            intern(f.message),
+            None if f.endpoint is None else (intern(f.endpoint[0]), intern(f.endpoint[1])),
+            None if f.target is None else intern(f.target),
             None if f.fix is None else _pack_fix(f.fix),
             f.line_text,
             f.fingerprint,
@@ -45,9 +52,10 @@ def pack_findings(findings: list[Finding], path: str) -> Packed:
 
 def _pack_fix(fix: Fix) -> Packed:
     edits = tuple(
-        (e.start, e.end, e.content, e.line, e.column, e.end_line, e.end_column) for e in fix.edits
+        (e.start, e.end, intern(e.content), e.line, e.column, e.end_line, e.end_column)
+        for e in fix.edits
     )
-    return (fix.message, fix.applicability.value, edits)
+    return (intern(fix.message), fix.applicability.value, edits)
 
 
 def unpack_findings(packed: Packed, path: str) -> list[Finding]:
