@@ -283,6 +283,9 @@ def _init_worker(options: Options) -> None:
 # hash, packed result, state). Status and hash are filled in only for the cache.
 Record = tuple[str, "cache.Stamp | None", "bytes | None", "Packed | None", int]
 LINTED, NOT_KEPT, UNCHANGED = range(3)  # states: cache the result, do not, replay the cache's
+_NOTHING = FileResult("")  # a replayed file with nothing to report
+Known = tuple[bytes, "Packed | None", FileResult]  # the cache's content hash, packed, unpacked
+_path_of = attrgetter("path")
 
 
 def _lint_chunk(chunk: list[tuple[str, bytes | None]], hashed: bool) -> list[Record]:
@@ -300,39 +303,30 @@ def _lint_path(checker: Checker, path: str, known: bytes | None, hashed: bool) -
     not linted at all.
     """
     data, info, reason = read_bytes(path, checker.config.max_file_size)
-    if data is None:  # unreadable, or grown past the limit: said, never cached
-        shown = display_path(path)
-        return (
-            path,
-            None,
-            None,
-            _pack(FileResult(shown, skipped=Skipped(shown, reason or ""))),
-            NOT_KEPT,
-        )
+    if data is None or info is None:  # unreadable, or grown past the limit: said, never cached
+        return path, None, None, _skip(path, reason or "unreadable"), NOT_KEPT
     status = digest = None
     if hashed:
-        assert info is not None
         status, digest = cache.stamp(info), cache.content_hash(data)
         if digest == known:
             return path, status, digest, None, UNCHANGED
     text, reason = decode(data, worth_decoding)
-    if text is None and reason is None:
-        return (path, status, digest, None, LINTED) if hashed else None
-    shown = display_path(path)
-    if text is None:
-        return (
-            path,
-            status,
-            digest,
-            _pack(FileResult(shown, skipped=Skipped(shown, reason or ""))),
-            LINTED,
-        )
-    result = lint_in_budget(checker, text, shown)
-    if result.skipped is not None:  # over the time budget, or a crash: try again next time
-        return path, status, digest, _pack(result), NOT_KEPT
-    if not result.findings and not hashed:
+    if text is None:  # binary (said), or bytes the prefilter rejects (nothing to say)
+        packed = None if reason is None else _skip(path, reason)
+        state = LINTED
+    else:
+        result = lint_in_budget(checker, text, display_path(path))
+        packed = _pack(result) if result.findings or result.skipped else None
+        # over the time budget, or a crash: not kept, so that the next run tries again
+        state = NOT_KEPT if result.skipped else LINTED
+    if packed is None and not hashed:
         return None
-    return path, status, digest, _pack(result) if result.findings else None, LINTED
+    return path, status, digest, packed, state
+
+
+def _skip(path: str, reason: str) -> Packed:
+    shown = display_path(path)
+    return _pack(FileResult(shown, skipped=Skipped(shown, reason)))
 
 
 def _pack(result: FileResult) -> Packed:
@@ -374,7 +368,7 @@ def lint_files(
     """Lint files, in parallel when there are enough of them; replay what `store` has."""
     results: list[FileResult] = []
     todo = candidates
-    known: dict[str, tuple[bytes, Any]] = {}  # path: the cache's (content hash, packed result)
+    known: dict[str, Known] = {}  # files the cache has, changed in status
     if store is not None:
         todo = []
         for candidate in candidates:
@@ -394,7 +388,8 @@ def lint_files(
                 _merge(records, results, store, known)
     elif todo:
         checker = Checker(load_registry(options.registry_dir, options.overlays), options)
-        records = (_lint_path(checker, c.path, known.get(c.path, (None,))[0], hashed) for c in todo)
+        hashes = {path: entry[0] for path, entry in known.items()}
+        records = (_lint_path(checker, c.path, hashes.get(c.path), hashed) for c in todo)
         _merge([r for r in records if r is not None], results, store, known)
     if store is not None:
         store.save()
@@ -405,13 +400,7 @@ def lint_files(
     return LintResult(findings, skipped, len(candidates) - len(skipped), options.targets)
 
 
-_path_of = attrgetter("path")
-_NOTHING = FileResult("")  # a replayed file with nothing to report
-
-
-def _replay(
-    store: cache.Store, candidate: Candidate, known: dict[str, tuple[bytes, Any]]
-) -> FileResult | None:
+def _replay(store: cache.Store, candidate: Candidate, known: dict[str, Known]) -> FileResult | None:
     """The cached result of an unchanged file (_NOTHING: nothing to report); None: lint it.
 
     Unchanged: the status the walk saw is the entry's. A file whose status
@@ -429,7 +418,7 @@ def _replay(
         return None  # damaged: never trusted
     if status is not None and status == cache.walked(candidate):
         return result
-    known[path] = (digest, result)
+    known[path] = (digest, packed, result)
     return None
 
 
@@ -437,25 +426,22 @@ def _merge(
     records: list[Record],
     results: list[FileResult],
     store: cache.Store | None,
-    known: dict[str, tuple[bytes, Any]],
+    known: dict[str, Known],
 ) -> None:
     """Workers' records into results (and the cache): each Finding built once, from tuples."""
     for path, status, digest, packed, state in records:
-        if state == UNCHANGED:
-            result = known[path][1]
-            if store is not None and status is not None and digest is not None:
-                store.put(path, status, digest, None if result is _NOTHING else _pack(result))
+        if state == UNCHANGED:  # the cache's result, under the status seen now
+            _, packed, result = known[path]
             if result is not _NOTHING:
                 results.append(result)
-            continue
-        if store is not None and state == LINTED and digest is not None:
-            store.put(path, status, digest, packed)
-        if packed is not None:
+        elif packed is not None:
             results.append(_unpack(packed, display_path(path)))
+        if store is not None and state != NOT_KEPT and digest is not None:
+            store.put(path, status, digest, packed)
 
 
 def _chunks(
-    candidates: list[Candidate], count: int, known: dict[str, tuple[bytes, Any]]
+    candidates: list[Candidate], count: int, known: dict[str, Known]
 ) -> list[list[tuple[str, bytes | None]]]:
     """About equal total size per chunk, so one big file does not hold up a worker."""
     ordered = sorted(candidates, key=lambda c: c.size, reverse=True)
