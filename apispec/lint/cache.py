@@ -38,7 +38,6 @@ import hashlib
 import marshal
 import os
 import re
-import shutil
 import sys
 import time
 import zlib
@@ -311,6 +310,8 @@ def prune(root: Path, keep: Path | None = None, limit: int = MAX_BYTES) -> None:
             total += size
             stores.append((store.path == str(keep), used, size, store.path))
     stores.sort()
+    import shutil  # only a run that writes needs it
+
     for _in_use, _used, size, path in stores:
         if total <= limit:
             break
