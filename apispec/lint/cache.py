@@ -51,7 +51,7 @@ from apispec.inputs import InputError, read_input
 FORMAT = 1  # the layout of shards and of packed results (apispec.lint.packed)
 SHARDS = 16
 MAX_BYTES = 256 * 1024 * 1024
-RACY_NS = 2_000_000_000  # 2 s: coarser than any file system's time stamps
+RACY_NS = 2_000_000_000  # 2 s: FAT's time stamps, the coarsest a file system keeps
 _MAGIC = b"apispec lint cache %d\n" % FORMAT
 _CHECK = 16  # bytes of SHA-256 over a shard's payload
 _STALE_TEMPORARY = 3600  # seconds after which a writer's temporary file is abandoned
@@ -275,7 +275,7 @@ def _read_shard(path: Path) -> dict[str, Any]:
     except (InputError, OSError):
         return {}
     head = len(_MAGIC)
-    payload = data[head + _CHECK :]
+    payload = memoryview(data)[head + _CHECK :]  # not copied
     if (
         not data.startswith(_MAGIC)
         or hashlib.sha256(payload).digest()[:_CHECK] != data[head : head + _CHECK]

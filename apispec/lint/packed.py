@@ -61,27 +61,38 @@ def _pack_fix(fix: Fix) -> Packed:
 def unpack_findings(packed: Packed, path: str) -> list[Finding]:
     """The Findings `pack_findings` packed; ValueError, TypeError or KeyError when damaged."""
     severity = _SEVERITY
-    out = []
-    for own, line, column, end_line, end_column, code, level, message, *rest in packed:  # type: ignore[misc]
-        endpoint, target, fix, line_text, fingerprint = rest
-        out.append(
-            Finding(
-                path if own is None else own,
-                line,
-                column,
-                end_line,
-                end_column,
-                code,
-                severity[level],
-                message,
-                None if endpoint is None else (endpoint[0], endpoint[1]),
-                target,
-                None if fix is None else _unpack_fix(fix),
-                line_text,
-                fingerprint,
-            )
+    return [
+        Finding(
+            path if own is None else own,
+            line,
+            column,
+            end_line,
+            end_column,
+            code,
+            severity[level],
+            message,
+            endpoint,
+            target,
+            None if fix is None else _unpack_fix(fix),
+            line_text,
+            fingerprint,
         )
-    return out
+        for (
+            own,
+            line,
+            column,
+            end_line,
+            end_column,
+            code,
+            level,
+            message,
+            endpoint,
+            target,
+            fix,
+            line_text,
+            fingerprint,
+        ) in packed  # type: ignore[misc]
+    ]
 
 
 def _unpack_fix(packed: Packed) -> Fix:
