@@ -7,6 +7,7 @@ of overlays are linted by real processes, since a process loads a registry once.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -228,3 +229,17 @@ def test_what_only_picks_files_or_the_exit_code_keeps_the_cache(cli, tree: Path,
     _replay_only(monkeypatch)
     assert cli("lint", "--format", "json", "--fail-on", "never", ".").out == plain.out
     assert cli("lint", "--format", "sarif", "--exclude", "nothing-*", ".").code == plain.code
+
+
+def test_repository_context_keys_results_apart(tmp_path: Path) -> None:
+    """What a run learns across files (the repository's own helpers) joins the run key."""
+    client = tmp_path / "client.py"
+    client.write_text(DEPRECATED)
+    key = cache.RunKey(hashlib.sha256(b"a run").digest())
+    store = cache.Store(tmp_path / "cache", key)
+    store.put(str(client), None, cache.content_hash(client.read_bytes()), None)
+    store.save()
+    assert cache.Store(tmp_path / "cache", key).entry(str(client)) is not None
+    helped = key.joined(b"helpers: api_get, fetch_all")
+    assert helped == key.joined(b"helpers: api_get, fetch_all") != key.joined(b"helpers: none")
+    assert cache.Store(tmp_path / "cache", helped).entry(str(client)) is None
