@@ -16,6 +16,15 @@ from apispec.registry_files import default_directory
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _own_lint_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Lint results are cached in the session's own directory, never the user's (inherited by
+    the apispec processes tests start); tests of the cache itself name their directories."""
+    import os
+
+    os.environ["APISPEC_CACHE_DIR"] = str(tmp_path_factory.mktemp("lint-cache"))
+
+
 @pytest.fixture(scope="session")
 def registry() -> Registry:
     return load_registry()

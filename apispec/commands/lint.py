@@ -112,6 +112,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--jobs", "-j", type=int, metavar="N", help="worker processes (default: all cores)"
     )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="lint every file, neither reading nor writing the cache",
+    )
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help="keep the lint cache in DIR (default: APISPEC_CACHE_DIR, else the user cache directory)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -154,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
         diff=args.diff,
         unsafe_fixes=args.unsafe_fixes,
         jobs=args.jobs,
+        cache=not args.no_cache,
+        cache_dir=args.cache_dir,
     )
     try:
         with fewer_collections():

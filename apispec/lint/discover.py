@@ -52,6 +52,10 @@ class Candidate(NamedTuple):
 
     path: str  # absolute
     size: int
+    # the status the walk saw, which a cache compares instead of asking again
+    mtime_ns: int = 0
+    ctime_ns: int = 0
+    inode: int = 0
 
 
 def display_path(path: str | os.PathLike[str]) -> str:
@@ -154,14 +158,17 @@ class _Walker:
                 return True
         return False
 
-    def add_file(self, path: str, size: int) -> None:
+    def add_file(self, path: str, info: os.stat_result) -> None:
         if path in self.seen_files:
             return  # named twice, or inside a directory also named
         self.seen_files.add(path)
+        size = info.st_size
         if size > self.max_size:
             self.skipped.append(Skipped(display_path(path), _too_large(size, self.max_size)))
         else:
-            self.files.append(Candidate(path, size))
+            self.files.append(
+                Candidate(path, size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+            )
 
     def walk(self, top: str, ignores: Ignores) -> None:
         """Every file below `top`, depth first in name order, without recursion: a tree a
@@ -230,11 +237,11 @@ class _Walker:
                 below.append((path, ignores, real_below))
                 continue
             try:
-                size = entry.stat().st_size
+                info = entry.stat()
             except OSError as exc:
                 self.skipped.append(Skipped(display_path(path), f"unreadable: {exc.strerror}"))
                 continue
-            self.add_file(path, size)
+            self.add_file(path, info)
         return below
 
 
@@ -294,7 +301,7 @@ def discover(
             lifted = [(base, _lifted(spec, path[len(base) :] + "/")) for base, spec in ignores]
             walker.walk(path, [(base, spec) for base, spec in lifted if spec is not None])
         elif info is not None and stat.S_ISREG(info.st_mode):
-            walker.add_file(path, info.st_size)
+            walker.add_file(path, info)
         elif info is not None:
             kind = file_kind(info.st_mode)
             walker.skipped.append(Skipped(display_path(path), f"not a regular file ({kind})"))
@@ -315,16 +322,31 @@ def read_text(
     (None, None) when `wanted` says the bytes of a UTF-8 file are not worth
     decoding: on a large tree most files are dropped before they become text.
     """
-    try:
-        data = _read_bytes(path, max_size + 1)
-    except OSError as exc:
-        return None, f"unreadable: {exc.strerror}"
-    if len(data) > max_size:
-        return None, _too_large(os.path.getsize(path), max_size)
+    data, _info, reason = read_bytes(path, max_size)
+    if data is None:
+        return None, reason
     return decode(data, wanted)
 
 
-def _read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
+def read_bytes(
+    path: str | os.PathLike[str], max_size: int = DEFAULT_MAX_SIZE
+) -> tuple[bytes | None, os.stat_result | None, str | None]:
+    """(bytes, status before reading, None), or (None, None, reason): too large or unreadable.
+
+    The status is the open file's, taken before its bytes were read, so a
+    cache that records it with the bytes' hash can never pair a newer status
+    with older content.
+    """
+    try:
+        data, info = _read_bytes(path, max_size + 1)
+    except OSError as exc:
+        return None, None, f"unreadable: {exc.strerror}"
+    if len(data) > max_size:
+        return None, None, _too_large(os.path.getsize(path), max_size)
+    return data, info, None
+
+
+def _read_bytes(path: str | os.PathLike[str], limit: int) -> tuple[bytes, os.stat_result]:
     """At most `limit` bytes of the file, read in reads sized by the file's length.
 
     A plain `open().read(limit)` allocates `limit` bytes (5 MB) for every file
@@ -349,7 +371,7 @@ def _read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
             if len(chunk) < size:
                 break  # a short read of a regular file is its end: no second read to see EOF
             want = limit - total  # the file grew while being read: take the rest at once
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        return (chunks[0] if len(chunks) == 1 else b"".join(chunks)), info
     finally:
         os.close(fd)
 

@@ -15,25 +15,28 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from hashlib import sha256
 from heapq import heapreplace
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from apispec.exceptions import debug_traceback
-from apispec.lint import budget, suppress
+from apispec.lint import budget, cache, suppress
 from apispec.lint.config import Config
-from apispec.lint.discover import Candidate, display_path, read_text
+from apispec.lint.discover import Candidate, decode, display_path, read_bytes
 from apispec.lint.extract import extract_references
 from apispec.lint.finding import Edit, Finding, Fix, Skipped
 from apispec.lint.lines import Lines
 from apispec.lint.match import match
+from apispec.lint.packed import Packed, pack_findings, pack_skipped, unpack_findings, unpack_skipped
 from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import Reference
 from apispec.lint.rules import BY_CODE, Hook, in_hook
 from apispec.lint.rules.context import Call, FileContext, RunContext
 from apispec.model import Registry, load_registry
 
-# Below this many files a process pool costs more than it saves.
-PARALLEL_MIN_FILES = 200
+# Fewer files than this per process: starting the process costs more than it saves.
+FILES_PER_WORKER = 200
+PARALLEL_MIN_FILES = 2 * FILES_PER_WORKER  # the fewest files linted by two processes
 
 
 @dataclass(frozen=True)
@@ -281,22 +284,65 @@ def _init_worker(options: Options) -> None:
     _checker = Checker(load_registry(options.registry_dir, options.overlays), options)
 
 
-def _lint_chunk(chunk: list[str]) -> list[FileResult]:
-    """Results of the files with something to report (most have nothing)."""
+# What linting one file hands back, worker to parent, as plain values (pickled
+# several times faster than Finding objects): (absolute path, status, content
+# hash, packed result, state). Status and hash are filled in only for the cache.
+Record = tuple[str, "cache.Stamp | None", "bytes | None", "Packed | None", int]
+LINTED, NOT_KEPT, UNCHANGED = range(3)  # states: cache the result, do not, replay the cache's
+_NOTHING = FileResult("")  # a replayed file with nothing to report
+Known = tuple[bytes, "Packed | None", FileResult]  # the cache's content hash, packed, unpacked
+_path_of = attrgetter("path")
+
+
+def _lint_chunk(chunk: list[tuple[str, bytes | None]], hashed: bool) -> list[Record]:
+    """Records of the files with something to report, or to cache."""
     assert _checker is not None
-    results = [_lint_file(_checker, path) for path in chunk]
-    return [r for r in results if r is not None and (r.findings or r.skipped)]
+    records = (_lint_path(_checker, path, known, hashed) for path, known in chunk)
+    return [r for r in records if r is not None]
 
 
-def _lint_file(checker: Checker, path: str) -> FileResult | None:
-    """None for a file without marker or suppression comment: nothing to report."""
-    text, reason = read_text(path, checker.config.max_file_size, worth_decoding)
-    if text is None and reason is None:
+def _lint_path(checker: Checker, path: str, known: bytes | None, hashed: bool) -> Record | None:
+    """One file's record; None when it has nothing to report and nothing is cached.
+
+    `hashed`: the run keeps a cache, so the record carries the file's status
+    and content hash, and a file whose hash is `known` (the cache's entry) is
+    not linted at all.
+    """
+    data, info, reason = read_bytes(path, checker.config.max_file_size)
+    if data is None or info is None:  # unreadable, or grown past the limit: said, never cached
+        return path, None, None, _skip(path, reason or "unreadable"), NOT_KEPT
+    status = digest = None
+    if hashed:
+        status, digest = cache.stamp(info), cache.content_hash(data)
+        if digest == known:
+            return path, status, digest, None, UNCHANGED
+    text, reason = decode(data, worth_decoding)
+    if text is None:  # binary (said), or bytes the prefilter rejects (nothing to say)
+        packed = None if reason is None else _skip(path, reason)
+        state = LINTED
+    else:
+        result = lint_in_budget(checker, text, display_path(path))
+        packed = _pack(result) if result.findings or result.skipped else None
+        # over the time budget, or a crash: not kept, so that the next run tries again
+        state = NOT_KEPT if result.skipped else LINTED
+    if packed is None and not hashed:
         return None
+    return path, status, digest, packed, state
+
+
+def _skip(path: str, reason: str) -> Packed:
     shown = display_path(path)
-    if text is None:
-        return FileResult(shown, skipped=Skipped(shown, reason or "unreadable"))
-    return lint_in_budget(checker, text, shown)
+    return _pack(FileResult(shown, skipped=Skipped(shown, reason)))
+
+
+def _pack(result: FileResult) -> Packed:
+    return (pack_findings(result.findings, result.path), pack_skipped(result.skipped))
+
+
+def _unpack(packed: Packed, shown: str) -> FileResult:
+    """ValueError, TypeError, KeyError or IndexError when `packed` is damaged."""
+    findings, skipped = packed
+    return FileResult(shown, unpack_findings(findings, shown), unpack_skipped(skipped, shown))  # type: ignore[arg-type]
 
 
 def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
@@ -314,52 +360,120 @@ def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
         return FileResult(shown, skipped=Skipped(shown, reason, internal=True))
 
 
+def workers(files: int, jobs: int | None = None) -> int:
+    """Processes for linting `files` files: one per FILES_PER_WORKER, at most `jobs` (all cores)."""
+    return max(1, min(jobs or os.cpu_count() or 1, files // FILES_PER_WORKER))
+
+
 def lint_files(
     candidates: list[Candidate],
     options: Options,
     jobs: int | None = None,
+    store: cache.Store | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> LintResult:
-    """Lint files, in parallel on all cores when there are enough of them.
+    """Lint files, in parallel when there are enough of them; replay what `store` has.
 
-    `progress(done, total)` is called as files are finished (per file, or per
-    chunk of files with worker processes).
+    `progress(done, total)` is called as files are finished: the replayed ones
+    at once, then per file, or per chunk of files with worker processes.
     """
-    jobs = jobs or os.cpu_count() or 1
     total = len(candidates)
     results: list[FileResult] = []
-    if jobs > 1 and total >= PARALLEL_MIN_FILES:
+    todo = candidates
+    known: dict[str, Known] = {}  # files the cache has, changed in status
+    if store is not None:
+        todo = []
+        for candidate in candidates:
+            replayed = _replay(store, candidate, known)
+            if replayed is None:
+                todo.append(candidate)
+            elif replayed is not _NOTHING:
+                results.append(replayed)
+    done = total - len(todo)
+    if progress is not None and done:
+        progress(done, total)
+    hashed = store is not None
+    count = workers(len(todo), jobs)
+    if count > 1:
         from concurrent.futures import ProcessPoolExecutor  # 20 ms of imports a small run skips
 
-        chunks = _chunks(candidates, jobs * 32)
-        done = 0
-        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(options,)) as pool:
-            for chunk, chunk_results in zip(chunks, pool.map(_lint_chunk, chunks), strict=True):
-                results.extend(chunk_results)
+        chunks = _chunks(todo, count * 32, known)
+        with ProcessPoolExecutor(count, initializer=_init_worker, initargs=(options,)) as pool:
+            answers = pool.map(_lint_chunk, chunks, [hashed] * len(chunks))
+            for chunk, records in zip(chunks, answers, strict=True):
+                _merge(records, results, store, known)
                 done += len(chunk)
                 if progress is not None:
                     progress(done, total)
-    else:
+    elif todo:
         checker = Checker(load_registry(options.registry_dir, options.overlays), options)
-        for done, c in enumerate(candidates, 1):
-            result = _lint_file(checker, c.path)
-            if result is not None:
-                results.append(result)
+        hashes = {path: entry[0] for path, entry in known.items()}
+        for candidate in todo:
+            record = _lint_path(checker, candidate.path, hashes.get(candidate.path), hashed)
+            if record is not None:
+                _merge([record], results, store, known)
+            done += 1
             if progress is not None:
                 progress(done, total)
-    findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
-    skipped = sorted((r.skipped for r in results if r.skipped is not None), key=lambda s: s.path)
+    if store is not None:
+        store.save()
+    # each file's findings are in order already (_finish): ordering the files orders them all
+    results.sort(key=_path_of)
+    findings = [f for r in results for f in r.findings]
+    skipped = [r.skipped for r in results if r.skipped is not None]
     return LintResult(findings, skipped, len(candidates) - len(skipped), options.targets)
 
 
-def _chunks(candidates: list[Candidate], count: int) -> list[list[str]]:
+def _replay(store: cache.Store, candidate: Candidate, known: dict[str, Known]) -> FileResult | None:
+    """The cached result of an unchanged file (_NOTHING: nothing to report); None: lint it.
+
+    Unchanged: the status the walk saw is the entry's. A file whose status
+    changed is linted unless its content hash is the cache's: `known` passes
+    that hash to the worker, which then only reads and hashes the file.
+    """
+    path = candidate.path
+    entry = store.entry(path)
+    if entry is None:
+        return None
+    status, digest, packed = entry
+    try:
+        result = _NOTHING if packed is None else _unpack(packed, display_path(path))
+    except (ValueError, TypeError, KeyError, IndexError):
+        return None  # damaged: never trusted
+    if status is not None and status == cache.walked(candidate):
+        return result
+    known[path] = (digest, packed, result)
+    return None
+
+
+def _merge(
+    records: list[Record],
+    results: list[FileResult],
+    store: cache.Store | None,
+    known: dict[str, Known],
+) -> None:
+    """Workers' records into results (and the cache): each Finding built once, from tuples."""
+    for path, status, digest, packed, state in records:
+        if state == UNCHANGED:  # the cache's result, under the status seen now
+            _, packed, result = known[path]
+            if result is not _NOTHING:
+                results.append(result)
+        elif packed is not None:
+            results.append(_unpack(packed, display_path(path)))
+        if store is not None and state != NOT_KEPT and digest is not None:
+            store.put(path, status, digest, packed)
+
+
+def _chunks(
+    candidates: list[Candidate], count: int, known: dict[str, Known]
+) -> list[list[tuple[str, bytes | None]]]:
     """About equal total size per chunk, so one big file does not hold up a worker."""
     ordered = sorted(candidates, key=lambda c: c.size, reverse=True)
-    buckets: list[list[str]] = [[] for _ in range(min(count, len(ordered)))]
+    buckets: list[list[tuple[str, bytes | None]]] = [[] for _ in range(min(count, len(ordered)))]
     lightest = [(0, i) for i in range(len(buckets))]  # (total size, bucket): a heap
     for c in ordered:
         total, i = lightest[0]
-        buckets[i].append(c.path)
+        buckets[i].append((c.path, known[c.path][0] if c.path in known else None))
         heapreplace(lightest, (total + c.size, i))
     return [b for b in buckets if b]
 

@@ -21,6 +21,7 @@ from apispec.exceptions import (
     UsageError,
     did_you_mean,
 )
+from apispec.lint.cache import open_store
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
 from apispec.lint.engine import LintResult, Options, lint_files, lint_one
@@ -64,6 +65,8 @@ class LintRequest:
     add_suppressions: bool = False  # write `apispec: ignore[CODE]` on each finding's line
     # called with (files done, files in all) while linting: a terminal's progress line
     progress: Callable[[int, int], None] | None = None
+    cache: bool = True  # replay unchanged files' results (apispec.lint.cache)
+    cache_dir: Path | None = None  # default: APISPEC_CACHE_DIR, else the user's cache directory
 
 
 @dataclass
@@ -207,7 +210,10 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
             warnings=warnings,
             ignored=ignored,
         )
-        result = lint_files(candidates, options, request.jobs, request.progress)
+        store = open_store(options, request.cache_dir) if request.cache else None
+        result = lint_files(candidates, options, request.jobs, store, request.progress)
+        if store is not None and store.problem and store.named:
+            warnings.append(store.problem)
         result.skipped = sorted(skipped + result.skipped, key=lambda s: s.path)
         result.ignored = ignored
         named_skipped = _check_named(request.paths, result)

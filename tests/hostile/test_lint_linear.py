@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from apispec.lint.engine import PARALLEL_MIN_FILES
+
 BOUND = 15.0  # seconds of wall time; each input takes well under 2 s of CPU now
 
 SH = "#!/bin/sh\n# monitor.example.com:1616\n"
@@ -202,15 +204,15 @@ def test_file_over_its_time_budget_is_skipped_and_the_run_goes_on(tmp_path: Path
 
 
 def test_time_budget_in_the_process_pool(tmp_path: Path) -> None:
-    """Workers of the pool interrupt a slow file the same way (200+ files start the pool)."""
+    """Workers of the pool interrupt a slow file the same way (as many files as start two)."""
     slow_script(tmp_path / "slow.sh")
-    for i in range(240):
+    for i in range(PARALLEL_MIN_FILES):
         (tmp_path / f"f{i:03}.py").write_text(
             PY + f'requests.get(f"{{BASE}}/experimental/objects?limit={i + 1}")\n'
         )
     done, took, report = lint(tmp_path, "--file-timeout", "0.5", "--jobs", "2")
     assert done.returncode == 0, done.stderr
-    assert codes(report) == {"API003": 240}
+    assert codes(report) == {"API003": PARALLEL_MIN_FILES}
     assert [s["path"].rsplit("/", 1)[-1] for s in report["skipped"]] == ["slow.sh"]
     assert "time budget of 0.5 s" in report["skipped"][0]["reason"] and took < 60
 

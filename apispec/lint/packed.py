@@ -1,0 +1,117 @@
+"""One file's findings as plain tuples: what worker processes send back and the cache keeps.
+
+A Finding pickled as an object costs its class lookup and a constructor call
+on the way back, and the dense benchmark corpus sends tens of thousands of
+them; tuples of strings and numbers pickle (and marshal, for the cache) several
+times faster, and the parent builds each Finding once, from the tuple, without
+reading any file again. The path is left out where it is the file's own (every
+finding of a file, in practice), so a shard of the cache does not repeat it.
+
+The layout is private to this module: `pack` and `unpack` change together, and
+the cache's format number (apispec.lint.cache.FORMAT) changes with them.
+"""
+
+from __future__ import annotations
+
+from sys import intern
+
+from apispec.lint.finding import Applicability, Edit, Finding, Fix, Severity, Skipped
+
+Packed = tuple[object, ...]
+
+_SEVERITY = {s.value: s for s in Severity}
+_APPLICABILITY = {a.value: a for a in Applicability}
+
+
+def pack_findings(findings: list[Finding], path: str) -> Packed:
+    """The findings of the file shown as `path`, as tuples of plain values.
+
+    Texts that repeat across findings (messages, codes, endpoints, targets) are
+    interned: pickle and marshal then write each once and refer to it after,
+    which halves the cache of a call-dense tree.
+    """
+    return tuple(
+        (
+            None if f.path == path else f.path,
+            f.line,
+            f.column,
+            f.end_line,
+            f.end_column,
+            intern(f.code),
+            f.severity.value,
+            intern(f.message),
+            None if f.endpoint is None else (intern(f.endpoint[0]), intern(f.endpoint[1])),
+            None if f.target is None else intern(f.target),
+            None if f.fix is None else _pack_fix(f.fix),
+            f.line_text,
+            f.fingerprint,
+        )
+        for f in findings
+    )
+
+
+def _pack_fix(fix: Fix) -> Packed:
+    edits = tuple(
+        (e.start, e.end, intern(e.content), e.line, e.column, e.end_line, e.end_column)
+        for e in fix.edits
+    )
+    return (intern(fix.message), fix.applicability.value, edits)
+
+
+def unpack_findings(packed: Packed, path: str) -> list[Finding]:
+    """The Findings `pack_findings` packed; ValueError, TypeError or KeyError when damaged."""
+    severity = _SEVERITY
+    return [
+        Finding(
+            path if own is None else own,
+            line,
+            column,
+            end_line,
+            end_column,
+            code,
+            severity[level],
+            message,
+            endpoint,
+            target,
+            None if fix is None else _unpack_fix(fix),
+            line_text,
+            fingerprint,
+        )
+        for (
+            own,
+            line,
+            column,
+            end_line,
+            end_column,
+            code,
+            level,
+            message,
+            endpoint,
+            target,
+            fix,
+            line_text,
+            fingerprint,
+        ) in packed  # type: ignore[misc]
+    ]
+
+
+def _unpack_fix(packed: Packed) -> Fix:
+    message, applicability, edits = packed
+    return Fix(
+        message,  # type: ignore[arg-type]
+        _APPLICABILITY[applicability],  # type: ignore[index]
+        tuple(Edit(*edit) for edit in edits),  # type: ignore[attr-defined]
+    )
+
+
+def pack_skipped(skipped: Skipped | None) -> Packed | None:
+    return None if skipped is None else (skipped.reason, skipped.internal)
+
+
+def unpack_skipped(packed: Packed | None, path: str) -> Skipped | None:
+    if packed is None:
+        return None
+    reason, internal = packed
+    if not isinstance(reason, str):
+        raise TypeError("a skip reason is text")
+    return Skipped(path, reason, bool(internal))
