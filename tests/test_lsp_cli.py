@@ -59,7 +59,8 @@ def test_without_the_extra_it_says_how_to_install_it():
     run = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=False)
     assert run.returncode == 2
     assert run.stderr == (
-        "apispec: error: apispec lsp needs the extra 'lsp': pip install 'apispec-v2[lsp]'\n"
+        "apispec: error: apispec lsp needs the extra 'lsp': pip install 'apispec-v2[lsp] @ git+https://github.com/apispec-v2/apispec'"
+        " (or pip install '.[lsp]' in a clone)\n"
     )
 
 

@@ -11,7 +11,10 @@ import argparse
 
 from apispec.exceptions import UsageError
 
-INSTALL_HINT = "apispec lsp needs the extra 'lsp': pip install 'apispec-v2[lsp]'"
+INSTALL_HINT = (
+    "apispec lsp needs the extra 'lsp': pip install 'apispec-v2[lsp] @ git+https://github.com/apispec-v2/apispec'"
+    " (or pip install '.[lsp]' in a clone)"
+)
 _EXTRA = {"pygls", "lsprotocol", "cattrs", "attrs"}  # the extra and what it brings
 
 

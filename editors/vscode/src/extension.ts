@@ -67,7 +67,7 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     void vscode.window.showErrorMessage(
       `apispec: could not start \`${command()} lsp\` (${message}). ` +
-        "Install it with `pip install 'apispec-v2[lsp]'` or set `apispec.path`.",
+        "Install it with `pip install 'apispec-v2[lsp] @ git+https://github.com/apispec-v2/apispec'` or set `apispec.path`.",
     );
   }
   context.subscriptions.push({ dispose: () => void client?.stop() });
