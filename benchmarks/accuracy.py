@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests import lint_accuracy as acc  # noqa: E402
+from tests import lint_accuracy as acc
 
 
 def main() -> int:
