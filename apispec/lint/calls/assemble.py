@@ -86,7 +86,7 @@ def http_helper_argument(source: Source, chain: Chain) -> bool:
     if m is None:
         return False
     callee = m.group(1).lower()
-    name = _MEMBER.split(callee)[-1]
+    name = _MEMBER.split(callee)[-1].removesuffix("async")  # .NET's PostAsync is post
     receiver = _MEMBER.split(callee)[0]
     clients = table(source.dialect.name)
     if any(word in name for word in clients.helper_words):

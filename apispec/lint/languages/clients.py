@@ -180,6 +180,12 @@ METHOD_HINTS: tuple[MethodHint, ...] = (
     ),
     MethodHint("*", r"(?i)-Method\s+['\"]?([A-Za-z]+)", "PowerShell -Method"),
     MethodHint("*", r"\bCURLOPT_CUSTOMREQUEST\s*,\s*['\"](\w+)['\"]", "PHP curl"),
+    MethodHint(
+        "ruby", r"\bNet::HTTP::(Get|Post|Put|Patch|Delete|Head|Options)\b", "Net::HTTP class"
+    ),
+    MethodHint(
+        "ruby", r"(?<![:\w]):(get|post|put|patch|delete|head|options)\b", "Faraday run_request"
+    ),
 )
 
 

@@ -1,10 +1,12 @@
-"""C#: interpolated and verbatim strings, HttpClient and RestSharp calls."""
+"""C#: interpolated, verbatim and raw strings, HttpClient and RestSharp calls."""
 
 from __future__ import annotations
 
 import re
 
+from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
+from apispec.lint.languages.lexer import Body, Closer
 from apispec.lint.scan import Lit, split_interpolations
 
 _HOLES = re.compile(r"\{[^{}\n]*\}")
@@ -13,21 +15,22 @@ _HOLES = re.compile(r"\{[^{}\n]*\}")
 class CSharpDialect(Dialect):
     name = "csharp"
     token_re = re.compile(
-        r"(?P<c>//[^\n]*|/\*[\s\S]*?\*/)"
-        r"|(?P<raw>\$*\"\"\"[\s\S]*?\"\"\")"
-        r"|(?P<verbatim>(?:\$@|@\$|@)\"(?:[^\"]|\"\")*\")"
-        r"|(?P<s>\$?\"(?:[^\"\\\n]|\\.)*\")"
-        r"|(?P<ch>'(?:[^'\\\n]|\\.)*')"
+        r"/(?:(?P<c>/[^\n]*)|(?P<comment>\*))"
+        r"|(?P<raw>\$*\"\"\"+)"
+        r"|(?P<verbatim>(?:\$@|@\$|@)\")"
+        r"|\$?\"(?:(?P<s>[^\"\\\n]*+(?:\\.[^\"\\\n]*+)*+\")|(?P<xd>[^\n]*))"
+        r"|(?P<x>'(?:[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'|[^\n]*))"
+    )
+    spans = lexer.spans(
+        comment=Closer("*/", comment=True),
+        # a raw string ends with as many quotes as it began with
+        raw=Closer(interp=_HOLES, prefix="$"),
+        verbatim=Body(re.compile(r"(?:[^\"]++|\"\")*+\""), 1, '"', _HOLES, 'double"'),
     )
 
     def literal(self, m: re.Match[str]) -> Lit | None:
-        kind = m.lastgroup
-        if kind == "ch":
-            return None
         body = m.group()
         quote = body.index('"')
-        width = 3 if kind == "raw" else 1
-        start = m.start() + quote + width
-        content = body[quote + width : len(body) - width]
-        style = {"raw": "none", "verbatim": 'double"'}.get(kind or "", "backslash")
-        return Lit(m.start(), m.end(), split_interpolations(content, start, _HOLES, style))
+        start = m.start() + quote + 1
+        content = body[quote + 1 : -1]
+        return Lit(m.start(), m.end(), split_interpolations(content, start, _HOLES, "backslash"))

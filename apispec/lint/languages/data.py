@@ -39,10 +39,11 @@ class YamlDialect(Dialect):
     name = "yaml"
     token_re = re.compile(
         r"(?P<c>(?<!\S)\#[^\n]*)"
-        r"|(?P<dq>\"(?:[^\"\\\n]|\\.)*\")"
+        r"|(?P<dq>\"[^\"\\\n]*+(?:\\.[^\"\\\n]*+)*+\")"
         r"|(?P<sq>'(?:[^'\n]|'')*')"
         r"|(?P<key>(?<!\S)/[^\s:#'\"]*(?=:(?:[ \t]|$)))"
-        r"|(?P<plain>(?<=[:-][ \t])(?![\s|>'\"\[{&*!#])[^\n]*)",
+        r"|(?P<plain>(?<=[:-][ \t])(?![\s|>'\"\[{&*!#])[^\n]*)"
+        r"|(?P<x>[\"'][^\n]*)",  # a quote that closes on no line: the rest of its line
         re.M,
     )
     concat_re = None
@@ -62,7 +63,7 @@ class YamlDialect(Dialect):
             m = search(text, at, endpos)
             if m is None:
                 break
-            if m.lastgroup == "c":
+            if m.lastgroup in ("c", "x"):
                 comments.append((m.start(), m.end()))
                 at = m.end()
                 continue
@@ -195,7 +196,7 @@ def _yaml_children(source: Source, line_start: int) -> tuple[str, ...]:
 
 class JsonDialect(Dialect):
     name = "json"
-    token_re = re.compile(r"(?P<dq>\"(?:[^\"\\\n]|\\.)*\")")
+    token_re = re.compile(r"(?P<dq>\"[^\"\\\n]*+(?:\\.[^\"\\\n]*+)*+\")|(?P<x>\"[^\n]*)")
     concat_re = None
 
     def literal(self, m: re.Match[str]) -> Lit | None:

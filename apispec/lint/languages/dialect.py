@@ -1,8 +1,10 @@
 """What a language contributes to extraction: how its strings look, and hooks where it differs.
 
-A dialect sets its token pattern (named group `c` for a comment; any other
-match is a string literal that `literal` turns into a Lit), what interpolation
-looks like inside strings, and its concatenation operator. Languages whose
+A dialect sets its token pattern (named group `c` for a comment, `x` for text
+that is skipped; any other match is a string literal that `literal` turns into
+a Lit, or the opener of a construct that may span lines, whose end a row of
+`spans` finds: see languages/lexer.py), what interpolation looks like inside
+strings, and its concatenation operator. Languages whose
 calls do not look like `f(url, ...)` override hooks: shell and PowerShell read
 the command around a word, YAML and JSON the mapping around a value, PHP the
 curl options after a `curl_init`. The stages receive the dialect as an object
@@ -12,8 +14,11 @@ and never import a language module.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from apispec.lint.languages import lexer
+from apispec.lint.languages.lexer import Span
 from apispec.lint.scan import Lit, Source, split_interpolations
 
 if TYPE_CHECKING:
@@ -26,15 +31,18 @@ class Dialect:
 
     name = "generic"
     token_re: re.Pattern[str] = re.compile(
-        r"(?P<dq>\"(?:[^\"\\\n]|\\.)*\")|(?P<sq>'(?:[^'\\\n]|\\.)*')"
+        r"(?P<dq>\"[^\"\\\n]*+(?:\\.[^\"\\\n]*+)*+\")|(?P<sq>'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+')|(?P<x>[\"'][^\n]*)"
     )
+    spans: Mapping[str, Span] = lexer.spans()  # token groups opening a construct spanning lines
     interp_re: re.Pattern[str] | None = re.compile(
         r"\$\{(?:[^}\n$]|\$(?!\{))*\}|\{\{(?:[^}\n{]|\{(?!\{))*\}\}|\{[^{}\n]*\}"
     )
     concat_re: re.Pattern[str] | None = re.compile(r"\s*\+\s*")
     escape_style = "backslash"
+    # a variable, field, call or element joined to a literal; a number (`"/devices/" + 2048`)
     operand_re = re.compile(
         r"\$?[A-Za-z_][\w]*(?:(?:\.|->|::|\?\.)[A-Za-z_]\w*|\[[^\]\n]{0,60}\]|\([^()\n]{0,60}\))*"
+        r"|\d+(?![\w.])"
     )
     full_urls_only = False  # a generic scanner reports only full /api/v2 URLs
     builder_calls = False  # request builders chain the method after the URL (Java, OkHttp)
@@ -51,16 +59,13 @@ class Dialect:
         )
 
     def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
-        lits: list[Lit] = []
-        comments: list[tuple[int, int]] = []
-        for m in self.token_re.finditer(text, pos, endpos):
-            if m.lastgroup == "c":
-                comments.append((m.start(), m.end()))
-                continue
-            lit = self.literal(m)
-            if lit is not None:
-                lits.append(lit)
-        return lits, comments
+        return lexer.scan(self, text, pos, endpos)
+
+    def spanned(
+        self, kind: str, m: re.Match[str], start: int, end: int, stop: int, span: Span
+    ) -> Lit | None:
+        """The literal of a construct a span closed: content text[start:end], token m.start():stop."""
+        return lexer.span_literal(m, start, end, stop, span)
 
     # -- hooks ---------------------------------------------------------------
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
+from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
+from apispec.lint.languages.lexer import Body, Closer
 from apispec.lint.scan import Lit, split_interpolations
 
 _VERBS = re.compile(r"%[sdvq]")
@@ -13,16 +15,17 @@ _VERBS = re.compile(r"%[sdvq]")
 class GoDialect(Dialect):
     name = "go"
     token_re = re.compile(
-        r"(?P<c>//[^\n]*|/\*[\s\S]*?\*/)"
-        r"|(?P<r>`[^`]*`)"
-        r"|(?P<s>\"(?:[^\"\\\n]|\\.)*\")"
-        r"|(?P<rune>'(?:[^'\\\n]|\\.)*')"
+        r"/(?:(?P<c>/[^\n]*)|(?P<comment>\*))"
+        r"|(?P<raw>`)"
+        r"|\"(?:(?P<s>[^\"\\\n]*+(?:\\.[^\"\\\n]*+)*+\")|(?P<xd>[^\n]*))"
+        r"|(?P<x>'(?:[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'|[^\n]*))"
+    )
+    spans = lexer.spans(
+        comment=Closer("*/", comment=True),
+        raw=Body(re.compile(r"[^`]*+`"), 1, "`", _VERBS, "none"),
     )
 
     def literal(self, m: re.Match[str]) -> Lit | None:
-        if m.lastgroup == "rune":
-            return None
         body = m.group()
-        style = "none" if m.lastgroup == "r" else "backslash"
         start = m.start() + 1
-        return Lit(m.start(), m.end(), split_interpolations(body[1:-1], start, _VERBS, style))
+        return Lit(m.start(), m.end(), split_interpolations(body[1:-1], start, _VERBS, "backslash"))

@@ -13,7 +13,9 @@ from bisect import bisect_right
 
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain
+from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
+from apispec.lint.languages.lexer import Body, Closer, LineCloser, Span
 from apispec.lint.scan import Lit, Part, Source, split_interpolations, unescape
 
 _DOUBLE = re.compile(
@@ -31,33 +33,49 @@ _REACH = 2000  # characters of a command line read around a URL
 
 class PowerShellDialect(Dialect):
     name = "powershell"
+    # Alternatives grouped by their first character (the pattern runs over every
+    # line); most strings are on one line, the spans take the others.
     token_re = re.compile(
-        r"(?P<c><\#[\s\S]*?\#>|\#[^\n]*)"
-        r"|(?P<hd>@\"\r?\n[\s\S]*?\r?\n\"@)"
-        r"|(?P<hs>@'\r?\n[\s\S]*?\r?\n'@)"
-        r"|(?P<dq>\"(?:[^\"`]|`[\s\S]|\"\")*\")"
-        r"|(?P<sq>'(?:[^']|'')*')"
+        r"(?P<c>\#[^\n]*)"
+        r"|\"(?:(?P<dql>[^\"`\n]*+(?:(?:`.|\"\")[^\"`\n]*+)*+\")|(?P<dq>))"
+        r"|'(?:(?P<sql>[^'\n]*+(?:''[^'\n]*+)*+')|(?P<sq>))"
+        r"|<(?P<comment>\#)"
+        r"|@(?:(?P<hd>\"[ \t]*\r?\n)|(?P<hs>'[ \t]*\r?\n))"
+    )
+    spans = lexer.spans(
+        comment=Closer("#>", comment=True),
+        # here-strings end with `"@` / `'@` at the start of a line
+        hd=LineCloser(re.compile(r'^"@', re.M), interp=_DOUBLE, style="backtick"),
+        hs=LineCloser(re.compile(r"^'@", re.M), interp=_SINGLE, style="none"),
+        dq=Body(re.compile(r'(?:[^"`]++|`[\s\S]|"")*+"'), 1, '"', _DOUBLE, "backtick"),
+        sq=Body(re.compile(r"(?:[^']++|'')*+'"), 1, "'", _SINGLE, "double'"),
     )
     operand_re = re.compile(
-        r"\$(?:script:|global:|env:)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[[^\]\n]{0,60}\])*|\([^()\n]{0,80}\)"
+        r"\$(?:script:|global:|env:)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[[^\]\n]{0,60}\]|\([^()\n]{0,80}\))*|\([^()\n]{0,80}\)"
     )
 
     def literal(self, m: re.Match[str]) -> Lit | None:
-        body = m.group()
-        kind = m.lastgroup
-        if kind in ("hd", "hs"):
-            first = body.index("\n") + 1
-            start = m.start() + first
-            content = body[first : body.rindex("\n")]
-        else:
-            start = m.start() + 1
-            content = body[1:-1]
-        interp = _DOUBLE if kind in ("dq", "hd") else _SINGLE
-        style = "backtick" if kind in ("dq", "hd") else "double'"
-        parts = split_interpolations(content, start, interp, style)
+        double = m.lastgroup == "dql"
+        start = m.start() + 1
+        content = m.group()[1:-1]
+        if double:
+            return Lit(
+                m.start(),
+                m.end(),
+                _undouble(split_interpolations(content, start, _DOUBLE, "backtick")),
+            )
+        return Lit(m.start(), m.end(), split_interpolations(content, start, _SINGLE, "double'"))
+
+    def spanned(
+        self, kind: str, m: re.Match[str], start: int, end: int, stop: int, span: Span
+    ) -> Lit | None:
+        text = m.string
+        if kind in ("hd", "hs") and end > start:  # the line break before the closer is not text
+            end -= 2 if text[end - 2 : end] == "\r\n" else 1
+        parts = split_interpolations(text[start:end], start, span.interp, span.style)
         if kind == "dq":
             parts = _undouble(parts)
-        return Lit(m.start(), m.end(), parts)
+        return Lit(m.start(), stop, parts)
 
     def use_pattern(self, var: str) -> str:
         return r"(?i)" + re.escape(var) + r"(?![\w])(?!\s*=[^=])"

@@ -14,13 +14,16 @@ from bisect import bisect_right
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain, flatten
 from apispec.lint.details.filter_value import value_from_parts
+from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
+from apispec.lint.languages.lexer import Heredoc
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import PARAM, Lit, Part, Source, split_interpolations
 
-_INTERP = re.compile(r"\$\{(?:[^}\n$]|\$(?!\{))*\}|\$\([^()\n]*\)|\$[A-Za-z_]\w*|\$[0-9@*#?]")
+_INTERP = re.compile(r"\$\{(?:[^}\n$]++|\$(?!\{))*+\}|\$\([^()\n]*\)|\$[A-Za-z_]\w*|\$[0-9@*#?]")
 _PIECE = re.compile(
-    r"'([^']*)'|\"((?:[^\"\\]|\\[\s\S])*)\"|((?:\$\([^()\n]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]|[^\s'\"|;&<>()\\])+)"
+    r"\$'(?P<ansi>(?:[^'\\]++|\\[\s\S])*+)'|'(?P<sq>[^']*+)'|\"(?P<dq>(?:[^\"\\]++|\\[\s\S])*+)\""
+    r"|(?P<bare>(?:\$\([^()\n]*+\)|\$\{(?:[^}\n$]++|\$(?!\{))*+\}|\\[^\n]|[^\s'\"|;&<>()\\$]++|\$)++)"
 )
 # A word the general path would turn into one literal part of its own text.
 _PLAIN_WORD = re.compile(r"[^'\"$\\=]*\Z")
@@ -51,9 +54,12 @@ class ShellDialect(Dialect):
     name = "shell"
     token_re = re.compile(
         r"(?P<c>(?<![^\s;|&(])\#[^\n]*)"
-        r"|(?P<w>(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\$\([^()\n]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]"
-        r"|[^\s'\"|;&<>()\\])+)"
+        r"|(?P<heredoc><<-?[ \t]*(?P<hq>['\"]?)(?P<word>[A-Za-z_]\w*)(?P=hq))"
+        r"|(?P<w>(?:\$'(?:[^'\\]++|\\[\s\S])*+'|'[^']*+'|\"(?:[^\"\\]++|\\[\s\S])*+\"|\$\([^()\n]*+\)"
+        r"|\$\{(?:[^}\n$]++|\$(?!\{))*+\}|\\[^\n]|[^\s'\"|;&<>()\\$]++|\$)++)"
     )
+    # A heredoc's body is data for the command (a here-document), not words of the script.
+    spans = lexer.spans(heredoc=Heredoc(None, comment=True))
     concat_re = None
 
     def use_pattern(self, var: str) -> str:
@@ -70,15 +76,15 @@ class ShellDialect(Dialect):
             pos = am.end()  # URL="$BASE/x": the value is the literal
         parts: list[Part] = []
         for piece in _PIECE.finditer(word, pos):
-            if piece.group(1) is not None:
-                start = base + piece.start(1)
-                parts.append(Part(piece.group(1), False, start, start + len(piece.group(1))))
-            elif piece.group(2) is not None:
-                start = base + piece.start(2)
-                parts.extend(split_interpolations(piece.group(2), start, _INTERP, "backslash"))
+            kind = piece.lastgroup or "bare"
+            start = base + piece.start(kind)
+            text = piece.group(kind)
+            if kind == "sq":
+                parts.append(Part(text, False, start, start + len(text)))
+            elif kind == "ansi":  # $'...': backslash escapes, no expansion
+                parts.extend(split_interpolations(text, start, None, "backslash"))
             else:
-                start = base + piece.start(3)
-                parts.extend(split_interpolations(piece.group(3), start, _INTERP, "backslash"))
+                parts.extend(split_interpolations(text, start, _INTERP, "backslash"))
         if not parts:
             return None
         return Lit(base + pos, m.end(), parts)
