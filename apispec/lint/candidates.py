@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from apispec.lint.budget import check
+from apispec.lint.languages.clients import table
 from apispec.lint.scan import PARAM, Part, Source
 
 _LEADING = re.compile(r"(?<![\w.$>:])(\$?[A-Za-z_](?:[\w.]|->|::)*)\s*(\+|\.)\s*\Z")
@@ -30,6 +31,10 @@ _BASE_ASSIGN = re.compile(
 )
 _ASSIGN_REACH = 300  # characters before a base URL where `NAME =` may stand
 _PARAM_NAME = re.compile(r"[\w.$:]*?([A-Za-z_]\w*)\W*\Z")
+_SEGMENT_CALL = re.compile(r"([A-Za-z_]\w*)\s*\(\s*\Z")
+_VERB_LINE = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?=/)")
+_ANNOTATION = re.compile(r"@(?:[\w.]*\.)?([A-Za-z_]\w*)\s*\(\s*\Z")
+_NEXT_LINK = re.compile(r"\s*(?:\.|\?\.)\s*([A-Za-z_]\w*)\s*\(\s*")
 
 
 @dataclass(slots=True)
@@ -69,6 +74,66 @@ def chain_from(source: Source, index: int) -> Chain:
         chain.parts.append(Part(om.group(), True, om.start(), om.end()))
         chain.end = pos = om.end()
     return chain
+
+
+def segment_chain(source: Source, index: int, calls: frozenset[str]) -> Chain | None:
+    """The path a URL builder's segment links spell, when literal `index` opens the first.
+
+    `.pathSegment("experimental", "devices")`, `.addPathSegment("groups")
+    .addPathSegment(Long.toString(id))`: the arguments of consecutive segment
+    links (rows of languages/clients.py) joined by `/`, as one expression
+    that starts with a `/`; an argument that is not a literal is a parameter.
+    """
+    lit = source.lits[index]
+    text = source.text
+    m = _SEGMENT_CALL.search(text, max(source.pos, lit.start - 60), lit.start)
+    if m is None or m.group(1).lower() not in calls:
+        return None
+    operand = source.dialect.operand_re
+    parts: list[Part] = []
+    indexes: list[int] = []
+    pos = end = lit.start
+    for _ in range(40):  # arguments and links of one chain
+        parts.append(Part("/", False, pos, pos, (pos,)))
+        j = source.lit_starting(pos)
+        if j is not None:
+            arg = chain_from(source, j)
+            parts.extend(arg.parts)
+            indexes.extend(arg.lit_indexes)
+            end = arg.end
+        else:
+            om = operand.match(text, pos, source.endpos)
+            if om is None or om.end() == pos:
+                break
+            parts.append(Part(om.group(), True, om.start(), om.end()))
+            end = om.end()
+        after = source.skip_space(end)
+        if after < source.endpos and text[after] == ",":
+            pos = source.skip_space(after + 1)
+            continue
+        if after >= source.endpos or text[after] != ")":
+            break
+        link = _NEXT_LINK.match(text, after + 1, source.endpos)
+        if link is None or link.group(1).lower() not in calls:
+            break
+        pos = link.end()
+    return Chain(lit.start, end, parts, indexes)
+
+
+def verb_line(source: Source, index: int, annotations: frozenset[str]) -> Chain | None:
+    """The path of a request line (Feign's `@RequestLine("GET /devices/{id}")`), its verb cut off."""
+    lit = source.lits[index]
+    first = lit.parts[0]
+    verb = _VERB_LINE.match(first.text) if not first.is_param else None
+    if verb is None:
+        return None
+    m = _ANNOTATION.search(source.text, max(source.pos, lit.start - 60), lit.start)
+    if m is None or m.group(1).lower() not in annotations:
+        return None
+    cut = verb.end()
+    offs = first.offs[cut:] if first.offs is not None else None
+    rest = Part(first.text[cut:], False, first.offset(cut), first.end, offs)
+    return Chain(rest.start, lit.end, [rest, *lit.parts[1:]], [index])
 
 
 def leading_operand(source: Source, chain: Chain) -> Chain:
@@ -249,6 +314,8 @@ def candidates(
     """Every expression of the source that names an API v2 path, in file order."""
     context = Context(source, evidence or Evidence(source.text, known))
     full_only = source.dialect.full_urls_only
+    clients = table(source.dialect.name)
+    segment_calls = clients.segment_calls
     in_markup = source.dialect.in_markup
     consumed: set[int] = set()
     for index, lit in enumerate(source.lits):
@@ -259,7 +326,11 @@ def candidates(
         raw = lit.raw
         if "/" not in raw and PARAM not in raw and (raw not in known or full_only):
             continue
-        chain = chain_from(source, index)
+        chain = (
+            (segment_calls and segment_chain(source, index, segment_calls))
+            or (raw[:1].isupper() and verb_line(source, index, clients.request_annotations))
+            or chain_from(source, index)
+        )
         consumed.update(chain.lit_indexes)
         if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
             chain = leading_operand(source, chain)

@@ -221,6 +221,10 @@ class Source:
             return closer if closer < stop else -1
         return self._scan_closer(opener, stop)
 
+    def matching_opener(self, closer: int) -> int:
+        """The bracket that `closer` closes, outside strings and comments (-1: none)."""
+        return self.brackets.opener_of(closer)
+
     @property
     def brackets(self) -> _Brackets:
         if self._brackets is None:
@@ -266,7 +270,7 @@ class _Brackets:
     calls quadratic.
     """
 
-    __slots__ = ("closer", "open_after", "positions")
+    __slots__ = ("_openers", "closer", "open_after", "positions")
 
     def __init__(self, source: Source) -> None:
         text = source.text
@@ -282,6 +286,7 @@ class _Brackets:
             prev = max(prev, end)
         if prev < source.endpos:
             gaps.append((prev, source.endpos))
+        self._openers: dict[int, int] | None = None
         positions = self.positions
         for lo, hi in gaps:
             for m in _BRACKET.finditer(text, lo, hi):
@@ -295,6 +300,11 @@ class _Brackets:
                     self.open_after[at] = stack[-1] if stack else -1
                 else:
                     self.open_after[at] = -1
+
+    def opener_of(self, closer: int) -> int:
+        if self._openers is None:  # asked for by method chains only: built on first use
+            self._openers = {c: o for o, c in self.closer.items() if c >= 0}
+        return self._openers.get(closer, -1)
 
     def enclosing(self, offset: int, floor: int) -> int:
         """The innermost bracket open at `offset` (before it), if it is at `floor` or later."""

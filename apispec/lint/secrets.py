@@ -28,11 +28,14 @@ _KIND_BY_NAME = (
     (re.compile(r"secret", re.I), "secret"),
     (re.compile(r"token|bearer", re.I), "token"),
 )
-# name = "value", "name": "value", name => 'value', -Password 'value', $name = "value"
+# name = "value", "name": "value", name => 'value', -Password 'value', $name = "value";
+# and the fallback of an environment lookup: ENV.fetch('PRTG_PASSWORD', 'value'),
+# getOrDefault("API_KEY", "value"), getenv("TOKEN") ?: "value", env.TOKEN || "value"
 _ASSIGNED = re.compile(
     r"""(?<![A-Za-z_$@-])(?P<name>[A-Za-z_$@-]*(?:pass(?:word|wd)?|pwd|api[_-]?key|apikey|api[_-]?token|apitoken|secret|token)[A-Za-z_]*)
-        ['"]?\s*(?::=|=>|=|:|\s)\s*
-        (?P<q>['"])(?P<value>[^'"\n]{4,200})(?P=q)""",
+        (?:['"]\s*,|['"]?\s*[)\]]?\s*(?:\?:|\|\||\?\?)|['"]?\s*(?::=|=>|=|:|\s))\s*
+        (?P<q>['"])(?P<value>[^'"\n]{4,200})(?P=q)
+        (?!\s*(?:\+|\.\s*[$\w'"]))  # "mock-token-" + name is no literal value""",
     re.I | re.X,
 )
 # Every name _ASSIGNED accepts contains one of these (lower case); searching for
@@ -51,7 +54,8 @@ _CURL_USER = re.compile(
 )
 _PLACEHOLDER = re.compile(
     r"^(?:<.*>|\{.*\}|\$.*|%.*%|x+|\*+|\.+|changeme|change[_-]?me|password|secret|token|"
-    r"your[_-].*|example.*|dummy|test|none|null|redacted|placeholder|replace.*|todo)$",
+    r"your[_-].*|example.*|dummy|test|fake|mock|none|null|redacted|placeholder|replace.*|todo"
+    r"|(?:test|fake|dummy|mock|sample)[_-][\w-]*)$",
     re.I,
 )
 _INTERPOLATED = re.compile(r"\$\{|\$\(|\{\{|#\{|%s|\{[\w.]*\}|\$[A-Za-z_]")

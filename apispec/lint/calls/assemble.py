@@ -15,7 +15,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
-from apispec.lint.calls import exclusions, method
+from apispec.lint.calls import chains, exclusions, method
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import Chain
 from apispec.lint.languages.clients import table
@@ -33,6 +33,9 @@ _ASSIGN = re.compile(
     re.M,
 )
 _MEMBER = re.compile(r"\.|->|::")
+_CHOOSER = re.compile(
+    r"(\$?[A-Za-z_][\w.]*)\s*(?::\s*\w+\s*)?=\s*(?:when|if|switch|match|case)\b[^{\n]*\Z"
+)
 # How far from a call the code around it is read: a window in lines, and in
 # characters as well, so that a file of one long line costs no more per call.
 _ASSIGN_REACH = 300  # characters before a URL where `name =` may stand
@@ -59,6 +62,7 @@ class CallInfo:
     query_args: tuple[int, int] | None = None
     query_mapping: int = -1
     query_variable: tuple[str, int] | None = None
+    query_links: tuple[tuple[str, int], ...] = ()  # (name, where its value starts): builder links
     fallback: CallInfo | None = None
 
 
@@ -91,6 +95,8 @@ def http_helper_argument(source: Source, chain: Chain) -> bool:
     clients = table(source.dialect.name)
     if any(word in name for word in clients.helper_words):
         return True
+    if callee.startswith("@") and exclusions.request_annotation(source, clients, opener):
+        return True  # Retrofit's @GET("devices"): relative to the client's base URL
     return any(word in receiver and name in calls for word, calls in clients.helper_receivers)
 
 
@@ -103,6 +109,8 @@ def call_info(source: Source, chain: Chain) -> CallInfo:
     if info.route or info.method or info.methods or (info.callee and info.expr_start < 0):
         return info
     var = assigned_variable(source, info.expr_start if info.expr_start >= 0 else chain.start)
+    if not var and info.opener >= 0 and not info.callee:
+        var = chosen_variable(source, info.opener)
     if var:
         use = use_of(source, var, chain.end)
         if use is not None:
@@ -122,6 +130,18 @@ def assigned_variable(source: Source, start: int) -> str | None:
     return m.group(1)
 
 
+def chosen_variable(source: Source, opener: int) -> str | None:
+    """The variable a conditional's value goes to, for a path in one of its branches.
+
+    `val path = when (kind) { A -> "/x" ... }`, `path = if (...) { "/x" } else { ... }`,
+    `String path = switch (kind) { case A -> "/x"; ... }`.
+    """
+    if source.text[opener] != "{":
+        return None
+    m = _CHOOSER.search(source.text, source.line_start(opener), opener)
+    return m.group(1) if m else None
+
+
 def use_of(source: Source, var: str, after: int) -> Chain | None:
     """The next place (within 40 lines) where `var` is passed on."""
     text = source.text
@@ -138,12 +158,27 @@ def use_of(source: Source, var: str, after: int) -> Chain | None:
     return None
 
 
+def _map_entry(source: Source, callee: str, opener: int, start: int) -> bool:
+    """`PATHS.put("devices", "/devices")`: a dispatch table's entry, not an HTTP PUT.
+
+    A verb-named callee takes the URL first; a `put` with a string literal
+    before the path stores the path under a key.
+    """
+    if MEMBER_SPACED.split(callee)[-1] != "put":
+        return False
+    k = source.first_lit_after(opener)
+    return k < len(source.lits) and source.lits[k].end <= start
+
+
 def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     """The bracketed call (or tuple, list, mapping) around text[start:end]."""
     text = source.text
     info = CallInfo()
     opener = source.enclosing_opener(start)
-    if exclusions.decorated(text, source.line_start(start), start):
+    clients = table(source.dialect.name)
+    if exclusions.decorated(text, source.line_start(start), start) and not (
+        opener >= 0 and exclusions.request_annotation(source, clients, opener)
+    ):
         info.route = True
         return info
     if opener < 0:
@@ -157,11 +192,19 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     bracket = text[opener]
     args_before = text[opener + 1 : start]
     args_after = text[end:closer]
-    clients = table(source.dialect.name)
+    chained = None
     if bracket == "(":
         m = callee_before(text, max(source.pos, opener - 160), opener)
         info.callee = m.group(1) if m else ""
         last = MEMBER_SPACED.split(info.callee)[-1].lower().lstrip("$@")
+        if source.dialect.builder_calls:
+            chained = chains.request(source, opener, clients)
+        if chained is not None and chained.method is not None:
+            # a request builder's chain names the method (`web.get().uri(...)`, `.url(u).post(b)`)
+            info.method = chained.method
+            info.query_links = chained.query
+            info.window = (chained.start, chained.end)
+            return info
         if m and last in clients.url_builders and depth < 3:
             outer = call_at(source, m.start(1), closer + 1, depth + 1)
             if outer.callee or outer.route:
@@ -184,18 +227,19 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         info.route = True
         return info
     info.method = (
-        method.from_callee(info.callee)
+        (
+            None
+            if _map_entry(source, info.callee, opener, start)
+            else method.from_callee(info.callee)
+        )
         or method.quoted(args_before)
         or method.hinted(args_before + " " + args_after, clients.method_hints, whole_literals=False)
     )
-    if source.dialect.builder_calls:
-        stmt_end = min(source.endpos, closer + 600)
-        semicolon = text.find(";", closer, stmt_end)
-        if semicolon >= 0:
-            stmt_end = semicolon
-        info.window = (opener, stmt_end)
-        if info.method is None:
-            info.method = method.chained(text, closer, stmt_end)
+    if chained is not None:
+        info.query_links = chained.query
+        info.window = (min(opener, chained.start), max(closer + 1, chained.end))
+        if info.method is None and chained.start < opener:
+            info.expr_start = chained.start  # the chain's value goes on: follow its variable
     if info.method is None:
         info.method = source.dialect.method_nearby(source, closer)
     info.query_args = (opener, closer)

@@ -8,13 +8,17 @@ but nothing calls the API. The names come from languages/clients.py.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.languages.clients import ClientTable
+from apispec.lint.scan import Source
 
 _ROUTER_OBJECT = re.compile(r"\b(?:component|element|handler|view|controller)\s*[:=]")
 _MOCK_REPLY = re.compile(r"\s*\.\s*(?:reply|respond|replyWith\w*|intercept|mockResolvedValue)\b")
 _DECORATOR = re.compile(r"\s*@")
+_ANNOTATION = re.compile(r"@([A-Za-z_][\w.]*)\s*\(\s*\Z")
+_MARKER = re.compile(r"@([A-Za-z_]\w*)\b")
 
 
 def decorated(text: str, line_start: int, start: int) -> bool:
@@ -23,6 +27,35 @@ def decorated(text: str, line_start: int, start: int) -> bool:
         _DECORATOR.match(text, line_start, start) is not None
         and text.find("(", line_start, start) >= 0
     )
+
+
+def request_annotation(source: Source, clients: ClientTable, opener: int) -> bool:
+    """An annotation that declares a client's request rather than a route.
+
+    Retrofit's `@GET("devices")`, Feign's `@RequestLine`, Spring's `@GetExchange`
+    always do; `@GetMapping` and JAX-RS `@Path` do inside a declarative client
+    (the nearest of `@FeignClient`/`@RegisterRestClient` and `@RestController`/
+    `@Controller` before it is a client's).
+    """
+    m = _ANNOTATION.search(source.text, source.line_start(opener), opener + 1)
+    if m is None:
+        return False
+    name = m.group(1).rsplit(".", 1)[-1].lower()
+    if name in clients.request_annotations:
+        return True
+    if name not in clients.mapping_annotations:
+        return False
+    markers = source.memo.get("interface markers")
+    if markers is None:
+        found = [
+            (at.start(), at.group(1).lower() in clients.client_interfaces)
+            for at in _MARKER.finditer(source.text, source.pos, source.endpos)
+            if at.group(1).lower() in clients.client_interfaces | clients.servers
+            and not source.in_comment(at.start())
+        ]
+        markers = source.memo["interface markers"] = found
+    k = bisect_left(markers, (m.start(), False)) - 1  # type: ignore[arg-type]
+    return k >= 0 and markers[k][1]  # type: ignore[index]
 
 
 def router_object(group: str) -> bool:

@@ -18,10 +18,6 @@ MEMBER_SPACED = re.compile(r"\s*(?:\.|->|::|\?\.)\s*")
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _QUOTED_WORD = re.compile(r"['\"]([A-Za-z]+)['\"]")
 _QUOTED_UPPER = re.compile(r"['\"]([A-Z]+)['\"]")
-# Request builders name the method after the URL: `.GET()`, `.post(body)`, `.method("PATCH", ...)`.
-_BUILDER = re.compile(
-    r"\.(GET|POST|PUT|PATCH|DELETE|HEAD|get|post|put|patch|delete|head)\s*\(|\.method\(\s*\"(\w+)\""
-)
 
 
 def from_callee(callee: str) -> str | None:
@@ -62,11 +58,3 @@ def hinted(group: str, hints: tuple[re.Pattern[str], ...], whole_literals: bool)
             if m.group(1) in VERB_SET:
                 return m.group(1)
     return None
-
-
-def chained(text: str, start: int, end: int) -> str | None:
-    """The method a request builder chains after its URL (Java, OkHttp), in text[start:end]."""
-    m = _BUILDER.search(text, start, end)
-    if m is None:
-        return None
-    return (m.group(1) or m.group(2)).upper()

@@ -16,7 +16,19 @@ A `Client` row says what a call with this receiver and callee is:
 - `helper`: a word that marks the project's own HTTP helper, in the callee's
   name (`api`, `request`) or, for a verb-named callee (`client.get`), in the
   receiver's; a one-word relative path (`'devices'`) counts only as such a
-  helper's argument.
+  helper's argument;
+- `segments`: a link of a URL builder chain that appends path segments, its
+  arguments joined by `/` (`.pathSegment("experimental", "devices")`,
+  `.addPathSegment("groups").addPathSegment(id)`);
+- `query`: a link (or a call in a request's block) that adds one query
+  parameter, name then value (`.queryParam("filter", f)`, Ktor's `parameter`);
+- `request-annotation`: an annotation that declares a request of a client
+  interface (Retrofit's `@GET("devices")`, Feign's `@RequestLine("GET /x")`,
+  Spring's `@GetExchange`): a call, never a route;
+- `mapping-annotation`: a route annotation (`@GetMapping`, JAX-RS `@Path`) that
+  declares a request instead when the file's nearest `client-interface`
+  annotation before it (`@FeignClient`, `@RegisterRestClient`) is nearer than
+  its nearest `server` annotation (`@RestController`).
 
 Receiver and callee are lower case; `*` is any name, `*word*` any name that
 contains the word, and `a|b` either name. Language `*` rows hold for every
@@ -44,6 +56,12 @@ class Role(StrEnum):
     MOCK = "mock"
     URL_BUILDER = "url-builder"
     HELPER = "helper"
+    SEGMENTS = "segments"
+    QUERY = "query"
+    REQUEST_ANNOTATION = "request-annotation"
+    MAPPING_ANNOTATION = "mapping-annotation"
+    CLIENT_INTERFACE = "client-interface"
+    SERVER = "server"
 
 
 class Client(NamedTuple):
@@ -118,7 +136,7 @@ CLIENTS: tuple[Client, ...] = (
         _ROUTER_VERBS,
     ),
     # responses, respx, requests-mock, httpretty, aioresponses, pytest-mock, nock,
-    # MSW, httpmock (Go), WireMock
+    # httpmock (Go), WireMock
     *_rows(
         Role.MOCK,
         (
@@ -129,13 +147,14 @@ CLIENTS: tuple[Client, ...] = (
             "aioresponses",
             "mocker",
             "nock",
-            "msw",
-            "rest",
             "httpmock",
             "wiremock",
         ),
         "*",
     ),
+    # MSW's handlers (`rest.get('/x', resolver)`); elsewhere `rest` is a client (Spring's RestTemplate)
+    Client("javascript", "msw", "*", Role.MOCK),
+    Client("javascript", "rest", "*", Role.MOCK),
     *_calls(
         Role.URL_BUILDER,
         (
@@ -168,6 +187,79 @@ CLIENTS: tuple[Client, ...] = (
     ),
 )
 
+
+def _each(language: str, role: Role, callees: tuple[str, ...]) -> tuple[Client, ...]:
+    return tuple(Client(language, "*", callee, role) for callee in callees)
+
+
+# Java and Kotlin (the `java` dialect): URL builders, query links, declarative clients.
+JVM: tuple[Client, ...] = (
+    # Spring UriComponentsBuilder, OkHttp HttpUrl.Builder, Ktor URLBuilder, JAX-RS UriBuilder
+    *_each(
+        "java",
+        Role.SEGMENTS,
+        (
+            "pathsegment",
+            "addpathsegment",
+            "addpathsegments",
+            "addencodedpathsegment",
+            "addencodedpathsegments",
+            "appendpathsegments",
+            "appendencodedpathsegments",
+            "segment",
+        ),
+    ),
+    *_each(
+        "java",
+        Role.QUERY,
+        (
+            "queryparam",
+            "addqueryparameter",
+            "addencodedqueryparameter",
+            "setqueryparameter",
+            "setencodedqueryparameter",
+            "parameter",
+        ),
+    ),
+    # Retrofit (`@GET("devices")`, `@HTTP(method = ..., path = ...)`), Feign, Spring HTTP interfaces
+    *_each(
+        "java",
+        Role.REQUEST_ANNOTATION,
+        (
+            "get",
+            "post",
+            "put",
+            "patch",
+            "delete",
+            "head",
+            "options",
+            "http",
+            "requestline",
+            "getexchange",
+            "postexchange",
+            "putexchange",
+            "patchexchange",
+            "deleteexchange",
+            "httpexchange",
+        ),
+    ),
+    *_each(
+        "java",
+        Role.MAPPING_ANNOTATION,
+        (
+            "getmapping",
+            "postmapping",
+            "putmapping",
+            "patchmapping",
+            "deletemapping",
+            "requestmapping",
+            "path",
+        ),
+    ),
+    *_each("java", Role.CLIENT_INTERFACE, ("feignclient", "registerrestclient", "client")),
+    *_each("java", Role.SERVER, ("restcontroller", "controller")),
+)
+
 METHOD_HINTS: tuple[MethodHint, ...] = (
     MethodHint("*", r"\bhttp\.Method(Get|Post|Put|Patch|Delete|Head|Options)\b", "Go net/http"),
     MethodHint(
@@ -184,6 +276,10 @@ METHOD_HINTS: tuple[MethodHint, ...] = (
         "ruby", r"\bNet::HTTP::(Get|Post|Put|Patch|Delete|Head|Options)\b", "Net::HTTP class"
     ),
     MethodHint(
+        "java", r"\bRequestMethod\.(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b", "Spring mapping"
+    ),
+    MethodHint("java", r"^\s*\"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) ", "Feign @RequestLine"),
+    MethodHint(
         "ruby", r"(?<![:\w]):(get|post|put|patch|delete|head|options)\b", "Faraday run_request"
     ),
 )
@@ -192,6 +288,12 @@ METHOD_HINTS: tuple[MethodHint, ...] = (
 class ClientTable(NamedTuple):
     """The rows of one language, compiled for look-ups."""
 
+    segment_calls: frozenset[str]
+    query_calls: frozenset[str]
+    request_annotations: frozenset[str]
+    mapping_annotations: frozenset[str]
+    client_interfaces: frozenset[str]
+    servers: frozenset[str]
     route_calls: frozenset[str]
     router_calls: dict[str, frozenset[str]]  # receiver: its calls that register a route
     mock_receivers: frozenset[str]
@@ -204,7 +306,7 @@ class ClientTable(NamedTuple):
 @cache
 def table(language: str) -> ClientTable:
     """The rows for `language` (and every language), compiled once per process."""
-    rows = [row for row in CLIENTS if row.language in ("*", language)]
+    rows = [row for row in (*CLIENTS, *JVM) if row.language in ("*", language)]
 
     def of(role: Role) -> list[Client]:
         return [row for row in rows if row.role is role]
@@ -216,6 +318,12 @@ def table(language: str) -> ClientTable:
         )
     helpers = of(Role.HELPER)
     return ClientTable(
+        segment_calls=frozenset(row.callee for row in of(Role.SEGMENTS)),
+        query_calls=frozenset(row.callee for row in of(Role.QUERY)),
+        request_annotations=frozenset(row.callee for row in of(Role.REQUEST_ANNOTATION)),
+        mapping_annotations=frozenset(row.callee for row in of(Role.MAPPING_ANNOTATION)),
+        client_interfaces=frozenset(row.callee for row in of(Role.CLIENT_INTERFACE)),
+        servers=frozenset(row.callee for row in of(Role.SERVER)),
         route_calls=frozenset(row.callee for row in of(Role.ROUTE)),
         router_calls=router_calls,
         mock_receivers=frozenset(row.receiver for row in of(Role.MOCK)),

@@ -70,8 +70,11 @@ class Dialect:
     # -- hooks ---------------------------------------------------------------
 
     def use_pattern(self, var: str) -> str:
-        """A regex for a later use of variable `var` (assigned an API path)."""
-        return r"(?<![\w$])" + re.escape(var) + r"(?![\w])(?!\s*(?:=[^=]|:=))"
+        """A regex for a later use of variable `var` (assigned an API path).
+
+        Not a member of something else (`.url(url)`: the method `url` is no use).
+        """
+        return r"(?<![\w$.])" + re.escape(var) + r"(?![\w])(?!\s*(?:=[^=]|:=))"
 
     def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
         """The call around `chain` where it is not a bracketed call (a command, a mapping)."""

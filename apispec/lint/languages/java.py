@@ -9,7 +9,11 @@ from apispec.lint.languages.dialect import Dialect
 from apispec.lint.languages.lexer import Body, Closer
 from apispec.lint.scan import Lit, split_interpolations
 
-_HOLES = re.compile(r"\$\{(?:[^}\n$]|\$(?!\{))*\}|\$[A-Za-z_]\w*|%[sd]|\{\d+\}")
+# `${x}` and `$x` (Kotlin, Groovy), String.format's `%s`, MessageFormat's `{0}`, and URI
+# template variables `{id}` (Spring, Feign, Retrofit, OkHttp, JAX-RS all expand them).
+_HOLES = re.compile(
+    r"\$\{(?:[^}\n$]|\$(?!\{))*\}|\$[A-Za-z_]\w*|%[sd]|\{\d+\}|\{[A-Za-z_][\w.-]*\}"
+)
 
 
 class JavaDialect(Dialect):

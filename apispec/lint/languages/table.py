@@ -32,6 +32,9 @@ EXTENSIONS = {
     ".kts": "java",
     ".groovy": "java",
     ".rb": "ruby",
+    ".rake": "ruby",
+    ".gemspec": "ruby",
+    ".ru": "ruby",
     ".php": "php",
     ".yml": "yaml",
     ".yaml": "yaml",
@@ -48,7 +51,7 @@ EXTENSIONS = {
     ".css": "prose",
     ".csv": "prose",
 }
-NAMES = {"Rakefile": "ruby", "Gemfile": "ruby", "Jenkinsfile": "java"}
+NAMES = {"Rakefile": "ruby", "Gemfile": "ruby", "Guardfile": "ruby", "Jenkinsfile": "java"}
 # Interpreters a shebang names (version digits stripped: python3.12 -> python).
 INTERPRETERS = {
     "python": "python",
