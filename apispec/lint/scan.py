@@ -266,13 +266,14 @@ class _Brackets:
     calls quadratic.
     """
 
-    __slots__ = ("closer", "open_after", "positions")
+    __slots__ = ("_opener", "closer", "open_after", "positions")
 
     def __init__(self, source: Source) -> None:
         text = source.text
         self.positions: list[int] = []  # every bracket, in order
         self.closer: dict[int, int] = {}  # opener: its closer (-1: never closed)
         self.open_after: dict[int, int] = {}  # closer: the innermost bracket open after it
+        self._opener: dict[int, int] | None = None
         stack: list[int] = []
         gaps = []
         prev = source.pos
@@ -295,6 +296,12 @@ class _Brackets:
                     self.open_after[at] = stack[-1] if stack else -1
                 else:
                     self.open_after[at] = -1
+
+    def opener(self, closer: int) -> int:
+        """The bracket `closer` closes (-1: none); the reverse map is made on first use."""
+        if self._opener is None:
+            self._opener = {c: o for o, c in self.closer.items() if c >= 0}
+        return self._opener.get(closer, -1)
 
     def enclosing(self, offset: int, floor: int) -> int:
         """The innermost bracket open at `offset` (before it), if it is at `floor` or later."""

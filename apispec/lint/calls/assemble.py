@@ -19,14 +19,10 @@ from apispec.lint.calls import exclusions, method
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import Chain
 from apispec.lint.languages.clients import table
+from apispec.lint.receivers import Link, callee_before, links_after, method_chain
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import Part, Source
 
-_CALLEE = re.compile(r"((?:[\w$@]+(?:\(\))?\s*(?:\.|->|::|\?\.)\s*)*[\w$@-]*[\w$])\s*$")
-# Every character _CALLEE can match (besides non-ASCII word characters).
-_CALLEE_CHARS = frozenset(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$@-.>:?() \t\r\n\f\v"
-)
 _ASSIGN = re.compile(
     r"(?:^|[;{(\s])(?:(?:const|let|var|my|local|final|String|string|val|auto)\s+)?"
     r"(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)\s*(?::=|=)\s*$",
@@ -60,19 +56,8 @@ class CallInfo:
     query_mapping: int = -1
     query_variable: tuple[str, int] | None = None
     fallback: CallInfo | None = None
-
-
-def callee_before(text: str, lo: int, opener: int) -> re.Match[str] | None:
-    """`_CALLEE.search(text, lo, opener)`, without trying the positions that cannot start it.
-
-    A match holds only callee characters, so it starts after the last other
-    character before `opener`; the regex's nested repetitions cost a lot at
-    each position it is tried from.
-    """
-    start = opener
-    while start > lo and (text[start - 1] in _CALLEE_CHARS or not text[start - 1].isascii()):
-        start -= 1
-    return _CALLEE.search(text, start, opener)
+    # The other calls of the method chain the call is part of (`.SetQueryParam(...)`).
+    chain: tuple[Link, ...] = ()
 
 
 def http_helper_argument(source: Source, chain: Chain) -> bool:
@@ -82,7 +67,7 @@ def http_helper_argument(source: Source, chain: Chain) -> bool:
         return False
     if source.text[opener + 1 : chain.start].strip():
         return False
-    m = callee_before(source.text, max(0, opener - 120), opener)
+    m = callee_before(source, max(source.pos, opener - 120), opener)
     if m is None:
         return False
     callee = m.group(1).lower()
@@ -146,6 +131,15 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     if exclusions.decorated(text, source.line_start(start), start):
         info.route = True
         return info
+    links = links_after(source, end)
+    verb = next(filter(None, (method.leading_verb(k.name) for k in links)), None)
+    if (
+        verb
+    ):  # the URL is the root of a chain: `$"{Base}/devices/{id}".WithHeader(...).DeleteAsync()`
+        info.chain = links
+        info.window = (start, links[-1].closer + 1 if links[-1].closer >= 0 else end)
+        info.method = verb
+        return info
     if opener < 0:
         info.window = (start, end)
         return info
@@ -159,7 +153,7 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     args_after = text[end:closer]
     clients = table(source.dialect.name)
     if bracket == "(":
-        m = callee_before(text, max(source.pos, opener - 160), opener)
+        m = callee_before(source, max(source.pos, opener - 160), opener)
         info.callee = m.group(1) if m else ""
         last = MEMBER_SPACED.split(info.callee)[-1].lower().lstrip("$@")
         if m and last in clients.url_builders and depth < 3:
@@ -196,7 +190,30 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         info.window = (opener, stmt_end)
         if info.method is None:
             info.method = method.chained(text, closer, stmt_end)
+    _chain(source, opener, info)
     if info.method is None:
         info.method = source.dialect.method_nearby(source, closer)
     info.query_args = (opener, closer)
     return info
+
+
+def _chain(source: Source, opener: int, info: CallInfo) -> None:
+    """What the method chain around the call adds: its extent, and a verb named after it.
+
+    `PrtgApi.AppendPathSegment("groups").WithHeader(...).GetStringAsync()`,
+    `client.R().SetQueryParam("limit", "50").Get("/devices")`: headers and query
+    setters anywhere in the chain belong to the request, and a later call named
+    for a method (`.GetStringAsync()`, `.PatchJsonAsync(...)`) sends it.
+    """
+    chain = method_chain(source, opener)
+    if chain is None or len(chain.links) < 2:
+        return
+    info.chain = chain.links
+    lo = min(info.window[0], chain.root_start)
+    info.window = (lo, max(info.window[1], chain.end))
+    if info.method is None:
+        for link in chain.links[chain.at + 1 :]:
+            verb = method.leading_verb(link.name)
+            if verb is not None:
+                info.method = verb
+                break

@@ -12,6 +12,7 @@ _HOLES = re.compile(r"\{[^{}\n]*\}")
 
 class CSharpDialect(Dialect):
     name = "csharp"
+    type_brackets = "<>"
     token_re = re.compile(
         r"(?P<c>//[^\n]*|/\*[\s\S]*?\*/)"
         r"|(?P<raw>\$*\"\"\"[\s\S]*?\"\"\")"

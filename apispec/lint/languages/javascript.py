@@ -16,6 +16,7 @@ _MARKUP_REACH = 500  # characters before a string where its element may open
 
 class JavaScriptDialect(Dialect):
     name = "javascript"
+    type_brackets = "<>"
     token_re = re.compile(
         r"(?P<c>//[^\n]*|/\*[\s\S]*?\*/)"
         r"|(?P<t>`(?:[^`\\]|\\[\s\S])*`)"
