@@ -30,6 +30,7 @@ _ASSIGNED_TO = re.compile(
 _AS_NAME = re.compile(r"\s*as\s+([A-Za-z_]\w*)")
 _OPTION_VALUE = r"\s*(?::|=>|=(?!=))\s*"
 _SHORTHAND = re.compile(r"\s*[,}]")
+_OWNER = re.compile(r"([\w$.]+)\s*\Z")
 
 
 class Base(NamedTuple):
@@ -80,39 +81,35 @@ def clients_of(
 def _find_clients(
     source: Source, table: ClientTable, base_names: frozenset[str]
 ) -> dict[str, ClientObject]:
-    if not table.base_clients:
-        return {}
-    text = source.text
-    hosts = _api_hosts(source)
+    text, pos, endpos = source.text, source.pos, source.endpos
+    if table.base_finder is None or table.base_finder.search(text, pos, endpos) is None:
+        return {}  # most files create no such client: one search says so
     clients: dict[str, ClientObject] = {}
-    for row in table.base_clients:
+    for row, factory, setters in table.base_factories:
         sources = row.base.split("|")
         options = [s for s in sources if s[0] not in "#.="]
-        for m in re.finditer(row.factory, text[: source.endpos], re.M):
-            if m.start() < source.pos or source.token_at(m.start()) is not None:
+        for m in factory.finditer(text, pos, endpos) if factory is not None else ():
+            if source.token_at(m.start()) is not None:
                 continue
             name, span = _factory_object(source, m, options, sources)
             if name is None:
                 continue
-            base = _base_of(source, span, base_names, hosts) if span else None
+            base = _base_at(source, span, base_names) if span else None
             for source_kind in sources:
                 if base is None and source_kind[0] in ".=":
                     span = _later_base(source, name, source_kind, m.end())
-                    base = _base_of(source, span, base_names, hosts) if span else None
+                    base = _base_at(source, span, base_names) if span else None
             if base is not None:
                 clients[_last_name(name)] = ClientObject(_last_name(name), base, row)
-        for source_kind in sources:
-            if source_kind[0] != "=" or row.factory.startswith("^class"):
-                continue
-            pattern = r"([\w$.]+)\s*\.\s*" + re.escape(source_kind[1:]) + _OPTION_VALUE
-            for pm in re.finditer(pattern, text[: source.endpos]):
-                if pm.start() < source.pos or source.token_at(pm.start()) is not None:
+        for setter in setters:  # `http.BaseAddress = ...` on an object made elsewhere
+            for pm in setter.finditer(text, pos, endpos):
+                if source.token_at(pm.start()) is not None:
                     continue
-                name = _last_name(pm.group(1))
-                if name in clients:
+                owner = _OWNER.search(text, max(pos, pm.start() - 120), pm.start())
+                if owner is None or _last_name(owner.group(1)) in clients:
                     continue
-                span = (pm.end(), _statement_end(source, pm.end()))
-                base = _base_of(source, span, base_names, hosts)
+                name = _last_name(owner.group(1))
+                base = _base_at(source, (pm.end(), _statement_end(source, pm.end())), base_names)
                 if base is not None:
                     clients[name] = ClientObject(name, base, row)
     return clients
@@ -359,6 +356,10 @@ def url_join_base(
 
 def base_at(source: Source, span: tuple[int, int], base_names: frozenset[str]) -> Base | None:
     """What the expression at `span` says of a base URL (a URL join's base argument)."""
+    return _base_at(source, span, base_names)
+
+
+def _base_at(source: Source, span: tuple[int, int], base_names: frozenset[str]) -> Base | None:
     hosts = source.memo.get("api hosts")
     if hosts is None:
         hosts = source.memo["api hosts"] = _api_hosts(source)

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from apispec.lint.bases import base_at, client_of_call, clients_of, segment_arguments, url_join_base
 from apispec.lint.budget import check
 from apispec.lint.languages.clients import table
-from apispec.lint.receivers import call_site
+from apispec.lint.receivers import call_site, callee_before
 from apispec.lint.scan import PARAM, Part, Source
 
 _LEADING = re.compile(r"(?<![\w.$>:])(\$?[A-Za-z_](?:[\w.]|->|::)*)\s*(\+|\.)\s*\Z")
@@ -266,20 +266,16 @@ def candidates(
         if index in consumed or lit.prose:
             continue
         raw = lit.raw
+        lone = "/" not in raw and PARAM not in raw and (raw not in known or full_only)
         # a lone word is a path only as the argument of a client with a base URL
-        if (
-            "/" not in raw
-            and PARAM not in raw
-            and (raw not in known or full_only)
-            and (sites is None or not sites.may_take(lit.start, raw))
-        ):
+        if lone and (sites is None or not sites.may_take(lit.start, raw)):
             continue
         chain = chain_from(source, index)
         consumed.update(chain.lit_indexes)
         if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
             chain = leading_operand(source, chain)
         candidate = sites.candidate(chain, consumed) if sites is not None else None
-        if candidate is None:
+        if candidate is None and not lone:
             candidate = _candidate(source, chain, known, context, full_only)
         elif candidate is _NOT_A_CALL:
             continue
@@ -348,6 +344,7 @@ class _Sites:
         self.known = known
         self.table = table(source.dialect.name)
         self._clients: dict | None = None
+        self._builders: bool | None = None
 
     @property
     def clients(self) -> dict:
@@ -357,19 +354,31 @@ class _Sites:
 
     def may_take(self, start: int, raw: str) -> bool:
         """Whether a literal without a slash may still be a path: a lower-case word argument."""
-        if not _WORD.match(raw):
+        if not _WORD.match(raw) or not (self.clients or self._any_builder()):
             return False
         text = self.source.text
         k = start - 1
         while k > self.source.pos and text[k] in " \t\r\n":
             k -= 1
-        return k >= self.source.pos and text[k] in "(,"
+        return (
+            k >= self.source.pos
+            and text[k] in "(,"
+            and (bool(self.clients) or self._builder_argument(k))
+        )
 
     def candidate(self, chain: Chain, consumed: set[int]) -> Candidate | object | None:
         """The candidate the call around `chain` makes; _NOT_A_CALL where it says no; None: no say."""
         source = self.source
         first = chain.parts[0] if chain.parts else None
         if first is None or first.is_param or "/api/v2" in first.text or "://" in first.text:
+            return None
+        text = source.text
+        k = chain.start - 1
+        while k > source.pos and text[k] in " \t\r\n":
+            k -= 1
+        if k < source.pos or text[k] not in "(,":
+            return None  # not an argument
+        if not self.clients and not self._builder_argument(k):
             return None
         site = call_site(source, chain.start)
         if site is None:
@@ -393,6 +402,29 @@ class _Sites:
             return None
         evidence = f"{client.row.client} client `{client.name}` with a base URL ending /api/v2"
         return self._joined(chain, client.base, client.row.join, evidence)
+
+    def _any_builder(self) -> bool:
+        if self._builders is None:  # most files call none: one search says so
+            self._builders = self.table.builder_names.search(self.source.text) is not None
+        return self._builders
+
+    def _builder_argument(self, at: int) -> bool:
+        """Whether the bracket or comma at `at` belongs to a URL join or a path-segment call."""
+        source = self.source
+        if not self._any_builder():
+            return False
+        opener = at if source.text[at] == "(" else source.enclosing_opener(at, 400)
+        if opener < 0 or source.text[opener] != "(":
+            return False
+        m = callee_before(source, max(source.pos, opener - 80), opener)
+        if m is None:
+            return False
+        name = re.split(r"\?\.|\.|->|::", m.group(1))[-1].lower()
+        return (
+            name in self.table.url_joins
+            or "new " + name in self.table.url_joins
+            or self.table.chain_roles.get(name) == "segments"
+        )
 
     def _joined(self, chain: Chain, base, rule, evidence: str) -> Candidate | object | None:
         if base.api is False:

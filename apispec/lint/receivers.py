@@ -25,7 +25,7 @@ _TYPE_ARGUMENT_CHARS = frozenset(
 )
 _TYPE_ARGUMENT_REACH = 200
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$@")
-_MEMBER = re.compile(r"(?:\?\.|\.|->|::)[ \t]*\Z")
+_MEMBER = re.compile(r"(?:\?\.|\.|->|::)\s*\Z")
 _NEXT_LINK = re.compile(r"\s*(?:\?\.|\.|->)\s*([A-Za-z_$][\w$]*)")
 _MAX_LINKS = 40
 
@@ -135,8 +135,8 @@ def _back(source: Source, name_start: int, links: list[Link]) -> tuple[str, int]
     brackets = getattr(source.dialect, "type_brackets", "")
     at = name_start
     for _ in range(_MAX_LINKS):
-        m = _MEMBER.search(text, max(floor, at - 8), at)
-        if m is None:
+        m = _MEMBER.search(text, max(floor, at - 80), at)
+        if m is None or source.token_at(m.start()) is not None:
             return "", at
         j = m.start()
         while j > floor and text[j - 1] in " \t\r\n":

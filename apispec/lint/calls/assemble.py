@@ -25,7 +25,7 @@ from apispec.lint.scan import Part, Source
 
 _ASSIGN = re.compile(
     r"(?:^|[;{(\s])(?:(?:const|let|var|my|local|final|String|string|val|auto)\s+)?"
-    r"(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)\s*(?::=|=)\s*$",
+    r"(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)\s*(?::=|=)\s*(?:(?:new|await)\s+)?$",
     re.M,
 )
 _MEMBER = re.compile(r"\.|->|::")
@@ -117,10 +117,21 @@ def use_of(source: Source, var: str, after: int) -> Chain | None:
         limit = min(limit, starts[k] - 1)
     pattern = re.compile(source.dialect.use_pattern(var))
     for m in pattern.finditer(text, after, limit):
-        if source.in_comment(m.start()):
+        if source.in_comment(m.start()) or _works_on(text, source.pos, m.start(), m.end()):
             continue
         return Chain(m.start(), m.end(), [Part(m.group(), True, m.start(), m.end())])
     return None
+
+
+def _works_on(text: str, floor: int, start: int, end: int) -> bool:
+    """A statement that works on the URL held in a variable rather than sending it:
+    `url.searchParams.set(...)`, `u.RawQuery = q.Encode()`, `q := u.Query()`."""
+    if not text.startswith((".", "["), end):
+        return False
+    k = start - 1
+    while k >= floor and text[k] in " \t":
+        k -= 1
+    return k < floor or text[k] in ";{}\n=" or text[k - 1 : k + 1] == ":="
 
 
 def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
@@ -131,7 +142,8 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     if exclusions.decorated(text, source.line_start(start), start):
         info.route = True
         return info
-    links = links_after(source, end)
+    k = source.skip_space(end)
+    links = links_after(source, end) if text.startswith((".", "?.", "->"), k) else ()
     verb = next(filter(None, (method.leading_verb(k.name) for k in links)), None)
     if (
         verb
@@ -167,6 +179,8 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         group = text[opener:closer]
         info.method = method.hinted(group, clients.method_hints, whole_literals=True)
         info.route = exclusions.router_object(group)
+        # the query beside the path in the same entry: `{ path: "/x", params: { limit: 50 } }`
+        info.query_args = (opener, closer)
         return info
     after_call = text[closer + 1 : closer + 40]
     if exclusions.is_route(clients, info.callee, args_after, after_call):
@@ -205,6 +219,17 @@ def _chain(source: Source, opener: int, info: CallInfo) -> None:
     setters anywhere in the chain belong to the request, and a later call named
     for a method (`.GetStringAsync()`, `.PatchJsonAsync(...)`) sends it.
     """
+    text = source.text
+    after = source.skip_space(info.closer + 1) if info.closer >= 0 else source.endpos
+    before = opener - len(info.callee) - 1
+    while before > source.pos and text[before] in " \t\r\n":
+        before -= 1
+    if (
+        "(" not in info.callee
+        and not text.startswith((".", "?.", "->"), after)
+        and (before < source.pos or text[before] not in ".>")
+    ):
+        return  # a call on its own, as most are: no chain to read
     chain = method_chain(source, opener)
     if chain is None or len(chain.links) < 2:
         return

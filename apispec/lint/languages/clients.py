@@ -335,10 +335,16 @@ class ClientTable(NamedTuple):
     helper_words: tuple[str, ...]  # in a helper's own name
     helper_receivers: tuple[tuple[str, frozenset[str]], ...]  # (word in receiver, its calls)
     method_hints: tuple[re.Pattern[str], ...]
-    base_clients: tuple[BaseClient, ...]
     url_joins: dict[str, UrlJoin]  # callee (lower case, `new x` for a constructor): row
     request_objects: dict[str, RequestObject]  # class name: row
     chain_roles: dict[str, str]  # method name (lower case): role
+    builder_names: re.Pattern[str]  # finds any URL-join or path-segment call's name in a text
+    # (row, its factory compiled, its `=property` setters compiled), and one pattern
+    # that finds any of them, to pass over the many files that create no such client.
+    base_factories: tuple[
+        tuple[BaseClient, re.Pattern[str] | None, tuple[re.Pattern[str], ...]], ...
+    ]
+    base_finder: re.Pattern[str] | None
 
 
 @cache
@@ -367,7 +373,6 @@ def table(language: str) -> ClientTable:
         method_hints=tuple(
             re.compile(hint.pattern) for hint in METHOD_HINTS if hint.language in ("*", language)
         ),
-        base_clients=tuple(row for row in BASE_CLIENTS if row.language in ("*", language)),
         url_joins={
             name: row
             for row in URL_JOINS
@@ -383,7 +388,54 @@ def table(language: str) -> ClientTable:
             if row.language in ("*", language)
             for name in row.names.split("|")
         },
+        base_factories=tuple(
+            (
+                row,
+                re.compile(row.factory, re.M) if row.factory else None,
+                tuple(
+                    re.compile(r"\.\s*" + re.escape(kind[1:]) + r"\s*(?::|=>|=(?!=))\s*")
+                    for kind in row.base.split("|")
+                    if kind.startswith("=") and not row.factory.startswith("^class")
+                ),
+            )
+            for row in BASE_CLIENTS
+            if row.language in ("*", language)
+        ),
+        base_finder=_finder(language),
+        builder_names=re.compile(
+            "(?i)"
+            + "|".join(
+                sorted(
+                    {
+                        re.escape(name.split()[-1])
+                        for row in URL_JOINS
+                        if row.language in ("*", language)
+                        for name in row.callee.split("|")
+                    }
+                    | {
+                        re.escape(name)
+                        for row in CHAIN_CALLS
+                        if row.language in ("*", language) and row.role == "segments"
+                        for name in row.names.split("|")
+                    }
+                )
+            )
+        ),
     )
+
+
+def _finder(language: str) -> re.Pattern[str] | None:
+    """One pattern for every way a client of the language gets its base URL."""
+    pieces = []
+    for row in BASE_CLIENTS:
+        if row.language not in ("*", language):
+            continue
+        if row.factory:
+            pieces.append(row.factory)
+        pieces.extend(
+            r"\." + re.escape(kind[1:]) + r"\b" for kind in row.base.split("|") if kind[0] == "="
+        )
+    return re.compile("|".join(f"(?:{p})" for p in pieces), re.M) if pieces else None
 
 
 def _names(callee: str) -> frozenset[str]:

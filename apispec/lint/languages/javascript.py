@@ -17,6 +17,7 @@ _MARKUP_REACH = 500  # characters before a string where its element may open
 class JavaScriptDialect(Dialect):
     name = "javascript"
     type_brackets = "<>"
+    shorthand_keys = True
     token_re = re.compile(
         r"(?P<c>//[^\n]*|/\*[\s\S]*?\*/)"
         r"|(?P<t>`(?:[^`\\]|\\[\s\S])*`)"
