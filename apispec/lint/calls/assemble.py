@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from apispec.lint.calls import exclusions, method
 from apispec.lint.calls.method import MEMBER_SPACED
-from apispec.lint.candidates import Chain
+from apispec.lint.candidates import Candidate, Chain
 from apispec.lint.languages.clients import table
 from apispec.lint.receivers import Link, callee_before, links_after, method_chain
 from apispec.lint.reference import QueryValue
@@ -29,6 +29,11 @@ _ASSIGN = re.compile(
     re.M,
 )
 _MEMBER = re.compile(r"\.|->|::")
+# What may stand before an entry of a table on its line: `name = `, `name: `, `"name": `,
+# `[name] = `, a YAML `- `, or nothing (an element of a list).
+_ENTRY = re.compile(
+    r"[ \t-]*(?:(?:\$?[\w.-]+|[\"'][\w.-]+[\"']|\[[\"']?[\w.-]+[\"']?\])[ \t]*(?:=>|=|:)[ \t]*)?\Z"
+)
 # How far from a call the code around it is read: a window in lines, and in
 # characters as well, so that a file of one long line costs no more per call.
 _ASSIGN_REACH = 300  # characters before a URL where `name =` may stand
@@ -77,6 +82,44 @@ def http_helper_argument(source: Source, chain: Chain) -> bool:
     if any(word in name for word in clients.helper_words):
         return True
     return any(word in receiver and name in calls for word, calls in clients.helper_receivers)
+
+
+def table_entry(source: Source, found: list[Candidate], k: int) -> bool:
+    """A one-word path (`'channels'`) among API paths of one table: a dispatch list or map.
+
+    `inventories = { probes = "experimental/probes", channels = "channels" }`,
+    an enum of endpoints, a YAML list of `path:` entries: the word is a path when
+    a neighbouring entry (within six lines, same bracket, same indentation) is
+    one, and a path's neighbour as well when that neighbour is such a word.
+    """
+    own = found[k].chain.start
+    if not _ENTRY.match(source.text, source.line_start(own), own):
+        return False
+    opener = source.enclosing_opener(own, 2000)
+    indent = _indent(source, own)
+    line = source.line_col(own)[0]
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(found):
+            other = found[j].chain.start
+            distance = abs(source.line_col(other)[0] - line)
+            if distance > 6 or distance == 0:
+                break
+            if (
+                source.enclosing_opener(other, 2000) != opener
+                or _indent(source, other) != indent
+                or not _ENTRY.match(source.text, source.line_start(other), other)
+            ):
+                break
+            if not found[j].one_word:
+                return True
+            j += step
+    return False
+
+
+def _indent(source: Source, offset: int) -> int:
+    start = source.line_start(offset)
+    return len(source.text[start:offset]) - len(source.text[start:offset].lstrip(" \t-"))
 
 
 def call_info(source: Source, chain: Chain) -> CallInfo:

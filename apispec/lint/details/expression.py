@@ -91,6 +91,8 @@ class _Reader:
         limit = source.endpos if end is None else end
         if pos >= limit:
             return None
+        if source.dialect.name == "shell" and text.startswith(("$(", "`"), pos):
+            return None  # a command's output
         j = source.lit_starting(pos)
         if j is not None:
             chain = chain_from(source, j)

@@ -51,7 +51,9 @@ class ShellDialect(Dialect):
     name = "shell"
     token_re = re.compile(
         r"(?P<c>(?<![^\s;|&(])\#[^\n]*)"
-        r"|(?P<w>(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\$\([^()\n]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]"
+        # `$(...)` is one piece of a word only without blanks: `id=$(curl -s "$URL" | jq .)`
+        # holds commands, scanned as such.
+        r"|(?P<w>(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\$\([^()\s]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]"
         r"|[^\s'\"|;&<>()\\])+)"
     )
     concat_re = None
