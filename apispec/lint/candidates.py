@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from apispec.lint.bases import base_at, client_of_call, clients_of, segment_arguments, url_join_base
 from apispec.lint.budget import check
 from apispec.lint.languages.clients import table
+from apispec.lint.receivers import call_site, callee_before
 from apispec.lint.scan import PARAM, Part, Source
 
 _LEADING = re.compile(r"(?<![\w.$>:])(\$?[A-Za-z_](?:[\w.]|->|::)*)\s*(\+|\.)\s*\Z")
@@ -26,7 +28,7 @@ _EXPERIMENTAL = re.compile(r"experimental/([\w-]+)")
 # URL whose path has a prefix (a server behind a reverse proxy: https://h/prtg/api/v2).
 _URL_PREFIX = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#]*(?:/[^\s?#]*)?|[^\s/?#]*)\Z")
 _BASE_ASSIGN = re.compile(
-    r"(?:^|[\s,{(;\]])(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)['\"]?\s*(?::=|=|:)\s*[^=;\n]*\Z",
+    r"(?:^|[\s,{(;\]])(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)['\"]?\s*(?::=|=|:)\s*[^=;\n]*(?:\n[^=;\n]*)?\Z",
     re.M,
 )
 _ASSIGN_REACH = 300  # characters before a base URL where `NAME =` may stand
@@ -229,7 +231,12 @@ def base_variables(source: Source) -> frozenset[str]:
         raw = lit.raw.rstrip("/")
         if not raw.endswith("/api/v2"):
             continue
-        lo = max(source.line_start(lit.start), lit.start - _ASSIGN_REACH)
+        line_start = source.line_start(lit.start)
+        if "=" not in text[line_start : lit.start]:  # `NAME =` may end the line before
+            line_start = (
+                source.line_start(line_start - 1) if line_start > source.pos else line_start
+            )
+        lo = max(line_start, lit.start - _ASSIGN_REACH)
         m = _BASE_ASSIGN.search(text, lo, lit.start)
         if m is not None:
             names.add(variable_name(m.group(1)))
@@ -317,6 +324,7 @@ def candidates(
     clients = table(source.dialect.name)
     segment_calls = clients.segment_calls
     in_markup = source.dialect.in_markup
+    sites = None if full_only else _Sites(source, context, known)
     consumed: set[int] = set()
     for index, lit in enumerate(source.lits):
         if not index & 1023:
@@ -324,7 +332,9 @@ def candidates(
         if index in consumed or lit.prose:
             continue
         raw = lit.raw
-        if "/" not in raw and PARAM not in raw and (raw not in known or full_only):
+        lone = "/" not in raw and PARAM not in raw and (raw not in known or full_only)
+        # a lone word is a path only as the argument of a client with a base URL
+        if lone and (sites is None or not sites.may_take(lit.start, raw)):
             continue
         chain = (
             (segment_calls and segment_chain(source, index, segment_calls))
@@ -334,7 +344,11 @@ def candidates(
         consumed.update(chain.lit_indexes)
         if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
             chain = leading_operand(source, chain)
-        candidate = _candidate(source, chain, known, context, full_only)
+        candidate = sites.candidate(chain, consumed) if sites is not None else None
+        if candidate is None and not lone:
+            candidate = _candidate(source, chain, known, context, full_only)
+        elif candidate is _NOT_A_CALL:
+            continue
         if candidate is not None and not in_markup(source, chain.start):
             yield candidate
 
@@ -374,3 +388,169 @@ def _candidate(
         evidence = "base URL variable ends /api/v2"
     one_word = bare and len(raw_segments) == 1
     return Candidate(chain, flat, offs, owner, hit, bare, evidence, one_word)
+
+
+_PATH_LIKE = re.compile(r"/?[\w.~\x00{}:-]+(?:/[\w.~\x00{}:-]*)*\Z")
+_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*\Z")
+_SENDS = frozenset(
+    ("get", "post", "put", "patch", "delete", "head", "options", "request", "send", "fetch")
+)
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _sends(name: str) -> bool:
+    """A call name that sends a request: `get`, `GetFromJsonAsync`, `build_request`, `Post`."""
+    return any(word.lower() in _SENDS for word in _NAME_WORDS.findall(name))
+
+
+class _Sites:
+    """The calls around path literals where the call decides (docs/linter-detection.md, 3):
+    a client object created with a base URL, a URL join with a base argument, a
+    chain of path-segment calls. The file's clients are found on first need."""
+
+    def __init__(self, source: Source, context: Context, known: frozenset[str]) -> None:
+        self.source = source
+        self.context = context
+        self.known = known
+        self.table = table(source.dialect.name)
+        self._clients: dict | None = None
+        self._builders: bool | None = None
+
+    @property
+    def clients(self) -> dict:
+        if self._clients is None:
+            self._clients = clients_of(self.source, self.table, self.context.base_variables)
+        return self._clients
+
+    def may_take(self, start: int, raw: str) -> bool:
+        """Whether a literal without a slash may still be a path: a lower-case word argument."""
+        if not _WORD.match(raw) or not (self.clients or self._any_builder()):
+            return False
+        text = self.source.text
+        k = start - 1
+        while k > self.source.pos and text[k] in " \t\r\n":
+            k -= 1
+        return (
+            k >= self.source.pos
+            and text[k] in "(,"
+            and (bool(self.clients) or self._builder_argument(k))
+        )
+
+    def candidate(self, chain: Chain, consumed: set[int]) -> Candidate | object | None:
+        """The candidate the call around `chain` makes; _NOT_A_CALL where it says no; None: no say."""
+        source = self.source
+        first = chain.parts[0] if chain.parts else None
+        if first is None or first.is_param or "/api/v2" in first.text or "://" in first.text:
+            return None
+        text = source.text
+        k = chain.start - 1
+        while k > source.pos and text[k] in " \t\r\n":
+            k -= 1
+        if k < source.pos or text[k] not in "(,":
+            return None  # not an argument
+        if not self.clients and not self._builder_argument(k):
+            return None
+        site = call_site(source, chain.start)
+        if site is None:
+            return None
+        segments = segment_arguments(source, site, self.table)
+        if segments:
+            return self._segments(chain, segments, consumed)
+        joined = url_join_base(source, site, self.table)
+        if joined is not None:
+            base = base_at(source, joined[0], self.context.base_variables)
+            if base is None:
+                return None
+            return self._joined(chain, base, joined[1], "URL joined to a base ending /api/v2")
+        if not self.clients:
+            return None
+        client = client_of_call(source, site, self.clients, self.table)
+        if client is None:
+            return None
+        itself = not site.chain.root and site.chain.at == 0  # `api("/health")`
+        if not (site.constructor or itself or _sends(site.link.name)):
+            return None
+        evidence = f"{client.row.client} client `{client.name}` with a base URL ending /api/v2"
+        return self._joined(chain, client.base, client.row.join, evidence)
+
+    def _any_builder(self) -> bool:
+        if self._builders is None:  # most files call none: one search says so
+            self._builders = self.table.builder_names.search(self.source.text) is not None
+        return self._builders
+
+    def _builder_argument(self, at: int) -> bool:
+        """Whether the bracket or comma at `at` belongs to a URL join or a path-segment call."""
+        source = self.source
+        if not self._any_builder():
+            return False
+        opener = at if source.text[at] == "(" else source.enclosing_opener(at, 400)
+        if opener < 0 or source.text[opener] != "(":
+            return False
+        m = callee_before(source, max(source.pos, opener - 80), opener)
+        if m is None:
+            return False
+        name = re.split(r"\?\.|\.|->|::", m.group(1))[-1].lower()
+        return (
+            name in self.table.url_joins
+            or "new " + name in self.table.url_joins
+            or self.table.chain_roles.get(name) == "segments"
+        )
+
+    def _joined(self, chain: Chain, base, rule, evidence: str) -> Candidate | object | None:
+        if base.api is False:
+            return _NOT_A_CALL  # a client or base of another service
+        if base.api is None:
+            return None
+        flat, offs, owner = flatten(chain.parts)
+        end = 0
+        while end < len(flat) and flat[end] not in "?#":
+            end += 1
+        path = flat[:end]
+        if not path or not _PATH_LIKE.match(path):
+            return None
+        if base.join(path, rule) is None:
+            return _NOT_A_CALL  # the joined URL leaves /api/v2 (docs/linter-detection.md)
+        segments = path.strip("/").split("/")
+        if not segments[0] or segments[0] == PARAM:
+            return None
+        if (
+            self.context.accepts(True, segments[0], segments[1] if len(segments) > 1 else "")
+            is None
+        ):
+            return None
+        query_end = len(flat)
+        if end < len(flat) and flat[end] == "?":
+            hash_at = flat.find("#", end)
+            query_end = hash_at if hash_at >= 0 else len(flat)
+        elif end < len(flat):
+            query_end = end
+        hit = PathHit(0, end, True, query_end)
+        return Candidate(chain, flat, offs, owner, hit, not path.startswith("/"), evidence, False)
+
+    def _segments(
+        self, chain: Chain, spans: list[tuple[int, int]], consumed: set[int]
+    ) -> Candidate | None:
+        """A path made of segment arguments: `.AppendPathSegments("experimental", "sensors")`."""
+        source = self.source
+        parts: list[Part] = []
+        indexes: list[int] = []
+        for lo, hi in spans:
+            if parts:  # the `/` the builder puts between two segments
+                parts.append(Part("/", False, lo, lo, (lo,)))
+            k = source.lit_starting(source.skip_space(lo))
+            if k is not None and not source.text[source.lits[k].end : hi].strip():
+                parts.extend(source.lits[k].parts)
+                indexes.append(k)
+            else:
+                expression = source.text[lo:hi].strip()
+                start = source.skip_space(lo)
+                parts.append(Part(expression, True, start, start + len(expression)))
+        consumed.update(indexes)
+        joined = Chain(chain.start, spans[-1][1], parts, indexes)
+        candidate = _candidate(source, joined, self.known, self.context, False)
+        if candidate is None:
+            return None
+        return candidate._replace(one_word=False)
+
+
+_NOT_A_CALL = object()

@@ -23,7 +23,7 @@ from functools import cache
 from importlib import import_module
 from pathlib import PurePath
 
-from apispec.lint.calls.assemble import call_info, http_helper_argument
+from apispec.lint.calls.assemble import call_info, http_helper_argument, table_entry
 from apispec.lint.candidates import Evidence, candidates
 from apispec.lint.details.build import build
 from apispec.lint.details.headers import attach_headers
@@ -97,6 +97,8 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         regions = embedded.markdown(text, pos, endpos)
     elif language == "html":
         regions = embedded.html(text, pos, endpos)
+    elif language == "terraform":
+        regions = embedded.terraform(Source(text, dialect("hcl"), pos, endpos, shared.lines))
     else:
         regions = embedded.notebook(Source(text, dialect("json"), pos, endpos, shared.lines))
     refs: list[Reference] = []
@@ -107,6 +109,8 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         own = _Text(region.text, shared.known)
         found = _region(own, region.language, region.start, region.end)
         refs.extend(embedded.remap(ref, region.offsets or [], shared.lines) for ref in found)
+    if len(regions) > 1 and regions[0].start == pos and regions[0].end == endpos:
+        refs.sort(key=lambda ref: ref.span.start)  # regions inside a whole-file region
     return refs
 
 
@@ -115,8 +119,13 @@ def references(
 ) -> list[Reference]:
     """The stages over one scanned source: candidates, their calls, then the details."""
     refs: list[Reference] = []
-    for candidate in candidates(source, known, evidence):
-        if candidate.one_word and not http_helper_argument(source, candidate.chain):
+    found = list(candidates(source, known, evidence))
+    for k, candidate in enumerate(found):
+        if (
+            candidate.one_word
+            and not http_helper_argument(source, candidate.chain)
+            and not table_entry(source, found, k)
+        ):
             continue
         info = call_info(source, candidate.chain)
         if info.route:

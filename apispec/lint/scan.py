@@ -221,10 +221,6 @@ class Source:
             return closer if closer < stop else -1
         return self._scan_closer(opener, stop)
 
-    def matching_opener(self, closer: int) -> int:
-        """The bracket that `closer` closes, outside strings and comments (-1: none)."""
-        return self.brackets.opener_of(closer)
-
     @property
     def brackets(self) -> _Brackets:
         if self._brackets is None:
@@ -270,13 +266,14 @@ class _Brackets:
     calls quadratic.
     """
 
-    __slots__ = ("_openers", "closer", "open_after", "positions")
+    __slots__ = ("_opener", "closer", "open_after", "positions")
 
     def __init__(self, source: Source) -> None:
         text = source.text
         self.positions: list[int] = []  # every bracket, in order
         self.closer: dict[int, int] = {}  # opener: its closer (-1: never closed)
         self.open_after: dict[int, int] = {}  # closer: the innermost bracket open after it
+        self._opener: dict[int, int] | None = None
         stack: list[int] = []
         gaps = []
         prev = source.pos
@@ -286,7 +283,6 @@ class _Brackets:
             prev = max(prev, end)
         if prev < source.endpos:
             gaps.append((prev, source.endpos))
-        self._openers: dict[int, int] | None = None
         positions = self.positions
         for lo, hi in gaps:
             for m in _BRACKET.finditer(text, lo, hi):
@@ -301,10 +297,11 @@ class _Brackets:
                 else:
                     self.open_after[at] = -1
 
-    def opener_of(self, closer: int) -> int:
-        if self._openers is None:  # asked for by method chains only: built on first use
-            self._openers = {c: o for o, c in self.closer.items() if c >= 0}
-        return self._openers.get(closer, -1)
+    def opener(self, closer: int) -> int:
+        """The bracket `closer` closes (-1: none); the reverse map is made on first use."""
+        if self._opener is None:
+            self._opener = {c: o for o, c in self.closer.items() if c >= 0}
+        return self._opener.get(closer, -1)
 
     def enclosing(self, offset: int, floor: int) -> int:
         """The innermost bracket open at `offset` (before it), if it is at `floor` or later."""

@@ -17,24 +17,25 @@ from dataclasses import dataclass, field
 
 from apispec.lint.calls import chains, exclusions, method
 from apispec.lint.calls.method import MEMBER_SPACED
-from apispec.lint.candidates import Chain
+from apispec.lint.candidates import Candidate, Chain
 from apispec.lint.languages.clients import table
+from apispec.lint.receivers import Link, callee_before, links_after, method_chain
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import Part, Source
 
-_CALLEE = re.compile(r"((?:[\w$@]+(?:\(\))?\s*(?:\.|->|::|\?\.)\s*)*[\w$@-]*[\w$])\s*$")
-# Every character _CALLEE can match (besides non-ASCII word characters).
-_CALLEE_CHARS = frozenset(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$@-.>:?() \t\r\n\f\v"
-)
 _ASSIGN = re.compile(
     r"(?:^|[;{(\s])(?:(?:const|let|var|my|local|final|String|string|val|auto)\s+)?"
-    r"(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)\s*(?::=|=)\s*$",
+    r"(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)\s*(?::=|=)\s*(?:(?:new|await)\s+)?$",
     re.M,
 )
 _MEMBER = re.compile(r"\.|->|::")
 _CHOOSER = re.compile(
     r"(\$?[A-Za-z_][\w.]*)\s*(?::\s*\w+\s*)?=\s*(?:when|if|switch|match|case)\b[^{\n]*\Z"
+)
+# What may stand before an entry of a table on its line: `name = `, `name: `, `"name": `,
+# `[name] = `, a YAML `- `, or nothing (an element of a list).
+_ENTRY = re.compile(
+    r"[ \t-]*(?:(?:\$?[\w.-]+|[\"'][\w.-]+[\"']|\[[\"']?[\w.-]+[\"']?\])[ \t]*(?:=>|=|:)[ \t]*)?\Z"
 )
 # How far from a call the code around it is read: a window in lines, and in
 # characters as well, so that a file of one long line costs no more per call.
@@ -64,19 +65,8 @@ class CallInfo:
     query_variable: tuple[str, int] | None = None
     query_links: tuple[tuple[str, int], ...] = ()  # (name, where its value starts): builder links
     fallback: CallInfo | None = None
-
-
-def callee_before(text: str, lo: int, opener: int) -> re.Match[str] | None:
-    """`_CALLEE.search(text, lo, opener)`, without trying the positions that cannot start it.
-
-    A match holds only callee characters, so it starts after the last other
-    character before `opener`; the regex's nested repetitions cost a lot at
-    each position it is tried from.
-    """
-    start = opener
-    while start > lo and (text[start - 1] in _CALLEE_CHARS or not text[start - 1].isascii()):
-        start -= 1
-    return _CALLEE.search(text, start, opener)
+    # The other calls of the method chain the call is part of (`.SetQueryParam(...)`).
+    chain: tuple[Link, ...] = ()
 
 
 def http_helper_argument(source: Source, chain: Chain) -> bool:
@@ -86,7 +76,7 @@ def http_helper_argument(source: Source, chain: Chain) -> bool:
         return False
     if source.text[opener + 1 : chain.start].strip():
         return False
-    m = callee_before(source.text, max(0, opener - 120), opener)
+    m = callee_before(source, max(source.pos, opener - 120), opener)
     if m is None:
         return False
     callee = m.group(1).lower()
@@ -98,6 +88,44 @@ def http_helper_argument(source: Source, chain: Chain) -> bool:
     if callee.startswith("@") and exclusions.request_annotation(source, clients, opener):
         return True  # Retrofit's @GET("devices"): relative to the client's base URL
     return any(word in receiver and name in calls for word, calls in clients.helper_receivers)
+
+
+def table_entry(source: Source, found: list[Candidate], k: int) -> bool:
+    """A one-word path (`'channels'`) among API paths of one table: a dispatch list or map.
+
+    `inventories = { probes = "experimental/probes", channels = "channels" }`,
+    an enum of endpoints, a YAML list of `path:` entries: the word is a path when
+    a neighbouring entry (within six lines, same bracket, same indentation) is
+    one, and a path's neighbour as well when that neighbour is such a word.
+    """
+    own = found[k].chain.start
+    if not _ENTRY.match(source.text, source.line_start(own), own):
+        return False
+    opener = source.enclosing_opener(own, 2000)
+    indent = _indent(source, own)
+    line = source.line_col(own)[0]
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(found):
+            other = found[j].chain.start
+            distance = abs(source.line_col(other)[0] - line)
+            if distance > 6 or distance == 0:
+                break
+            if (
+                source.enclosing_opener(other, 2000) != opener
+                or _indent(source, other) != indent
+                or not _ENTRY.match(source.text, source.line_start(other), other)
+            ):
+                break
+            if not found[j].one_word:
+                return True
+            j += step
+    return False
+
+
+def _indent(source: Source, offset: int) -> int:
+    start = source.line_start(offset)
+    return len(source.text[start:offset]) - len(source.text[start:offset].lstrip(" \t-"))
 
 
 def call_info(source: Source, chain: Chain) -> CallInfo:
@@ -152,7 +180,7 @@ def use_of(source: Source, var: str, after: int) -> Chain | None:
         limit = min(limit, starts[k] - 1)
     pattern = re.compile(source.dialect.use_pattern(var))
     for m in pattern.finditer(text, after, limit):
-        if source.in_comment(m.start()):
+        if source.in_comment(m.start()) or _works_on(text, source.pos, m.start(), m.end()):
             continue
         return Chain(m.start(), m.end(), [Part(m.group(), True, m.start(), m.end())])
     return None
@@ -170,6 +198,17 @@ def _map_entry(source: Source, callee: str, opener: int, start: int) -> bool:
     return k < len(source.lits) and source.lits[k].end <= start
 
 
+def _works_on(text: str, floor: int, start: int, end: int) -> bool:
+    """A statement that works on the URL held in a variable rather than sending it:
+    `url.searchParams.set(...)`, `u.RawQuery = q.Encode()`, `q := u.Query()`."""
+    if not text.startswith((".", "["), end):
+        return False
+    k = start - 1
+    while k >= floor and text[k] in " \t":
+        k -= 1
+    return k < floor or text[k] in ";{}\n=" or text[k - 1 : k + 1] == ":="
+
+
 def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     """The bracketed call (or tuple, list, mapping) around text[start:end]."""
     text = source.text
@@ -180,6 +219,16 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         opener >= 0 and exclusions.request_annotation(source, clients, opener)
     ):
         info.route = True
+        return info
+    k = source.skip_space(end)
+    links = links_after(source, end) if text.startswith((".", "?.", "->"), k) else ()
+    verb = next(filter(None, (method.leading_verb(k.name) for k in links)), None)
+    if (
+        verb
+    ):  # the URL is the root of a chain: `$"{Base}/devices/{id}".WithHeader(...).DeleteAsync()`
+        info.chain = links
+        info.window = (start, links[-1].closer + 1 if links[-1].closer >= 0 else end)
+        info.method = verb
         return info
     if opener < 0:
         info.window = (start, end)
@@ -194,7 +243,7 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     args_after = text[end:closer]
     chained = None
     if bracket == "(":
-        m = callee_before(text, max(source.pos, opener - 160), opener)
+        m = callee_before(source, max(source.pos, opener - 160), opener)
         info.callee = m.group(1) if m else ""
         last = MEMBER_SPACED.split(info.callee)[-1].lower().lstrip("$@")
         if source.dialect.builder_calls:
@@ -216,6 +265,8 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         group = text[opener:closer]
         info.method = method.hinted(group, clients.method_hints, whole_literals=True)
         info.route = exclusions.router_object(group)
+        # the query beside the path in the same entry: `{ path: "/x", params: { limit: 50 } }`
+        info.query_args = (opener, closer)
         return info
     after_call = text[closer + 1 : closer + 40]
     if exclusions.is_route(clients, info.callee, args_after, after_call):
@@ -240,7 +291,41 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         info.window = (min(opener, chained.start), max(closer + 1, chained.end))
         if info.method is None and chained.start < opener:
             info.expr_start = chained.start  # the chain's value goes on: follow its variable
+    _chain(source, opener, info)
     if info.method is None:
         info.method = source.dialect.method_nearby(source, closer)
     info.query_args = (opener, closer)
     return info
+
+
+def _chain(source: Source, opener: int, info: CallInfo) -> None:
+    """What the method chain around the call adds: its extent, and a verb named after it.
+
+    `PrtgApi.AppendPathSegment("groups").WithHeader(...).GetStringAsync()`,
+    `client.R().SetQueryParam("limit", "50").Get("/devices")`: headers and query
+    setters anywhere in the chain belong to the request, and a later call named
+    for a method (`.GetStringAsync()`, `.PatchJsonAsync(...)`) sends it.
+    """
+    text = source.text
+    after = source.skip_space(info.closer + 1) if info.closer >= 0 else source.endpos
+    before = opener - len(info.callee) - 1
+    while before > source.pos and text[before] in " \t\r\n":
+        before -= 1
+    if (
+        "(" not in info.callee
+        and not text.startswith((".", "?.", "->"), after)
+        and (before < source.pos or text[before] not in ".>")
+    ):
+        return  # a call on its own, as most are: no chain to read
+    chain = method_chain(source, opener)
+    if chain is None or len(chain.links) < 2:
+        return
+    info.chain = chain.links
+    lo = min(info.window[0], chain.root_start)
+    info.window = (lo, max(info.window[1], chain.end))
+    if info.method is None:
+        for link in chain.links[chain.at + 1 :]:
+            verb = method.leading_verb(link.name)
+            if verb is not None:
+                info.method = verb
+                break

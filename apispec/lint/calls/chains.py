@@ -70,7 +70,7 @@ def links(source: Source, opener: int) -> tuple[list[Link], int]:
             k -= 1
         if k < source.pos or text[k] not in ")}":
             break
-        link_opener = source.matching_opener(k)
+        link_opener = source.brackets.opener(k)
         previous = _NAME_BEFORE.search(text, max(source.pos, link_opener - _REACH), link_opener)
         if link_opener < 0 or previous is None:
             break

@@ -39,6 +39,14 @@ def from_callee(callee: str) -> str | None:
     return None
 
 
+def leading_verb(name: str) -> str | None:
+    """The verb a chained call's name starts with: `GetJsonAsync`, `.post`, `.DELETE` (not `UsingPatch`)."""
+    words = _WORDS.findall(name)
+    if words and words[0].upper() in VERB_SET:
+        return words[0].upper()
+    return None
+
+
 def quoted(args: str) -> str | None:
     """A quoted verb among the arguments: `"PATCH"`, `'delete'`."""
     for m in _QUOTED_WORD.finditer(args):

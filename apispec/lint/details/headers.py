@@ -15,6 +15,7 @@ from heapq import heappop, heappush
 from itertools import pairwise
 
 from apispec.lint.candidates import chain_from, flatten
+from apispec.lint.details.expression import parts_at
 from apispec.lint.reference import Reference, Span
 from apispec.lint.scan import PARAM, Source
 
@@ -76,6 +77,9 @@ def header_value(source: Source, pos: int) -> tuple[str, Span] | None:
         return None
     if m.group().startswith("new"):
         return None
+    parts = parts_at(source, pos, m.end())  # a variable holding `Bearer ${token}`
+    if parts and not all(p.is_param for p in parts):
+        return "".join("{}" if p.is_param else p.text for p in parts), Span(m.start(), m.end())
     return "{}", Span(m.start(), m.end())
 
 

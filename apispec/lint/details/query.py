@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 
 from apispec.lint.calls.assemble import CallInfo
-from apispec.lint.candidates import PathHit, chain_from
+from apispec.lint.candidates import PathHit
+from apispec.lint.details.expression import hole_parts, parts_at
 from apispec.lint.details.filter_value import parse_query_string, value_from_parts
+from apispec.lint.languages.clients import table
 from apispec.lint.reference import QueryValue, Span
 from apispec.lint.scan import CLOSERS, OPENERS, PARAM, Part, Source
 
@@ -28,14 +30,19 @@ _SEARCH_PARAMS = re.compile(
 _SETTER = re.compile(
     r"\.(?:Set|Add|set|append|add|AddQueryParameter|addQueryParameter|queryParam)\(\s*"
 )
-_RECEIVER = re.compile(r"(\$?[A-Za-z_]\w*)\s*\Z")
+# The receiver of a setter, and its first name: `q` of `q.Set(`, `url` of `url.searchParams.set(`.
+_RECEIVER = re.compile(r"(\$?[A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)*\s*\Z")
 _VARIABLE = re.compile(r"\$?\{?\$?([A-Za-z_]\w*)(?:\.(?:Encode|toString|String)\(\))?\}?\Z")
 _QUERY_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 _MAP_KEY = re.compile(r"\s*(?:(['\"])([\w.-]+)\1|([A-Za-z_]\w*))\s*(?:=>|:|=)(?!=)\s*")
+_NESTED_QUERY = frozenset(("query", "params", "searchParams", "qs", "query_params", "queryParams"))
+_SHORTHAND_KEY = re.compile(r"([A-Za-z_$][\w$]*)\s*(?=[,}])")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
 _COMMA = re.compile(r"\s*,\s*")
 _BRACES = re.compile(r"^\$?\{|\}$")
 _PLAIN_VARIABLE = re.compile(r"\$?[A-Za-z_]\w*")
+# A mapping literal: `{...}`, `new { ... }` (C#), `map[string]string{...}` (Go), `@{...}`.
+_MAPPING_START = re.compile(r"(?:new\s*(?:[\w.<>, ]*)?\s*|map\[[^\]]*\][\w.]*\s*|@)?[{\[]")
 
 
 def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
@@ -50,8 +57,37 @@ def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
             found = parse_mapping(source, info.query_mapping)
         elif info.query_variable is not None:
             found = mapping_of_variable(source, *info.query_variable)
+    if info.chain:
+        found = found + chain_query(source, info)
     if not found and info.fallback is not None:
         return call_query(source, info.fallback)
+    return found
+
+
+def chain_query(source: Source, info: CallInfo) -> list[QueryValue]:
+    """Query setters of the call's method chain: `.SetQueryParam("limit", "50")`,
+    `.AddQueryParameter("filter", ...)`, `.SetQueryParams(new { filter = ... })`."""
+    roles = table(source.dialect.name).chain_roles
+    found: list[QueryValue] = []
+    for link in info.chain:
+        role = roles.get(link.name.lower())
+        if link.opener < 0 or role not in ("query", "query-map"):
+            continue
+        start = source.skip_space(link.opener + 1)
+        if role == "query":
+            j = source.lit_starting(start)
+            if j is None:
+                continue
+            name = source.lits[j].raw
+            comma = _COMMA.match(source.text, source.lits[j].end)
+            if comma is not None and _QUERY_NAME.match(name):
+                found.append(value_at(source, name, comma.end()))
+            continue
+        opener = _MAPPING_START.match(source.text, start, link.closer)
+        if opener is not None:
+            found.extend(parse_mapping(source, opener.end() - 1))
+        elif (m := _PLAIN_VARIABLE.match(source.text, start, link.closer)) is not None:
+            found.extend(mapping_of_variable(source, m.group(), link.opener))
     return found
 
 
@@ -133,6 +169,8 @@ def setter_query(source: Source, lo: int, hi: int, var: str | None = None) -> li
     used = text[lo:hi]
     for m in _SETTER.finditer(text, start, hi):
         receiver = _RECEIVER.search(text, max(source.pos, m.start() - 80), m.start())
+        while receiver is not None and receiver.start() > 0 and text[receiver.start() - 1] == ".":
+            receiver = _RECEIVER.search(text, max(source.pos, m.start() - 80), receiver.start() - 1)
         if receiver is None:
             continue
         if var is not None and receiver.group(1) != var:
@@ -173,8 +211,21 @@ def parse_mapping(source: Source, opener: int) -> list[QueryValue]:
         m = _MAP_KEY.match(text, pos, closer)
         if m is not None:
             name = m.group(2) or m.group(3)
-            found.append(value_at(source, name, m.end()))
+            value = source.skip_space(m.end())
+            if text[value] in "{(" and source.lit_starting(value) is None:
+                # a mapping inside: openapi-fetch's `params: { query: {...}, path: {...} }`
+                if name in _NESTED_QUERY:
+                    found.extend(parse_mapping(source, value))
+            else:
+                found.append(value_at(source, name, m.end()))
             pos = m.end()
+        elif source.dialect.shorthand_keys and (
+            short := _SHORTHAND_KEY.match(text, pos, closer + 1)
+        ):
+            found.append(
+                value_at(source, short.group(1), pos)
+            )  # `{ filter }`: the variable's value
+            pos = short.end(1)
         # skip to the next entry separator at depth 0
         depth = 0
         while pos < closer:
@@ -195,37 +246,24 @@ def parse_mapping(source: Source, opener: int) -> list[QueryValue]:
 
 
 def value_at(source: Source, name: str, pos: int) -> QueryValue:
-    """The value of query `name` written at `pos`: a literal, a number, or a variable's literal."""
-    j = source.lit_starting(pos)
-    if j is None:
+    """The value of query `name` written at `pos`: a number, or an expression of literals.
+
+    Literals, joins of literal lists, format calls, URL-encoding calls and
+    variables assigned such expressions are read (details/expression.py).
+    """
+    if source.lit_starting(pos) is None:
         m = _NUMBER.match(source.text, pos)
         if m:
             return QueryValue(name, m.group(), Span(m.start(), m.end()))
-        om = source.dialect.operand_re.match(source.text, pos)
-        if om is not None and om.end() > pos:
-            resolved = value_of_variable(source, name, om.group(), pos)
-            if resolved is not None:
-                return resolved
+    parts = parts_at(source, pos)
+    if not parts:
         return QueryValue(name, None, None)
-    chain = chain_from(source, j)
-    return value_from_parts(name, chain.parts, chain.start, chain.end, decode=False)
+    return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)
 
 
 def value_of_variable(source: Source, name: str, expression: str, before: int) -> QueryValue | None:
-    """The literal a plain variable was last assigned before `before` (`flt = '...'`)."""
-    var = _BRACES.sub("", expression.strip())
-    if not _PLAIN_VARIABLE.fullmatch(var):
+    """The value of an interpolation in a URL's query (`?filter=${flt}`, `{Uri.EscapeDataString(f)}`)."""
+    parts = hole_parts(source, Part(expression, True, before, before + len(expression)))
+    if not parts or all(p.is_param for p in parts):
         return None
-    text = source.text
-    pattern = re.compile(r"(?<![\w$.])" + re.escape(var) + r"\s*(?::=|=)(?!=)\s*")
-    last = None
-    for m in pattern.finditer(text, max(source.pos, before - 3000), before):
-        if source.token_at(m.start()) is None:
-            last = m
-    if last is None:
-        return None
-    j = source.lit_starting(last.end())
-    if j is None:
-        return None
-    chain = chain_from(source, j)
-    return value_from_parts(name, chain.parts, chain.start, chain.end, decode=False)
+    return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)

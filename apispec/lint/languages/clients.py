@@ -36,6 +36,17 @@ language.
 
 A `MethodHint` row is a pattern whose first group names the HTTP method where
 a client takes it as an argument or option (`http.MethodPost`, `-Method Delete`).
+
+A `BaseClient` row is a client object created with a base URL (`axios.create({
+baseURL })`, `HttpClient.BaseAddress`, `httpx.Client(base_url=...)`, resty's
+`SetBaseURL`): the paths given to its calls are relative to that base and are
+joined by the client's own rule (`Join`). A `UrlJoin` row is a function that
+joins a relative reference to a base given as another argument (`urljoin`,
+`new URL(path, base)`), a `RequestObject` row a request built apart and sent
+by a client of the file (`new HttpRequestMessage(method, path)`), a
+`ChainCall` row a call of a method chain that adds path segments or query
+parameters to the request the chain sends (`.AppendPathSegment("devices")`,
+`.SetQueryParam("filter", ...)`).
 """
 
 from __future__ import annotations
@@ -175,6 +186,9 @@ CLIENTS: tuple[Client, ...] = (
             "concat",
             "combine",
             "path",
+            "joinpath",
+            "appendpathsegment",
+            "appendpathsegments",
         ),
     ),
     *_calls(
@@ -285,6 +299,134 @@ METHOD_HINTS: tuple[MethodHint, ...] = (
 )
 
 
+class Join(StrEnum):
+    """How a client joins a relative path to its base URL (docs/linter-detection.md)."""
+
+    # One slash between the two, whatever either has (axios, httpx, resty, RestSharp, Flurl).
+    PREFIX = "prefix"
+    # As PREFIX, but a path with a leading slash is refused before sending (ky, got).
+    PREFIX_STRICT = "prefix-strict"
+    # RFC 3986 resolution (.NET Uri, urljoin, new URL, aiohttp, Guzzle): a leading slash
+    # replaces the base's path, and a base without a trailing slash loses its last segment.
+    URL = "url"
+    # The base is made a directory (trailing slash added), then URL resolution (Faraday).
+    URL_DIRECTORY = "url-directory"
+    # Plain concatenation (HTTParty): a path without a leading slash runs into the base.
+    CONCAT = "concat"
+
+
+class BaseClient(NamedTuple):
+    language: str
+    factory: str  # regex that finds the expression creating the object ("" none: see `base`)
+    # Where the base URL is given, several with `|`: `name` an option, keyword or
+    # initializer property among the factory's arguments; `#0` its first argument;
+    # `.Name` a call chained on the object (`.SetBaseURL(x)`); `=name` a property
+    # set on the object later (`http.BaseAddress = ...`, `self.base_url = ...`).
+    base: str
+    join: Join
+    client: str  # what the row stands for, for readers
+
+
+class UrlJoin(NamedTuple):
+    language: str
+    callee: str  # lower-case names, `a|b`; `new X` for a constructor
+    base_argument: int
+    path_argument: int
+    join: Join
+
+
+class RequestObject(NamedTuple):
+    language: str
+    constructor: str  # the class whose `new X(...)` builds a request
+    path_argument: int
+    client: str  # the BaseClient.client whose base applies
+
+
+class ChainCall(NamedTuple):
+    language: str
+    names: str  # lower-case method names, `a|b`
+    role: str  # "segments": its arguments are path segments; "query": a query name and value,
+    # "query-map": a mapping of query values
+
+
+_HTTP_VERBS_LINKS = "get|post|put|patch|delete|head|options"
+
+BASE_CLIENTS: tuple[BaseClient, ...] = (
+    BaseClient("javascript", r"\baxios\s*\.\s*create\s*(?=\()", "baseURL", Join.PREFIX, "axios"),
+    BaseClient(
+        "javascript",
+        r"\b(?:ky|got)\s*\.\s*(?:create|extend)\s*(?=\()",
+        "prefixUrl",
+        Join.PREFIX_STRICT,
+        "ky, got",
+    ),
+    BaseClient(
+        "javascript",
+        r"(?:\bofetch|\$fetch)\s*\.\s*create\s*(?=\()",
+        "baseURL",
+        Join.PREFIX,
+        "ofetch",
+    ),
+    BaseClient(
+        "javascript",
+        r"\bcreateClient\b\s*(?:<[^<>()]*>)?\s*(?=\()",
+        "baseUrl",
+        Join.PREFIX,
+        "openapi-fetch",
+    ),
+    BaseClient(
+        "python",
+        r"\bhttpx\s*\.\s*(?:Async)?Client\s*(?=\()",
+        "base_url",
+        Join.PREFIX,
+        "httpx",
+    ),
+    BaseClient(
+        "python", r"\baiohttp\s*\.\s*ClientSession\s*(?=\()", "base_url", Join.URL, "aiohttp"
+    ),
+    BaseClient(
+        "python", r"\bBaseUrlSession\s*(?=\()", "base_url|#0", Join.URL, "requests-toolbelt"
+    ),
+    # A requests.Session subclass whose request() joins self.base_url (the receiver is `self`).
+    BaseClient(
+        "python",
+        r"^class\s+\w+\s*\(\s*(?:requests\s*\.\s*)?Session\s*\)",
+        "=base_url|=prefix_url|=base",
+        Join.PREFIX,
+        "requests.Session subclass",
+    ),
+    BaseClient(
+        "go", r"\bresty\s*\.\s*New\s*(?=\()", ".SetBaseURL|.SetHostURL", Join.PREFIX, "resty"
+    ),
+    BaseClient(
+        "csharp",
+        r"\bnew\s+HttpClient\b",
+        "BaseAddress|=BaseAddress",
+        Join.URL,
+        "HttpClient",
+    ),
+    BaseClient("csharp", r"\bnew\s+RestClient\b", "#0|BaseUrl", Join.PREFIX, "RestSharp"),
+    BaseClient("csharp", r"\bnew\s+FlurlClient\b", "#0|BaseUrl", Join.PREFIX, "Flurl"),
+)
+
+URL_JOINS: tuple[UrlJoin, ...] = (
+    UrlJoin("python", "urljoin", 0, 1, Join.URL),
+    UrlJoin("javascript", "new url", 1, 0, Join.URL),
+    UrlJoin("csharp", "new uri", 0, 1, Join.URL),
+)
+
+REQUEST_OBJECTS: tuple[RequestObject, ...] = (
+    RequestObject("csharp", "HttpRequestMessage", 1, "HttpClient"),
+    RequestObject("csharp", "RestRequest", 0, "RestSharp"),
+)
+
+CHAIN_CALLS: tuple[ChainCall, ...] = (
+    ChainCall("*", "appendpathsegment|appendpathsegments|joinpath", "segments"),
+    ChainCall("*", "setqueryparam|addqueryparameter|addparameter|queryparam", "query"),
+    ChainCall("*", "setqueryparams|setquerystring", "query-map"),
+)
+
+
 class ClientTable(NamedTuple):
     """The rows of one language, compiled for look-ups."""
 
@@ -301,6 +443,16 @@ class ClientTable(NamedTuple):
     helper_words: tuple[str, ...]  # in a helper's own name
     helper_receivers: tuple[tuple[str, frozenset[str]], ...]  # (word in receiver, its calls)
     method_hints: tuple[re.Pattern[str], ...]
+    url_joins: dict[str, UrlJoin]  # callee (lower case, `new x` for a constructor): row
+    request_objects: dict[str, RequestObject]  # class name: row
+    chain_roles: dict[str, str]  # method name (lower case): role
+    builder_names: re.Pattern[str]  # finds any URL-join or path-segment call's name in a text
+    # (row, its factory compiled, its `=property` setters compiled), and one pattern
+    # that finds any of them, to pass over the many files that create no such client.
+    base_factories: tuple[
+        tuple[BaseClient, re.Pattern[str] | None, tuple[re.Pattern[str], ...]], ...
+    ]
+    base_finder: re.Pattern[str] | None
 
 
 @cache
@@ -335,7 +487,69 @@ def table(language: str) -> ClientTable:
         method_hints=tuple(
             re.compile(hint.pattern) for hint in METHOD_HINTS if hint.language in ("*", language)
         ),
+        url_joins={
+            name: row
+            for row in URL_JOINS
+            if row.language in ("*", language)
+            for name in row.callee.split("|")
+        },
+        request_objects={
+            row.constructor: row for row in REQUEST_OBJECTS if row.language in ("*", language)
+        },
+        chain_roles={
+            name: row.role
+            for row in CHAIN_CALLS
+            if row.language in ("*", language)
+            for name in row.names.split("|")
+        },
+        base_factories=tuple(
+            (
+                row,
+                re.compile(row.factory, re.M) if row.factory else None,
+                tuple(
+                    re.compile(r"\.\s*" + re.escape(kind[1:]) + r"\s*(?::|=>|=(?!=))\s*")
+                    for kind in row.base.split("|")
+                    if kind.startswith("=") and not row.factory.startswith("^class")
+                ),
+            )
+            for row in BASE_CLIENTS
+            if row.language in ("*", language)
+        ),
+        base_finder=_finder(language),
+        builder_names=re.compile(
+            "(?i)"
+            + "|".join(
+                sorted(
+                    {
+                        re.escape(name.split()[-1])
+                        for row in URL_JOINS
+                        if row.language in ("*", language)
+                        for name in row.callee.split("|")
+                    }
+                    | {
+                        re.escape(name)
+                        for row in CHAIN_CALLS
+                        if row.language in ("*", language) and row.role == "segments"
+                        for name in row.names.split("|")
+                    }
+                )
+            )
+        ),
     )
+
+
+def _finder(language: str) -> re.Pattern[str] | None:
+    """One pattern for every way a client of the language gets its base URL."""
+    pieces = []
+    for row in BASE_CLIENTS:
+        if row.language not in ("*", language):
+            continue
+        if row.factory:
+            pieces.append(row.factory)
+        pieces.extend(
+            r"\." + re.escape(kind[1:]) + r"\b" for kind in row.base.split("|") if kind[0] == "="
+        )
+    return re.compile("|".join(f"(?:{p})" for p in pieces), re.M) if pieces else None
 
 
 def _names(callee: str) -> frozenset[str]:

@@ -14,6 +14,7 @@ _HOLES = re.compile(r"\{[^{}\n]*\}")
 
 class CSharpDialect(Dialect):
     name = "csharp"
+    type_brackets = "<>"
     token_re = re.compile(
         r"/(?:(?P<c>/[^\n]*)|(?P<comment>\*))"
         r"|(?P<raw>\$*\"\"\"+)"

@@ -46,6 +46,9 @@ class Dialect:
     )
     full_urls_only = False  # a generic scanner reports only full /api/v2 URLs
     builder_calls = False  # request builders chain the method after the URL (Java, OkHttp)
+    type_brackets = (
+        ""  # how type arguments before a call's bracket look: `<>` (`get<T>(`), `[]` (Go)
+    )
 
     def literal(self, m: re.Match[str]) -> Lit | None:
         body = m.group()

@@ -132,6 +132,21 @@ def notebook(source: Source) -> list[Region]:
     return [Region(0, len(decoded_text), "python", decoded_text, offsets)]
 
 
+def terraform(source: Source) -> list[Region]:
+    """The HCL of a Terraform file, and the shell script of each provisioner `command` heredoc.
+
+    The HCL dialect (languages/terraform.py) leaves those heredocs out: a
+    `local-exec` command runs curl like any shell script.
+    """
+    regions = [Region(source.pos, source.endpos, "hcl")]
+    text = source.text
+    for lit in source.lits:
+        if lit.prose and lit.parts:  # a command heredoc: its body, from its first line
+            body = text.index("\n", lit.start) + 1
+            regions.append(Region(body, lit.parts[-1].end, "shell"))
+    return regions
+
+
 def remap(ref: Reference, offsets: list[int], lines: Lines) -> Reference:
     """A reference found in a region's own text, with every position in the file (`lines`)."""
 

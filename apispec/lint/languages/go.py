@@ -9,11 +9,13 @@ from apispec.lint.languages.dialect import Dialect
 from apispec.lint.languages.lexer import Body, Closer
 from apispec.lint.scan import Lit, split_interpolations
 
-_VERBS = re.compile(r"%[sdvq]")
+# fmt verbs, and the `{name}` path parameters of URI templates (resty's SetPathParam).
+_VERBS = re.compile(r"%[sdvq]|\{[A-Za-z_]\w*\}")
 
 
 class GoDialect(Dialect):
     name = "go"
+    type_brackets = "[]"
     token_re = re.compile(
         r"/(?:(?P<c>/[^\n]*)|(?P<comment>\*))"
         r"|(?P<raw>`)"

@@ -25,6 +25,8 @@ _TEMPLATE_BODY = re.compile(
 
 class JavaScriptDialect(Dialect):
     name = "javascript"
+    type_brackets = "<>"
+    shorthand_keys = True
     # Alternatives grouped by their first character (the pattern runs over every line).
     token_re = re.compile(
         r"/(?:(?P<c>/[^\n]*)|(?P<comment>\*)"

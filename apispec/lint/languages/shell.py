@@ -55,7 +55,9 @@ class ShellDialect(Dialect):
     token_re = re.compile(
         r"(?P<c>(?<![^\s;|&(])\#[^\n]*)"
         r"|(?P<heredoc><<-?[ \t]*(?P<hq>['\"]?)(?P<word>[A-Za-z_]\w*)(?P=hq))"
-        r"|(?P<w>(?:\$'(?:[^'\\]++|\\[\s\S])*+'|'[^']*+'|\"(?:[^\"\\]++|\\[\s\S])*+\"|\$\([^()\n]*+\)"
+        # `$(...)` is one piece of a word only without blanks: `id=$(curl -s "$URL" | jq .)`
+        # holds commands, scanned as such.
+        r"|(?P<w>(?:\$'(?:[^'\\]++|\\[\s\S])*+'|'[^']*+'|\"(?:[^\"\\]++|\\[\s\S])*+\"|\$\([^()\s]*+\)"
         r"|\$\{(?:[^}\n$]++|\$(?!\{))*+\}|\\[^\n]|[^\s'\"|;&<>()\\$]++|\$)++)"
     )
     # A heredoc's body is data for the command (a here-document), not words of the script.

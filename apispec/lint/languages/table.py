@@ -40,6 +40,8 @@ EXTENSIONS = {
     ".yaml": "yaml",
     ".json": "json",
     ".ipynb": "notebook",
+    ".tf": "terraform",
+    ".tfvars": "terraform",
     ".md": "markdown",
     ".markdown": "markdown",
     ".html": "html",
@@ -105,6 +107,9 @@ FENCE_LANGUAGES = {
     "yaml": "yaml",
     "yml": "yaml",
     "json": "json",
+    "hcl": "terraform",
+    "terraform": "terraform",
+    "tf": "terraform",
 }
 
 # Languages whose code is scanned by a dialect: (module under apispec.lint.languages, class).
@@ -120,6 +125,7 @@ DIALECTS = {
     "php": ("php", "PhpDialect"),
     "yaml": ("data", "YamlDialect"),
     "json": ("data", "JsonDialect"),
+    "hcl": ("terraform", "TerraformDialect"),
 }
 # Languages that embed code in regions of another language (languages/embedded.py).
-EMBEDDING = frozenset({"markdown", "html", "notebook"})
+EMBEDDING = frozenset({"markdown", "html", "notebook", "terraform"})

@@ -1,0 +1,184 @@
+"""Terraform (HCL): `http` data sources, `${...}` templates, heredocs, `urlencode()`.
+
+An HCL string is a template: `"${local.api}/devices/${each.key}"`. An
+interpolation may hold strings of its own (`${urlencode("status = down")}`),
+which no regular expression of a string can match, so this dialect scans
+strings itself, bracket by bracket. An interpolation that is a quoted string,
+alone or URL-encoded (`${urlencode("...")}`), is constant text: its characters
+stand in the literal with their own offsets, so a filter written that way is
+checked as written. `$${` and `%%{` are literal text; `%{ ... }` directives
+produce no text. Heredocs (`<<EOT`, `<<-EOT`) are templates too, except the
+`command` of a provisioner, which is a shell script (languages/embedded.py
+scans it as shell). The call is the block around the URL: `data "http"` with
+`url`, `method`, `request_headers`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.languages.dialect import Dialect
+from apispec.lint.scan import Lit, Part
+
+# What starts a token: a comment, a string, a heredoc.
+_NEXT = re.compile(r"#|//|/\*|\"|<<-?(?=[A-Za-z_])")
+_HEREDOC = re.compile(r"<<(-?)([A-Za-z_][\w-]*)[ \t]*\r?\n")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
+# An interpolation that is constant text: a quoted string, alone or URL-encoded.
+_CONSTANT = re.compile(r"\s*(?:(?:urlencode|lower|upper|trimspace)\s*\(\s*)?\"")
+_CLOSING = re.compile(r"\s*\)?\s*\Z")
+_VERB = re.compile(r"%[sdvq]")  # format() placeholders
+# `command = <<EOT`: a provisioner's shell script (scanned as shell, not here).
+COMMAND_HEREDOC = re.compile(r"\bcommand\s*=\s*\Z")
+_HOLE_REACH = 2000
+
+
+class TerraformDialect(Dialect):
+    name = "hcl"
+    concat_re = None  # HCL joins strings only with templates and format()
+
+    def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
+        lits: list[Lit] = []
+        comments: list[tuple[int, int]] = []
+        at = pos
+        while True:
+            m = _NEXT.search(text, at, endpos)
+            if m is None:
+                break
+            token = m.group()
+            start = m.start()
+            if token in ("#", "//", "/*"):
+                if token == "/*":
+                    end = text.find("*/", m.end(), endpos)
+                    end = endpos if end < 0 else end + 2
+                else:
+                    end = text.find("\n", start, endpos)
+                    end = endpos if end < 0 else end
+                comments.append((start, end))
+                at = end
+                continue
+            if token == '"':
+                parts, end = string_parts(text, start + 1, endpos)
+                lits.append(Lit(start, end, parts))
+                at = end
+                continue
+            heredoc = _HEREDOC.match(text, start, endpos)
+            if heredoc is None:
+                at = m.end()
+                continue
+            lit = _heredoc(text, heredoc, endpos)
+            lit.prose = COMMAND_HEREDOC.search(text, max(pos, start - 40), start) is not None
+            lits.append(lit)
+            at = lit.end
+        return lits, comments
+
+
+class _Text:
+    """Literal characters with their offsets, flushed into Parts between interpolations."""
+
+    def __init__(self) -> None:
+        self.parts: list[Part] = []
+        self.chars: list[str] = []
+        self.offs: list[int] = []
+
+    def add(self, ch: str, at: int) -> None:
+        self.chars.append(ch)
+        self.offs.append(at)
+
+    def flush(self) -> None:
+        if self.chars:
+            offs = tuple(self.offs)
+            self.parts.append(Part("".join(self.chars), False, offs[0], offs[-1] + 1, offs))
+            self.chars, self.offs = [], []
+
+    def hole(self, part: Part) -> None:
+        self.flush()
+        self.parts.append(part)
+
+
+def string_parts(text: str, k: int, endpos: int, quoted: bool = True) -> tuple[list[Part], int]:
+    """The parts of a template starting at `k` (after its quote), and where it ends.
+
+    A quoted string ends at its closing quote, or at the end of its line when
+    it has none (one bad quote costs that line only).
+    """
+    out = _Text()
+    while k < endpos:
+        ch = text[k]
+        if quoted and ch == '"':
+            out.flush()
+            return out.parts, k + 1
+        if quoted and ch == "\n":
+            break
+        if quoted and ch == "\\" and k + 1 < endpos:
+            out.add(_ESCAPES.get(text[k + 1], text[k + 1]), k)
+            k += 2
+            continue
+        if text.startswith(("$${", "%%{"), k):
+            out.add(text[k + 1], k + 1)
+            out.add("{", k + 2)
+            k += 3
+            continue
+        if text.startswith(("${", "%{"), k):
+            close = hole_end(text, k + 2, endpos)
+            if ch == "%":  # a directive (`%{ if ... }`) adds no text of its own
+                out.flush()
+            else:
+                inline = _constant(text, k + 2, close - 1, endpos)
+                if inline is not None:
+                    out.flush()
+                    out.parts.extend(inline)
+                else:
+                    out.hole(Part(text[k:close], True, k, close))
+            k = close
+            continue
+        if _VERB.match(text, k):
+            out.hole(Part(text[k : k + 2], True, k, k + 2))
+            k += 2
+            continue
+        out.add(ch, k)
+        k += 1
+    out.flush()
+    return out.parts, k
+
+
+def hole_end(text: str, k: int, endpos: int) -> int:
+    """The position after the `}` closing an interpolation whose expression starts at `k`."""
+    depth = 1
+    limit = min(endpos, k + _HOLE_REACH)
+    while k < limit:
+        ch = text[k]
+        if ch == '"':
+            _, k = string_parts(text, k + 1, limit)
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        elif ch == "\n" and depth == 1:
+            return k  # an interpolation never closed on its line: give up at its end
+        k += 1
+    return limit
+
+
+def _constant(text: str, lo: int, hi: int, endpos: int) -> list[Part] | None:
+    """The parts of an interpolation that is a quoted string (`${urlencode("x")}`), else None."""
+    m = _CONSTANT.match(text, lo, hi)
+    if m is None:
+        return None
+    parts, end = string_parts(text, m.end(), endpos)
+    if end > hi or not _CLOSING.match(text, end, hi):
+        return None
+    return parts
+
+
+def _heredoc(text: str, m: re.Match[str], endpos: int) -> Lit:
+    """A heredoc template: its body up to the line holding only its identifier."""
+    ident = m.group(2)
+    closing = re.compile(r"^[ \t]*" + re.escape(ident) + r"[ \t]*\r?$", re.M)
+    end_m = closing.search(text, m.end(), endpos)
+    body_end = end_m.start() if end_m is not None else endpos
+    parts, _ = string_parts(text, m.end(), body_end, quoted=False)
+    return Lit(m.start(), end_m.end() if end_m is not None else endpos, parts)
