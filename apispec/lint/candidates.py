@@ -33,10 +33,8 @@ _BASE_ASSIGN = re.compile(
 )
 _ASSIGN_REACH = 300  # characters before a base URL where `NAME =` may stand
 _PARAM_NAME = re.compile(r"[\w.$:]*?([A-Za-z_]\w*)\W*\Z")
-_SEGMENT_CALL = re.compile(r"([A-Za-z_]\w*)\s*\(\s*\Z")
 _VERB_LINE = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?=/)")
 _ANNOTATION = re.compile(r"@(?:[\w.]*\.)?([A-Za-z_]\w*)\s*\(\s*\Z")
-_NEXT_LINK = re.compile(r"\s*(?:\.|\?\.)\s*([A-Za-z_]\w*)\s*\(\s*")
 
 
 @dataclass(slots=True)
@@ -76,50 +74,6 @@ def chain_from(source: Source, index: int) -> Chain:
         chain.parts.append(Part(om.group(), True, om.start(), om.end()))
         chain.end = pos = om.end()
     return chain
-
-
-def segment_chain(source: Source, index: int, calls: frozenset[str]) -> Chain | None:
-    """The path a URL builder's segment links spell, when literal `index` opens the first.
-
-    `.pathSegment("experimental", "devices")`, `.addPathSegment("groups")
-    .addPathSegment(Long.toString(id))`: the arguments of consecutive segment
-    links (rows of languages/clients.py) joined by `/`, as one expression
-    that starts with a `/`; an argument that is not a literal is a parameter.
-    """
-    lit = source.lits[index]
-    text = source.text
-    m = _SEGMENT_CALL.search(text, max(source.pos, lit.start - 60), lit.start)
-    if m is None or m.group(1).lower() not in calls:
-        return None
-    operand = source.dialect.operand_re
-    parts: list[Part] = []
-    indexes: list[int] = []
-    pos = end = lit.start
-    for _ in range(40):  # arguments and links of one chain
-        parts.append(Part("/", False, pos, pos, (pos,)))
-        j = source.lit_starting(pos)
-        if j is not None:
-            arg = chain_from(source, j)
-            parts.extend(arg.parts)
-            indexes.extend(arg.lit_indexes)
-            end = arg.end
-        else:
-            om = operand.match(text, pos, source.endpos)
-            if om is None or om.end() == pos:
-                break
-            parts.append(Part(om.group(), True, om.start(), om.end()))
-            end = om.end()
-        after = source.skip_space(end)
-        if after < source.endpos and text[after] == ",":
-            pos = source.skip_space(after + 1)
-            continue
-        if after >= source.endpos or text[after] != ")":
-            break
-        link = _NEXT_LINK.match(text, after + 1, source.endpos)
-        if link is None or link.group(1).lower() not in calls:
-            break
-        pos = link.end()
-    return Chain(lit.start, end, parts, indexes)
 
 
 def verb_line(source: Source, index: int, annotations: frozenset[str]) -> Chain | None:
@@ -322,7 +276,6 @@ def candidates(
     context = Context(source, evidence or Evidence(source.text, known))
     full_only = source.dialect.full_urls_only
     clients = table(source.dialect.name)
-    segment_calls = clients.segment_calls
     in_markup = source.dialect.in_markup
     sites = None if full_only else _Sites(source, context, known)
     consumed: set[int] = set()
@@ -337,10 +290,8 @@ def candidates(
         if lone and (sites is None or not sites.may_take(lit.start, raw)):
             continue
         chain = (
-            (segment_calls and segment_chain(source, index, segment_calls))
-            or (raw[:1].isupper() and verb_line(source, index, clients.request_annotations))
-            or chain_from(source, index)
-        )
+            raw[:1].isupper() and verb_line(source, index, clients.request_annotations)
+        ) or chain_from(source, index)
         consumed.update(chain.lit_indexes)
         if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
             chain = leading_operand(source, chain)

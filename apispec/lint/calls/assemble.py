@@ -63,7 +63,6 @@ class CallInfo:
     query_args: tuple[int, int] | None = None
     query_mapping: int = -1
     query_variable: tuple[str, int] | None = None
-    query_links: tuple[tuple[str, int], ...] = ()  # (name, where its value starts): builder links
     fallback: CallInfo | None = None
     # The other calls of the method chain the call is part of (`.SetQueryParam(...)`).
     chain: tuple[Link, ...] = ()
@@ -251,7 +250,7 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         if chained is not None and chained.method is not None:
             # a request builder's chain names the method (`web.get().uri(...)`, `.url(u).post(b)`)
             info.method = chained.method
-            info.query_links = chained.query
+            info.chain = chained.links
             info.window = (chained.start, chained.end)
             return info
         if m and last in clients.url_builders and depth < 3:
@@ -287,11 +286,12 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         or method.hinted(args_before + " " + args_after, clients.method_hints, whole_literals=False)
     )
     if chained is not None:
-        info.query_links = chained.query
+        info.chain = chained.links
         info.window = (min(opener, chained.start), max(closer + 1, chained.end))
         if info.method is None and chained.start < opener:
             info.expr_start = chained.start  # the chain's value goes on: follow its variable
-    _chain(source, opener, info)
+    else:
+        _chain(source, opener, info)
     if info.method is None:
         info.method = source.dialect.method_nearby(source, closer)
     info.query_args = (opener, closer)

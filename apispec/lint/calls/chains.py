@@ -12,9 +12,10 @@ that holds the path is rarely the one that names the method:
   a Ktor request block (`client.get { url { ... } }`): the chain that holds
   the block names the method.
 
-Query links (`.queryParam("filter", f)`, `.addQueryParameter(...)`, Ktor's
-`parameter(...)` in the request's block) are rows of languages/clients.py;
-their values are read by the details stage from the positions kept here.
+Query links (`.queryParam("filter", f)`, `.addQueryParameter(...)`) and Ktor's
+`parameter(...)` calls in a request's block are `ChainCall` rows of
+languages/clients.py; the details stage reads their values from the links
+kept here, as it does for every chain (lint/receivers.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import re
 from typing import NamedTuple
 
 from apispec.lint.languages.clients import VERBS, ClientTable
+from apispec.lint.receivers import Link
 from apispec.lint.scan import Source
 
 _NAME_BEFORE = re.compile(r"([A-Za-z_]\w*)\s*\Z")
@@ -36,18 +38,11 @@ _LIMIT = 24  # links read each way: a chain is a handful of calls
 _REACH = 80  # characters between a link's name and its bracket, or a dot and a name
 
 
-class Link(NamedTuple):
-    name: str
-    start: int  # where the name starts
-    opener: int  # its argument list or block
-    closer: int
-
-
 class Request(NamedTuple):
     """What a chain says about the request whose path one of its links holds."""
 
     method: str | None
-    query: tuple[tuple[str, int], ...]  # (name, where its value starts)
+    links: tuple[Link, ...]  # the chain's links, and the calls of request blocks in it
     start: int  # where the chain's first link (or its receiver) starts
     end: int  # after its last link
 
@@ -106,14 +101,11 @@ def request(source: Source, opener: int, clients: ClientTable, depth: int = 0) -
         if verb is not None:
             method = verb
             break
-    query: list[tuple[str, int]] = []
+    found = list(chain)
     for link in chain:
-        if link.name.lower() in clients.query_calls:
-            query.extend(_query_argument(source, link.opener))
-            continue
         block = link.opener if text[link.opener] == "{" else _trailing_block(source, link.closer)
         if block >= 0:  # a request block: Ktor's parameter(...) calls
-            query.extend(_block_query(source, block, clients))
+            found.extend(_block_calls(source, block, clients))
     head = _head_start(source, chain[0].start)
     if method is None and depth < 3:
         # a lambda or block that builds the URI: the chain that holds it names the method
@@ -122,8 +114,8 @@ def request(source: Source, opener: int, clients: ClientTable, depth: int = 0) -
             around = request(source, outer, clients, depth + 1)
             if around is not None and around.method is not None:
                 method = around.method
-                query.extend(q for q in around.query if q not in query)
-    return Request(method, tuple(query), head, _after_block(source, chain[-1].closer) + 1)
+                found.extend(k for k in around.links if k not in found)
+    return Request(method, tuple(found), head, _after_block(source, chain[-1].closer) + 1)
 
 
 def _verb(text: str, link: Link) -> str | None:
@@ -136,19 +128,6 @@ def _verb(text: str, link: Link) -> str | None:
             verb = (m.group(1) or m.group(2)).upper()
             return verb if verb in _VERB_SET else None
     return None
-
-
-def _query_argument(source: Source, opener: int) -> list[tuple[str, int]]:
-    """`("filter", value)`: the name literal and where the value starts."""
-    at = source.skip_space(opener + 1)
-    j = source.lit_starting(at)
-    if j is None:
-        return []
-    lit = source.lits[j]
-    after = source.skip_space(lit.end)
-    if after >= source.endpos or source.text[after] != ",":
-        return []
-    return [(lit.raw, source.skip_space(after + 1))]
 
 
 def _trailing_block(source: Source, closer: int) -> int:
@@ -169,12 +148,15 @@ def _after_block(source: Source, closer: int) -> int:
     return end if end >= 0 else closer
 
 
-def _block_query(source: Source, opener: int, clients: ClientTable) -> list[tuple[str, int]]:
-    found: list[tuple[str, int]] = []
+def _block_calls(source: Source, opener: int, clients: ClientTable) -> list[Link]:
+    """Query calls in a request's block, as links: `client.get(url) { parameter("limit", 50) }`."""
+    found: list[Link] = []
     closer = source.matching_closer(opener)
     for m in _QUERY_CALL.finditer(source.text, opener + 1, closer if closer >= 0 else opener):
-        if m.group(1).lower() in clients.query_calls and source.token_at(m.start()) is None:
-            found.extend(_query_argument(source, source.text.index("(", m.end(1))))
+        role = clients.chain_roles.get(m.group(1).lower())
+        if role in ("query", "query-map") and source.token_at(m.start()) is None:
+            call = source.text.index("(", m.end(1))
+            found.append(Link(m.group(1), m.start(1), call, source.matching_closer(call)))
     return found
 
 

@@ -48,8 +48,6 @@ _MAPPING_START = re.compile(r"(?:new\s*(?:[\w.<>, ]*)?\s*|map\[[^\]]*\][\w.]*\s*
 def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
     """The query values the call sends besides its URL's own, as the call stage located them."""
     found = info.query
-    if not found and info.query_links:
-        found = [value_at(source, name, at) for name, at in info.query_links]
     if not found:
         if info.query_args is not None:
             found = mapping_query(source, *info.query_args)

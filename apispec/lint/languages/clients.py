@@ -17,11 +17,6 @@ A `Client` row says what a call with this receiver and callee is:
   name (`api`, `request`) or, for a verb-named callee (`client.get`), in the
   receiver's; a one-word relative path (`'devices'`) counts only as such a
   helper's argument;
-- `segments`: a link of a URL builder chain that appends path segments, its
-  arguments joined by `/` (`.pathSegment("experimental", "devices")`,
-  `.addPathSegment("groups").addPathSegment(id)`);
-- `query`: a link (or a call in a request's block) that adds one query
-  parameter, name then value (`.queryParam("filter", f)`, Ktor's `parameter`);
 - `request-annotation`: an annotation that declares a request of a client
   interface (Retrofit's `@GET("devices")`, Feign's `@RequestLine("GET /x")`,
   Spring's `@GetExchange`): a call, never a route;
@@ -67,8 +62,6 @@ class Role(StrEnum):
     MOCK = "mock"
     URL_BUILDER = "url-builder"
     HELPER = "helper"
-    SEGMENTS = "segments"
-    QUERY = "query"
     REQUEST_ANNOTATION = "request-annotation"
     MAPPING_ANNOTATION = "mapping-annotation"
     CLIENT_INTERFACE = "client-interface"
@@ -208,33 +201,6 @@ def _each(language: str, role: Role, callees: tuple[str, ...]) -> tuple[Client, 
 
 # Java and Kotlin (the `java` dialect): URL builders, query links, declarative clients.
 JVM: tuple[Client, ...] = (
-    # Spring UriComponentsBuilder, OkHttp HttpUrl.Builder, Ktor URLBuilder, JAX-RS UriBuilder
-    *_each(
-        "java",
-        Role.SEGMENTS,
-        (
-            "pathsegment",
-            "addpathsegment",
-            "addpathsegments",
-            "addencodedpathsegment",
-            "addencodedpathsegments",
-            "appendpathsegments",
-            "appendencodedpathsegments",
-            "segment",
-        ),
-    ),
-    *_each(
-        "java",
-        Role.QUERY,
-        (
-            "queryparam",
-            "addqueryparameter",
-            "addencodedqueryparameter",
-            "setqueryparameter",
-            "setencodedqueryparameter",
-            "parameter",
-        ),
-    ),
     # Retrofit (`@GET("devices")`, `@HTTP(method = ..., path = ...)`), Feign, Spring HTTP interfaces
     *_each(
         "java",
@@ -424,14 +390,26 @@ CHAIN_CALLS: tuple[ChainCall, ...] = (
     ChainCall("*", "appendpathsegment|appendpathsegments|joinpath", "segments"),
     ChainCall("*", "setqueryparam|addqueryparameter|addparameter|queryparam", "query"),
     ChainCall("*", "setqueryparams|setquerystring", "query-map"),
+    # Spring UriComponentsBuilder, OkHttp HttpUrl.Builder, Ktor URLBuilder, JAX-RS UriBuilder
+    ChainCall(
+        "java",
+        "pathsegment|addpathsegment|addpathsegments|addencodedpathsegment|addencodedpathsegments"
+        "|appendencodedpathsegments|segment",
+        "segments",
+    ),
+    # OkHttp's set/encoded variants; Ktor's parameter(...) in a request block (calls/chains.py)
+    ChainCall(
+        "java",
+        "setqueryparameter|setencodedqueryparameter|addencodedqueryparameter|parameter",
+        "query",
+    ),
+    ChainCall("java", "queryparams", "query-map"),
 )
 
 
 class ClientTable(NamedTuple):
     """The rows of one language, compiled for look-ups."""
 
-    segment_calls: frozenset[str]
-    query_calls: frozenset[str]
     request_annotations: frozenset[str]
     mapping_annotations: frozenset[str]
     client_interfaces: frozenset[str]
@@ -470,8 +448,6 @@ def table(language: str) -> ClientTable:
         )
     helpers = of(Role.HELPER)
     return ClientTable(
-        segment_calls=frozenset(row.callee for row in of(Role.SEGMENTS)),
-        query_calls=frozenset(row.callee for row in of(Role.QUERY)),
         request_annotations=frozenset(row.callee for row in of(Role.REQUEST_ANNOTATION)),
         mapping_annotations=frozenset(row.callee for row in of(Role.MAPPING_ANNOTATION)),
         client_interfaces=frozenset(row.callee for row in of(Role.CLIENT_INTERFACE)),
