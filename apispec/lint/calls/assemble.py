@@ -214,9 +214,9 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     info = CallInfo()
     opener = source.enclosing_opener(start)
     clients = table(source.dialect.name)
-    if exclusions.decorated(text, source.line_start(start), start) and not (
-        opener >= 0 and exclusions.request_annotation(source, clients, opener)
-    ):
+    if (
+        source.dialect.decorators and exclusions.decorated(text, source.line_start(start), start)
+    ) and not (opener >= 0 and exclusions.request_annotation(source, clients, opener)):
         info.route = True
         return info
     k = source.skip_space(end)
@@ -247,13 +247,7 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         last = MEMBER_SPACED.split(info.callee)[-1].lower().lstrip("$@")
         if source.dialect.builder_calls:
             chained = chains.request(source, opener, clients)
-        if chained is not None and chained.method is not None:
-            # a request builder's chain names the method (`web.get().uri(...)`, `.url(u).post(b)`)
-            info.method = chained.method
-            info.chain = chained.links
-            info.window = (chained.start, chained.end)
-            return info
-        if m and last in clients.url_builders and depth < 3:
+        if m and last in clients.url_builders and depth < 3 and not (chained and chained.method):
             outer = call_at(source, m.start(1), closer + 1, depth + 1)
             if outer.callee or outer.route:
                 return outer
@@ -263,18 +257,29 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         # an element of a tuple, list or mapping: (path, method, label), @{Path=..; Method=..}
         group = text[opener:closer]
         info.method = method.hinted(group, clients.method_hints, whole_literals=True)
-        info.route = exclusions.router_object(group)
+        info.route = exclusions.router_object(group) or exclusions.inside_fake(
+            source, clients, opener, callee_before
+        )
         # the query beside the path in the same entry: `{ path: "/x", params: { limit: 50 } }`
         info.query_args = (opener, closer)
         return info
     after_call = text[closer + 1 : closer + 40]
-    if exclusions.is_route(clients, info.callee, args_after, after_call):
+    if exclusions.is_route(clients, info.callee, args_after, after_call) or (
+        exclusions.inside_fake(source, clients, opener, callee_before)
+    ):
         info.route = True
         return info
     if text[opener + 1 : start].strip() and exclusions.is_route(
         clients, info.callee, "", after_call
     ):
         info.route = True
+        return info
+    if chained is not None and chained.method is not None:
+        # a request builder's chain names the method (`web.get().uri(...)`, `.url(u).post(b)`)
+        info.method = chained.method
+        info.chain = chained.links
+        info.window = (chained.start, chained.end)
+        info.query_args = (opener, closer)
         return info
     info.method = (
         (

@@ -17,6 +17,8 @@ from apispec.lint.scan import Source
 _ROUTER_OBJECT = re.compile(r"\b(?:component|element|handler|view|controller)\s*[:=]")
 _MOCK_REPLY = re.compile(r"\s*\.\s*(?:reply|respond|replyWith\w*|intercept|mockResolvedValue)\b")
 _DECORATOR = re.compile(r"\s*@")
+_BLOCK = re.compile(r"[ \t]*(?:\{|do\b)")
+_VERBS = frozenset(("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"))
 _ANNOTATION = re.compile(r"@([A-Za-z_][\w.]*)\s*\(\s*\Z")
 _MARKER = re.compile(r"@([A-Za-z_]\w*)\b")
 
@@ -58,6 +60,25 @@ def request_annotation(source: Source, clients: ClientTable, opener: int) -> boo
     return k >= 0 and markers[k][1]  # type: ignore[index]
 
 
+def inside_fake(source: Source, clients: ClientTable, opener: int, callee_of) -> bool:
+    """Whether the bracket at `opener` is inside a fake: `Http::fake([...])`, `.to_return(body: {...})`.
+
+    A mapping of URLs to responses, or a response body, given to a test double
+    holds no request; the calls around the bracket (four at most) are asked.
+    """
+    text = source.text
+    for _ in range(4):
+        opener = source.enclosing_opener(opener, 2000)
+        if opener < 0:
+            return False
+        if text[opener] != "(":
+            continue
+        m = callee_of(source, max(source.pos, opener - 160), opener)
+        if m is not None and is_route(clients, m.group(1), "", ""):
+            return True
+    return False
+
+
 def router_object(group: str) -> bool:
     """A route table entry (`{ path: '/x', component: X }`) rather than a request."""
     return _ROUTER_OBJECT.search(group) is not None
@@ -76,8 +97,10 @@ def is_route(clients: ClientTable, callee: str, args_after: str, after_call: str
     receiver = names[0].lower().lstrip("$@")
     if name in clients.route_calls:
         return True
-    if receiver in clients.mock_receivers:
+    if receiver in clients.mock_receivers or name in clients.mock_calls.get(receiver, ()):
         return True
+    if len(names) == 1 and name.upper() in _VERBS and _BLOCK.match(after_call):
+        return True  # a route with its handler block: Ktor's get("/x") { ... }, Sinatra
     if _MOCK_REPLY.match(after_call):
         return True
     routes = clients.router_calls.get(receiver)

@@ -57,6 +57,8 @@ def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
             found = mapping_of_variable(source, *info.query_variable)
     if info.chain:
         found = found + chain_query(source, info)
+    if not found:
+        found = source.dialect.call_query(source, info)
     if not found and info.fallback is not None:
         return call_query(source, info.fallback)
     return found
@@ -200,8 +202,13 @@ def parse_mapping(source: Source, opener: int) -> list[QueryValue]:
     closer = source.matching_closer(opener)
     if closer < 0:
         return []
+    return entries(source, opener + 1, closer)
+
+
+def entries(source: Source, pos: int, closer: int) -> list[QueryValue]:
+    """Entries `key: value` / `key = value` / `'key' => value` from `pos` to `closer`."""
+    text = source.text
     found: list[QueryValue] = []
-    pos = opener + 1
     while pos < closer:
         pos = source.skip_space(pos)
         if pos >= closer:

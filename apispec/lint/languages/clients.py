@@ -10,7 +10,8 @@ A `Client` row says what a call with this receiver and callee is:
   app (`add_url_rule`, `HandleFunc`): its path is never a call;
 - `router`: the receiver is a web app or router; its verb-named calls
   (`app.get("/x", handler)`) register a route when a handler follows the path;
-- `mock`: the receiver is a mocking library; a path given to it describes a fake;
+- `mock`: the receiver is a mocking library; a path given to it describes a fake
+  (with a callee other than `*`, only that call of it: Laravel's `Http::fake`);
 - `url-builder`: the callee only builds the URL (`urljoin`, `URI.create`); the
   call that matters is the one around it;
 - `helper`: a word that marks the project's own HTTP helper, in the callee's
@@ -237,7 +238,29 @@ JVM: tuple[Client, ...] = (
         ),
     ),
     *_each("java", Role.CLIENT_INTERFACE, ("feignclient", "registerrestclient", "client")),
+    # WireMock stubs and the responses they return: nothing in them is requested
+    *_each("java", Role.ROUTE, ("stubfor", "giventhat", "willreturn", "okjson", "aresponse")),
     *_each("java", Role.SERVER, ("restcontroller", "controller")),
+)
+
+# Ruby and PHP: test doubles and the app's own routes.
+DOUBLES: tuple[Client, ...] = (
+    # WebMock (`stub_request(:get, url).to_return(...)`, `have_requested(:get, url)`)
+    *_each(
+        "ruby",
+        Role.ROUTE,
+        (
+            "stub_request",
+            "a_request",
+            "have_requested",
+            "have_not_requested",
+            "assert_requested",
+            "assert_not_requested",
+            "to_return",
+        ),
+    ),
+    # Laravel's Http::fake([...]) and the responses it returns
+    Client("php", "http", "fake|response|sequence|assertsent|assertnotsent", Role.MOCK),
 )
 
 METHOD_HINTS: tuple[MethodHint, ...] = (
@@ -417,6 +440,7 @@ class ClientTable(NamedTuple):
     route_calls: frozenset[str]
     router_calls: dict[str, frozenset[str]]  # receiver: its calls that register a route
     mock_receivers: frozenset[str]
+    mock_calls: dict[str, frozenset[str]]  # receiver: the calls of it that make a fake
     url_builders: frozenset[str]
     helper_words: tuple[str, ...]  # in a helper's own name
     helper_receivers: tuple[tuple[str, frozenset[str]], ...]  # (word in receiver, its calls)
@@ -436,7 +460,7 @@ class ClientTable(NamedTuple):
 @cache
 def table(language: str) -> ClientTable:
     """The rows for `language` (and every language), compiled once per process."""
-    rows = [row for row in (*CLIENTS, *JVM) if row.language in ("*", language)]
+    rows = [row for row in (*CLIENTS, *JVM, *DOUBLES) if row.language in ("*", language)]
 
     def of(role: Role) -> list[Client]:
         return [row for row in rows if row.role is role]
@@ -454,7 +478,8 @@ def table(language: str) -> ClientTable:
         servers=frozenset(row.callee for row in of(Role.SERVER)),
         route_calls=frozenset(row.callee for row in of(Role.ROUTE)),
         router_calls=router_calls,
-        mock_receivers=frozenset(row.receiver for row in of(Role.MOCK)),
+        mock_receivers=frozenset(row.receiver for row in of(Role.MOCK) if row.callee == "*"),
+        mock_calls={row.receiver: _names(row.callee) for row in of(Role.MOCK) if row.callee != "*"},
         url_builders=frozenset(row.callee for row in of(Role.URL_BUILDER)),
         helper_words=tuple(row.callee.strip("*") for row in helpers if row.receiver == "*"),
         helper_receivers=tuple(

@@ -24,6 +24,7 @@ from apispec.lint.scan import Lit, Source, split_interpolations
 if TYPE_CHECKING:
     from apispec.lint.calls.assemble import CallInfo
     from apispec.lint.candidates import Chain
+    from apispec.lint.reference import QueryValue
 
 
 class Dialect:
@@ -45,6 +46,7 @@ class Dialect:
         r"|\d+(?![\w.])"
     )
     full_urls_only = False  # a generic scanner reports only full /api/v2 URLs
+    decorators = True  # `@name(...)` at a line's start decorates (Ruby: an instance variable)
     builder_calls = False  # request builders chain the method after the URL (Java, OkHttp)
     type_brackets = (
         ""  # how type arguments before a call's bracket look: `<>` (`get<T>(`), `[]` (Go)
@@ -86,6 +88,10 @@ class Dialect:
     def in_markup(self, source: Source, start: int) -> bool:
         """True where a string is markup, not code (a JSX attribute): never a call."""
         return False
+
+    def call_query(self, source: Source, info: CallInfo) -> list[QueryValue]:
+        """Query values a language's clients take in their own way (Ruby: a hash after the path)."""
+        return []
 
     def method_nearby(self, source: Source, closer: int) -> str | None:
         """A method set by statements after the call (PHP's curl_setopt)."""

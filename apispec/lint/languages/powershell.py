@@ -33,6 +33,7 @@ _REACH = 2000  # characters of a command line read around a URL
 
 class PowerShellDialect(Dialect):
     name = "powershell"
+    decorators = False  # `@(...)` and `@{...}` at a line's start are an array and a hashtable
     # Alternatives grouped by their first character (the pattern runs over every
     # line); most strings are on one line, the spans take the others.
     token_re = re.compile(

@@ -13,10 +13,16 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.calls.method import from_callee
+from apispec.lint.candidates import Chain
+from apispec.lint.details.query import entries, mapping_of_variable, parse_mapping, value_at
 from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.languages.lexer import Body, Heredoc, LineCloser, Memo, Span
-from apispec.lint.scan import Lit, split_interpolations
+from apispec.lint.receivers import argument_end
+from apispec.lint.reference import QueryValue
+from apispec.lint.scan import Lit, Source, split_interpolations
 
 _HOLES = re.compile(r"#\{(?:[^}\n#]|#(?!\{))*\}|%[sd]")
 # A `#{...}` field may hold strings of its own ("#{h["k"]}"); one line, bounded.
@@ -59,6 +65,7 @@ class Percent(Span):
 
 class RubyDialect(Dialect):
     name = "ruby"
+    decorators = False  # `@conn.get(...)` calls the object in an instance variable
     token_re = re.compile(
         r"(?P<c>(?<![\w\"'$?])\#(?!\{)[^\n]*)"
         r"|(?P<comment>^=begin\b)"
@@ -98,6 +105,12 @@ class RubyDialect(Dialect):
             m.start(), m.end(), split_interpolations(m.group()[1:-1], start, interp, "backslash")
         )
 
+    def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
+        return _command(source, chain)
+
+    def call_query(self, source: Source, info: CallInfo) -> list[QueryValue]:
+        return _call_query(source, info)
+
     def spanned(
         self, kind: str, m: re.Match[str], start: int, end: int, stop: int, span: Span
     ) -> Lit | None:
@@ -111,3 +124,168 @@ class RubyDialect(Dialect):
             interp = _HOLES if _STRINGS[letter] else None
         content = m.string[start:end]
         return Lit(m.start(), stop, split_interpolations(content, start, interp, "backslash"))
+
+
+# A call without parentheses: `conn.get 'devices'`, `req.url "x"`, Rails' `get 'x', to: 'c#a'`.
+_COMMAND = re.compile(
+    r"(?:^|[;{|(]|\bdo\b|\bthen\b)[ \t]*"
+    r"((?:[@$]?[A-Za-z_]\w*(?:\.|::|&\.))*[A-Za-z_]\w*[!?]?)[ \t]+\Z",
+    re.M,
+)
+_KEYWORDS = frozenset(
+    [
+        "if",
+        "unless",
+        "while",
+        "until",
+        "return",
+        "and",
+        "or",
+        "not",
+        "when",
+        "case",
+        "else",
+        "elsif",
+        "then",
+        "do",
+        "yield",
+        "in",
+        "begin",
+    ]
+)
+_ROUTE_ARGUMENT = re.compile(r",\s*(?:to:|via:|controller:|action:|=>\s*['\"][\w/]+#)")
+_ROUTE_VERBS = frozenset(("get", "post", "put", "patch", "delete", "head", "options", "match"))
+_LINE_END = re.compile(r"[^\n]*?(?=\s+do\b|\s*\{\s*\||\s*#|\n|\Z)")
+
+
+def _command(source: Source, chain: Chain) -> CallInfo | None:
+    text = source.text
+    m = _COMMAND.search(text, max(source.line_start(chain.start), chain.start - 200), chain.start)
+    if m is None or m.group(1) in _KEYWORDS:
+        return None
+    callee = m.group(1)
+    end = _LINE_END.match(text, chain.start, source.endpos)
+    stop = end.end() if end is not None else chain.end
+    args = text[chain.end : stop]
+    names = re.split(r"\.|::|&\.", callee)
+    info = CallInfo(callee=callee, window=(m.start(1), stop))
+    if len(names) == 1 and (
+        (
+            names[0] in _ROUTE_VERBS
+            and (_ROUTE_ARGUMENT.match(args) or re.match(r"\s+do\b", text[stop:]))
+        )
+        or names[0] == "mount"
+    ):
+        info.route = True  # Rails, Sinatra, Grape: the app's own route
+        return info
+    info.method = from_callee(callee)
+    info.query_args = (chain.start - 1, stop)
+    return info
+
+
+# Keys of a client's options hash, never query parameters (HTTParty, RestClient, Faraday).
+_OPTION_KEYS = frozenset(
+    [
+        "headers",
+        "body",
+        "json",
+        "timeout",
+        "open_timeout",
+        "read_timeout",
+        "format",
+        "basic_auth",
+        "digest_auth",
+        "verify",
+        "ssl",
+        "content_type",
+        "accept",
+        "authorization",
+        "user",
+        "password",
+        "payload",
+        "request",
+    ]
+)
+_BLOCK_PARAM = re.compile(r"[ \t]*(?:\{|do\b)[ \t]*\|[ \t]*(\w+)[ \t]*\|")
+_HASH_START = re.compile(r"\s*(?:\{|:?[A-Za-z_]\w*:\s|['\":]?[\w.-]+['\"]?\s*=>)")
+_VARIABLE = re.compile(r"[@$]?[A-Za-z_]\w*(?=\s*[),]|\s*$)", re.M)
+_NESTED = ("params", "query")
+_NESTED_KEY = re.compile(r"\b(?:params|query)(?::\s*|['\"]?\s*=>\s*)\{")
+
+
+def _call_query(source: Source, info: CallInfo) -> list[QueryValue]:
+    """Faraday's params: the hash after the path of a GET (`conn.get('x', limit: 10)`), a
+    variable holding one (or an options hash with `params:`), and a request block
+    (`conn.get('x') { |req| req.params['limit'] = 10 }`)."""
+    found: list[QueryValue] = []
+    if (
+        info.callee
+        and info.method in (None, "GET", "DELETE", "HEAD")
+        and info.query_args is not None
+    ):
+        found = _hash_after_path(source, *info.query_args)
+    end = info.closer if info.closer >= 0 else info.window[1] - 1
+    return found + _block_params(source, end)
+
+
+def _hash_after_path(source: Source, opener: int, closer: int) -> list[QueryValue]:
+    text = source.text
+    first = source.skip_space(opener + 1)
+    comma = argument_end(source, first, closer)
+    if comma >= closer or _HASH_START.match(text, first, comma):
+        return []  # no second argument, or the path is a value of keyword arguments
+    pos = source.skip_space(comma + 1)
+    if _HASH_START.match(text, pos, closer):
+        values = parse_mapping(source, pos) if text[pos] == "{" else entries(source, pos, closer)
+    elif (m := _VARIABLE.match(text, pos, closer)) is not None:
+        nested = _nested(source, m.group(), opener)
+        if nested:  # an options hash: its params are the query (RestClient, HTTParty)
+            return nested
+        values = mapping_of_variable(source, m.group(), opener)
+    else:
+        return []
+    return [v for v in values if v.name not in _OPTION_KEYS and v.name not in _NESTED]
+
+
+def _nested(source: Source, var: str, before: int) -> list[QueryValue]:
+    """The `params:`/`query:` mapping inside the options hash `var` holds."""
+    text = source.text
+    assign = re.compile(r"(?<![\w@$])" + re.escape(var) + r"\s*=\s*(?=\{)")
+    last = None
+    for m in assign.finditer(text, max(source.pos, before - 3000), before):
+        if source.token_at(m.start()) is None:
+            last = m
+    if last is None:
+        return []
+    closer = source.matching_closer(last.end())
+    for key in _NESTED_KEY.finditer(text, last.end(), max(last.end(), closer)):
+        if source.token_at(key.start()) is None:
+            return parse_mapping(source, key.end() - 1)
+    return []
+
+
+def _block_params(source: Source, closer: int) -> list[QueryValue]:
+    text = source.text
+    m = _BLOCK_PARAM.match(text, closer + 1, source.endpos)
+    if m is None:
+        return []
+    var = re.escape(m.group(1))
+    stop = source.endpos
+    block = text.find("{", closer + 1, m.end())
+    if block >= 0:
+        stop = max(block, source.matching_closer(block))
+    else:  # do ... end: its lines, to the `end` indented like the call
+        indent = re.match(r"[ \t]*", text[source.line_start(closer) :]).end()  # type: ignore[union-attr]
+        ending = re.compile(rf"^[ \t]{{0,{indent}}}end\b", re.M).search(text, m.end(), stop)
+        stop = ending.start() if ending else min(stop, m.end() + 2000)
+    found: list[QueryValue] = []
+    setter = re.compile(var + r"\.params\[\s*[:'\"]?(\w+)['\"]?\s*\]\s*=\s*")
+    for s in setter.finditer(text, m.end(), stop):
+        found.append(value_at(source, s.group(1), s.end()))
+    merger = re.compile(var + r"\.params\.(?:update|merge!)\(\s*")
+    for s in merger.finditer(text, m.end(), stop):
+        at = text.index("(", s.start())
+        inner = source.matching_closer(at)
+        if inner > 0:
+            found.extend(entries(source, s.end(), inner))
+    return found
