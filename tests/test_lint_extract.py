@@ -34,7 +34,12 @@ EXPECTED: dict[str, list[tuple[int, int, str | None, str]]] = {
         (26, 56, "POST", "/experimental/groups/{}/group"),
     ],
     "powershell/Export-Prtg.ps1": [
-        (14, 40, None, "/experimental/groups"),  # Invoke-PRTGRestMethod -Path
+        (
+            14,
+            40,
+            "GET",
+            "/experimental/groups",
+        ),  # Invoke-PRTGRestMethod -Path, -Method defaults to Get
         (15, 30, "POST", "/experimental/groups/{}/group"),  # ... -Method Post
         (16, 48, "DELETE", "/experimental/devices/{}"),  # "$($groups[0].id)"
         (17, 46, None, "/groups/{}/overview"),  # ("..{0}.." -f $id)
@@ -328,7 +333,12 @@ def test_unknown_file_types_report_only_full_api_v2_urls() -> None:
     relative = 'groups = "/experimental/groups"\n'  # relative paths need a known language
     assert extract_references(other, "settings.cfg") == []
     assert extract_references(relative, "settings.cfg") == []
-    ours = 'devices = "https://prtg.example.com:1616/api/v2/devices/1"\n'
+    ours = 'devices = "https://${HOST}:1616/api/v2/devices/1"\n'
     refs = extract_references(ours + other + relative, "settings.cfg")
     # The evidence is the file's: with the port and name present, both URLs count.
     assert [(r.line, r.path) for r in refs] == [(1, "/devices/{}"), (2, "/objects")]
+    # ... unless this API's URLs name their host and another URL has another host
+    # literally: that is another service the same file talks to (issue 12 point 10).
+    named = 'devices = "https://prtg.example.com:1616/api/v2/devices/1"\n'
+    refs = extract_references(named + other, "settings.cfg")
+    assert [(r.line, r.path) for r in refs] == [(1, "/devices/{}")]

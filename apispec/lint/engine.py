@@ -25,12 +25,13 @@ from apispec.lint.discover import Candidate, display_path, read_text
 from apispec.lint.extract import extract_references
 from apispec.lint.finding import Edit, Finding, Fix, Skipped
 from apispec.lint.lines import Lines
-from apispec.lint.match import match
+from apispec.lint.match import COLLECTION, match
 from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import Reference
 from apispec.lint.rules import BY_CODE, Hook, in_hook
 from apispec.lint.rules.context import Call, FileContext, RunContext
 from apispec.model import Registry, load_registry
+from apispec.releases import Release
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_MIN_FILES = 200
@@ -134,6 +135,8 @@ class Checker:
         found = match(self.registry, ref)
         if found.endpoint is not None:
             chosen = [found.endpoint]
+        elif found.alternatives and ref.method:  # a variable collection: every candidate
+            chosen = [e for e in found.endpoints if e.method == ref.method]
         elif found.template is None or ref.method:
             chosen = []  # unknown path, or a method the path does not have
         else:  # the code does not show the method: GET if the path has it, else all
@@ -145,6 +148,11 @@ class Checker:
             if finding is not None:
                 findings.append(finding)
         for target in self.run.targets:
+            if found.alternatives:
+                shared = self._shared(call, target)
+                if shared is not None:
+                    findings.append(shared)
+                continue
             for endpoint in chosen:
                 for applies, check in self._endpoint:
                     if applies(endpoint, target):
@@ -163,6 +171,54 @@ class Checker:
                 if finding is not None:
                     findings.append(finding)
         return findings
+
+    def _shared(self, call: Call, target: Release) -> Finding | None:
+        """What every endpoint a variable collection may name has in common, for one target.
+
+        `f"{base}/experimental/{kind}/{oid}/move"` is experimental whichever of
+        devices, groups, probes or sensors `kind` holds: one finding says so. When the
+        candidates disagree (one deprecated, one experimental) nothing is reported.
+        """
+        owners = []
+        for endpoint in call.chosen:
+            owner = next(
+                (
+                    (k, check)
+                    for k, (applies, check) in enumerate(self._endpoint)
+                    if applies(endpoint, target)
+                ),
+                None,
+            )
+            owners.append(owner)
+        if (
+            not owners
+            or owners[0] is None
+            or any(o is None or o[0] != owners[0][0] for o in owners)
+        ):
+            return None
+        check = owners[0][1]
+        if check is None:  # the owning rule is switched off
+            return None
+        found = call.found
+        messages = []
+        for endpoint in call.chosen:
+            text = check(call, endpoint, target).message
+            messages.append(text.replace(str(endpoint), f"{endpoint.method} {found.template}"))
+        message = messages[0]
+        if any(m != message for m in messages):
+            message = message.split("; ", 1)[0]  # the successors differ: name none
+        names = sorted({_collection_of(found.template, e.path) for e in call.chosen})
+        message += f" (for every collection it may name: {', '.join(names)})"
+        finding = check(call, call.chosen[0], target)
+        return finding.with_(message=message, endpoint=None, fix=None)
+
+
+def _collection_of(display: str, template: str) -> str:
+    """The collection a candidate template puts where the display shows `{collection}`."""
+    for shown, actual in zip(display.split("/"), template.split("/"), strict=False):
+        if shown == COLLECTION:
+            return actual
+    return template
 
 
 def _add(findings: list[Finding], found: Finding | Iterable[Finding] | None) -> None:

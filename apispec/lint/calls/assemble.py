@@ -59,6 +59,10 @@ class CallInfo:
     query_args: tuple[int, int] | None = None
     query_mapping: int = -1
     query_variable: tuple[str, int] | None = None
+    # An own helper's query argument (a mapping or a variable holding one) and its
+    # `**params` keywords (name, value offset): apispec/lint/calls/helpers.py.
+    query_expr: int = -1
+    query_kwargs: tuple[tuple[str, int], ...] = ()
     fallback: CallInfo | None = None
 
 
@@ -69,10 +73,34 @@ def callee_before(text: str, lo: int, opener: int) -> re.Match[str] | None:
     character before `opener`; the regex's nested repetitions cost a lot at
     each position it is tried from.
     """
+    opener = _before_type_arguments(text, lo, opener)
     start = opener
     while start > lo and (text[start - 1] in _CALLEE_CHARS or not text[start - 1].isascii()):
         start -= 1
     return _CALLEE.search(text, start, opener)
+
+
+def _before_type_arguments(text: str, lo: int, opener: int) -> int:
+    """Where a generic call's type arguments start (`apiGet<Sensor[]>(`), else `opener`."""
+    end = opener
+    while end > lo and text[end - 1] in " \t":
+        end -= 1
+    if end <= lo or text[end - 1] != ">":
+        return opener
+    depth = 0
+    i = end - 1
+    while i > max(lo, end - 120):
+        ch = text[i]
+        if ch == ">":
+            depth += 1
+        elif ch == "<":
+            depth -= 1
+            if depth == 0:
+                return i if text[i - 1 : i].isalnum() or text[i - 1 : i] == "_" else opener
+        elif not (ch.isalnum() or ch in " _,.?[]{}:;|$"):
+            return opener
+        i -= 1
+    return opener
 
 
 def http_helper_argument(source: Source, chain: Chain) -> bool:

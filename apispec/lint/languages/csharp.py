@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from apispec.lint.functions import Definitions
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.scan import Lit, split_interpolations
 
@@ -12,6 +13,19 @@ _HOLES = re.compile(r"\{[^{}\n]*\}")
 
 class CSharpDialect(Dialect):
     name = "csharp"
+    definitions = Definitions(
+        (
+            re.compile(
+                r"(?m)^[ \t]*(?:\[[^\]\n]*\][ \t]*)*"
+                r"(?:(?:public|private|protected|internal|static|async|override|virtual|sealed|"
+                r"abstract|extern|unsafe|new|partial|readonly)[ \t]+)+"
+                r"(?:[\w.]+(?:<[^;{}()\n]*>)?[?\[\]]*[ \t]+)?"
+                r"(?P<name>[A-Za-z_]\w*)[ \t]*(?:<[^>()\n]*>)?[ \t]*\("
+            ),
+        ),
+        "csharp",
+        "braces",
+    )
     token_re = re.compile(
         r"(?P<c>//[^\n]*|/\*[\s\S]*?\*/)"
         r"|(?P<raw>\$*\"\"\"[\s\S]*?\"\"\")"

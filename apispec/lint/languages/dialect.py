@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from apispec.lint.functions import Definitions, FunctionDef, find_functions
 from apispec.lint.scan import Lit, Source, split_interpolations
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ class Dialect:
     )
     full_urls_only = False  # a generic scanner reports only full /api/v2 URLs
     builder_calls = False  # request builders chain the method after the URL (Java, OkHttp)
+    command_calls = False  # calls are commands with words as arguments (shell, PowerShell)
+    definitions: Definitions | None = None  # how the language defines functions
 
     def literal(self, m: re.Match[str]) -> Lit | None:
         body = m.group()
@@ -63,6 +66,15 @@ class Dialect:
         return lits, comments
 
     # -- hooks ---------------------------------------------------------------
+
+    def functions(self, source: Source) -> list[FunctionDef]:
+        """The source's own function definitions (for helpers and returned values), once."""
+        if self.definitions is None:
+            return []
+        found = source.memo.get("functions")
+        if found is None:
+            found = source.memo["functions"] = find_functions(source, self.definitions)
+        return found  # type: ignore[return-value]
 
     def use_pattern(self, var: str) -> str:
         """A regex for a later use of variable `var` (assigned an API path)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from apispec.lint.functions import Definitions
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.scan import Lit, Source, split_interpolations
 
@@ -16,6 +17,23 @@ _MARKUP_REACH = 500  # characters before a string where its element may open
 
 class JavaScriptDialect(Dialect):
     name = "javascript"
+    definitions = Definitions(
+        (
+            re.compile(
+                r"\bfunction\b[ \t]*\*?[ \t]*(?P<name>[A-Za-z_$][\w$]*)[ \t]*(?:<[^>()\n]*>)?[ \t]*\("
+            ),
+            re.compile(
+                r"\b(?:const|let|var)[ \t]+(?P<name>[A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]+)?=[ \t]*"
+                r"(?:async[ \t]*)?(?:function\b[^(\n]*)?(?:<[^>()\n]*>)?\("
+            ),
+            re.compile(
+                r"(?m)^[ \t]*(?:(?:public|private|protected|static|async|override|readonly)[ \t]+)*"
+                r"(?P<name>[A-Za-z_$][\w$]*)[ \t]*(?:<[^>()\n]*>)?[ \t]*\("
+            ),
+        ),
+        "js",
+        "braces",
+    )
     token_re = re.compile(
         r"(?P<c>//[^\n]*|/\*[\s\S]*?\*/)"
         r"|(?P<t>`(?:[^`\\]|\\[\s\S])*`)"

@@ -13,6 +13,7 @@ from bisect import bisect_right
 
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain
+from apispec.lint.functions import Definitions
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.scan import Lit, Part, Source, split_interpolations, unescape
 
@@ -31,6 +32,17 @@ _REACH = 2000  # characters of a command line read around a URL
 
 class PowerShellDialect(Dialect):
     name = "powershell"
+    command_calls = True
+    definitions = Definitions(
+        (
+            re.compile(
+                r"(?im)^[ \t]*function[ \t]+(?P<name>[A-Za-z_][\w-]*)[ \t]*"
+                r"(?:\((?=[^)]*\)[ \t\r\n]*\{))?"
+            ),
+        ),
+        "powershell",
+        "braces",
+    )
     token_re = re.compile(
         r"(?P<c><\#[\s\S]*?\#>|\#[^\n]*)"
         r"|(?P<hd>@\"\r?\n[\s\S]*?\r?\n\"@)"

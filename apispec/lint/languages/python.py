@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from apispec.lint.functions import Definitions
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.scan import Lit, split_interpolations
 
@@ -17,6 +18,11 @@ _VALUE_BEFORE = "=([{,+%:\\"
 
 class PythonDialect(Dialect):
     name = "python"
+    definitions = Definitions(
+        (re.compile(r"(?m)^[ \t]*(?:async[ \t]+)?def[ \t]+(?P<name>[A-Za-z_]\w*)[ \t]*\("),),
+        "python",
+        "indent",
+    )
     token_re = re.compile(
         r"(?P<c>\#[^\n]*)"
         r"|(?P<s>(?:(?<![\w])[rRbBuUfF]{1,2})?"

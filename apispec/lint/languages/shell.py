@@ -14,6 +14,7 @@ from bisect import bisect_right
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain, flatten
 from apispec.lint.details.filter_value import value_from_parts
+from apispec.lint.functions import Definitions
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import PARAM, Lit, Part, Source, split_interpolations
@@ -49,6 +50,17 @@ _SEPARATOR = re.compile(r"\|\|?|&&|;|\n")
 
 class ShellDialect(Dialect):
     name = "shell"
+    command_calls = True
+    definitions = Definitions(
+        (
+            re.compile(
+                r"(?m)^[ \t]*(?:function[ \t]+)?(?P<name>[A-Za-z_][\w:.-]*)[ \t]*\([ \t]*\)"
+            ),
+            re.compile(r"(?m)^[ \t]*function[ \t]+(?P<name>[A-Za-z_][\w:.-]*)[ \t]*(?=\{)"),
+        ),
+        "shell",
+        "shell",
+    )
     token_re = re.compile(
         r"(?P<c>(?<![^\s;|&(])\#[^\n]*)"
         r"|(?P<w>(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\$\([^()\n]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]"
