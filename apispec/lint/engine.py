@@ -85,7 +85,7 @@ class Checker:
         self.helpers = base.merged(options.helpers) if options.helpers else base
         self.defined: list[Helper] = []  # what the last file linted defines
         self.calls: list[CallRecord] = []  # the last file's calls, with Options.show_calls
-        names = tuple(h.name.encode() for h in base.by_name.values())
+        names = tuple(h.name.encode() for h in base.helpers)
         self.worth_decoding = (
             (lambda data: worth_decoding(data) or any(n in data for n in names))
             if names
@@ -451,7 +451,7 @@ class Repository:
                 self.table.add(helper)
                 self.defined_in.setdefault(helper.name.lower(), set()).add(result.path)
         self.needles = tuple(
-            {h.name.encode("utf-8", "surrogateescape") for h in self.table.by_name.values()}
+            {h.name.encode("utf-8", "surrogateescape") for h in self.table.helpers}
         )
 
     def __bool__(self) -> bool:
@@ -464,9 +464,7 @@ class Repository:
     def calls_others(self, text: str, shown: str) -> bool:
         """Whether the text mentions a helper that a file other than itself defines."""
         lower = text.lower()
-        return any(
-            name in lower and self.defined_in[name] - {shown} for name in self.table.by_name
-        )
+        return any(name in lower and paths - {shown} for name, paths in self.defined_in.items())
 
 
 def _relint(checker: Checker, paths: list[str], repository: Repository) -> list[FileResult]:

@@ -50,6 +50,7 @@ class Helper(NamedTuple):
     query_kwargs: bool = False  # keyword arguments of a call are query values (**params)
     params: tuple[str, ...] = ()  # every named parameter (keywords that are not query values)
     receiver: str | None = None  # a configured `client.get`: the receiver's last name
+    language: str = "*"  # the language that defines it (a configured one: any)
 
 
 class HelperTable:
@@ -67,20 +68,41 @@ class HelperTable:
         known = self.by_name.get(key)
         if known is None or (helper.strong and not known.strong):
             self.by_name[key] = helper
+        if helper.language != "*":
+            known = self.by_name.get(_keyed(key, helper.language))
+            if known is None or (helper.strong and not known.strong):
+                self.by_name[_keyed(key, helper.language)] = helper
 
     def merged(self, other: HelperTable | Iterable[Helper]) -> HelperTable:
         """This table with `other`'s helpers added; `other` wins for a name both define."""
-        table = HelperTable(self.by_name.values())
+        table = HelperTable()
+        table.by_name = dict(self.by_name)
         for helper in other.by_name.values() if isinstance(other, HelperTable) else other:
-            table.by_name[helper.name.lower()] = helper
+            key = helper.name.lower()
+            table.by_name[key] = helper
+            if helper.language != "*":
+                table.by_name[_keyed(key, helper.language)] = helper
         return table
 
-    def get(self, name: str) -> Helper | None:
-        return self.by_name.get(name.lower())
+    def get(self, name: str, language: str) -> Helper | None:
+        """The helper `name` a file in `language` may call: one of that language, or configured."""
+        key = name.lower()
+        found = self.by_name.get(_keyed(key, language))
+        if found is not None:
+            return found
+        found = self.by_name.get(key)
+        return found if found is not None and found.language == "*" else None
+
+    @property
+    def helpers(self) -> list[Helper]:
+        """Each helper once (a name defined in several languages: each definition)."""
+        return list({id(h): h for h in self.by_name.values()}.values())
 
     def names_in(self, text_lower: str) -> frozenset[str]:
         """The helper names that appear in a text (given in lower case)."""
-        return frozenset(name for name in self.by_name if name in text_lower)
+        return frozenset(
+            name for name in self.by_name if "\0" not in name and name in text_lower
+        )
 
     def __bool__(self) -> bool:
         return bool(self.by_name)
@@ -89,7 +111,11 @@ class HelperTable:
         return len(self.by_name)
 
     def __reduce__(self) -> tuple[type[HelperTable], tuple[tuple[Helper, ...]]]:
-        return (HelperTable, (tuple(self.by_name.values()),))
+        return (HelperTable, (tuple(self.helpers),))
+
+
+def _keyed(name: str, language: str) -> str:
+    return f"{name}\0{language}"
 
 
 def configured(names: Iterable[str]) -> list[Helper]:

@@ -240,6 +240,7 @@ def _helper(source: Source, fn: FunctionDef, path: Param, strong: bool) -> Helpe
         query_param.name if query_param and query_param.kind != "varkw" else None,
         query_param is not None and query_param.kind == "varkw",
         tuple(p.name for p in fn.params),
+        language=source.dialect.name,
     )
 
 
@@ -270,6 +271,8 @@ def _passed_on(source: Source, fn: FunctionDef, table: HelperTable) -> Helper | 
             continue
         for alias in _aliases(source, fn, param):
             for at in _occurrences(source, fn, alias):
+                if source.token_at(at) is not None:
+                    continue  # inside a string: part of a path, not the path passed on
                 use = _call_of(source, at, table)
                 if use is None:
                     continue
@@ -294,7 +297,7 @@ def _call_of(source: Source, at: int, table: HelperTable) -> tuple[Helper, int] 
     if found is None:
         return None
     name, receiver, index, keyword = found
-    helper = table.get(name)
+    helper = table.get(name, dialect.name)
     if helper is None or not _receiver_fits(helper, receiver):
         return None
     if keyword is not None:
@@ -376,7 +379,7 @@ def helper_call(
     if found is None:
         return None
     name, receiver, index, keyword = found
-    helper = table.get(name)
+    helper = table.get(name, source.dialect.name)
     if helper is None or not _receiver_fits(helper, receiver):
         return None
     if keyword is not None and keyword.lower() != helper.path_name.lower():
@@ -438,11 +441,14 @@ def _command_call(
         info = source.dialect.command_context(source, chain)
     if info is None or not info.callee:
         return None
-    helper = table.get(info.callee.rsplit("/", 1)[-1])
+    helper = table.get(info.callee.rsplit("/", 1)[-1], source.dialect.name)
     if helper is None:
         return None
     text = source.text
-    start = info.window[0] + len(info.callee)
+    start = text.find(info.callee, info.window[0], chain.start + 1)
+    if start < 0:
+        return None  # the path is the command's name, or before it
+    start += len(info.callee)
     words = _command_words(text[start : chain.start])
     named = _PS_NAMED.search(text[start : chain.start])
     if named is not None:
