@@ -342,3 +342,24 @@ def test_unknown_file_types_report_only_full_api_v2_urls() -> None:
     named = 'devices = "https://prtg.example.com:1616/api/v2/devices/1"\n'
     refs = extract_references(named + other, "settings.cfg")
     assert [(r.line, r.path) for r in refs] == [(1, "/devices/{}")]
+
+
+def test_markdown_requests_in_code_spans_and_http_blocks_are_calls() -> None:
+    """Issue 12 point 9: a span holding a request line or a command, and an `http`
+    fence, are requests; a span or a fence that only names a path is prose."""
+    path = FIXTURES / "markdown" / "NOTES.md"
+    refs = extract_references(path.read_text(encoding="utf-8"), path.name)
+    assert [(r.line, r.method, r.path) for r in refs] == [
+        (3, "GET", "/experimental/devices"),
+        (4, "DELETE", "/experimental/devices/{}"),
+        (8, "GET", "/experimental/sensors"),
+    ]
+    (request,) = [r for r in refs if r.line == 8]
+    assert [(q.name, q.value) for q in request.query] == [("filter", "status = down")]
+    assert request.headers[0][1] == "Bearer <token>"  # the header line below the request
+    escaped = (
+        "Run:\n\n\\`\\`\\`bash\ncurl -s https://prtg:1616/api/v2/experimental/probes\n\\`\\`\\`\n"
+    )
+    assert [r.path for r in extract_references(escaped, "RUNBOOK.md")] == ["/experimental/probes"]
+    response = '```json\n{"href": "/api/v2/devices/4242", "port": 1616}\n```\n'
+    assert extract_references(response, "answers.md") == []

@@ -35,6 +35,8 @@ _HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#]*)")
 _THIS_API = re.compile(r":1616\b|prtg", re.I)
 # A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+# A pattern, not a path: regular expression or wildcard syntax, route parameters (`:id`).
+_PATTERN = re.compile(r"[*^$\\()|\[\]+]|/:[A-Za-z_]")
 
 
 @dataclass(slots=True)
@@ -408,7 +410,7 @@ def _candidate(
     if bare:
         path_flat = "/" + path_flat
     raw_segments = path_flat.split("/")[1:]
-    if not raw_segments or not raw_segments[0]:
+    if not raw_segments or not raw_segments[0] or _PATTERN.search(path_flat):
         return None
     first = raw_segments[0]
     second = raw_segments[1] if len(raw_segments) > 1 else ""
@@ -419,6 +421,8 @@ def _candidate(
             base = name
             hit.via_api_v2 = True  # relative to a variable holding the .../api/v2 base
     prefix = flat[: hit.start - 7] if hit.via_api_v2 and base is None else None
+    if prefix is not None and _PATTERN.search(prefix.replace("$", "")):
+        return None  # `*/api/v2/...`, `^/api/v2/...`: a pattern a fake matches
     if context.foreign(host_of(prefix) if prefix is not None else None, base):
         return None  # another service's URL in a file that also calls this API
     one_word = bare and len(raw_segments) == 1

@@ -5,9 +5,9 @@ They are plain picklable data so that worker processes can hand them back.
 
 from __future__ import annotations
 
-from typing import NamedTuple
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Severity(StrEnum):

@@ -100,9 +100,7 @@ class HelperTable:
 
     def names_in(self, text_lower: str) -> frozenset[str]:
         """The helper names that appear in a text (given in lower case)."""
-        return frozenset(
-            name for name in self.by_name if "\0" not in name and name in text_lower
-        )
+        return frozenset(name for name in self.by_name if "\0" not in name and name in text_lower)
 
     def __bool__(self) -> bool:
         return bool(self.by_name)

@@ -16,17 +16,13 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from apispec.lint.calls import exclusions, method
+from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import Chain
 from apispec.lint.languages.clients import table
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import Part, Source
 
-_CALLEE = re.compile(r"((?:[\w$@]+(?:\(\))?\s*(?:\.|->|::|\?\.)\s*)*[\w$@-]*[\w$])\s*$")
-# Every character _CALLEE can match (besides non-ASCII word characters).
-_CALLEE_CHARS = frozenset(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$@-.>:?() \t\r\n\f\v"
-)
 _ASSIGN = re.compile(
     r"(?:^|[;{(\s])(?:(?:const|let|var|my|local|final|String|string|val|auto)\s+)?"
     r"(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)\s*(?::=|=)\s*$",
@@ -66,43 +62,6 @@ class CallInfo:
     fallback: CallInfo | None = None
 
 
-def callee_before(text: str, lo: int, opener: int) -> re.Match[str] | None:
-    """`_CALLEE.search(text, lo, opener)`, without trying the positions that cannot start it.
-
-    A match holds only callee characters, so it starts after the last other
-    character before `opener`; the regex's nested repetitions cost a lot at
-    each position it is tried from.
-    """
-    opener = _before_type_arguments(text, lo, opener)
-    start = opener
-    while start > lo and (text[start - 1] in _CALLEE_CHARS or not text[start - 1].isascii()):
-        start -= 1
-    return _CALLEE.search(text, start, opener)
-
-
-def _before_type_arguments(text: str, lo: int, opener: int) -> int:
-    """Where a generic call's type arguments start (`apiGet<Sensor[]>(`), else `opener`."""
-    end = opener
-    while end > lo and text[end - 1] in " \t":
-        end -= 1
-    if end <= lo or text[end - 1] != ">":
-        return opener
-    depth = 0
-    i = end - 1
-    while i > max(lo, end - 120):
-        ch = text[i]
-        if ch == ">":
-            depth += 1
-        elif ch == "<":
-            depth -= 1
-            if depth == 0:
-                return i if text[i - 1 : i].isalnum() or text[i - 1 : i] == "_" else opener
-        elif not (ch.isalnum() or ch in " _,.?[]{}:;|$"):
-            return opener
-        i -= 1
-    return opener
-
-
 def http_helper_argument(source: Source, chain: Chain) -> bool:
     """A one-word path without a slash ('devices') counts only as an HTTP helper's argument."""
     opener = source.enclosing_opener(chain.start, 200)
@@ -125,6 +84,8 @@ def http_helper_argument(source: Source, chain: Chain) -> bool:
 def call_info(source: Source, chain: Chain) -> CallInfo:
     """The call `chain` is part of; a variable it is assigned to is followed to its use."""
     dialect = source.dialect
+    if exclusions.compared(source, chain, table(dialect.name)):
+        return CallInfo(route=True)  # compared, matched or a table key: never a request
     info = dialect.command_context(source, chain)
     if info is None:
         info = call_at(source, chain.start, chain.end)

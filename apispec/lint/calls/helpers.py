@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from apispec.lint.calls.assemble import CallInfo, callee_before
+from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED, VERB_SET, from_callee
 from apispec.lint.candidates import Chain, Context
 from apispec.lint.functions import FunctionDef, Param, split_top

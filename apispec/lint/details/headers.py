@@ -18,7 +18,7 @@ from dataclasses import replace
 from heapq import heappop, heappush
 from itertools import pairwise
 
-from apispec.lint.calls.assemble import callee_before
+from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import chain_from, flatten
 from apispec.lint.reference import Reference, Span
@@ -35,8 +35,19 @@ _SHELL_ASSIGNED = re.compile(r"^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]
 _ROOT = re.compile(r"^\s*(?:(?:var|let|const|auto|val)\s+)?\$?(?:this\.|self\.)?([A-Za-z_]\w*)")
 # Calls that set a header on the object they are called on: `req.Header.Set(...)`.
 _SETTERS = frozenset(
-    "set add add_header addheader setheader setrequestheader tryaddwithoutvalidation "
-    "append put header headers".split()
+    [
+        "set",
+        "add",
+        "add_header",
+        "addheader",
+        "setheader",
+        "setrequestheader",
+        "tryaddwithoutvalidation",
+        "append",
+        "put",
+        "header",
+        "headers",
+    ]
 )
 
 Header = tuple[str, str, Span | None]  # (name, value with `{}` for unknown parts, span)
@@ -172,9 +183,8 @@ def _owner(source: Source, pos: int) -> str | None:
                 if names and names[-1].lower() in _SETTERS and len(names) > 1:
                     root = _ROOT.match(names[0])
                     return root.group(1) if root else None
-                if names and names[-1].lower().lstrip("$@") not in ("new",):
-                    if "AuthenticationHeaderValue" not in names[-1]:
-                        return ""  # an argument of another call
+                if names and "AuthenticationHeaderValue" not in names[-1]:
+                    return ""  # an argument of another call
         assigned = _ASSIGNED_TO.search(before)
         if assigned is not None:
             return assigned.group(1)

@@ -190,7 +190,7 @@ def _substituted(word: str, base: int, pos: int) -> list[Part]:
                 offs.append(base + i)
             i += 1
             continue
-        if ch == "'" and not quote or ch == '"':
+        if (ch == "'" and not quote) or ch == '"':
             quote = "" if quote == ch else ch
             i += 1
             continue

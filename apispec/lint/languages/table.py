@@ -40,6 +40,8 @@ EXTENSIONS = {
     ".md": "markdown",
     ".markdown": "markdown",
     ".html": "html",
+    ".http": "http",
+    ".rest": "http",
     ".htm": "html",
     ".txt": "prose",
     ".rst": "prose",
@@ -102,6 +104,8 @@ FENCE_LANGUAGES = {
     "yaml": "yaml",
     "yml": "yaml",
     "json": "json",
+    "http": "http",
+    "rest": "http",
 }
 
 # Languages whose code is scanned by a dialect: (module under apispec.lint.languages, class).
@@ -117,6 +121,7 @@ DIALECTS = {
     "php": ("php", "PhpDialect"),
     "yaml": ("data", "YamlDialect"),
     "json": ("data", "JsonDialect"),
+    "http": ("http", "HttpDialect"),
 }
 # Languages that embed code in regions of another language (languages/embedded.py).
 EMBEDDING = frozenset({"markdown", "html", "notebook"})
