@@ -79,6 +79,8 @@ _KEYWORD_ARG = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?!:))")
 _PS_NAMED = re.compile(r"-([A-Za-z_]\w*)\s*:?\s*\Z")
 _SHELL_LOCAL = re.compile(r"\b([A-Za-z_]\w*)=\"?\$\{?([1-9])\b")
 _ALIAS_REACH = 200  # characters of an assignment's right-hand side read for an alias
+# A parameter handed to a client (not joined to a base) is the path only if named like one.
+_PATH_LIKE = re.compile(r"path|endpoint|ur[il]|route|resource|location|relative", re.I)
 
 
 class HelperCall(NamedTuple):
@@ -130,7 +132,7 @@ def _base_clients(source: Source, context: Context) -> tuple[frozenset[str], boo
         if source.in_comment(m.start()):
             continue
         value = text[m.end() : m.end() + 200]
-        first = re.match(r"\s*(?:new\s+Uri\(\s*)?(\$?[\"'`]?)([^,;}\n)]*)", value)
+        first = re.match(r"\s*(?:new\s+Uri\(\s*)?(\$?[\"'`]?)([^,;\n)]*)", value)
         if first is None:
             continue
         shown = first.group(2)
@@ -181,8 +183,9 @@ def _direct(
     text = source.text
     names, made = clients
     for param in fn.params:
-        if param.kind not in ("positional", "keyword"):
+        if param.kind not in ("positional", "keyword") or param.name.lower() in METHOD_PARAMS:
             continue
+        path_like = _PATH_LIKE.search(param.name) is not None
         for alias in _aliases(source, fn, param):
             for at in _occurrences(source, fn, alias):
                 lo = max(fn.body[0], text.rfind("\n", 0, at) + 1, at - 120)
@@ -197,17 +200,19 @@ def _direct(
                         joined = None
                     else:
                         strong = strong or context.bases[var.lower()].strong
-                if joined is None and not _sent_by_client(source, at, lo, names, made):
+                if joined is None and not (path_like and _sent_by_client(source, at, names, made)):
                     continue
                 return _helper(source, fn, param, strong)
     return None
 
 
-def _sent_by_client(source: Source, at: int, lo: int, names: frozenset[str], made: bool) -> bool:
+def _sent_by_client(source: Source, at: int, names: frozenset[str], made: bool) -> bool:
     """Whether the text at `at` is an argument of a base-URL client's request method."""
     if not made:
         return False
     opener = source.enclosing_opener(at, 300)
+    if opener >= 0 and source.text[opener] == "{":  # an option: `request({ url: path })`
+        opener = source.enclosing_opener(opener, 300)
     if opener < 0 or source.text[opener] != "(":
         return False
     m = callee_before(source.text, max(source.pos, opener - 160), opener)
@@ -268,7 +273,7 @@ def _verb(written: str | None) -> str | None:
 def _passed_on(source: Source, fn: FunctionDef, table: HelperTable) -> Helper | None:
     """A function that hands a parameter to a helper at its path position is a helper too."""
     for param in fn.params:
-        if param.kind not in ("positional", "keyword"):
+        if param.kind not in ("positional", "keyword") or param.name.lower() in METHOD_PARAMS:
             continue
         for alias in _aliases(source, fn, param):
             for at in _occurrences(source, fn, alias):

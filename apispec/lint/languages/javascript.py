@@ -6,13 +6,14 @@ import re
 
 from apispec.lint.functions import Definitions
 from apispec.lint.languages.dialect import Dialect
-from apispec.lint.scan import Lit, Source, split_interpolations
+from apispec.lint.scan import Interpolated, Lit, Source, parts_with_holes, split_interpolations
 
 _TEMPLATE = re.compile(r"\$\{(?:[^}\n$]|\$(?!\{))*\}")
 _PLAIN = re.compile(r"\{[^{}\n]*\}")
 # `<Route path="/devices" ...`: a JSX element's attribute.
 _JSX_ATTRIBUTE = re.compile(r"<[A-Za-z][\w.]*(?:\s[^<>]*)?\s[\w:-]+=\Z")
 _MARKUP_REACH = 500  # characters before a string where its element may open
+_TEMPLATE_CODE = Interpolated("${", "}", "\\", "`'\"", doubled=False)
 
 
 class JavaScriptDialect(Dialect):
@@ -45,6 +46,16 @@ class JavaScriptDialect(Dialect):
         interp = _TEMPLATE if m.lastgroup == "t" else _PLAIN
         start = m.start() + 1
         return Lit(m.start(), m.end(), split_interpolations(body[1:-1], start, interp, "backslash"))
+
+    def holds_code(self, m: re.Match[str]) -> bool:
+        return m.lastgroup == "t" and "${" in m.group()
+
+    def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
+        end, holes = _TEMPLATE_CODE.walk(text, m.start(), endpos)
+        if end < 0 or not any(ch in text[a:b] for a, b in holes for ch in "`'\""):
+            return None  # no string inside: the usual reading is the same
+        parts = parts_with_holes(text, m.start() + 1, end - 1, holes, "backslash", 2)
+        return Lit(m.start(), end, parts, holes=tuple(holes))
 
     def in_markup(self, source: Source, start: int) -> bool:
         lo = max(source.line_start(start), start - _MARKUP_REACH)
