@@ -132,6 +132,8 @@ def _literal(value: str) -> bool:
     value = value.strip()
     if len(value) < 4 or _PLACEHOLDER.match(value) or _INTERPOLATED.search(value):
         return False
+    if value[0] in "+.,)" or value[-1] in "(+":
+        return False  # code between two strings (`"x=" + os.Getenv("T")`), not a value
     if len(set(value)) <= 2:
         return False
     return " " not in value or len(value) > 40

@@ -19,7 +19,7 @@ from apispec.lint.calls import exclusions, method
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import Candidate, Chain
 from apispec.lint.languages.clients import table
-from apispec.lint.receivers import Link, callee_before, links_after, method_chain
+from apispec.lint.receivers import Link, callee_of, links_after, method_chain
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import Part, Source
 
@@ -60,6 +60,10 @@ class CallInfo:
     query_args: tuple[int, int] | None = None
     query_mapping: int = -1
     query_variable: tuple[str, int] | None = None
+    # An own helper's query argument (a mapping or a variable holding one) and its
+    # `**params` keywords (name, value offset): apispec/lint/calls/helpers.py.
+    query_expr: int = -1
+    query_kwargs: tuple[tuple[str, int], ...] = ()
     fallback: CallInfo | None = None
     # The other calls of the method chain the call is part of (`.SetQueryParam(...)`).
     chain: tuple[Link, ...] = ()
@@ -72,7 +76,7 @@ def http_helper_argument(source: Source, chain: Chain) -> bool:
         return False
     if source.text[opener + 1 : chain.start].strip():
         return False
-    m = callee_before(source, max(source.pos, opener - 120), opener)
+    m = callee_of(source, max(source.pos, opener - 120), opener)
     if m is None:
         return False
     callee = m.group(1).lower()
@@ -125,6 +129,8 @@ def _indent(source: Source, offset: int) -> int:
 def call_info(source: Source, chain: Chain) -> CallInfo:
     """The call `chain` is part of; a variable it is assigned to is followed to its use."""
     dialect = source.dialect
+    if exclusions.compared(source, chain, table(dialect.name)):
+        return CallInfo(route=True)  # compared, matched or a table key: never a request
     info = dialect.command_context(source, chain)
     if info is None:
         info = call_at(source, chain.start, chain.end)
@@ -208,7 +214,7 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     args_after = text[end:closer]
     clients = table(source.dialect.name)
     if bracket == "(":
-        m = callee_before(source, max(source.pos, opener - 160), opener)
+        m = callee_of(source, max(source.pos, opener - 160), opener)
         info.callee = m.group(1) if m else ""
         last = MEMBER_SPACED.split(info.callee)[-1].lower().lstrip("$@")
         if m and last in clients.url_builders and depth < 3:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from apispec.lint.functions import Definitions, FunctionDef, find_functions
 from apispec.lint.scan import Lit, Source, split_interpolations
 
 if TYPE_CHECKING:
@@ -41,6 +42,8 @@ class Dialect:
     type_brackets = (
         ""  # how type arguments before a call's bracket look: `<>` (`get<T>(`), `[]` (Go)
     )
+    command_calls = False  # calls are commands with words as arguments (shell, PowerShell)
+    definitions: Definitions | None = None  # how the language defines functions
 
     def literal(self, m: re.Match[str]) -> Lit | None:
         body = m.group()
@@ -56,16 +59,47 @@ class Dialect:
     def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
         lits: list[Lit] = []
         comments: list[tuple[int, int]] = []
-        for m in self.token_re.finditer(text, pos, endpos):
+        search = self.token_re.search
+        at = pos
+        while True:
+            m = search(text, at, endpos)
+            if m is None:
+                break
+            at = m.end()
             if m.lastgroup == "c":
                 comments.append((m.start(), m.end()))
                 continue
-            lit = self.literal(m)
+            lit = self.with_code(text, m, endpos) if self.holds_code(m) else None
+            if lit is None:
+                lit = self.literal(m)
+            elif lit.end > at:
+                at = lit.end  # the string went on past a quote nested in its code
             if lit is not None:
                 lits.append(lit)
+                for start, end in lit.holes:  # code inside the string: its strings too
+                    inner, notes = self.scan(text, start, end)
+                    lits.extend(inner)
+                    comments.extend(notes)
         return lits, comments
 
+    def holds_code(self, m: re.Match[str]) -> bool:
+        """Whether a string token may hold code with strings of its own (cheap test)."""
+        return False
+
+    def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
+        """The string at `m` with its code holes (`${...}`), read to its real end; None: as usual."""
+        return None
+
     # -- hooks ---------------------------------------------------------------
+
+    def functions(self, source: Source) -> list[FunctionDef]:
+        """The source's own function definitions (for helpers and returned values), once."""
+        if self.definitions is None:
+            return []
+        found = source.memo.get("functions")
+        if found is None:
+            found = source.memo["functions"] = find_functions(source, self.definitions)
+        return found  # type: ignore[return-value]
 
     def use_pattern(self, var: str) -> str:
         """A regex for a later use of variable `var` (assigned an API path)."""

@@ -13,8 +13,17 @@ from bisect import bisect_right
 
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain
+from apispec.lint.functions import Definitions
 from apispec.lint.languages.dialect import Dialect
-from apispec.lint.scan import Lit, Part, Source, split_interpolations, unescape
+from apispec.lint.scan import (
+    Interpolated,
+    Lit,
+    Part,
+    Source,
+    parts_with_holes,
+    split_interpolations,
+    unescape,
+)
 
 _DOUBLE = re.compile(
     r"\$\((?:[^()\n]|\([^()\n]*\))*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\$(?:script:|global:|env:|using:)?[A-Za-z_]\w*|\{\d+\}"
@@ -27,10 +36,26 @@ _COMMAND = re.compile(
 _PARAM_METHOD = re.compile(r"-Method\s+['\"]?([A-Za-z]+)", re.I)
 _PARAM_BODY = re.compile(r"-Body\s+(@\{|\$[A-Za-z_]\w*)", re.I)
 _REACH = 2000  # characters of a command line read around a URL
+_SUBEXPRESSION = Interpolated("$(", ")", "`", "\"'", doubled=False)
+# The simple interpolations between subexpressions: `$x`, `${x}`, `{0}`.
+_SIMPLE = re.compile(
+    r"\$\{(?:[^}\n$]|\$(?!\{))*\}|\$(?:script:|global:|env:|using:)?[A-Za-z_]\w*|\{\d+\}"
+)
 
 
 class PowerShellDialect(Dialect):
     name = "powershell"
+    command_calls = True
+    definitions = Definitions(
+        (
+            re.compile(
+                r"(?im)^[ \t]*function[ \t]+(?P<name>[A-Za-z_][\w-]*)[ \t]*"
+                r"(?:\((?=[^)]*\)[ \t\r\n]*\{))?"
+            ),
+        ),
+        "powershell",
+        "braces",
+    )
     token_re = re.compile(
         r"(?P<c><\#[\s\S]*?\#>|\#[^\n]*)"
         r"|(?P<hd>@\"\r?\n[\s\S]*?\r?\n\"@)"
@@ -58,6 +83,17 @@ class PowerShellDialect(Dialect):
         if kind == "dq":
             parts = _undouble(parts)
         return Lit(m.start(), m.end(), parts)
+
+    def holds_code(self, m: re.Match[str]) -> bool:
+        return m.lastgroup == "dq" and "$(" in m.group()
+
+    def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
+        """A string whose `$(...)` holds code with strings: `"n: $((irm -Uri "$Base/x").Count)"`."""
+        end, holes = _SUBEXPRESSION.walk(text, m.start(), endpos)
+        if end < 0 or not any(q in text[a:b] for a, b in holes for q in "\"'"):
+            return None
+        parts = parts_with_holes(text, m.start() + 1, end - 1, holes, "backtick", 2, _SIMPLE)
+        return Lit(m.start(), end, _undouble(parts), holes=tuple(holes))
 
     def use_pattern(self, var: str) -> str:
         return r"(?i)" + re.escape(var) + r"(?![\w])(?!\s*=[^=])"
