@@ -150,7 +150,9 @@ class Source:
         self.endpos = len(text) if endpos is None else endpos
         self.lits, self.comments = dialect.scan(text, self.pos, self.endpos)
         spans = self.comments + [
-            span for lit in self.lits for span in (_pieces(lit) if lit.holes else ((lit.start, lit.end),))
+            span
+            for lit in self.lits
+            for span in (_pieces(lit) if lit.holes else ((lit.start, lit.end),))
         ]
         spans.sort()
         self.token_starts = [s for s, _ in spans]

@@ -9,7 +9,7 @@ from apispec.lint.languages.dialect import Dialect
 from apispec.lint.scan import Interpolated, Lit, parts_with_holes, split_interpolations
 
 _HOLES = re.compile(r"\{[^{}\n]*\}")
-_HOLE_CODE = Interpolated("{", "}", "\\", "\"", doubled=True)
+_HOLE_CODE = Interpolated("{", "}", "\\", '"', doubled=True)
 _HOLE_WITH_STRING = re.compile(r"\{[^{}\"]*\"")
 
 
@@ -37,8 +37,10 @@ class CSharpDialect(Dialect):
     )
 
     def holds_code(self, m: re.Match[str]) -> bool:
-        return m.lastgroup == "s" and m.group().startswith('$"') and bool(
-            _HOLE_WITH_STRING.search(m.group())
+        return (
+            m.lastgroup == "s"
+            and m.group().startswith('$"')
+            and bool(_HOLE_WITH_STRING.search(m.group()))
         )
 
     def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:

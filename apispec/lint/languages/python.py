@@ -33,14 +33,18 @@ class PythonDialect(Dialect):
 
     def holds_code(self, m: re.Match[str]) -> bool:
         body = m.group()
-        return body[0] not in _QUOTES and "f" in body[:3].lower() and bool(_FIELD_WITH_CODE.search(body))
+        return (
+            body[0] not in _QUOTES
+            and "f" in body[:3].lower()
+            and bool(_FIELD_WITH_CODE.search(body))
+        )
 
     def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
         """An f-string whose fields hold strings or braces: `f"{client.get(f'{base}/x')}"`."""
         k = m.start()
         while text[k] not in _QUOTES:
             k += 1
-        if text.startswith(('"""', "\'\'\'"), k):
+        if text.startswith(('"""', "'''"), k):
             return None
         prefix = text[m.start() : k].lower()
         end, holes = _FIELD_CODE.walk(text, k, m.end())
