@@ -36,8 +36,9 @@ _MAP_KEY = re.compile(r"\s*\[?\s*(?:(['\"])([\w.-]+)\1|([A-Za-z_]\w*))\s*\]?\s*(
 # What may hold a mapping: `{`, `@{`, `dict(`, `[`, `url.Values{`, `new Dictionary<..>{`,
 # `new URLSearchParams({`, `urlencode({`, `http_build_query([`.
 _MAPPING_START = re.compile(
-    r"(?:new\s+[\w.]+(?:<[^;{}()]*>)?\s*(?:\(\s*\))?\s*|[\w.]*(?:URLSearchParams|urlencode|"
-    r"http_build_query)\(\s*|url\.Values|map\[string\]\[?\]?string)?(@\{|\{|dict\(|\[|array\()"
+    r"(?:(?:new\s+)?[\w.]*(?:URLSearchParams|urlencode|http_build_query)\(\s*"
+    r"|new\s+[\w.]+(?:<[^;{}()]*>)?\s*(?:\(\s*\))?\s*|url\.Values|map\[string\]\[?\]?string)?"
+    r"(@\{|\{|dict\(|\[|array\()"
 )
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
 _COMMA = re.compile(r"\s*,\s*")
