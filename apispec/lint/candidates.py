@@ -39,7 +39,7 @@ _THIS_API = re.compile(r":1616\b|prtg", re.I)
 # A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 # A pattern, not a path: regular expression or wildcard syntax, route parameters (`:id`).
-_PATTERN = re.compile(r"[*^$\\()|\[\]+]|/:[A-Za-z_]")
+_PATTERN = re.compile(r"[*^\\()|\[\]+]|\$(?=\Z|[)|/])|/:[A-Za-z_]")
 
 
 @dataclass(slots=True)

@@ -32,7 +32,7 @@ _MEMBER = re.compile(r"\.|->|::")
 # What may stand before an entry of a table on its line: `name = `, `name: `, `"name": `,
 # `[name] = `, a YAML `- `, or nothing (an element of a list).
 _ENTRY = re.compile(
-    r"[ \t-]*(?:(?:\$?[\w.-]+|[\"'][\w.-]+[\"']|\[[\"']?[\w.-]+[\"']?\])[ \t]*(?:=>|=|:)[ \t]*)?\Z"
+    r"[ \t-]*((?:\$?[\w.-]+|[\"'][\w.-]+[\"']|\[[\"']?[\w.-]+[\"']?\])[ \t]*(?:=>|=|:)[ \t]*)?\Z"
 )
 # How far from a call the code around it is read: a window in lines, and in
 # characters as well, so that a file of one long line costs no more per call.
@@ -97,9 +97,10 @@ def table_entry(source: Source, found: list[Candidate], k: int) -> bool:
     one, and a path's neighbour as well when that neighbour is such a word.
     """
     own = found[k].chain.start
-    if not _ENTRY.match(source.text, source.line_start(own), own):
-        return False
+    entry = _ENTRY.match(source.text, source.line_start(own), own)
     opener = source.enclosing_opener(own, 2000)
+    if entry is None or (opener < 0 and not entry.group(1)):
+        return False  # outside brackets, only `name = "..."` / `name: ...` lines make a table
     indent = _indent(source, own)
     line = source.line_col(own)[0]
     for step in (-1, 1):

@@ -97,8 +97,13 @@ class HelperCall(NamedTuple):
 
 def infer(source: Source, context: Context) -> list[Helper]:
     """The helpers the source defines (strong when its base or the file names this API)."""
-    if not context.bases and "/api/v2" not in source.text and not _BASE_OPTION.search(source.text):
-        return []
+    text = source.text
+    if (
+        not context.bases
+        and text.find("/api/v2", source.pos, source.endpos) < 0
+        and not _BASE_OPTION.search(text, source.pos, source.endpos)
+    ):
+        return []  # no base in this region: nothing to join a path onto
     functions = source.dialect.functions(source)
     if not functions:
         return []
@@ -128,7 +133,7 @@ def _base_clients(source: Source, context: Context) -> tuple[frozenset[str], boo
     text = source.text
     names: set[str] = set()
     made = False
-    for m in _BASE_OPTION.finditer(text):
+    for m in _BASE_OPTION.finditer(text, source.pos, source.endpos):
         if source.in_comment(m.start()):
             continue
         value = text[m.end() : m.end() + 200]

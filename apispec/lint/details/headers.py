@@ -21,7 +21,7 @@ from itertools import pairwise
 from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import chain_from, flatten
-from apispec.lint.details.expression import parts_at
+from apispec.lint.details.resolve import resolve_at
 from apispec.lint.reference import Reference, Span
 from apispec.lint.scan import PARAM, Source
 
@@ -104,7 +104,11 @@ def header_value(source: Source, pos: int) -> tuple[str, Span] | None:
         return None
     if m.group().startswith("new"):
         return None
-    parts = parts_at(source, pos, m.end())  # a variable holding `Bearer ${token}`
+    # a variable holding `Bearer ${token}` (only a file that writes `Bearer` may hold one)
+    bearer = source.memo.get("bearer")
+    if bearer is None:
+        bearer = source.memo["bearer"] = "Bearer" in source.text
+    parts = resolve_at(source, pos) if bearer else None
     if parts and not all(p.is_param for p in parts):
         return "".join("{}" if p.is_param else p.text for p in parts), Span(m.start(), m.end())
     return "{}", Span(m.start(), m.end())

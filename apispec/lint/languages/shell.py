@@ -64,9 +64,7 @@ class ShellDialect(Dialect):
     )
     token_re = re.compile(
         r"(?P<c>(?<![^\s;|&(])\#[^\n]*)"
-        # `$(...)` is one piece of a word only without blanks: `id=$(curl -s "$URL" | jq .)`
-        # holds commands, scanned as such.
-        r"|(?P<w>(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\$\([^()\s]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]"
+        r"|(?P<w>(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\$\([^()\n]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]"
         r"|[^\s'\"|;&<>()\\])+)"
     )
     concat_re = None
@@ -134,7 +132,7 @@ class ShellDialect(Dialect):
             return info
         command = names[k].rsplit("/", 1)[-1]
         info.callee = command
-        rest = words[k + 1 :]
+        rest = _expanded(source, words[k + 1 :])
         if command == "curl":
             _curl(info, rest, chain)
         elif command == "wget":
@@ -307,6 +305,44 @@ def _inner_substitution(source: Source, offset: int) -> tuple[int, int] | None:
         if start + 2 <= offset < end - 1 and (best is None or start > best[0]):
             best = (start + 2, end - 1)
     return best
+
+
+_ARRAY_USE = re.compile(r"\$\{([A-Za-z_]\w*)\[[@*]\]\}")
+
+
+def _expanded(source: Source, words: list[Lit]) -> list[Lit]:
+    """Words with `"${args[@]}"` replaced by the words of the array assigned before it.
+
+    `query=(--data-urlencode "filter=..." ...)` then `curl -G "${query[@]}" URL`
+    passes the array's words as options of this one command.
+    """
+    if not any("[@]" in _plain_text(source, w) or "[*]" in _plain_text(source, w) for w in words):
+        return words
+    text = source.text
+    out: list[Lit] = []
+    for word in words:
+        m = _ARRAY_USE.fullmatch(text[word.start : word.end].strip("\"'"))
+        if m is None:
+            out.append(word)
+            continue
+        pattern = re.compile(r"(?<![\w$])" + re.escape(m.group(1)) + r"=\(")
+        assigned = list(pattern.finditer(text, max(source.pos, word.start - 4000), word.start))
+        assign = assigned[-1] if assigned else None
+        if assign is None:
+            out.append(word)
+            continue
+        close = source.matching_closer(assign.end() - 1, 4000)
+        end = close if close > 0 else word.start
+        out.extend(
+            lit
+            for lit in source.lits[source.first_lit_after(assign.end()) :]
+            if lit.start < end and lit.start >= assign.end()
+        )
+    return out
+
+
+def _plain_text(source: Source, word: Lit) -> str:
+    return source.text[word.start : word.end]
 
 
 def _curl(info: CallInfo, words: list[Lit], chain: Chain) -> None:
