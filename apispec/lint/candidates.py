@@ -436,6 +436,13 @@ def _candidate(
         return None  # `*/api/v2/...`, `^/api/v2/...`: a pattern a fake matches
     if context.foreign(host_of(prefix) if prefix is not None else None, base):
         return None  # another service's URL in a file that also calls this API
+    if (
+        prefix  # a host before /api/v2 (literal or a variable); a bare /api/v2/x path is ours
+        and first != PARAM
+        and first not in known
+        and not context.names_this_api(prefix, None)
+    ):
+        return None  # `https://status.example.com/api/v2/summary.json`: another product's API v2
     one_word = bare and len(raw_segments) == 1
     if first == PARAM and not (hit.via_api_v2 and any(s != PARAM for s in raw_segments)):
         return None  # a variable collection counts after a base, with a literal segment

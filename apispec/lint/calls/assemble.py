@@ -233,7 +233,9 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         info.query_args = (opener, closer)
         return info
     after_call = text[closer + 1 : closer + 40]
-    if exclusions.is_route(clients, info.callee, args_after, after_call):
+    if exclusions.is_route(clients, info.callee, args_after, after_call) or (
+        exclusions.bound_router(source, clients, info.callee, args_after)
+    ):
         info.route = True
         return info
     if text[opener + 1 : start].strip() and exclusions.is_route(

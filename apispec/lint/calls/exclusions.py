@@ -108,7 +108,10 @@ _MATCHERS = frozenset(
 )
 _ASSERTING = re.compile(r"(?i)^(?:assert|expect|should|verify|check_?)")
 _RESPONSE_HEADER = re.compile(
-    r"""['"](?:location|content-location|link)['"]\s*\]?\s*(?::|=>|=|,)\s*\Z""", re.I
+    r"""['"](?:location|content-location|link)['"]\s*\]?\s*(?::|=>|=|,)\s*\Z"""
+    # an object's `href` in data the API answers with: `{ id: "2048", href: "/api/v2/..." }`
+    r"""|(?<![\w$])['"]?href['"]?\s*(?::|=>|=)\s*\Z""",
+    re.I,
 )
 
 
@@ -255,10 +258,44 @@ def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
             made = (m.group("made") or m.group("made2") or "").lower()
             if receiver in clients.mock_receivers or "mock" in made or "fake" in made:
                 names.add(name.lower().lstrip("$@_"))
+        if clients.mock_modules:  # `import { http, HttpResponse } from "msw"`
+            for m in _IMPORTED.finditer(source.text, source.pos, source.endpos):
+                if m.group("module") in clients.mock_modules:
+                    for name in re.findall(
+                        r"(?:\bas\s+)?([A-Za-z_$][\w$]*)\s*(?:,|$)", m.group("names")
+                    ):
+                        names.add(name.lower())
         found = source.memo["mock_names"] = frozenset(names)
     return found  # type: ignore[return-value]
 
 
+def bound_router(source: Source, clients: ClientTable, callee: str, args_after: str) -> bool:
+    """`api.get("/x", handler)` where `api` holds a router the file makes (`express.Router()`)."""
+    names = [n for n in MEMBER_SPACED.split(callee) if n]
+    if len(names) != 2 or clients.router_factory is None:
+        return False
+    routers = source.memo.get("router_names")
+    if routers is None:
+        found = set()
+        for m in clients.router_factory.finditer(source.text, source.pos, source.endpos):
+            bound = _ROUTER_BOUND.search(source.text, max(source.pos, m.start() - 120), m.start())
+            if bound is not None:
+                found.add(bound.group(1))
+        routers = source.memo["router_names"] = frozenset(found)
+    if names[0] not in routers or names[1].lower() not in _ROUTER_VERBS:  # type: ignore[operator]
+        return False
+    rest = args_after.lstrip()
+    return rest.startswith(",")
+
+
+_IMPORTED = re.compile(
+    r"\bimport\s+(?:type\s+)?(?P<names>\{[^}]*\}|[A-Za-z_$][\w$]*(?:\s*,\s*\{[^}]*\})?)"
+    r"\s*from\s*[\"'](?P<module>[^\"']+)[\"']"
+)
+_ROUTER_BOUND = re.compile(r"([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=\s*(?:new\s+)?\Z")
+_ROUTER_VERBS = frozenset(
+    ("get", "post", "put", "patch", "delete", "head", "options", "all", "use", "route")
+)
 _BOUND = re.compile(
     r"(?P<recv>\w+)\s*\.\s*(?P<made>\w*)\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)\s*as\s+(?P<name>\w+)"
     r"|(?P<name2>[$@]?\w+)\s*(?::=|=)\s*(?:new\s+)?(?P<recv2>\w+)\s*\.\s*(?P<made2>\w+)\s*\("
