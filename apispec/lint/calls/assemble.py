@@ -34,6 +34,29 @@ _MEMBER = re.compile(r"\.|->|::")
 _ENTRY = re.compile(
     r"[ \t-]*((?:\$?[\w.-]+|[\"'][\w.-]+[\"']|\[[\"']?[\w.-]+[\"']?\])[ \t]*(?:=>|=|:)[ \t]*)?\Z"
 )
+# Calls that print or log what they are given: a URL passed to them is not sent.
+_PRINTERS = frozenset(
+    (
+        "print",
+        "println",
+        "printf",
+        "echo",
+        "write-host",
+        "write-output",
+        "write-verbose",
+        "write-warning",
+        "write-debug",
+        "write-information",
+        "writeline",
+        "write",
+        "puts",
+        "debug",
+        "info",
+        "warn",
+        "warning",
+        "error",
+    )
+)
 # How far from a call the code around it is read: a window in lines, and in
 # characters as well, so that a file of one long line costs no more per call.
 _ASSIGN_REACH = 300  # characters before a URL where `name =` may stand
@@ -137,15 +160,29 @@ def call_info(source: Source, chain: Chain) -> CallInfo:
         info = call_at(source, chain.start, chain.end)
     if info.route or info.method or info.methods or (info.callee and info.expr_start < 0):
         return info
-    var = assigned_variable(source, info.expr_start if info.expr_start >= 0 else chain.start)
-    if var:
-        use = use_of(source, var, chain.end)
-        if use is not None:
-            used = dialect.command_context(source, use) or call_at(source, use.start, use.end)
-            if used.callee or used.route or used.method:
-                used.fallback = info
-                return used
+    at = info.expr_start if info.expr_start >= 0 else chain.start
+    var = assigned_variable(source, at) or dialect.assigned_by_block(source, at)
+    after = chain.end
+    for _ in range(3 if var else 0):  # past uses that only print the URL
+        use = use_of(source, var, after)
+        if use is None:
+            break
+        used = dialect.command_context(source, use) or call_at(source, use.start, use.end)
+        if _prints(used.callee):
+            after = use.end
+            continue
+        if used.callee or used.route or used.method:
+            used.fallback = info
+            return used
+        break
     return info
+
+
+def _prints(callee: str) -> bool:
+    """A call that prints or logs its arguments (`Write-Host "... $path"`, `log.info(url)`)."""
+    name = MEMBER_SPACED.split(callee)[-1].lower() if callee else ""
+    first = MEMBER_SPACED.split(callee)[0].lower() if callee else ""
+    return name in _PRINTERS or first in ("log", "logger", "logging", "console")
 
 
 def assigned_variable(source: Source, start: int) -> str | None:

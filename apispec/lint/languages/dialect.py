@@ -109,6 +109,11 @@ class Dialect:
         """The call around `chain` where it is not a bracketed call (a command, a mapping)."""
         return None
 
+    def assigned_by_block(self, source: Source, start: int) -> str | None:
+        """The variable a block statement holding `start` assigns its value to, if any
+        (PowerShell's `$path = switch ($k) { 'a' { "/x" } }`)."""
+        return None
+
     def in_markup(self, source: Source, start: int) -> bool:
         """True where a string is markup, not code (a JSX attribute): never a call."""
         return False
