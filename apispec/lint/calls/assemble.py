@@ -34,6 +34,9 @@ _MEMBER = re.compile(r"\.|->|::")
 _ENTRY = re.compile(
     r"[ \t-]*((?:\$?[\w.-]+|[\"'][\w.-]+[\"']|\[[\"']?[\w.-]+[\"']?\])[ \t]*(?:=>|=|:)[ \t]*)?\Z"
 )
+# The query of a URL held in a variable, set apart: Go's `u.RawQuery = ...`, JavaScript's
+# `url.search = ...`, .NET's `builder.Query = ...`.
+_QUERY_SET = re.compile(r"\$?([A-Za-z_]\w*)\s*\.\s*(?:RawQuery|search|Query)\s*=(?!=)\s*")
 # Calls that print or log what they are given: a URL passed to them is not sent.
 _PRINTERS = frozenset(
     (
@@ -90,6 +93,8 @@ class CallInfo:
     fallback: CallInfo | None = None
     # The other calls of the method chain the call is part of (`.SetQueryParam(...)`).
     chain: tuple[Link, ...] = ()
+    # Where the value assigned to the URL variable's query starts (`u.RawQuery = ...`).
+    query_assigned: int = -1
 
 
 def http_helper_argument(source: Source, chain: Chain) -> bool:
@@ -173,6 +178,11 @@ def call_info(source: Source, chain: Chain) -> CallInfo:
             continue
         if used.callee or used.route or used.method:
             used.fallback = info
+            query = _QUERY_SET.search(source.text, chain.end, use.start)
+            while query is not None and query.group(1) != var.lstrip("$"):
+                query = _QUERY_SET.search(source.text, query.end(), use.start)
+            if query is not None:  # `u.RawQuery = q.Encode()`, `url.search = params.toString()`
+                used.query_assigned = query.end()
             return used
         break
     return info

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from apispec.lint.calls.assemble import CallInfo
-from apispec.lint.candidates import PathHit, chain_from
+from apispec.lint.candidates import PathHit, chain_from, flatten
 from apispec.lint.details.filter_value import parse_query_string, value_from_parts
 from apispec.lint.details.resolve import resolve_at, resolve_parts
 from apispec.lint.languages.clients import table
@@ -46,6 +46,9 @@ _MAPPING_START = re.compile(
     r"(@\{|\{|dict\(|\[|array\()"
 )
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
+_ENCODED_VARIABLE = re.compile(
+    r"\$?([A-Za-z_]\w*)(?:\s*\.\s*(?:Encode|toString|String)\s*\(\s*\))?"
+)
 _COMMA = re.compile(r"\s*,\s*")
 _BRACES = re.compile(r"^\$?\{|\}$")
 _PLAIN_VARIABLE = re.compile(r"\$?[A-Za-z_]\w*")
@@ -69,9 +72,27 @@ def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
             found = mapping_of_variable(source, *info.query_variable)
     if info.chain:
         found = found + chain_query(source, info)
+    if info.query_assigned >= 0:
+        found = found + assigned_query(source, info.query_assigned)
     if not found and info.fallback is not None:
         return call_query(source, info.fallback)
     return found
+
+
+def assigned_query(source: Source, pos: int) -> list[QueryValue]:
+    """The query assigned to a URL apart (`u.RawQuery = url.Values{...}.Encode()`,
+    `u.RawQuery = q.Encode()`, `url.search = "a=1&b=2"`)."""
+    text = source.text
+    j = source.lit_starting(pos)
+    if j is not None:
+        chain = chain_from(source, j)
+        flat, offs, owner = flatten(chain.parts)
+        return parse_query_string(flat, offs, owner, chain.parts, 0, len(flat))
+    found = query_at(source, pos)
+    if found:
+        return found
+    var = _ENCODED_VARIABLE.match(text, pos)
+    return mapping_of_variable(source, var.group(1), pos) if var is not None else []
 
 
 def chain_query(source: Source, info: CallInfo) -> list[QueryValue]:
@@ -253,7 +274,11 @@ def parse_mapping(source: Source, opener: int) -> list[QueryValue]:
         if m is not None:
             name = m.group(2) or m.group(3)
             value = source.skip_space(m.end())
-            if text[value] in "{(" and source.lit_starting(value) is None:
+            if (
+                text[value] in "{("
+                and source.lit_starting(value) is None
+                and _MAP_KEY.match(text, value + 1, closer)  # `{ filter: ... }`, not `{"x"}`
+            ):
                 # a mapping inside: openapi-fetch's `params: { query: {...}, path: {...} }`
                 if name in _NESTED_QUERY:
                     found.extend(parse_mapping(source, value))
