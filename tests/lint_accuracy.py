@@ -1,7 +1,8 @@
 """Score the linter against hand-labelled fixture sets: recall, method, rules, precision.
 
 Each set is a tree of client code (`root` in the expectations file) linted as
-one repository, as a user's CI would, and a YAML file under
+one repository, as a user's CI would (calls listed by `apispec lint
+--show-calls`, through the same two passes as the findings), and a YAML file under
 tests/fixtures/lint-expected/ that lists every API v2 call (line, method,
 path) and every finding (line, code) a perfect linter reports there. The
 labels describe the code, not today's linter, so a miss shows up as a number
@@ -92,26 +93,17 @@ def observe(labelled: LabelledSet) -> Observed:
             exclude=labelled.exclude,
             fail_on="never",
             jobs=1,
+            show_calls=True,
         )
         outcome = execute(request)
     findings = [
         Report(_relative(f.path, labelled.root), f.line, f.code) for f in outcome.result.findings
     ]
-    return Observed(_calls(labelled), findings)
-
-
-def _calls(labelled: LabelledSet) -> list[Call]:
-    """Every call extraction reports in the set's files."""
-    from apispec.lint.extract import extract_references
-    from apispec.model import load_registry
-
-    registry = load_registry()
-    found: list[Call] = []
-    for file in sorted(labelled.languages):
-        text = (labelled.root / file).read_text(encoding="utf-8")
-        for ref in extract_references(text, file, registry):
-            found.append(Call(file, ref.line, ref.method, ref.path))
-    return found
+    calls = [
+        Call(_relative(c.path, labelled.root), c.line, c.method, c.call.replace("{id}", "{}"))
+        for c in outcome.result.calls
+    ]
+    return Observed(calls, findings)
 
 
 def _relative(shown: str, root: Path) -> str:

@@ -41,6 +41,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report to FILE")
     p.add_argument("--statistics", action="store_true", help="print counts per rule and endpoint")
     p.add_argument(
+        "--show-calls",
+        action="store_true",
+        help="list every API v2 call found instead of the findings (text or json)",
+    )
+    p.add_argument(
         "--select", type=_codes, metavar="CODES", help="only these rules (comma list, prefixes)"
     )
     p.add_argument("--ignore", type=_codes, metavar="CODES", help="skip these rules as well")
@@ -107,7 +112,12 @@ def run(args: argparse.Namespace) -> int:
         diff=args.diff,
         unsafe_fixes=args.unsafe_fixes,
         jobs=args.jobs,
+        show_calls=args.show_calls,
     )
+    if args.show_calls and args.format not in ("text", "json"):
+        from apispec.exceptions import UsageError
+
+        raise UsageError(f"--show-calls lists calls as text or json, not {args.format}")
     with fewer_collections():
         outcome = execute(request, stdin=sys.stdin)
     _problems(outcome)
@@ -117,7 +127,11 @@ def run(args: argparse.Namespace) -> int:
     from apispec.lint.report import render
     from apispec.lint.report.text import statistics
 
-    if args.statistics and args.format == "text":
+    if args.show_calls:
+        from apispec.lint.inventory import render as inventory
+
+        report = inventory(args.format, outcome.result)
+    elif args.statistics and args.format == "text":
         report = statistics(outcome.result)
     else:
         report = render(args.format, outcome.result)
@@ -129,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(statistics(outcome.result))
     else:
         sys.stdout.write(report)
+    if args.show_calls and outcome.exit_code == 1:
+        return 0  # an inventory, not a verdict: findings do not fail it
     return outcome.exit_code
 
 

@@ -308,7 +308,7 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
         hint = "these are all the values the server's own description (an overlay) lists"
     else:
         hint = "the spec lists only these values; the server may know more"
-    return make("FLT005", message, item.start, item.end, hint)
+    return make("FLT005", message, item.start, item.end, hint, prop.name)
 
 
 def _not_applicable(c: Comparison, prop: PropertyInfo, kind: str | bool | None) -> Diagnostic:

@@ -31,6 +31,9 @@ class Diagnostic:
     hint: str | None
     start: int
     end: int
+    # The filter property the diagnostic is about, where there is one (FLT005, FLT006):
+    # the linter asks the registry whether that property's value list is complete.
+    subject: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -62,8 +65,15 @@ def line_column(text: str, offset: int) -> tuple[int, int]:
     return line, column
 
 
-def make(code: str, message: str, start: int, end: int, hint: str | None = None) -> Diagnostic:
-    return Diagnostic(code, CODES[code][0], message, hint, start, end)
+def make(
+    code: str,
+    message: str,
+    start: int,
+    end: int,
+    hint: str | None = None,
+    subject: str | None = None,
+) -> Diagnostic:
+    return Diagnostic(code, CODES[code][0], message, hint, start, end, subject)
 
 
 def ordered(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

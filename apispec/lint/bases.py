@@ -39,6 +39,7 @@ class Base(NamedTuple):
     api: bool | None  # True: this API's /api/v2; False: another service; None: not known
     slash: bool | None  # whether it ends in `/` (None: not known)
     text: str  # as written, for messages
+    named: bool = False  # the base itself names this API (port 1616, `prtg` in its URL)
 
     def join(self, path: str, rule: Join) -> str | None:
         """The path under /api/v2 a relative `path` reaches, None where the join leaves /api/v2.
@@ -269,7 +270,8 @@ def _base_of(
             slash = bool(rest and rest[0].raw.startswith("/")) or None
             if not rest and text[lit.end : hi].strip(" \t\r\n)}]") == "":
                 slash = False
-        return Base(True, slash, written)
+        named = ":1616" in raw or "prtg" in raw.lower()
+        return Base(True, slash, written, named)
     for lit in lits:
         host = _HOST.match(lit.raw)
         if host and lit.raw.rstrip("/") != host.group():

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from apispec.lint.bases import base_at, client_of_call, clients_of, segment_arguments, url_join_base
 from apispec.lint.budget import check
 from apispec.lint.languages.clients import table
-from apispec.lint.receivers import call_site, callee_before
+from apispec.lint.receivers import call_site, callee_of
 from apispec.lint.scan import PARAM, Part, Source
 
 _LEADING = re.compile(r"(?<![\w.$>:])(\$?[A-Za-z_](?:[\w.]|->|::)*)\s*(\+|\.)\s*\Z")
@@ -35,6 +35,13 @@ _ASSIGN_REACH = 300  # characters before a base URL where `NAME =` may stand
 _PARAM_NAME = re.compile(r"[\w.$:]*?([A-Za-z_]\w*)\W*\Z")
 _VERB_LINE = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?=/)")
 _ANNOTATION = re.compile(r"@(?:[\w.]*\.)?([A-Za-z_]\w*)\s*\(\s*\Z")
+_API_V2 = re.compile(r"/api/v2(?!\.?\w)")  # not /api/v2.0, /api/v2x
+_HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#]*)")
+_THIS_API = re.compile(r":1616\b|prtg", re.I)
+# A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
+_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+# A pattern, not a path: regular expression or wildcard syntax, route parameters (`:id`).
+_PATTERN = re.compile(r"[*^\\()|\[\]+]|\$(?=\Z|[)|/])|/:[A-Za-z_]")
 
 
 @dataclass(slots=True)
@@ -177,9 +184,29 @@ def find_path(flat: str, known: frozenset[str], allow_relative: bool) -> PathHit
     return PathHit(start, end, via, query_end)
 
 
-def base_variables(source: Source) -> frozenset[str]:
-    """Names of variables assigned a URL that ends in /api/v2 (`BASE = f"https://h:1616/api/v2"`)."""
-    names: set[str] = set()
+class Base(NamedTuple):
+    """What the file says about one URL ending in /api/v2 (a base variable or a full URL)."""
+
+    host: str | None  # literal host and port, lower case; None when not written literally
+    strong: bool  # the URL or the statement assigning it names this API (port 1616, prtg)
+
+
+def host_of(prefix: str) -> str | None:
+    """The literal host (and port) of the URL text before `/api/v2`; None when interpolated."""
+    m = _HOST.match(prefix)
+    host = m.group(1).lower() if m else ""
+    if not host or PARAM in host or "$" in host or "{" in host:
+        return None
+    return host
+
+
+def base_variables(source: Source) -> dict[str, Base]:
+    """Variables assigned a URL that ends in /api/v2 (`BASE = f"https://h:1616/api/v2"`).
+
+    A name assigned several such URLs keeps the host only when they agree, and is
+    strong when any of them is.
+    """
+    found: dict[str, Base] = {}
     text = source.text
     for lit in source.lits:
         raw = lit.raw.rstrip("/")
@@ -192,9 +219,17 @@ def base_variables(source: Source) -> frozenset[str]:
             )
         lo = max(line_start, lit.start - _ASSIGN_REACH)
         m = _BASE_ASSIGN.search(text, lo, lit.start)
-        if m is not None:
-            names.add(variable_name(m.group(1)))
-    return frozenset(names)
+        if m is None:
+            continue
+        name = variable_name(m.group(1))
+        statement = text[m.start(1) : lit.end]
+        base = Base(host_of(raw[: -len("/api/v2")]), _THIS_API.search(statement) is not None)
+        known = found.get(name)
+        if known is not None:
+            host = known.host if known.host == base.host else None
+            base = Base(host, known.strong or base.strong)
+        found[name] = base
+    return found
 
 
 def variable_name(expression: str) -> str:
@@ -204,46 +239,124 @@ def variable_name(expression: str) -> str:
 
 
 class Evidence:
-    """What a whole text says about this API, read once for all its regions (Markdown fences)."""
+    """What a whole text says about this API, read once for all its regions (Markdown fences).
 
-    def __init__(self, text: str, known: frozenset[str]) -> None:
+    `helpers` are the names of the own HTTP helpers the text may call (learnt from
+    this file and, in a repository pass, from the other files of the tree): a
+    relative path given to one is a call whatever its first segment.
+    """
+
+    def __init__(
+        self, text: str, known: frozenset[str], helpers: frozenset[str] = frozenset()
+    ) -> None:
+        self.known = known
         self.port = _PORT.search(text) is not None
         self.prtg = _PRTG.search(text) is not None
         self.bearer = "Bearer" in text
-        self.api_v2 = "/api/v2" in text
+        self.api_v2 = _API_V2.search(text) is not None
         # `/experimental/<collection>` mentions; one outside a comment is evidence.
         self.experimental_at = [
             m.start() for m in _EXPERIMENTAL.finditer(text) if m.group(1) in known
         ]
+        self.helpers = helpers
 
 
 class Context:
-    """File-level evidence that the file talks to this API (see docs/linter-detection.md)."""
+    """File-level evidence that the file talks to this API (see docs/linter-detection.md).
+
+    Besides the file's evidence it knows the hosts of this API's URLs: where a
+    file names one (port 1616 or `prtg` in the URL or in the statement assigning
+    it, or a `/api/v2/experimental/<collection>` URL), a URL or base variable
+    with another host, or a base variable that does not name this API while
+    another one does, belongs to another service of the same file.
+    """
 
     def __init__(self, source: Source, evidence: Evidence):
+        self.known = evidence.known
         self.port = evidence.port
         self.prtg = evidence.prtg
         self.bearer = evidence.bearer
         self.api_v2 = evidence.api_v2
+        self.helpers = evidence.helpers
         self.experimental = any(not source.in_comment(at) for at in evidence.experimental_at)
-        self.base_variables = base_variables(source) if self.api_v2 else frozenset()
+        self.bases = base_variables(source) if evidence.api_v2 else {}
+        self.base_variables = frozenset(self.bases)
+        self.api_hosts, self.named = (
+            self._hosts(source) if evidence.api_v2 else (frozenset(), False)
+        )
+
+    def _hosts(self, source: Source) -> tuple[frozenset[str], bool]:
+        """Hosts of URLs that name this API, and whether any URL or base names it."""
+        hosts = {b.host for b in self.bases.values() if b.strong and b.host}
+        named = any(b.strong for b in self.bases.values())
+        for lit in source.lits:
+            raw = lit.raw
+            at = raw.find("/api/v2")
+            if at < 0 or PARAM in raw[:1]:
+                continue
+            prefix = raw[:at]
+            rest = raw[at + 7 :]
+            strong = _THIS_API.search(prefix) is not None
+            if not strong:
+                m = _EXPERIMENTAL.match(rest, 1)
+                strong = (
+                    rest.startswith("/experimental/") and m is not None and m.group(1) in self.known
+                )
+            if strong:
+                named = True
+                host = host_of(prefix)
+                if host:
+                    hosts.add(host)
+        return frozenset(hosts), named
 
     @property
     def strong(self) -> bool:
         return self.port or self.prtg or self.experimental
 
-    def accepts(self, via_api_v2: bool, first: str, second: str) -> str | None:
-        """The evidence text if a path with these first segments is an API v2 call."""
+    def foreign(self, host: str | None, base: str | None = None) -> bool:
+        """Whether a URL with this literal host (or via this base variable) is another service's."""
+        if base is not None:
+            info = self.bases.get(base)
+            if info is not None:
+                if info.strong:
+                    return False
+                if self.named and (info.host is None or info.host not in self.api_hosts):
+                    return True
+                host = info.host
+        return host is not None and bool(self.api_hosts) and host not in self.api_hosts
+
+    def names_this_api(self, host_prefix: str | None, base: str | None) -> bool:
+        """Whether the URL itself (its text before /api/v2, or its base variable) names this API."""
+        if base is not None and base in self.bases:
+            return self.bases[base].strong
+        return host_prefix is not None and _THIS_API.search(host_prefix) is not None
+
+    def accepts(
+        self, via_api_v2: bool, first: str, second: str, named: bool = False
+    ) -> tuple[str, bool] | None:
+        """(evidence text, weak) if a path with these first segments is an API v2 call.
+
+        `named`: the URL itself names this API. Weak evidence (only `Authorization:
+        Bearer` with `/api/v2`, which many products share) accepts only paths that
+        start as this API's do: a registry collection, `session`, or
+        `experimental/<collection>`.
+        """
+        known = self.known
+        known_path = first in known and (first != "experimental" or second in known)
         if via_api_v2:
-            if first == "experimental":
-                return "/api/v2/experimental in URL"
+            if first == "experimental" and second in known:
+                return "/api/v2/experimental in URL", False
+            if named:
+                return "/api/v2 in URL; the URL names this API", False
             if self.strong:
-                return "/api/v2 in URL; " + self.why()
-            if self.bearer:
-                return "/api/v2 in URL; Authorization: Bearer in file"
+                return "/api/v2 in URL; " + self.why(), False
+            if self.bearer and known_path:
+                return "/api/v2 in URL; Authorization: Bearer in file", True
             return None
-        if self.strong or (self.bearer and self.api_v2):
-            return "relative path; " + self.why()
+        if self.strong:
+            return "relative path; " + self.why(), False
+        if self.bearer and self.api_v2 and known_path:
+            return "relative path; " + self.why(), True
         return None
 
     def why(self) -> str:
@@ -267,13 +380,20 @@ class Candidate(NamedTuple):
     bare: bool  # a relative path written without its leading slash ('devices')
     evidence: str
     one_word: bool  # a bare path of one segment: a call only as an HTTP helper's argument
+    weak: bool = False  # accepted on weak evidence only (Authorization: Bearer and /api/v2)
+    # a call only as the argument of one of the file's own API helpers (`_get("/health")`)
+    needs_helper: bool = False
 
 
 def candidates(
-    source: Source, known: frozenset[str], evidence: Evidence | None = None
+    source: Source,
+    known: frozenset[str],
+    evidence: Evidence | None = None,
+    context: Context | None = None,
 ) -> Iterator[Candidate]:
     """Every expression of the source that names an API v2 path, in file order."""
-    context = Context(source, evidence or Evidence(source.text, known))
+    if context is None:
+        context = Context(source, evidence or Evidence(source.text, known))
     full_only = source.dialect.full_urls_only
     clients = table(source.dialect.name)
     in_markup = source.dialect.in_markup
@@ -286,8 +406,9 @@ def candidates(
             continue
         raw = lit.raw
         lone = "/" not in raw and PARAM not in raw and (raw not in known or full_only)
-        # a lone word is a path only as the argument of a client with a base URL
-        if lone and (sites is None or not sites.may_take(lit.start, raw)):
+        helper_word = lone and bool(context.helpers) and _WORD.fullmatch(raw) is not None
+        # a lone word is a path only as the argument of a client with a base URL or a helper
+        if lone and not helper_word and (sites is None or not sites.may_take(lit.start, raw)):
             continue
         chain = (
             raw[:1].isupper() and verb_line(source, index, clients.request_annotations)
@@ -296,7 +417,7 @@ def candidates(
         if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
             chain = leading_operand(source, chain)
         candidate = sites.candidate(chain, consumed) if sites is not None else None
-        if candidate is None and not lone:
+        if candidate is None and (not lone or helper_word):
             candidate = _candidate(source, chain, known, context, full_only)
         elif candidate is _NOT_A_CALL:
             continue
@@ -311,38 +432,57 @@ def _candidate(
     flat = "".join([PARAM if part.is_param else part.text for part in chain.parts])
     hit = find_path(flat, known, not full_only)
     if hit is None:
-        return None
+        if context.helpers and not full_only and _WORD.fullmatch(flat):
+            hit = PathHit(0, len(flat), False, len(flat))  # a helper's one-word path
+        else:
+            return None
     flat, offs, owner = flatten(chain.parts)
     path_flat = flat[hit.start : hit.end].rstrip("/")
     bare = not hit.via_api_v2 and not path_flat.startswith("/")
     if bare:
         path_flat = "/" + path_flat
     raw_segments = path_flat.split("/")[1:]
-    if not raw_segments or not raw_segments[0] or raw_segments[0] == PARAM:
+    if not raw_segments or not raw_segments[0] or _PATTERN.search(path_flat):
         return None
     first = raw_segments[0]
     second = raw_segments[1] if len(raw_segments) > 1 else ""
-    via_base = (
-        not hit.via_api_v2
-        and hit.start == 1
-        and bool(context.base_variables)
-        and variable_name(chain.parts[0].text) in context.base_variables
-    )
-    if via_base:
-        hit.via_api_v2 = True  # relative to a variable holding the .../api/v2 base
-    elif not hit.via_api_v2 and first not in known and first != "experimental":
-        return None
-    evidence = context.accepts(hit.via_api_v2, first, second)
-    if evidence is None:
-        return None
-    if via_base:
-        evidence = "base URL variable ends /api/v2"
+    base = None
+    if not hit.via_api_v2 and hit.start == 1 and context.bases:
+        name = variable_name(chain.parts[0].text)
+        if name in context.bases:
+            base = name
+            hit.via_api_v2 = True  # relative to a variable holding the .../api/v2 base
+    prefix = flat[: hit.start - 7] if hit.via_api_v2 and base is None else None
+    if prefix is not None and _PATTERN.search(prefix.replace("$", "")):
+        return None  # `*/api/v2/...`, `^/api/v2/...`: a pattern a fake matches
+    if context.foreign(host_of(prefix) if prefix is not None else None, base):
+        return None  # another service's URL in a file that also calls this API
+    if (
+        prefix  # a host before /api/v2 (literal or a variable); a bare /api/v2/x path is ours
+        and first != PARAM
+        and first not in known
+        and not context.names_this_api(prefix, None)
+    ):
+        return None  # `https://status.example.com/api/v2/summary.json`: another product's API v2
     one_word = bare and len(raw_segments) == 1
-    return Candidate(chain, flat, offs, owner, hit, bare, evidence, one_word)
+    if first == PARAM and not (hit.via_api_v2 and any(s != PARAM for s in raw_segments)):
+        return None  # a variable collection counts after a base, with a literal segment
+    if not hit.via_api_v2 and first not in known:
+        if not context.helpers or first == PARAM:
+            return None
+        return Candidate(chain, flat, offs, owner, hit, bare, "own API helper", False, False, True)
+    accepted = context.accepts(hit.via_api_v2, first, second, context.names_this_api(prefix, base))
+    if accepted is None:
+        if not context.helpers:
+            return None
+        return Candidate(chain, flat, offs, owner, hit, bare, "own API helper", False, False, True)
+    evidence, weak = accepted
+    if base is not None and not weak:
+        evidence = "base URL variable ends /api/v2"
+    return Candidate(chain, flat, offs, owner, hit, bare, evidence, one_word, weak)
 
 
 _PATH_LIKE = re.compile(r"/?[\w.~\x00{}:-]+(?:/[\w.~\x00{}:-]*)*\Z")
-_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*\Z")
 _SENDS = frozenset(
     ("get", "post", "put", "patch", "delete", "head", "options", "request", "send", "fetch")
 )
@@ -375,7 +515,7 @@ class _Sites:
 
     def may_take(self, start: int, raw: str) -> bool:
         """Whether a literal without a slash may still be a path: a lower-case word argument."""
-        if not _WORD.match(raw) or not (self.clients or self._any_builder()):
+        if not _WORD.fullmatch(raw) or not (self.clients or self._any_builder()):
             return False
         text = self.source.text
         k = start - 1
@@ -437,7 +577,7 @@ class _Sites:
         opener = at if source.text[at] == "(" else source.enclosing_opener(at, 400)
         if opener < 0 or source.text[opener] != "(":
             return False
-        m = callee_before(source, max(source.pos, opener - 80), opener)
+        m = callee_of(source, max(source.pos, opener - 80), opener)
         if m is None:
             return False
         name = re.split(r"\?\.|\.|->|::", m.group(1))[-1].lower()
@@ -464,10 +604,10 @@ class _Sites:
         segments = path.strip("/").split("/")
         if not segments[0] or segments[0] == PARAM:
             return None
-        if (
-            self.context.accepts(True, segments[0], segments[1] if len(segments) > 1 else "")
-            is None
-        ):
+        accepted = self.context.accepts(
+            True, segments[0], segments[1] if len(segments) > 1 else "", base.named
+        )
+        if accepted is None:
             return None
         query_end = len(flat)
         if end < len(flat) and flat[end] == "?":
@@ -476,7 +616,8 @@ class _Sites:
         elif end < len(flat):
             query_end = end
         hit = PathHit(0, end, True, query_end)
-        return Candidate(chain, flat, offs, owner, hit, not path.startswith("/"), evidence, False)
+        bare = not path.startswith("/")
+        return Candidate(chain, flat, offs, owner, hit, bare, evidence, False, accepted[1])
 
     def _segments(
         self, chain: Chain, spans: list[tuple[int, int]], consumed: set[int]

@@ -37,7 +37,9 @@ KEYS = (
     "max-file-size",
     "respect-gitignore",
     "file-timeout",
+    "helpers",
 )
+_HELPER_NAME = re.compile(r"[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*")
 _SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB)?\s*", re.IGNORECASE)
 _UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
 
@@ -64,6 +66,7 @@ class Config:
     max_file_size: int = DEFAULT_MAX_SIZE
     respect_gitignore: bool = True
     file_timeout: float = DEFAULT_SECONDS  # seconds per file; 0: no limit
+    helpers: list[str] = field(default_factory=list)  # own API helpers: `name`, `receiver.name`
 
     def enabled(self, code: str) -> bool:
         return (self.select is None or code in self.select) and code not in self.ignore
@@ -172,6 +175,17 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
         config.respect_gitignore = value
     elif key == "file-timeout":
         config.file_timeout = parse_seconds(value, where)
+    elif key == "helpers":
+        config.helpers = [_helper_name(name, where) for name in _strings(value, where)]
+
+
+def _helper_name(name: str, where: str) -> str:
+    """A helper as code calls it: `Invoke-PrtgApi`, `api_get`, `client.get`."""
+    if not _HELPER_NAME.fullmatch(name.strip()):
+        raise ConfigError(
+            f"{where}: {name!r} is not a function name such as Invoke-PrtgApi or client.get"
+        )
+    return name.strip()
 
 
 def _glob(pattern: str, where: str) -> str:

@@ -22,15 +22,17 @@ from apispec.exceptions import debug_traceback
 from apispec.lint import budget, suppress
 from apispec.lint.config import Config
 from apispec.lint.discover import Candidate, display_path, read_text
-from apispec.lint.extract import extract_references
-from apispec.lint.finding import Edit, Finding, Fix, Skipped
+from apispec.lint.extract import extract
+from apispec.lint.finding import CallRecord, Edit, Finding, Fix, Skipped
+from apispec.lint.helpers import Helper, HelperTable, configured
 from apispec.lint.lines import Lines
-from apispec.lint.match import match
+from apispec.lint.match import COLLECTION, match
 from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import Reference
 from apispec.lint.rules import BY_CODE, Hook, in_hook
 from apispec.lint.rules.context import Call, FileContext, RunContext
-from apispec.model import Registry, load_registry
+from apispec.model import Endpoint, Registry, load_registry
+from apispec.releases import Release
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_MIN_FILES = 200
@@ -44,6 +46,9 @@ class Options:
     targets: tuple[str, ...]
     registry_dir: Path | None = None
     overlays: tuple[Path, ...] = ()
+    # API helpers other files define (the repository pass): their call sites are calls
+    helpers: HelperTable | None = None
+    show_calls: bool = False  # keep a record of every call found (--show-calls)
 
 
 @dataclass
@@ -51,6 +56,12 @@ class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)
     skipped: Skipped | None = None
+    helpers: list[Helper] = field(default_factory=list)  # the API helpers the file defines
+    calls: list[CallRecord] = field(default_factory=list)  # with Options.show_calls
+
+    @property
+    def worth_returning(self) -> bool:
+        return bool(self.findings or self.skipped or self.helpers or self.calls)
 
 
 @dataclass
@@ -60,6 +71,7 @@ class LintResult:
     files: int
     targets: tuple[str, ...]
     fixed: int = 0  # findings --fix repaired in this run
+    calls: list[CallRecord] = field(default_factory=list)  # with Options.show_calls
 
 
 class Checker:
@@ -69,6 +81,16 @@ class Checker:
         self.registry = registry
         self.options = options
         self.config = options.config
+        base = HelperTable(configured(self.config.helpers))
+        self.helpers = base.merged(options.helpers) if options.helpers else base
+        self.defined: list[Helper] = []  # what the last file linted defines
+        self.calls: list[CallRecord] = []  # the last file's calls, with Options.show_calls
+        names = tuple(h.name.encode() for h in base.helpers)
+        self.worth_decoding = (
+            (lambda data: worth_decoding(data) or any(n in data for n in names))
+            if names
+            else worth_decoding
+        )
         targets = tuple(registry.release(t) for t in options.targets)
         self.run = RunContext(registry, targets, frozenset(BY_CODE))
         enabled = self.config.enabled
@@ -89,20 +111,36 @@ class Checker:
             row.module.check for row in in_hook(Hook.SUPPRESSION) if enabled(row.code)
         ]
 
+    @contextmanager
+    def helping(self, table: HelperTable) -> Iterator[None]:
+        """Lint with the repository's helpers as well as the configured ones, then as before."""
+        before = self.helpers
+        self.helpers = table.merged(before)
+        try:
+            yield
+        finally:
+            self.helpers = before
+
     # -- one file -------------------------------------------------------------
 
     def lint_text(self, text: str, path: str) -> list[Finding]:
         """Every finding in one file's text, configured, suppressed and positioned."""
+        self.defined = []
+        self.calls = []
         has_marker = "apispec:" in text
-        if not might_reference(text) and not has_marker:
+        if not might_reference(text) and not has_marker and not self.helpers:
             return []
         lines = Lines(text)
         file = FileContext(self.run, text, path, lines)
         findings: list[Finding] = []
-        file.references = extract_references(text, path, self.registry)
+        extraction = extract(text, path, self.registry, self.helpers)
+        file.references = extraction.references
+        self.defined = extraction.helpers
         for reference in file.references:
             budget.check()
             findings.extend(self.check_reference(file, reference))
+        if self.options.show_calls:
+            self.calls = [self._record(path, ref) for ref in file.references]
         for check_file in self._file:
             findings.extend(check_file(file))
         findings = self._configure(findings, path)
@@ -134,6 +172,8 @@ class Checker:
         found = match(self.registry, ref)
         if found.endpoint is not None:
             chosen = [found.endpoint]
+        elif found.alternatives and ref.method:  # a variable collection: every candidate
+            chosen = [e for e in found.endpoints if e.method == ref.method]
         elif found.template is None or ref.method:
             chosen = []  # unknown path, or a method the path does not have
         else:  # the code does not show the method: GET if the path has it, else all
@@ -145,6 +185,11 @@ class Checker:
             if finding is not None:
                 findings.append(finding)
         for target in self.run.targets:
+            if found.alternatives:
+                shared = self._shared(call, target)
+                if shared is not None:
+                    findings.append(shared)
+                continue
             for endpoint in chosen:
                 for applies, check in self._endpoint:
                     if applies(endpoint, target):
@@ -163,6 +208,81 @@ class Checker:
                 if finding is not None:
                     findings.append(finding)
         return findings
+
+    def _record(self, path: str, ref: Reference) -> CallRecord:
+        """The inventory line of one call: what it names and how mature that is."""
+        found = match(self.registry, ref)
+        shown = "/" + "/".join("{id}" if s.is_param else s.text for s in ref.segments)
+        if found.template is None:
+            maturity = "unknown"
+        elif found.alternatives:
+            maturity = "variable collection"
+        elif ref.method and found.endpoint is None:
+            maturity = "method not listed"
+        else:
+            endpoint = found.endpoint or next(
+                (e for e in found.endpoints if e.method == "GET"), found.endpoints[0]
+            )
+            maturity = _maturity(self.registry, endpoint, self.run.targets[0])
+        return CallRecord(
+            path, ref.line, ref.column, ref.method, shown, found.template, maturity, ref.evidence
+        )
+
+    def _shared(self, call: Call, target: Release) -> Finding | None:
+        """What every endpoint a variable collection may name has in common, for one target.
+
+        `f"{base}/experimental/{kind}/{oid}/move"` is experimental whichever of
+        devices, groups, probes or sensors `kind` holds: one finding says so. When the
+        candidates disagree (one deprecated, one experimental) nothing is reported.
+        """
+        owners = []
+        for endpoint in call.chosen:
+            owner = next(
+                (
+                    (k, check)
+                    for k, (applies, check) in enumerate(self._endpoint)
+                    if applies(endpoint, target)
+                ),
+                None,
+            )
+            owners.append(owner)
+        if (
+            not owners
+            or owners[0] is None
+            or any(o is None or o[0] != owners[0][0] for o in owners)
+        ):
+            return None
+        check = owners[0][1]
+        if check is None:  # the owning rule is switched off
+            return None
+        found = call.found
+        messages = []
+        for endpoint in call.chosen:
+            text = check(call, endpoint, target).message
+            messages.append(text.replace(str(endpoint), f"{endpoint.method} {found.template}"))
+        message = messages[0]
+        if any(m != message for m in messages):
+            message = message.split("; ", 1)[0]  # the successors differ: name none
+        names = sorted({_collection_of(found.template, e.path) for e in call.chosen})
+        message += f" (for every collection it may name: {', '.join(names)})"
+        finding = check(call, call.chosen[0], target)
+        return finding.with_(message=message, endpoint=None, fix=None)
+
+
+def _maturity(registry: Registry, endpoint: Endpoint, target: Release) -> str:
+    if endpoint.removed_in is not None and endpoint.removed_in <= target:
+        return f"removed in {endpoint.removed_in}"
+    if not registry.available_in(endpoint, target):
+        return f"not yet available (since {endpoint.since})"
+    return str(endpoint.maturity)
+
+
+def _collection_of(display: str, template: str) -> str:
+    """The collection a candidate template puts where the display shows `{collection}`."""
+    for shown, actual in zip(display.split("/"), template.split("/"), strict=False):
+        if shown == COLLECTION:
+            return actual
+    return template
 
 
 def _add(findings: list[Finding], found: Finding | Iterable[Finding] | None) -> None:
@@ -279,12 +399,18 @@ def _lint_chunk(chunk: list[str]) -> list[FileResult]:
     """Results of the files with something to report (most have nothing)."""
     assert _checker is not None
     results = [_lint_file(_checker, path) for path in chunk]
-    return [r for r in results if r is not None and (r.findings or r.skipped)]
+    return [r for r in results if r is not None and r.worth_returning]
+
+
+def _relint_chunk(chunk: list[str], repository: Repository) -> list[FileResult]:
+    """The second pass in a worker: the files that call another file's helpers, again."""
+    assert _checker is not None
+    return [r for r in _relint(_checker, chunk, repository) if r.worth_returning]
 
 
 def _lint_file(checker: Checker, path: str) -> FileResult | None:
     """None for a file without marker or suppression comment: nothing to report."""
-    text, reason = read_text(path, checker.config.max_file_size, worth_decoding)
+    text, reason = read_text(path, checker.config.max_file_size, checker.worth_decoding)
     if text is None and reason is None:
         return None
     shown = display_path(path)
@@ -298,7 +424,8 @@ def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
     seconds = checker.config.file_timeout
     try:
         with budget.deadline(seconds):
-            return FileResult(shown, checker.lint_text(text, shown))
+            findings = checker.lint_text(text, shown)
+            return FileResult(shown, findings, None, checker.defined, checker.calls)
     except budget.TimeBudgetExceeded:
         reason = f"not linted: took longer than the time budget of {seconds:g} s (--file-timeout)"
         return FileResult(shown, skipped=Skipped(shown, reason))
@@ -308,10 +435,60 @@ def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
         return FileResult(shown, skipped=Skipped(shown, reason, internal=True))
 
 
+class Repository:
+    """What the first pass learnt across files: the API helpers, and which file defines each.
+
+    A file that mentions a helper another file defines is linted again with the
+    whole table (the second pass); a file that only uses its own helpers, or none,
+    keeps its first result. Picklable, for the worker processes.
+    """
+
+    def __init__(self, results: Iterable[FileResult]) -> None:
+        self.table = HelperTable()
+        self.defined_in: dict[str, set[str]] = {}
+        for result in results:
+            for helper in result.helpers:
+                self.table.add(helper)
+                self.defined_in.setdefault(helper.name.lower(), set()).add(result.path)
+        self.needles = tuple(
+            {h.name.encode("utf-8", "surrogateescape") for h in self.table.helpers}
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.table)
+
+    def foreign_names(self, data: bytes) -> bool:
+        """Whether the bytes mention any helper name at all (the cheap test, on every file)."""
+        return any(needle in data for needle in self.needles)
+
+    def calls_others(self, text: str, shown: str) -> bool:
+        """Whether the text mentions a helper that a file other than itself defines."""
+        lower = text.lower()
+        return any(name in lower and paths - {shown} for name, paths in self.defined_in.items())
+
+
+def _relint(checker: Checker, paths: list[str], repository: Repository) -> list[FileResult]:
+    results = []
+    for path in paths:
+        text, _ = read_text(path, checker.config.max_file_size, repository.foreign_names)
+        shown = display_path(path)
+        if text is None or not repository.calls_others(text, shown):
+            continue
+        with checker.helping(repository.table):
+            results.append(lint_in_budget(checker, text, shown))
+    return results
+
+
 def lint_files(
     candidates: list[Candidate], options: Options, jobs: int | None = None
 ) -> LintResult:
-    """Lint files, in parallel on all cores when there are enough of them."""
+    """Lint files, in parallel on all cores when there are enough of them.
+
+    Two passes: every file is linted once, learning the API helpers each
+    defines; when some file defines one, the files that mention it elsewhere
+    are read again and linted with every helper of the tree. A tree without
+    helpers (most of them) pays nothing for the second pass.
+    """
     jobs = jobs or os.cpu_count() or 1
     results: list[FileResult] = []
     if jobs > 1 and len(candidates) >= PARALLEL_MIN_FILES:
@@ -321,13 +498,29 @@ def lint_files(
         with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(options,)) as pool:
             for chunk_results in pool.map(_lint_chunk, chunks):
                 results.extend(chunk_results)
+            repository = Repository(results)
+            if repository:
+                again = pool.map(_relint_chunk, chunks, [repository] * len(chunks))
+                results = _replaced(results, [r for rs in again for r in rs])
     else:
         checker = Checker(load_registry(options.registry_dir, options.overlays), options)
         linted = (_lint_file(checker, c.path) for c in candidates)
         results = [r for r in linted if r is not None]
+        repository = Repository(results)
+        if repository:
+            again = _relint(checker, [c.path for c in candidates], repository)
+            results = _replaced(results, again)
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key)
     skipped = sorted((r.skipped for r in results if r.skipped is not None), key=lambda s: s.path)
-    return LintResult(findings, skipped, len(candidates) - len(skipped), options.targets)
+    calls = sorted((c for r in results for c in r.calls), key=lambda c: (c.path, c.line, c.column))
+    return LintResult(findings, skipped, len(candidates) - len(skipped), options.targets, 0, calls)
+
+
+def _replaced(first: list[FileResult], second: list[FileResult]) -> list[FileResult]:
+    """The first pass's results with the files linted again replaced by their new result."""
+    again = {r.path: r for r in second}
+    kept = [r for r in first if r.path not in again]
+    return kept + list(again.values())
 
 
 def _chunks(candidates: list[Candidate], count: int) -> list[list[str]]:

@@ -57,16 +57,20 @@ def type_arguments_before(text: str, lo: int, end: int, brackets: str) -> int:
     return end
 
 
-def callee_before(source: Source, lo: int, opener: int) -> re.Match[str] | None:
-    """The callee right before the bracket `opener`, type arguments skipped (`api.get<T>(`).
+def callee_of(source: Source, lo: int, opener: int) -> re.Match[str] | None:
+    """The callee right before the bracket `opener`, the dialect's type arguments skipped."""
+    return callee_in(source.text, lo, opener, getattr(source.dialect, "type_brackets", ""))
+
+
+def callee_in(text: str, lo: int, opener: int, brackets: str = "<>") -> re.Match[str] | None:
+    """The callee right before `opener`, type arguments in `brackets` skipped (`api.get<T>(`).
 
     `CALLEE.search(text, lo, end)`, without trying the positions that cannot
     start it: a match holds only callee characters, so it starts after the
     last other character before the end, and the regex's nested repetitions
     cost a lot at each position it is tried from.
     """
-    text = source.text
-    end = type_arguments_before(text, lo, opener, getattr(source.dialect, "type_brackets", ""))
+    end = type_arguments_before(text, lo, opener, brackets)
     while end > lo and text[end - 1] in " \t":
         end -= 1
     start = end
@@ -108,7 +112,7 @@ def method_chain(source: Source, opener: int) -> MethodChain | None:
     """The method chain whose call opens with the bracket at `opener`."""
     text = source.text
     closer = source.matching_closer(opener)
-    m = callee_before(source, max(source.pos, opener - 160), opener)
+    m = callee_of(source, max(source.pos, opener - 160), opener)
     if m is None or closer < 0:
         return None
     name_start = (

@@ -52,6 +52,7 @@ class LintRequest:
     diff: bool = False
     unsafe_fixes: bool = False
     jobs: int | None = None
+    show_calls: bool = False  # record every call found (LintResult.calls)
 
 
 @dataclass
@@ -94,7 +95,13 @@ def _settle(request: LintRequest, warnings: list[str]) -> tuple[Config, Options]
     else:  # the server an overlay describes, else the newest release
         described = [o.release for o in registry.overlays if o.release is not None]
         targets = ((described[-1] if described else registry.newest_release).text,)
-    options = Options(config, targets, directory.resolve() if directory else None, overlays)
+    options = Options(
+        config,
+        targets,
+        directory.resolve() if directory else None,
+        overlays,
+        show_calls=request.show_calls,
+    )
     return config, options
 
 
@@ -130,7 +137,7 @@ def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
         text = stdin.read()
         one = lint_one(text, request.stdin_filename, options)
         skipped = [one.skipped] if one.skipped else []
-        result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets)
+        result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets, 0, one.calls)
         if request.fix or request.diff:
             outcome = _fix_stdin(text, request, result, config)
             outcome.warnings = warnings

@@ -19,7 +19,7 @@ from apispec.lint.calls import chains, exclusions, method
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import Candidate, Chain
 from apispec.lint.languages.clients import table
-from apispec.lint.receivers import Link, callee_before, links_after, method_chain
+from apispec.lint.receivers import Link, callee_of, links_after, method_chain
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import Part, Source
 
@@ -35,7 +35,33 @@ _CHOOSER = re.compile(
 # What may stand before an entry of a table on its line: `name = `, `name: `, `"name": `,
 # `[name] = `, a YAML `- `, or nothing (an element of a list).
 _ENTRY = re.compile(
-    r"[ \t-]*(?:(?:\$?[\w.-]+|[\"'][\w.-]+[\"']|\[[\"']?[\w.-]+[\"']?\])[ \t]*(?:=>|=|:)[ \t]*)?\Z"
+    r"[ \t-]*((?:\$?[\w.-]+|[\"'][\w.-]+[\"']|\[[\"']?[\w.-]+[\"']?\])[ \t]*(?:=>|=|:)[ \t]*)?\Z"
+)
+# The query of a URL held in a variable, set apart: Go's `u.RawQuery = ...`, JavaScript's
+# `url.search = ...`, .NET's `builder.Query = ...`.
+_QUERY_SET = re.compile(r"\$?([A-Za-z_]\w*)\s*\.\s*(?:RawQuery|search|Query)\s*=(?!=)\s*")
+# Calls that print or log what they are given: a URL passed to them is not sent.
+_PRINTERS = frozenset(
+    (
+        "print",
+        "println",
+        "printf",
+        "echo",
+        "write-host",
+        "write-output",
+        "write-verbose",
+        "write-warning",
+        "write-debug",
+        "write-information",
+        "writeline",
+        "write",
+        "puts",
+        "debug",
+        "info",
+        "warn",
+        "warning",
+        "error",
+    )
 )
 # How far from a call the code around it is read: a window in lines, and in
 # characters as well, so that a file of one long line costs no more per call.
@@ -63,9 +89,15 @@ class CallInfo:
     query_args: tuple[int, int] | None = None
     query_mapping: int = -1
     query_variable: tuple[str, int] | None = None
+    # An own helper's query argument (a mapping or a variable holding one) and its
+    # `**params` keywords (name, value offset): apispec/lint/calls/helpers.py.
+    query_expr: int = -1
+    query_kwargs: tuple[tuple[str, int], ...] = ()
     fallback: CallInfo | None = None
     # The other calls of the method chain the call is part of (`.SetQueryParam(...)`).
     chain: tuple[Link, ...] = ()
+    # Where the value assigned to the URL variable's query starts (`u.RawQuery = ...`).
+    query_assigned: int = -1
 
 
 def http_helper_argument(source: Source, chain: Chain) -> bool:
@@ -75,7 +107,7 @@ def http_helper_argument(source: Source, chain: Chain) -> bool:
         return False
     if source.text[opener + 1 : chain.start].strip():
         return False
-    m = callee_before(source, max(source.pos, opener - 120), opener)
+    m = callee_of(source, max(source.pos, opener - 120), opener)
     if m is None:
         return False
     callee = m.group(1).lower()
@@ -98,9 +130,10 @@ def table_entry(source: Source, found: list[Candidate], k: int) -> bool:
     one, and a path's neighbour as well when that neighbour is such a word.
     """
     own = found[k].chain.start
-    if not _ENTRY.match(source.text, source.line_start(own), own):
-        return False
+    entry = _ENTRY.match(source.text, source.line_start(own), own)
     opener = source.enclosing_opener(own, 2000)
+    if entry is None or (opener < 0 and not entry.group(1)):
+        return False  # outside brackets, only `name = "..."` / `name: ...` lines make a table
     indent = _indent(source, own)
     line = source.line_col(own)[0]
     for step in (-1, 1):
@@ -130,22 +163,43 @@ def _indent(source: Source, offset: int) -> int:
 def call_info(source: Source, chain: Chain) -> CallInfo:
     """The call `chain` is part of; a variable it is assigned to is followed to its use."""
     dialect = source.dialect
+    if exclusions.compared(source, chain, table(dialect.name)):
+        return CallInfo(route=True)  # compared, matched or a table key: never a request
     info = dialect.command_context(source, chain)
     if info is None:
         info = call_at(source, chain.start, chain.end)
     if info.route or info.method or info.methods or (info.callee and info.expr_start < 0):
         return info
-    var = assigned_variable(source, info.expr_start if info.expr_start >= 0 else chain.start)
+    at = info.expr_start if info.expr_start >= 0 else chain.start
+    var = assigned_variable(source, at) or dialect.assigned_by_block(source, at)
     if not var and info.opener >= 0 and not info.callee:
         var = chosen_variable(source, info.opener)
-    if var:
-        use = use_of(source, var, chain.end)
-        if use is not None:
-            used = dialect.command_context(source, use) or call_at(source, use.start, use.end)
-            if used.callee or used.route or used.method:
-                used.fallback = info
-                return used
+    after = chain.end
+    for _ in range(3 if var else 0):  # past uses that only print the URL
+        use = use_of(source, var, after)
+        if use is None:
+            break
+        used = dialect.command_context(source, use) or call_at(source, use.start, use.end)
+        if _prints(used.callee):
+            after = use.end
+            continue
+        if used.callee or used.route or used.method:
+            used.fallback = info
+            query = _QUERY_SET.search(source.text, chain.end, use.start)
+            while query is not None and query.group(1) != var.lstrip("$"):
+                query = _QUERY_SET.search(source.text, query.end(), use.start)
+            if query is not None:  # `u.RawQuery = q.Encode()`, `url.search = params.toString()`
+                used.query_assigned = query.end()
+            return used
+        break
     return info
+
+
+def _prints(callee: str) -> bool:
+    """A call that prints or logs its arguments (`Write-Host "... $path"`, `log.info(url)`)."""
+    name = MEMBER_SPACED.split(callee)[-1].lower() if callee else ""
+    first = MEMBER_SPACED.split(callee)[0].lower() if callee else ""
+    return name in _PRINTERS or first in ("log", "logger", "logging", "console")
 
 
 def assigned_variable(source: Source, start: int) -> str | None:
@@ -242,7 +296,7 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     args_after = text[end:closer]
     chained = None
     if bracket == "(":
-        m = callee_before(source, max(source.pos, opener - 160), opener)
+        m = callee_of(source, max(source.pos, opener - 160), opener)
         info.callee = m.group(1) if m else ""
         last = MEMBER_SPACED.split(info.callee)[-1].lower().lstrip("$@")
         if source.dialect.builder_calls:
@@ -258,14 +312,15 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         group = text[opener:closer]
         info.method = method.hinted(group, clients.method_hints, whole_literals=True)
         info.route = exclusions.router_object(group) or exclusions.inside_fake(
-            source, clients, opener, callee_before
+            source, clients, opener
         )
         # the query beside the path in the same entry: `{ path: "/x", params: { limit: 50 } }`
         info.query_args = (opener, closer)
         return info
     after_call = text[closer + 1 : closer + 40]
     if exclusions.is_route(clients, info.callee, args_after, after_call) or (
-        exclusions.inside_fake(source, clients, opener, callee_before)
+        exclusions.bound_router(source, clients, info.callee, args_after)
+        or exclusions.inside_fake(source, clients, opener)
     ):
         info.route = True
         return info

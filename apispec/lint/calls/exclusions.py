@@ -1,26 +1,124 @@
-"""Paths that are not calls: routes of the file's own web app, and fakes of a mock library.
+"""Paths that are not calls: routes of the file's own web app, fakes, and paths compared.
 
 A server defines `/devices` with a decorator or a router method, a test fakes
-it with `responses.add(...)` or `nock(...).get(...)`: the path is right there,
-but nothing calls the API. The names come from languages/clients.py.
+it with `responses.add(...)` or `nock(...).get(...)`, a test double compares
+the path it received (`r.URL.Path == "/api/v2/devices"`, `"/group" in url`,
+`path.startswith(...)`, `case "/api/v2/session":`, `Assert.Equal(...)`): the
+path is right there, but nothing calls the API. A string compared, matched or
+registered as a route is never a call. The names come from languages/clients.py.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from typing import TYPE_CHECKING
 
+from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.languages.clients import ClientTable
-from apispec.lint.scan import Source
+from apispec.lint.receivers import callee_of
+
+if TYPE_CHECKING:
+    from apispec.lint.candidates import Chain
+    from apispec.lint.scan import Source
 
 _ROUTER_OBJECT = re.compile(r"\b(?:component|element|handler|view|controller)\s*[:=]")
 _MOCK_REPLY = re.compile(r"\s*\.\s*(?:reply|respond|replyWith\w*|intercept|mockResolvedValue)\b")
+_REPLIES = frozenset(
+    [
+        "reply",
+        "replywithfile",
+        "replywitherror",
+        "respond",
+        "respondwith",
+        "intercept",
+        "mockresolvedvalue",
+        "mockresolvedvalueonce",
+        "mockimplementation",
+        "thenreturn",
+        "willreturn",
+        "returns",
+    ]
+)
+_CHAINED = re.compile(r"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")
 _DECORATOR = re.compile(r"\s*@")
 _BLOCK = re.compile(r"[ \t]*(?:\{|do\b)")
 _VERBS = frozenset(("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"))
 _ANNOTATION = re.compile(r"@([A-Za-z_][\w.]*)\s*\(\s*\Z")
 _MARKER = re.compile(r"@([A-Za-z_]\w*)\b")
+# Before a string that is compared: an operator (`==`, `-like`, `in`, `case`).
+_COMPARED_BEFORE = re.compile(
+    r"(?:===?|!==?|<>|\bis\b|\bnot\s+in\b|\bin\b|-(?:c|i)?(?:eq|ne|like|notlike|match|notmatch|"
+    r"contains|notcontains|in|notin)\b|\bcase\b|\bwhen\b)\s*\Z",
+    re.I,
+)
+_COMPARED_AFTER = re.compile(
+    r"\s*(?:===?|!==?|<>|\bis\b|\bnot\s+in\b|\bin\b|-(?:c|i)?(?:eq|ne|like|match|contains)\b)",
+    re.I,
+)
+# After a string in a case table: `case "/x":`, a switch arm `"/x" => ...`, `'/x' { ... }`.
+_CASE_AFTER = re.compile(r"\s*(?:=>(?!\s*\{?\s*$)|\{)")
+_SWITCH = re.compile(r"\bswitch\b|\bmatch\b|\bcase\b", re.I)
+# Calls that compare, match or assert rather than request.
+_MATCHERS = frozenset(
+    [
+        "startswith",
+        "endswith",
+        "hasprefix",
+        "hassuffix",
+        "contains",
+        "includes",
+        "match",
+        "matches",
+        "fullmatch",
+        "search",
+        "test",
+        "compile",
+        "mustcompile",
+        "regex",
+        "regexp",
+        "ismatch",
+        "like",
+        "trimprefix",
+        "trimsuffix",
+        "removeprefix",
+        "removesuffix",
+        "indexof",
+        "index",
+        "find",
+        "count",
+        "split",
+        "withpath",
+        "withurl",
+        "urlpathequalto",
+        "urlequalto",
+        "urlmatching",
+        "urlpathmatching",
+        "wildcardmatcher",
+        "regexmatcher",
+        "exactmatcher",
+        "equal",
+        "equals",
+        "tobe",
+        "toequal",
+        "tomatch",
+        "tocontain",
+        "tohavebeencalledwith",
+        "tohavebeencalledtimes",
+        "tohaveproperty",
+        "should",
+        "expect",
+        "verify",
+    ]
+)
+_ASSERTING = re.compile(r"(?i)^(?:assert|expect|should|verify|check_?)")
+_RESPONSE_HEADER = re.compile(
+    r"""['"](?:location|content-location|link)['"]\s*\]?\s*(?::|=>|=|,)\s*\Z"""
+    # an object's `href` in data the API answers with: `{ id: "2048", href: "/api/v2/..." }`
+    r"""|(?<![\w$])['"]?href['"]?\s*(?::|=>|=)\s*\Z""",
+    re.I,
+)
 
 
 def decorated(text: str, line_start: int, start: int) -> bool:
@@ -60,7 +158,7 @@ def request_annotation(source: Source, clients: ClientTable, opener: int) -> boo
     return k >= 0 and markers[k][1]  # type: ignore[index]
 
 
-def inside_fake(source: Source, clients: ClientTable, opener: int, callee_of) -> bool:
+def inside_fake(source: Source, clients: ClientTable, opener: int) -> bool:
     """Whether the bracket at `opener` is inside a fake: `Http::fake([...])`, `.to_return(body: {...})`.
 
     A mapping of URLs to responses, or a response body, given to a test double
@@ -108,3 +206,153 @@ def is_route(clients: ClientTable, callee: str, args_after: str, after_call: str
         rest = args_after.lstrip()
         return rest.startswith(",") and not rest[1:].lstrip().startswith("{")
     return False
+
+
+def compared(source: Source, chain: Chain, clients: ClientTable) -> bool:
+    """Whether the path is compared, matched, asserted or a table key rather than requested."""
+    text = source.text
+    start, end = chain.start, chain.end
+    # A tuple or list holding the path stands for it: `("DELETE", "/x") in calls`.
+    opener = source.enclosing_opener(start, 300)
+    group_end = end
+    if opener >= 0 and text[opener] in "([" and not _called(source, opener):
+        closer = source.matching_closer(opener, 600)
+        if closer > 0:
+            group_start, group_end = opener, closer + 1
+            if _COMPARED_BEFORE.search(text, max(source.pos, group_start - 40), group_start):
+                return True
+            if _COMPARED_AFTER.match(text, group_end, min(source.endpos, group_end + 20)):
+                return True
+            if _table_key(source, group_start, group_end):
+                return True
+    lo = max(source.line_start(start), start - 80)
+    if _COMPARED_BEFORE.search(text, lo, start):
+        return True
+    if _COMPARED_AFTER.match(text, end, min(source.endpos, end + 20)):
+        return True
+    if _RESPONSE_HEADER.search(text, lo, start):
+        return True  # a Location or Link header's value: a URL the server answered with
+    if _table_key(source, start, end) or _case_arm(source, start, end):
+        return True
+    return opener >= 0 and text[opener] == "(" and _matcher_call(source, opener, clients)
+
+
+def _called(source: Source, opener: int) -> bool:
+    m = callee_before(source.text, max(source.pos, opener - 120), opener)
+    return m is not None and bool(m.group(1).strip())
+
+
+def _table_key(source: Source, start: int, end: int) -> bool:
+    """A key of a mapping (`{"/x": handler}`, `{("GET", "/x"): handler}`): a route table."""
+    if source.dialect.name in ("yaml", "json"):
+        return False  # an OpenAPI path key is a reference of its own
+    text = source.text
+    after = source.skip_space(end)
+    if after >= source.endpos or text[after] != ":" or text.startswith(("::", ":="), after):
+        return False
+    opener = source.enclosing_opener(start, 400)
+    if opener < 0 or text[opener] != "{":
+        return False
+    k = start - 1
+    while k > opener and text[k] in " \t\r\n":
+        k -= 1
+    return text[k] in "{,"
+
+
+def _case_arm(source: Source, start: int, end: int) -> bool:
+    """An arm of a switch: `"/x" => ...` (C#), `'/x' { ... }` (PowerShell) at a line's start."""
+    text = source.text
+    line_start = source.line_start(start)
+    if text[line_start:start].strip() or not _CASE_AFTER.match(
+        text, end, min(source.endpos, end + 8)
+    ):
+        return False
+    return _SWITCH.search(text, max(source.pos, start - 1500), start) is not None
+
+
+def _matcher_call(source: Source, opener: int, clients: ClientTable) -> bool:
+    """An argument of a call that compares, matches or asserts (`url.startswith(...)`)."""
+    m = callee_before(source.text, max(source.pos, opener - 160), opener)
+    if m is None:
+        return False
+    names = [n for n in MEMBER_SPACED.split(m.group(1)) if n]
+    if not names:
+        return False
+    last = names[-1].lower().lstrip("$@")
+    first = names[0].lower().lstrip("$@").split("(")[0]
+    if last in _MATCHERS or _ASSERTING.match(last) or _ASSERTING.match(first):
+        return True
+    if first in mock_names(source, clients):
+        return True
+    return _replied(source, opener)
+
+
+def _replied(source: Source, opener: int) -> bool:
+    """A call whose chain goes on to a mock's reply: `.get("/x").query(...).reply(200)`."""
+    text = source.text
+    closer = source.matching_closer(opener)
+    for _ in range(6):
+        if closer < 0:
+            return False
+        m = _CHAINED.match(text, closer + 1, min(source.endpos, closer + 200))
+        if m is None:
+            return False
+        if m.group(1).lower() in _REPLIES:
+            return True
+        closer = source.matching_closer(m.end() - 1)
+    return False
+
+
+def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
+    """Variables bound to a mock library's object (`with responses.RequestsMock() as rsps`)."""
+    found = source.memo.get("mock_names")
+    if found is None:
+        names: set[str] = set()
+        for m in _BOUND.finditer(source.text, source.pos, source.endpos):
+            receiver = (m.group("recv") or m.group("recv2") or "").lower()
+            name = m.group("name") or m.group("name2")
+            made = (m.group("made") or m.group("made2") or "").lower()
+            if receiver in clients.mock_receivers or "mock" in made or "fake" in made:
+                names.add(name.lower().lstrip("$@_"))
+        if clients.mock_modules:  # `import { http, HttpResponse } from "msw"`
+            for m in _IMPORTED.finditer(source.text, source.pos, source.endpos):
+                if m.group("module") in clients.mock_modules:
+                    for name in re.findall(
+                        r"(?:\bas\s+)?([A-Za-z_$][\w$]*)\s*(?:,|$)", m.group("names")
+                    ):
+                        names.add(name.lower())
+        found = source.memo["mock_names"] = frozenset(names)
+    return found  # type: ignore[return-value]
+
+
+def bound_router(source: Source, clients: ClientTable, callee: str, args_after: str) -> bool:
+    """`api.get("/x", handler)` where `api` holds a router the file makes (`express.Router()`)."""
+    names = [n for n in MEMBER_SPACED.split(callee) if n]
+    if len(names) != 2 or clients.router_factory is None:
+        return False
+    routers = source.memo.get("router_names")
+    if routers is None:
+        found = set()
+        for m in clients.router_factory.finditer(source.text, source.pos, source.endpos):
+            bound = _ROUTER_BOUND.search(source.text, max(source.pos, m.start() - 120), m.start())
+            if bound is not None:
+                found.add(bound.group(1))
+        routers = source.memo["router_names"] = frozenset(found)
+    if names[0] not in routers or names[1].lower() not in _ROUTER_VERBS:  # type: ignore[operator]
+        return False
+    rest = args_after.lstrip()
+    return rest.startswith(",")
+
+
+_IMPORTED = re.compile(
+    r"\bimport\s+(?:type\s+)?(?P<names>\{[^}]*\}|[A-Za-z_$][\w$]*(?:\s*,\s*\{[^}]*\})?)"
+    r"\s*from\s*[\"'](?P<module>[^\"']+)[\"']"
+)
+_ROUTER_BOUND = re.compile(r"([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=\s*(?:new\s+)?\Z")
+_ROUTER_VERBS = frozenset(
+    ("get", "post", "put", "patch", "delete", "head", "options", "all", "use", "route")
+)
+_BOUND = re.compile(
+    r"(?P<recv>\w+)\s*\.\s*(?P<made>\w*)\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)\s*as\s+(?P<name>\w+)"
+    r"|(?P<name2>[$@]?\w+)\s*(?::=|=)\s*(?:new\s+)?(?P<recv2>\w+)\s*\.\s*(?P<made2>\w+)\s*\("
+)

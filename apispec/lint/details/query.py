@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 from apispec.lint.calls.assemble import CallInfo
-from apispec.lint.candidates import PathHit
-from apispec.lint.details.expression import hole_parts, parts_at
+from apispec.lint.candidates import PathHit, chain_from, flatten
 from apispec.lint.details.filter_value import parse_query_string, value_from_parts
+from apispec.lint.details.resolve import resolve_at, resolve_parts
 from apispec.lint.languages.clients import table
 from apispec.lint.reference import QueryValue, Span
 from apispec.lint.scan import CLOSERS, OPENERS, PARAM, Part, Source
@@ -34,20 +34,35 @@ _SETTER = re.compile(
 _RECEIVER = re.compile(r"(\$?[A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)*\s*\Z")
 _VARIABLE = re.compile(r"\$?\{?\$?([A-Za-z_]\w*)(?:\.(?:Encode|toString|String)\(\))?\}?\Z")
 _QUERY_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
-_MAP_KEY = re.compile(r"\s*(?:(['\"])([\w.-]+)\1|([A-Za-z_]\w*))\s*(?:=>|:|=)(?!=)\s*")
+_MAP_KEY = re.compile(r"\s*\[?\s*(?:(['\"])([\w.-]+)\1|([A-Za-z_]\w*))\s*\]?\s*(?:=>|:|=)(?!=)\s*")
 _NESTED_QUERY = frozenset(("query", "params", "searchParams", "qs", "query_params", "queryParams"))
 _SHORTHAND_KEY = re.compile(r"([A-Za-z_$][\w$]*)\s*(?=[,}])")
+# What may hold a mapping: `{`, `@{`, `dict(`, `[`, `url.Values{`, `new Dictionary<..>{`,
+# `new { ... }` (C#'s anonymous objects), `new URLSearchParams({`, `urlencode({`,
+# `http_build_query([`.
+_MAPPING_START = re.compile(
+    r"(?:(?:new\s+)?[\w.]*(?:URLSearchParams|urlencode|http_build_query)\(\s*"
+    r"|new\s+[\w.]+(?:<[^;{}()]*>)?\s*(?:\(\s*\))?\s*|new\s*(?=\{)|url\.Values|map\[string\]\[?\]?string)?"
+    r"(@\{|\{|dict\(|\[|array\()"
+)
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
+_ENCODED_VARIABLE = re.compile(
+    r"\$?([A-Za-z_]\w*)(?:\s*\.\s*(?:Encode|toString|String)\s*\(\s*\))?"
+)
 _COMMA = re.compile(r"\s*,\s*")
 _BRACES = re.compile(r"^\$?\{|\}$")
 _PLAIN_VARIABLE = re.compile(r"\$?[A-Za-z_]\w*")
-# A mapping literal: `{...}`, `new { ... }` (C#), `map[string]string{...}` (Go), `@{...}`.
-_MAPPING_START = re.compile(r"(?:new\s*(?:[\w.<>, ]*)?\s*|map\[[^\]]*\][\w.]*\s*|@)?[{\[]")
 
 
 def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
     """The query values the call sends besides its URL's own, as the call stage located them."""
     found = info.query
+    if info.query_expr >= 0 or info.query_kwargs:  # an own helper's query argument
+        found = list(found)
+        if info.query_expr >= 0:
+            found.extend(query_at(source, info.query_expr))
+        found.extend(value_at(source, name, pos) for name, pos in info.query_kwargs)
+        return found
     if not found:
         if info.query_args is not None:
             found = mapping_query(source, *info.query_args)
@@ -57,11 +72,29 @@ def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
             found = mapping_of_variable(source, *info.query_variable)
     if info.chain:
         found = found + chain_query(source, info)
+    if info.query_assigned >= 0:
+        found = found + assigned_query(source, info.query_assigned)
     if not found:
         found = source.dialect.call_query(source, info)
     if not found and info.fallback is not None:
         return call_query(source, info.fallback)
     return found
+
+
+def assigned_query(source: Source, pos: int) -> list[QueryValue]:
+    """The query assigned to a URL apart (`u.RawQuery = url.Values{...}.Encode()`,
+    `u.RawQuery = q.Encode()`, `url.search = "a=1&b=2"`)."""
+    text = source.text
+    j = source.lit_starting(pos)
+    if j is not None:
+        chain = chain_from(source, j)
+        flat, offs, owner = flatten(chain.parts)
+        return parse_query_string(flat, offs, owner, chain.parts, 0, len(flat))
+    found = query_at(source, pos)
+    if found:
+        return found
+    var = _ENCODED_VARIABLE.match(text, pos)
+    return mapping_of_variable(source, var.group(1), pos) if var is not None else []
 
 
 def chain_query(source: Source, info: CallInfo) -> list[QueryValue]:
@@ -115,6 +148,18 @@ def url_query(
     return found
 
 
+def query_at(source: Source, pos: int) -> list[QueryValue]:
+    """The query mapping an expression holds: a mapping literal, or a variable assigned one."""
+    text = source.text
+    m = _MAPPING_START.match(text, pos, min(source.endpos, pos + 200))
+    if m is not None:
+        return parse_mapping(source, m.end() - 1)
+    var = _PLAIN_VARIABLE.match(text, pos)
+    if var is not None:
+        return mapping_of_variable(source, var.group().lstrip("$"), pos)
+    return []
+
+
 def mapping_query(source: Source, opener: int, closer: int) -> list[QueryValue]:
     """Query mappings among a call's arguments (between its brackets)."""
     text = source.text
@@ -134,25 +179,44 @@ def mapping_query(source: Source, opener: int, closer: int) -> list[QueryValue]:
 
 
 def mapping_of_variable(source: Source, var: str, before: int) -> list[QueryValue]:
-    """The mapping last assigned to `var` before `before`, with setters applied to it."""
+    """The mapping last assigned to `var` before `before`, with what is added to it since.
+
+    Additions are setters (`q.Set("filter", ...)`, `query.Add(...)`) and subscript
+    assignments (`params["sort"] = ...`, `$q['sort'] = ...`) between the assignment
+    and the use, so a mapping built for one call never leaks into the next.
+    """
     text = source.text
     lo = max(source.pos, before - 4000)
-    pattern = re.compile(
-        r"(?<![\w$])"
-        + re.escape(var)
-        + r"\s*(?::=|=)\s*(?:new\s+URLSearchParams\(\s*)?(@\{|\{|dict\(|\[|url\.Values\{)"
-    )
+    flags = re.I if source.dialect.name == "powershell" else 0
+    pattern = re.compile(r"(?<![\w$])\$?" + re.escape(var) + r"\s*(?::=|=)(?!=)\s*", flags)
     last = None
     for m in pattern.finditer(text, lo, before):
-        if source.token_at(m.start()) is None:
+        if source.token_at(m.start()) is None and _MAPPING_START.match(text, m.end()):
             last = m
     if last is None:
         return []
-    values = parse_mapping(source, last.end() - 1)
-    closer = source.matching_closer(last.end() - 1)
-    if closer <= 0:
-        return values
+    opened = _MAPPING_START.match(text, last.end())
+    assert opened is not None
+    values = parse_mapping(source, opened.end() - 1)
+    values += _subscripts(source, var, last.end(), before)
     return values + setter_query(source, last.start(), before, var=var)
+
+
+def _subscripts(source: Source, var: str, lo: int, hi: int) -> list[QueryValue]:
+    """`var["name"] = value` and `$var.name = value` assignments in text[lo:hi]."""
+    text = source.text
+    flags = re.I if source.dialect.name == "powershell" else 0
+    pattern = re.compile(
+        r"(?<![\w$])\$?"
+        + re.escape(var)
+        + r"(?:\[\s*(['\"])([\w.-]+)\1\s*\]|\.([A-Za-z_]\w*))\s*=(?!=)\s*",
+        flags,
+    )
+    found = []
+    for m in pattern.finditer(text, lo, hi):
+        if source.token_at(m.start()) is None:
+            found.append(value_at(source, m.group(2) or m.group(3), m.end()))
+    return found
 
 
 def setter_query(source: Source, lo: int, hi: int, var: str | None = None) -> list[QueryValue]:
@@ -217,7 +281,11 @@ def entries(source: Source, pos: int, closer: int) -> list[QueryValue]:
         if m is not None:
             name = m.group(2) or m.group(3)
             value = source.skip_space(m.end())
-            if text[value] in "{(" and source.lit_starting(value) is None:
+            if (
+                text[value] in "{("
+                and source.lit_starting(value) is None
+                and _MAP_KEY.match(text, value + 1, closer)  # `{ filter: ... }`, not `{"x"}`
+            ):
                 # a mapping inside: openapi-fetch's `params: { query: {...}, path: {...} }`
                 if name in _NESTED_QUERY:
                     found.extend(parse_mapping(source, value))
@@ -251,24 +319,31 @@ def entries(source: Source, pos: int, closer: int) -> list[QueryValue]:
 
 
 def value_at(source: Source, name: str, pos: int) -> QueryValue:
-    """The value of query `name` written at `pos`: a number, or an expression of literals.
-
-    Literals, joins of literal lists, format calls, URL-encoding calls and
-    variables assigned such expressions are read (details/expression.py).
-    """
-    if source.lit_starting(pos) is None:
-        m = _NUMBER.match(source.text, pos)
+    """The value of query `name` written at `pos`: a literal, a number, or what an expression holds."""
+    text = source.text
+    j = source.lit_starting(pos)
+    if j is None:
+        m = _NUMBER.match(text, pos)
         if m:
             return QueryValue(name, m.group(), Span(m.start(), m.end()))
-    parts = parts_at(source, pos)
-    if not parts:
-        return QueryValue(name, None, None)
-    return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)
+        if text[pos : pos + 1] in ("{", "["):  # Go's url.Values{"filter": {"..."}}: the first
+            inner = source.skip_space(pos + 1)
+            if source.lit_starting(inner) is not None or _NUMBER.match(text, inner):
+                return value_at(source, name, inner)
+        parts = resolve_at(source, pos)
+        if parts is None or all(p.is_param for p in parts):
+            return QueryValue(name, None, None)
+        return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)
+    chain = chain_from(source, j)
+    parts = resolve_parts(source, chain.parts, 0)
+    return value_from_parts(name, parts, chain.start, chain.end, decode=False)
 
 
 def value_of_variable(source: Source, name: str, expression: str, before: int) -> QueryValue | None:
-    """The value of an interpolation in a URL's query (`?filter=${flt}`, `{Uri.EscapeDataString(f)}`)."""
-    parts = hole_parts(source, Part(expression, True, before, before + len(expression)))
-    if not parts or all(p.is_param for p in parts):
+    """What an interpolated query value holds (`?filter=${f}`, `{quote(flt)}`), where known."""
+    from apispec.lint.details.resolve import resolve_text
+
+    parts = resolve_text(source, expression, before, 0)
+    if parts is None or all(p.is_param for p in parts):
         return None
     return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)

@@ -430,6 +430,24 @@ CHAIN_CALLS: tuple[ChainCall, ...] = (
 )
 
 
+# Modules whose imported names are fakes (`import { http } from "msw"`, `import nock from "nock"`).
+MOCK_MODULES: tuple[tuple[str, str], ...] = (
+    (
+        "javascript",
+        "msw|msw/node|msw/browser|nock|fetch-mock|axios-mock-adapter|jest-fetch-mock|miragejs",
+    ),
+)
+# Expressions that make a web app or router of the file's own (`const api = express.Router()`):
+# the verb calls of the object they are assigned to register routes.
+ROUTER_FACTORIES: tuple[tuple[str, str], ...] = (
+    (
+        "javascript",
+        r"\bexpress\s*(?:\.\s*Router\s*)?\(|\bRouter\s*\(|\bnew\s+(?:Hono|Elysia|Router|KoaRouter)\b"
+        r"|\bfastify\s*\(|\bpolka\s*\(",
+    ),
+)
+
+
 class ClientTable(NamedTuple):
     """The rows of one language, compiled for look-ups."""
 
@@ -449,6 +467,8 @@ class ClientTable(NamedTuple):
     request_objects: dict[str, RequestObject]  # class name: row
     chain_roles: dict[str, str]  # method name (lower case): role
     builder_names: re.Pattern[str]  # finds any URL-join or path-segment call's name in a text
+    mock_modules: frozenset[str]
+    router_factory: re.Pattern[str] | None
     # (row, its factory compiled, its `=property` setters compiled), and one pattern
     # that finds any of them, to pass over the many files that create no such client.
     base_factories: tuple[
@@ -517,6 +537,15 @@ def table(language: str) -> ClientTable:
             if row.language in ("*", language)
         ),
         base_finder=_finder(language),
+        mock_modules=frozenset(
+            name
+            for lang, names in MOCK_MODULES
+            if lang in ("*", language)
+            for name in names.split("|")
+        ),
+        router_factory=next(
+            (re.compile(p) for lang, p in ROUTER_FACTORIES if lang in ("*", language)), None
+        ),
         builder_names=re.compile(
             "(?i)"
             + "|".join(

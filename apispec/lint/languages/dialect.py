@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from apispec.lint.functions import Definitions, FunctionDef, find_functions
 from apispec.lint.languages import lexer
 from apispec.lint.languages.lexer import Span
 from apispec.lint.scan import Lit, Source, split_interpolations
@@ -51,6 +52,8 @@ class Dialect:
     type_brackets = (
         ""  # how type arguments before a call's bracket look: `<>` (`get<T>(`), `[]` (Go)
     )
+    command_calls = False  # calls are commands with words as arguments (shell, PowerShell)
+    definitions: Definitions | None = None  # how the language defines functions
 
     def literal(self, m: re.Match[str]) -> Lit | None:
         body = m.group()
@@ -72,7 +75,24 @@ class Dialect:
         """The literal of a construct a span closed: content text[start:end], token m.start():stop."""
         return lexer.span_literal(m, start, end, stop, span)
 
+    def holds_code(self, m: re.Match[str]) -> bool:
+        """Whether a string token may hold code with strings of its own (cheap test)."""
+        return False
+
+    def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
+        """The string at `m` with its code holes (`${...}`), read to its real end; None: as usual."""
+        return None
+
     # -- hooks ---------------------------------------------------------------
+
+    def functions(self, source: Source) -> list[FunctionDef]:
+        """The source's own function definitions (for helpers and returned values), once."""
+        if self.definitions is None:
+            return []
+        found = source.memo.get("functions")
+        if found is None:
+            found = source.memo["functions"] = find_functions(source, self.definitions)
+        return found  # type: ignore[return-value]
 
     def use_pattern(self, var: str) -> str:
         """A regex for a later use of variable `var` (assigned an API path).
@@ -83,6 +103,11 @@ class Dialect:
 
     def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
         """The call around `chain` where it is not a bracketed call (a command, a mapping)."""
+        return None
+
+    def assigned_by_block(self, source: Source, start: int) -> str | None:
+        """The variable a block statement holding `start` assigns its value to, if any
+        (PowerShell's `$path = switch ($k) { 'a' { "/x" } }`)."""
         return None
 
     def in_markup(self, source: Source, start: int) -> bool:

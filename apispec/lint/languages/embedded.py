@@ -23,10 +23,17 @@ from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Segment, Span
 from apispec.lint.scan import Source, unescape
 
-# A fence line: up to three spaces, then three or more backticks or tildes.
-_OPENER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)\n")
-_CLOSER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*$", re.M)
+# A fence line: up to three spaces, then three or more backticks or tildes; also
+# backticks written escaped (`\`\`\``), as docs generated from shell heredocs have them.
+_OPENER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,}|(?:\\`){3,})[ \t]*([^\n`\\]*)\n")
+_CLOSER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,}|(?:\\`){3,})[ \t]*$", re.M)
 _SHELLISH = re.compile(r"^\s*(?:\$\s+)?(?:curl|wget|https?|xh)\s", re.M)
+# An inline code span holding a request: a command, or an HTTP request line.
+_SPAN = re.compile(r"(?<![`\\])`([^`\n]+)`(?!`)")
+_SPAN_COMMAND = re.compile(r"\s*(?:\$\s+)?(?:curl|wget|xh|http|https)\s+\S")
+_SPAN_REQUEST = re.compile(r"\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\S*/api/v2")
+# Data blocks show what a server answered: a call only when they describe a request.
+_REQUEST_KEY = re.compile(r"[\"']?method[\"']?\s*:")
 _SCRIPT = re.compile(r"<script\b[^>]*>(?P<body>[\s\S]*?)</script\s*>", re.I)
 
 
@@ -70,8 +77,34 @@ def markdown(text: str, pos: int, endpos: int) -> list[Region]:
         language = FENCE_LANGUAGES.get(info)
         if language is None:
             language = "shell" if _SHELLISH.search(body) else "generic"
+        elif language in ("json", "yaml") and not _REQUEST_KEY.search(body):
+            language = "prose"  # a response or a configuration shown, not a request
         regions.append(Region(m.end(), starts[close], language))
         k = close + 1
+    return _with_spans(text, regions, pos, endpos)
+
+
+def _with_spans(text: str, fences: list[Region], pos: int, endpos: int) -> list[Region]:
+    """The fences, and inline code spans outside them that hold a request.
+
+    A span that runs a command (`curl ...`) or is an HTTP request line (`GET
+    /api/v2/...`, as runbooks list the requests to try) is a request; a span
+    holding a path alone only names it, as prose does.
+    """
+    if "`" not in text:
+        return fences
+    regions: list[Region] = []
+    at = pos
+    for fence in [*fences, Region(endpos, endpos, "")]:
+        for m in _SPAN.finditer(text, at, fence.start):
+            body = m.group(1)
+            if _SPAN_COMMAND.match(body):
+                regions.append(Region(m.start(1), m.end(1), "shell"))
+            elif _SPAN_REQUEST.match(body):
+                regions.append(Region(m.start(1), m.end(1), "http"))
+        if fence.language:
+            regions.append(fence)
+        at = fence.end
     return regions
 
 

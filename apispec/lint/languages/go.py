@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from apispec.lint.functions import Definitions
 from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.languages.lexer import Body, Closer
@@ -16,6 +17,16 @@ _VERBS = re.compile(r"%[sdvq]|\{[A-Za-z_]\w*\}")
 class GoDialect(Dialect):
     name = "go"
     type_brackets = "[]"
+    definitions = Definitions(
+        (
+            re.compile(
+                r"\bfunc[ \t]*(?:\((?P<recv>[^)\n]*)\)[ \t]*)?(?P<name>[A-Za-z_]\w*)[ \t]*"
+                r"(?:\[[^\]\n]*\])?[ \t]*\("
+            ),
+        ),
+        "go",
+        "braces",
+    )
     token_re = re.compile(
         r"/(?:(?P<c>/[^\n]*)|(?P<comment>\*))"
         r"|(?P<raw>`)"

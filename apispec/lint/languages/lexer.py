@@ -48,6 +48,10 @@ if TYPE_CHECKING:  # a class made at import would cost every run
             self, kind: str, m: re.Match[str], start: int, end: int, stop: int, span: Span
         ) -> Lit | None: ...
 
+        def holds_code(self, m: re.Match[str]) -> bool: ...
+
+        def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None: ...
+
 
 # A heredoc's terminator line: the word alone, maybe indented, maybe followed by
 # `;`, `,` or `)` (PHP's `EOT;`, a heredoc passed as an argument).
@@ -286,10 +290,18 @@ def scan(
             if kind not in spans:
                 if kind == "c" or kind[0] == "x":  # not code: brackets, quotes are text
                     comments.append((m.start(), m.end()))
-                else:
+                    continue
+                lit = dialect.with_code(text, m, endpos) if dialect.holds_code(m) else None
+                if lit is None:
                     lit = literal(m)
-                    if lit is not None:
-                        lits.append(lit)
+                if lit is None:
+                    continue
+                lits.append(lit)
+                if lit.holes:
+                    _holes(dialect, text, lit, lits, comments)
+                if lit.end > m.end():  # the string went on past a quote nested in its code
+                    at = lit.end
+                    break
                 continue
             if memo is None:
                 memo = Memo(text, endpos)
@@ -300,6 +312,16 @@ def scan(
         else:
             break
     return lits, comments
+
+
+def _holes(
+    dialect: Dialect, text: str, lit: Lit, lits: list[Lit], comments: list[tuple[int, int]]
+) -> None:
+    """The code inside a string's holes (`${fetch(`${base}/x`)}`) is scanned as code."""
+    for start, end in lit.holes:
+        inner, notes = scan(dialect, text, start, end)
+        lits.extend(inner)
+        comments.extend(notes)
 
 
 def _span(
@@ -335,6 +357,8 @@ def _span(
         if lit is not None:
             lit.start = token_start
             lits.append(lit)
+            if lit.holes:
+                _holes(dialect, m.string, lit, lits, comments)
     return end
 
 

@@ -4,20 +4,28 @@ from __future__ import annotations
 
 import re
 
+from apispec.lint.functions import Definitions
 from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.languages.lexer import Body, Span
-from apispec.lint.scan import Lit, split_interpolations
+from apispec.lint.scan import Interpolated, Lit, parts_with_holes, split_interpolations
 
 _FSTRING = re.compile(r"\{[^{}\n]*\}")
 _TEMPLATE = re.compile(r"\{[^{}\n]*\}|%\(\w+\)[sd]|%[sdif]")
 _QUOTES = "'\""
 # Text before a triple-quoted string that makes it a value rather than a docstring.
 _VALUE_BEFORE = "=([{,+%:\\"
+_FIELD_CODE = Interpolated("{", "}", "\\", "'\"", doubled=True)
+_FIELD_WITH_CODE = re.compile(r"\{[^{}]*['\"{]")
 
 
 class PythonDialect(Dialect):
     name = "python"
+    definitions = Definitions(
+        (re.compile(r"(?m)^[ \t]*(?:async[ \t]+)?def[ \t]+(?P<name>[A-Za-z_]\w*)[ \t]*\("),),
+        "python",
+        "indent",
+    )
     token_re = re.compile(
         r"(?P<c>\#[^\n]*)"
         r"|(?:(?<![\w])[rRbBuUfF]{1,2})?(?:(?P<t>\"\"\"|''')"
@@ -33,6 +41,29 @@ class PythonDialect(Dialect):
             3,
         ),
     )
+
+    def holds_code(self, m: re.Match[str]) -> bool:
+        body = m.group()
+        return (
+            body[0] not in _QUOTES
+            and "f" in body[:3].lower()
+            and bool(_FIELD_WITH_CODE.search(body))
+        )
+
+    def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
+        """An f-string whose fields hold strings or braces: `f"{client.get(f'{base}/x')}"`."""
+        k = m.start()
+        while text[k] not in _QUOTES:
+            k += 1
+        if text.startswith(('"""', "'''"), k):
+            return None
+        prefix = text[m.start() : k].lower()
+        end, holes = _FIELD_CODE.walk(text, k, m.end())
+        if end != m.end() or not holes:
+            return None
+        style = "none" if "r" in prefix else "backslash"
+        parts = parts_with_holes(text, k + 1, end - 1, holes, style, 1)
+        return Lit(m.start(), end, parts, holes=tuple(holes))
 
     def literal(self, m: re.Match[str]) -> Lit | None:
         body = m.group()

@@ -14,6 +14,7 @@ from bisect import bisect_right
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain, flatten
 from apispec.lint.details.filter_value import value_from_parts
+from apispec.lint.functions import Definitions
 from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.languages.lexer import Heredoc
@@ -47,17 +48,27 @@ _DATA = {
     "-T",
     "--upload-file",
 }
-_SEPARATOR = re.compile(r"\|\|?|&&|;|\n")
+# Between two words: what ends one command and starts the next (`$(cmd ...)` too).
+_SEPARATOR = re.compile(r"\|\|?|&&|;|\n|\(|\)|`")
 
 
 class ShellDialect(Dialect):
     name = "shell"
+    command_calls = True
+    definitions = Definitions(
+        (
+            re.compile(
+                r"(?m)^[ \t]*(?:function[ \t]+)?(?P<name>[A-Za-z_][\w:.-]*)[ \t]*\([ \t]*\)"
+            ),
+            re.compile(r"(?m)^[ \t]*function[ \t]+(?P<name>[A-Za-z_][\w:.-]*)[ \t]*(?=\{)"),
+        ),
+        "shell",
+        "shell",
+    )
     token_re = re.compile(
         r"(?P<c>(?<![^\s;|&(])\#[^\n]*)"
         r"|(?P<heredoc><<-?[ \t]*(?P<hq>['\"]?)(?P<word>[A-Za-z_]\w*)(?P=hq))"
-        # `$(...)` is one piece of a word only without blanks: `id=$(curl -s "$URL" | jq .)`
-        # holds commands, scanned as such.
-        r"|(?P<w>(?:\$'(?:[^'\\]++|\\[\s\S])*+'|'[^']*+'|\"(?:[^\"\\]++|\\[\s\S])*+\"|\$\([^()\s]*+\)"
+        r"|(?P<w>(?:\$'(?:[^'\\]++|\\[\s\S])*+'|'[^']*+'|\"(?:[^\"\\]++|\\[\s\S])*+\"|\$\([^()\n]*+\)"
         r"|\$\{(?:[^}\n$]++|\$(?!\{))*+\}|\\[^\n]|[^\s'\"|;&<>()\\$]++|\$)++)"
     )
     # A heredoc's body is data for the command (a here-document), not words of the script.
@@ -66,6 +77,26 @@ class ShellDialect(Dialect):
 
     def use_pattern(self, var: str) -> str:
         return r"\$\{?" + re.escape(var) + r"\b"
+
+    def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
+        """Words and comments, and the words of commands inside `$(...)` of a word.
+
+        `version=$(prtg_get /version | jq -r .version)` is one word (an
+        assignment whose value is a substitution) and a command of its own.
+        """
+        lits, comments = super().scan(text, pos, endpos)
+        inner: list[Lit] = []
+        for lit in lits:
+            if "$(" not in text[lit.start : lit.end]:
+                continue
+            for start, end in substitutions(text, lit.start, lit.end):
+                found, notes = self.scan(text, start + 2, end - 1)
+                inner.extend(found)
+                comments.extend(notes)
+        if inner:
+            lits = sorted(lits + inner, key=lambda lit: lit.start)
+            comments.sort()
+        return lits, comments
 
     def literal(self, m: re.Match[str]) -> Lit | None:
         word = m.group()
@@ -76,6 +107,9 @@ class ShellDialect(Dialect):
         am = _ASSIGNMENT.match(word)
         if am and _COMMAND_START.search(m.string, max(0, base - 80), base):
             pos = am.end()  # URL="$BASE/x": the value is the literal
+        if "$(" in word:
+            parts = _substituted(word, base, pos)
+            return Lit(base + pos, m.end(), parts) if parts else None
         parts: list[Part] = []
         for piece in _PIECE.finditer(word, pos):
             kind = piece.lastgroup or "bare"
@@ -104,7 +138,7 @@ class ShellDialect(Dialect):
             return info
         command = names[k].rsplit("/", 1)[-1]
         info.callee = command
-        rest = words[k + 1 :]
+        rest = _expanded(source, words[k + 1 :])
         if command == "curl":
             _curl(info, rest, chain)
         elif command == "wget":
@@ -117,6 +151,99 @@ class ShellDialect(Dialect):
                     info.method = _plain(word)
                     break
         return info
+
+
+def substitutions(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of the outermost `$(...)` of one word (text[start:end]) holding a space."""
+    found = []
+    i = text.find("$(", start, end)
+    while i >= 0:
+        close = _substitution_end(text[:end], i)
+        if close < 0:
+            break
+        if any(ch in " \t" for ch in text[i:close]):
+            found.append((i, close))
+        i = text.find("$(", close, end)
+    return found
+
+
+def _substituted(word: str, base: int, pos: int) -> list[Part]:
+    """A word holding command substitutions (`"...?f=$(jq -rn --arg f "$f" '$f|@uri')"`).
+
+    Quotes inside `$(...)` start afresh, so the substitution is found by
+    walking the word; it is one interpolation, the rest as usual.
+    """
+    parts: list[Part] = []
+    chars: list[str] = []
+    offs: list[int] = []
+    quote = ""
+
+    def flush() -> None:
+        if chars:
+            parts.append(Part("".join(chars), False, offs[0], offs[-1] + 1, tuple(offs)))
+            chars.clear()
+            offs.clear()
+
+    i = pos
+    n = len(word)
+    while i < n:
+        ch = word[i]
+        if quote == "'":
+            if ch == "'":
+                quote = ""
+            else:
+                chars.append(ch)
+                offs.append(base + i)
+            i += 1
+            continue
+        if (ch == "'" and not quote) or ch == '"':
+            quote = "" if quote == ch else ch
+            i += 1
+            continue
+        if ch == "\\" and i + 1 < n:
+            chars.append(word[i + 1])
+            offs.append(base + i + 1)
+            i += 2
+            continue
+        if ch == "$":
+            end = _substitution_end(word, i) if word.startswith("$(", i) else -1
+            if end < 0:
+                hole = _INTERP.match(word, i)
+                end = hole.end() if hole else -1
+            if end > i:
+                flush()
+                parts.append(Part(word[i:end], True, base + i, base + end))
+                i = end
+                continue
+        chars.append(ch)
+        offs.append(base + i)
+        i += 1
+    flush()
+    return parts
+
+
+def _substitution_end(word: str, start: int) -> int:
+    """Just past the `)` closing the `$(` at `start` (quotes inside start afresh); -1: none."""
+    depth = 0
+    quote = ""
+    i = start + 1
+    while i < len(word):
+        ch = word[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\\" and quote == '"':
+                i += 1
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return -1
 
 
 def _is_assignment(source: Source, word: Lit) -> bool:
@@ -147,6 +274,9 @@ def _command_words(source: Source, offset: int) -> list[Lit]:
             continue
         end = newline
         break
+    inside = _inner_substitution(source, offset)
+    if inside is not None:
+        start, end = max(start, inside[0]), min(end, inside[1])
     current: list[Lit] = []
     last = start
     lits = source.lits
@@ -154,6 +284,8 @@ def _command_words(source: Source, offset: int) -> list[Lit]:
         lit = lits[k]
         if lit.start >= end:
             break
+        if lit.start < start or lit.end > end:
+            continue  # the word holding the substitution
         gap = text[last : lit.start]
         if _SEPARATOR.search(gap.replace("\\\n", "  ")):
             if lit.start > offset:
@@ -162,6 +294,61 @@ def _command_words(source: Source, offset: int) -> list[Lit]:
         current.append(lit)
         last = lit.end
     return current
+
+
+def _inner_substitution(source: Source, offset: int) -> tuple[int, int] | None:
+    """The inside of the innermost `$(...)` holding `offset`, when it is in one."""
+    spans = source.memo.get("substitutions")
+    if spans is None:
+        spans = []
+        text = source.text
+        for lit in source.lits:
+            if "$(" in text[lit.start : lit.end]:
+                spans.extend(substitutions(text, lit.start, lit.end))
+        source.memo["substitutions"] = spans
+    best = None
+    for start, end in spans:  # type: ignore[attr-defined]
+        if start + 2 <= offset < end - 1 and (best is None or start > best[0]):
+            best = (start + 2, end - 1)
+    return best
+
+
+_ARRAY_USE = re.compile(r"\$\{([A-Za-z_]\w*)\[[@*]\]\}")
+
+
+def _expanded(source: Source, words: list[Lit]) -> list[Lit]:
+    """Words with `"${args[@]}"` replaced by the words of the array assigned before it.
+
+    `query=(--data-urlencode "filter=..." ...)` then `curl -G "${query[@]}" URL`
+    passes the array's words as options of this one command.
+    """
+    if not any("[@]" in _plain_text(source, w) or "[*]" in _plain_text(source, w) for w in words):
+        return words
+    text = source.text
+    out: list[Lit] = []
+    for word in words:
+        m = _ARRAY_USE.fullmatch(text[word.start : word.end].strip("\"'"))
+        if m is None:
+            out.append(word)
+            continue
+        pattern = re.compile(r"(?<![\w$])" + re.escape(m.group(1)) + r"=\(")
+        assigned = list(pattern.finditer(text, max(source.pos, word.start - 4000), word.start))
+        assign = assigned[-1] if assigned else None
+        if assign is None:
+            out.append(word)
+            continue
+        close = source.matching_closer(assign.end() - 1, 4000)
+        end = close if close > 0 else word.start
+        out.extend(
+            lit
+            for lit in source.lits[source.first_lit_after(assign.end()) :]
+            if lit.start < end and lit.start >= assign.end()
+        )
+    return out
+
+
+def _plain_text(source: Source, word: Lit) -> str:
+    return source.text[word.start : word.end]
 
 
 def _curl(info: CallInfo, words: list[Lit], chain: Chain) -> None:

@@ -45,6 +45,8 @@ EXTENSIONS = {
     ".md": "markdown",
     ".markdown": "markdown",
     ".html": "html",
+    ".http": "http",
+    ".rest": "http",
     ".htm": "html",
     ".txt": "prose",
     ".rst": "prose",
@@ -110,6 +112,8 @@ FENCE_LANGUAGES = {
     "hcl": "terraform",
     "terraform": "terraform",
     "tf": "terraform",
+    "http": "http",
+    "rest": "http",
 }
 
 # Languages whose code is scanned by a dialect: (module under apispec.lint.languages, class).
@@ -126,6 +130,7 @@ DIALECTS = {
     "yaml": ("data", "YamlDialect"),
     "json": ("data", "JsonDialect"),
     "hcl": ("terraform", "TerraformDialect"),
+    "http": ("http", "HttpDialect"),
 }
 # Languages that embed code in regions of another language (languages/embedded.py).
 EMBEDDING = frozenset({"markdown", "html", "notebook", "terraform"})
