@@ -107,15 +107,17 @@ def request(source: Source, opener: int, clients: ClientTable, depth: int = 0) -
         if block >= 0:  # a request block: Ktor's parameter(...) calls
             found.extend(_block_calls(source, block, clients))
     head = _head_start(source, chain[0].start)
+    end = _after_block(source, chain[-1].closer) + 1
     if method is None and depth < 3:
         # a lambda or block that builds the URI: the chain that holds it names the method
         outer = source.enclosing_opener(head, 400)
         if outer >= 0 and text[outer] in "({":
             around = request(source, outer, clients, depth + 1)
             if around is not None and around.method is not None:
-                method = around.method
+                method = around.method  # the request is the chain around: its extent too
                 found.extend(k for k in around.links if k not in found)
-    return Request(method, tuple(found), head, _after_block(source, chain[-1].closer) + 1)
+                head, end = min(head, around.start), max(end, around.end)
+    return Request(method, tuple(found), head, end)
 
 
 def _verb(text: str, link: Link) -> str | None:

@@ -107,6 +107,9 @@ _MATCHERS = frozenset(
         "tohavebeencalledwith",
         "tohavebeencalledtimes",
         "tohaveproperty",
+        "isequalto",
+        "isnotequalto",
+        "hasvalue",
         "should",
         "expect",
         "verify",
@@ -114,9 +117,12 @@ _MATCHERS = frozenset(
 )
 _ASSERTING = re.compile(r"(?i)^(?:assert|expect|should|verify|check_?)")
 _RESPONSE_HEADER = re.compile(
-    r"""['"](?:location|content-location|link)['"]\s*\]?\s*(?::|=>|=|,)\s*\Z"""
-    # an object's `href` in data the API answers with: `{ id: "2048", href: "/api/v2/..." }`
-    r"""|(?<![\w$])['"]?href['"]?\s*(?::|=>|=)\s*\Z""",
+    r"""['"](?:location|content-location|link)['"]\s*\]?\s*(?::|=>|=|,)\s*"""
+    # either branch of a conditional value: `"Location", (created ? "/x/" : "/y/") + id`
+    r"""(?:\(?[^;\n"']*\?\s*(?:['"][^'"\n]*['"]\s*:\s*)?)?\Z"""
+    # an object's `href` in data the API answers with: `{ id: "2048", href: "/api/v2/..." }`,
+    # Java's Map.of("href", ...), Kotlin's "href" to ...
+    r"""|(?<![\w$])['"]?href['"]?\s*(?::|=>|=|,|\bto\b)\s*\Z""",
     re.I,
 )
 

@@ -188,6 +188,9 @@ def _owner(source: Source, pos: int) -> str | None:
             m = callee_before(text, max(source.pos, opener - 160), opener)
             if m is not None:
                 names = [n for n in MEMBER_SPACED.split(m.group(1)) if n]
+                if names == ["curl_setopt"]:  # PHP: set on the handle, its first argument
+                    handle = _ROOT.match(text[opener + 1 : opener + 80].lstrip())
+                    return handle.group(1) if handle else None
                 if names and names[-1].lower() in _SETTERS and len(names) > 1:
                     root = _ROOT.match(names[0])
                     return root.group(1) if root else None

@@ -2,7 +2,9 @@
 
 `" and ".join([...])`, `string.Join(" AND ", new[] { ... })`,
 `strings.Join(clauses, " or ")`, `[a, b].join(" OR ")`, `tags.map(...).join(" OR ")`,
-`$clauses -join ' AND '`, Terraform's `join("&", [...])`, PHP's `implode`: the
+`$clauses -join ' AND '`, Terraform's `join("&", [...])`, PHP's `implode`, Java's
+`String.join(" and ", a, b)` and `Stream.of(a, b).collect(Collectors.joining(" AND "))`,
+Kotlin's `listOf(a, b).joinToString(" and ")`: the
 separator and the elements are read by the caller's resolver
 (details/resolve.py), each character keeping its offset in the file, so a
 finding points at the separator that is wrong. Elements computed at run time
@@ -22,7 +24,17 @@ from apispec.lint.scan import Part, Source
 # Reads the expression at a position (up to an end, or to the expression's own end).
 Resolve = Callable[[int, "int | None"], "list[Part] | None"]
 
-_JOINS = frozenset(("join", "implode"))
+_JOINS = frozenset(("join", "implode", "jointostring"))
+# Calls that make a list of their arguments (Java, Kotlin): `List.of(a, b)`, `listOf(a, b)`.
+_LIST_FACTORIES = frozenset(
+    ("of", "aslist", "listof", "mutablelistof", "setof", "arrayof", "sequenceof", "stream")
+)
+# `.collect(Collectors.joining(" and "))`: a stream's join, the separator in `joining`.
+_COLLECTOR = re.compile(r"\s*(?:[\w.]*\.)?joining\s*\(")
+# Calls that map each element with a function: `array_map(fn ($t) => "...", $tags)`,
+# `tags.map(t => `...`)`, `.map { "..." }`; the function's body as written stands for each.
+_MAPS = frozenset(("map", "array_map", "select", "collect"))
+_ARROW = re.compile(r"(?:=>|->|return)\s*|\{\s*(?:[\w, ]+->\s*)?")
 _IDENT = re.compile(r"\$?(?:script:|global:)?[A-Za-z_]\w*(?:(?:\.|::|->|\?\.)[A-Za-z_]\w*)*")
 _LIST_OPEN = re.compile(
     r"(?:@\(|new\s*(?:[\w.]*\s*)?\[\s*\]\s*\{|\[\]\s*[\w.]+\s*\{|array\(|\[|\()", re.I
@@ -62,12 +74,23 @@ def join_at(source: Source, pos: int, end: int, resolve: Resolve) -> list[Part] 
         if name in _JOINS:  # string.Join(sep, list), strings.Join(list, sep), join(sep, list)
             args = _arguments(source, after, closer)
             literal = [source.lit_starting(source.skip_space(a)) is not None for a, _ in args]
+            if len(args) > 2 and literal[0]:  # Java's String.join(sep, a, b, ...)
+                items = [resolve(a, b) for a, b in args[1:]]
+                if any(item is None for item in items):
+                    return None
+                return _join(items, resolve(*args[0]))  # type: ignore[arg-type]
             if len(args) != 2 or literal.count(True) != 1:
                 return None
             sep_at, list_at = (0, 1) if literal[0] else (1, 0)
             return _join(_list_at(source, *args[list_at], resolve), resolve(*args[sep_at]))
+        if (
+            name in _LIST_FACTORIES
+        ):  # `Stream.of(a, b).collect(...)`, `listOf(a, b).joinToString(...)`
+            elements = _elements(source, after + 1, closer, resolve) if closer > after + 1 else None
+            return _joined_after(source, closer + 1, end, elements, resolve)
         # `tags.map((t) => ...).join(" OR ")`: computed elements, a known separator
-        return _joined_after(source, closer + 1, end, None, resolve)
+        elements = _mapped(source, after, closer, resolve) if name in _MAPS else None
+        return _joined_after(source, closer + 1, end, elements, resolve)
     after = source.skip_space(m.end())
     if not source.text.startswith(".", after) and not _PS_JOIN.match(source.text, m.end(), end):
         return None  # a plain variable: not a join (its value is the resolver's to read)
@@ -93,8 +116,15 @@ def _join_arguments(source: Source, pos: int, end: int) -> list[tuple[int, int]]
     if not source.text.startswith(".", source.skip_space(pos)):
         return None
     for link in links_after(source, pos):
-        if link.opener >= 0 and link.closer < end and link.name.lower() in _JOINS:
+        if link.opener < 0 or link.closer >= end:
+            continue
+        name = link.name.lower()
+        if name in _JOINS:
             return _arguments(source, link.opener, link.closer)
+        collector = _COLLECTOR.match(source.text, link.opener + 1, link.closer)
+        if name == "collect" and collector is not None:
+            inner = source.matching_closer(collector.end() - 1)
+            return _arguments(source, collector.end() - 1, inner) if inner > 0 else None
     return None
 
 
@@ -123,6 +153,22 @@ def _list_at(source: Source, lo: int, hi: int, resolve: Resolve) -> list[list[Pa
     m = _IDENT.match(source.text, pos, hi)
     if m is not None and not source.text[m.end() : hi].strip():
         return _variable_list(source, m.group(), pos, resolve)
+    if m is not None and source.text.startswith("(", source.skip_space(m.end())):
+        closer = source.matching_closer(source.skip_space(m.end()))
+        if 0 < closer < hi and m.group().lower() in _MAPS:  # PHP's array_map(fn ..., $list)
+            return _mapped(source, source.skip_space(m.end()), closer, resolve)
+    return None
+
+
+def _mapped(source: Source, opener: int, closer: int, resolve: Resolve) -> list[list[Part]] | None:
+    """Two elements made by a mapping function whose body is a literal (each written alike)."""
+    for arrow in _ARROW.finditer(source.text, opener + 1, closer):
+        if source.token_at(arrow.start()) is not None:
+            continue
+        at = source.skip_space(arrow.end())
+        if source.lit_starting(at) is not None:
+            element = resolve(at, None)
+            return [element, element] if element else None
     return None
 
 

@@ -40,6 +40,11 @@ _ENCODERS = frozenset(
         "urlencode",
         "urlencodeunicode",
         "rawurlencode",
+        "encode_www_form_component",
+        "url_encode",
+        "urlencoder.encode",
+        "uriutils.encode",
+        "uriutils.encodequeryparam",
         "str",
         "string",
         "tostring",
@@ -162,6 +167,9 @@ def _expression_end(source: Source, pos: int) -> int:
                 return i
             depth -= 1
         elif depth == 0 and ch in ",;\n":
+            if ch == "\n" and text.startswith((".", "?."), source.skip_space(i)):
+                i += 1  # a method chain going on on the next line: `.collect(...)`
+                continue
             return i
         i += 1
     return stop
@@ -195,7 +203,8 @@ def _call(source: Source, expression: str, pos: int, depth: int) -> list[Part] |
     last = names[-1].lower()
     args = split_top(expression[expression.index("(") + 1 : -1])
     first = source.text.find(args[0], opener) if args else -1
-    if last in _ENCODERS or last in _FORMATTERS or ".".join(names[-2:]).lower() in _FORMATTERS:
+    qualified = ".".join(names[-2:]).lower()  # `URLEncoder.encode`, `String.format`
+    if last in _ENCODERS or last in _FORMATTERS or qualified in _FORMATTERS | _ENCODERS:
         return resolve_at(source, first, depth + 1) if first >= 0 else None
     fn = _function(source, names[-1])
     return _returned(source, fn, depth) if fn is not None else None

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 
+from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.details.positional import mapping_after_path
 from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.languages.lexer import Body, Closer, Heredoc, Span
+from apispec.lint.reference import QueryValue
 from apispec.lint.scan import Lit, Source, split_interpolations
 
 _DOUBLE = re.compile(r"\{\$(?:[^}\n{]|\{(?!\$))*\}|\$[A-Za-z_]\w*(?:->\w+|\[[^\[\]\n]*\])*|%[sd]")
@@ -74,6 +77,12 @@ class PhpDialect(Dialect):
         interp = None if kind == "heredoc" and m.group("hq") == "'" else span.interp
         content = m.string[start:end]
         return Lit(m.start(), stop, split_interpolations(content, start, interp, "backslash"))
+
+    def call_query(self, source: Source, info: CallInfo) -> list[QueryValue]:
+        """Laravel Http: the array after the path of a GET is its query (`get($url, [...])`)."""
+        if info.callee and info.method in (None, "GET", "DELETE", "HEAD") and info.query_args:
+            return mapping_after_path(source, *info.query_args)
+        return []
 
     def method_nearby(self, source: Source, closer: int) -> str | None:
         """curl_setopt($ch, CURLOPT_CUSTOMREQUEST, 'DELETE') in the lines after curl_init."""

@@ -16,11 +16,11 @@ from functools import cache
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.calls.method import from_callee
 from apispec.lint.candidates import Chain
-from apispec.lint.details.query import entries, mapping_of_variable, parse_mapping, value_at
+from apispec.lint.details.positional import mapping_after_path
+from apispec.lint.details.query import entries, value_at
 from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.languages.lexer import Body, Heredoc, LineCloser, Memo, Span
-from apispec.lint.receivers import argument_end
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import Lit, Source, split_interpolations
 
@@ -183,34 +183,7 @@ def _command(source: Source, chain: Chain) -> CallInfo | None:
     return info
 
 
-# Keys of a client's options hash, never query parameters (HTTParty, RestClient, Faraday).
-_OPTION_KEYS = frozenset(
-    [
-        "headers",
-        "body",
-        "json",
-        "timeout",
-        "open_timeout",
-        "read_timeout",
-        "format",
-        "basic_auth",
-        "digest_auth",
-        "verify",
-        "ssl",
-        "content_type",
-        "accept",
-        "authorization",
-        "user",
-        "password",
-        "payload",
-        "request",
-    ]
-)
 _BLOCK_PARAM = re.compile(r"[ \t]*(?:\{|do\b)[ \t]*\|[ \t]*(\w+)[ \t]*\|")
-_HASH_START = re.compile(r"\s*(?:\{|:?[A-Za-z_]\w*:\s|['\":]?[\w.-]+['\"]?\s*=>)")
-_VARIABLE = re.compile(r"[@$]?[A-Za-z_]\w*(?=\s*[),]|\s*$)", re.M)
-_NESTED = ("params", "query")
-_NESTED_KEY = re.compile(r"\b(?:params|query)(?::\s*|['\"]?\s*=>\s*)\{")
 
 
 def _call_query(source: Source, info: CallInfo) -> list[QueryValue]:
@@ -223,45 +196,9 @@ def _call_query(source: Source, info: CallInfo) -> list[QueryValue]:
         and info.method in (None, "GET", "DELETE", "HEAD")
         and info.query_args is not None
     ):
-        found = _hash_after_path(source, *info.query_args)
+        found = mapping_after_path(source, *info.query_args)
     end = info.closer if info.closer >= 0 else info.window[1] - 1
     return found + _block_params(source, end)
-
-
-def _hash_after_path(source: Source, opener: int, closer: int) -> list[QueryValue]:
-    text = source.text
-    first = source.skip_space(opener + 1)
-    comma = argument_end(source, first, closer)
-    if comma >= closer or _HASH_START.match(text, first, comma):
-        return []  # no second argument, or the path is a value of keyword arguments
-    pos = source.skip_space(comma + 1)
-    if _HASH_START.match(text, pos, closer):
-        values = parse_mapping(source, pos) if text[pos] == "{" else entries(source, pos, closer)
-    elif (m := _VARIABLE.match(text, pos, closer)) is not None:
-        nested = _nested(source, m.group(), opener)
-        if nested:  # an options hash: its params are the query (RestClient, HTTParty)
-            return nested
-        values = mapping_of_variable(source, m.group(), opener)
-    else:
-        return []
-    return [v for v in values if v.name not in _OPTION_KEYS and v.name not in _NESTED]
-
-
-def _nested(source: Source, var: str, before: int) -> list[QueryValue]:
-    """The `params:`/`query:` mapping inside the options hash `var` holds."""
-    text = source.text
-    assign = re.compile(r"(?<![\w@$])" + re.escape(var) + r"\s*=\s*(?=\{)")
-    last = None
-    for m in assign.finditer(text, max(source.pos, before - 3000), before):
-        if source.token_at(m.start()) is None:
-            last = m
-    if last is None:
-        return []
-    closer = source.matching_closer(last.end())
-    for key in _NESTED_KEY.finditer(text, last.end(), max(last.end(), closer)):
-        if source.token_at(key.start()) is None:
-            return parse_mapping(source, key.end() - 1)
-    return []
 
 
 def _block_params(source: Source, closer: int) -> list[QueryValue]:
