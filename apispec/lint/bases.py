@@ -332,8 +332,10 @@ def client_of_call(
     chain = site.chain
     if site.chain.at == 0 and not chain.root and link.name in clients:
         return clients[link.name]  # the object called itself: `api("/health")`, `got(path)`
-    if site.chain.at > 0 and any(_sending(k.name) for k in chain.links[: site.chain.at]):
-        return None  # a call on the response: `client.get(path).json().get("days_left")`
+    if site.chain.at > 0 and any(
+        _sending(k.name) and k.closer > k.opener + 1 for k in chain.links[: site.chain.at]
+    ):  # a call on the response: `client.get(path).json().get("days_left")`; but
+        return None  # WebClient's `web.get().uri(path)` names the method before the path
     # `api.get(path)`, or a later call of a chain on it: `client.R().SetQueryParams(q).Get(path)`
     return clients.get(chain.receiver)
 

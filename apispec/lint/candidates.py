@@ -559,7 +559,13 @@ class _Sites:
         if client is None:
             return None
         itself = not site.chain.root and site.chain.at == 0  # `api("/health")`
-        if not (site.constructor or itself or _sends(site.link.name)):
+        sent = (
+            _sends(site.link.name)
+            or any(  # WebClient: `web.get().uri(path)`
+                _sends(k.name) for k in site.chain.links[: site.chain.at]
+            )
+        )
+        if not (site.constructor or itself or sent):
             return None
         evidence = f"{client.row.client} client `{client.name}` with a base URL ending /api/v2"
         return self._joined(chain, client.base, client.row.join, evidence)

@@ -396,6 +396,34 @@ BASE_CLIENTS: tuple[BaseClient, ...] = (
     ),
     BaseClient("csharp", r"\bnew\s+RestClient\b", "#0|BaseUrl", Join.PREFIX, "RestSharp"),
     BaseClient("csharp", r"\bnew\s+FlurlClient\b", "#0|BaseUrl", Join.PREFIX, "Flurl"),
+    BaseClient("ruby", r"\bFaraday\s*\.\s*new\s*(?=\()", "url|#0", Join.URL_DIRECTORY, "Faraday"),
+    BaseClient(
+        "php",
+        r"\bnew\s+(?:\\?GuzzleHttp\\)?Client\s*(?=\()",
+        "base_uri",
+        Join.URL,
+        "Guzzle",
+    ),
+    BaseClient(
+        "php",
+        r"\bHttpClient\s*::\s*createForBaseUri\s*(?=\()",
+        "#0",
+        Join.URL,
+        "Symfony HttpClient",
+    ),
+    # Spring: WebClient.create(base), WebClient.builder().baseUrl(base), and a
+    # RestTemplate built with rootUri(base) (a path without a leading slash is no join)
+    BaseClient("java", r"\bWebClient\s*\.\s*create\s*(?=\()", "#0", Join.CONCAT, "WebClient"),
+    BaseClient(
+        "java", r"\bWebClient\s*\.\s*builder\s*\(\s*\)", ".baseUrl", Join.CONCAT, "WebClient"
+    ),
+    BaseClient(
+        "java",
+        r"(?<==\s)\s*\w+\s*(?:\.\s*\w+\s*\([^()]*\)\s*)*\.\s*rootUri\s*(?=\()",
+        "#0",
+        Join.CONCAT,
+        "RestTemplate",
+    ),
 )
 
 URL_JOINS: tuple[UrlJoin, ...] = (
