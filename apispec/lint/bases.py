@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from apispec.lint.languages.clients import BaseClient, ClientTable, Join
+from apispec.lint.languages.clients import BaseClient, ClientTable, Join, table
 from apispec.lint.receivers import CallSite, argument_end
 from apispec.lint.scan import PARAM, Source
 
@@ -114,6 +114,22 @@ def _find_clients(
                 if base is not None:
                     clients[name] = ClientObject(name, base, row)
     return clients
+
+
+def factory_name(source: Source, opener: int) -> str | None:
+    """The name of the client object a factory call opening at `opener` makes (its options
+    hold headers for every call on it: `httpx.Client(headers={...}) as client`)."""
+    rows = table(source.dialect.name).base_factories
+    text = source.text
+    for row, factory, _ in rows:
+        if factory is None:
+            continue
+        m = factory.search(text, max(source.pos, opener - 80), opener + 1)
+        if m is not None and source.skip_space(m.end()) == opener:
+            options = [s for s in row.base.split("|") if s[0] not in "#.="]
+            name, _ = _factory_object(source, m, options, row.base.split("|"))
+            return _last_name(name) if name else None
+    return None
 
 
 def _last_name(expression: str) -> str:

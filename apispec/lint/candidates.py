@@ -38,6 +38,7 @@ _ANNOTATION = re.compile(r"@(?:[\w.]*\.)?([A-Za-z_]\w*)\s*\(\s*\Z")
 _API_V2 = re.compile(r"/api/v2(?!\.?\w)")  # not /api/v2.0, /api/v2x
 _HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#]*)")
 _THIS_API = re.compile(r":1616\b|prtg", re.I)
+_BARE_HOST = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
 # A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 # A pattern, not a path: regular expression or wildcard syntax, route parameters (`:id`).
@@ -292,6 +293,10 @@ class Context:
         for lit in source.lits:
             raw = lit.raw
             at = raw.find("/api/v2")
+            if at < 0 and _BARE_HOST.fullmatch(raw) and _THIS_API.search(raw):
+                named = True  # `--host prtg.corp.example.com`: this API's host, without a URL
+                hosts.add(raw.lower())
+                continue
             if at < 0 or PARAM in raw[:1]:
                 continue
             prefix = raw[:at]

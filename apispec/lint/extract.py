@@ -168,8 +168,8 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         if own is not shared:
             found = [embedded.remap(ref, region.offsets or [], shared.lines) for ref in found]
         refs.extend(found)
-    if len(regions) > 1 and regions[0].start == pos and regions[0].end == endpos:
-        refs.sort(key=lambda ref: ref.span.start)  # regions inside a whole-file region
+    if len(regions) > 1:  # regions may overlap (a notebook's shell lines, Terraform's commands)
+        refs.sort(key=lambda ref: ref.span.start)
     return refs
 
 

@@ -67,6 +67,21 @@ _TEST_FILE = re.compile(
 _DUMMY = re.compile(r"test|fake|dummy|mock|stub|sample|example|wrong|invalid|bogus|dev\b", re.I)
 _DUMMY_LENGTH = 12  # a shorter value in a test file is a placeholder, not a credential
 _HEADER_NAMES = re.compile(r"authorization|x-api-key|csrf|content-type", re.I)
+_SECRET_NAME = re.compile(
+    r"pass(?:word|wd)?|pwd|api[_-]?key|apikey|api[_-]?token|secret|token", re.I
+)
+# The default of an environment lookup: os.environ.get("PRTG_TOKEN", "3c1f..."),
+# os.getenv("KEY", "..."), process.env.PRTG_TOKEN ?? "...", $env:PRTG_TOKEN ?? '...'.
+# (Quotes may be escaped: a notebook's code is a JSON string.)
+_ENV_DEFAULT = re.compile(
+    r"""(?:\b(?:os\.environ\.get|os\.getenv|getenv|Getenv)\(\s*\\?(?P<q1>['"])(?P<name>[\w.-]+)"""
+    r"""\\?(?P=q1)\s*,\s*|(?:process\.env\.|\$env:)(?P<name2>\w+)\s*(?:\?\?|\|\|)\s*)"""
+    r"""\\?(?P<q>['"])(?P<value>[^'"\\\n]{4,200})\\?(?P=q)"""
+)
+# A Terraform variable whose name says secret, with a literal default.
+_HCL_DEFAULT = re.compile(
+    r'\bvariable\s+"(?P<name>[\w-]+)"\s*\{[^{}]*?\bdefault\s*=\s*"(?P<value>[^"\n$]{4,200})"'
+)
 
 
 def find_secrets(text: str, filename: str = "") -> list[Secret]:
@@ -83,6 +98,20 @@ def find_secrets(text: str, filename: str = "") -> list[Secret]:
         found.setdefault(
             m.start("value"), Secret(Span(m.start("value"), m.end("value")), _kind(name))
         )
+    for pattern, needed in (
+        (_ENV_DEFAULT, "env"),
+        (_ENV_DEFAULT, "getenv"),
+        (_HCL_DEFAULT, "default"),
+    ):
+        if needed not in text:
+            continue
+        for m in pattern.finditer(text):  # a literal fallback of a secret read from elsewhere
+            name = m.group("name") or m.group("name2") or ""
+            value = m.group("value")
+            if _SECRET_NAME.search(name) and _literal(value) and not value.startswith("http"):
+                found.setdefault(
+                    m.start("value"), Secret(Span(m.start("value"), m.end("value")), _kind(name))
+                )
     for pattern, kind, needed in (
         (_BEARER, "bearer token", "Bearer"),
         (_URL_USERINFO, "credentials in URL", "@"),

@@ -18,6 +18,7 @@ from dataclasses import replace
 from heapq import heappop, heappush
 from itertools import pairwise
 
+from apispec.lint.bases import factory_name
 from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import chain_from, flatten
@@ -184,6 +185,13 @@ def _owner(source: Source, pos: int) -> str | None:
         if opener < 0:
             break
         before = text[max(source.line_start(opener), opener - 200) : opener]
+        made = factory_name(source, opener) if text[opener] == "(" else None
+        if made is None and text[opener] in "{[":
+            outer = source.enclosing_opener(opener, 600)
+            if outer >= 0 and text[outer] == "(":
+                made = factory_name(source, outer)
+        if made is not None:  # `httpx.Client(base_url=..., headers={...}) as client`
+            return made
         if text[opener] == "(":
             m = callee_before(text, max(source.pos, opener - 160), opener)
             if m is not None:

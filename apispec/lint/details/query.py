@@ -12,10 +12,13 @@ from __future__ import annotations
 import re
 
 from apispec.lint.calls.assemble import CallInfo
+from apispec.lint.calls.callee import callee_before
+from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import PathHit, chain_from, flatten
 from apispec.lint.details.filter_value import parse_query_string, value_from_parts
 from apispec.lint.details.resolve import resolve_at, resolve_parts
 from apispec.lint.languages.clients import table
+from apispec.lint.receivers import argument_end
 from apispec.lint.reference import QueryValue, Span
 from apispec.lint.scan import CLOSERS, OPENERS, PARAM, Part, Source
 
@@ -46,6 +49,8 @@ _MAPPING_START = re.compile(
     r"(@\{|\{|dict\(|\[|array\()"
 )
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
+_VERB = re.compile(r"%[sv]")
+_FORMAT_CALLS = frozenset(("format", "sprintf", "printf"))
 _ENCODED_VARIABLE = re.compile(
     r"\$?([A-Za-z_]\w*)(?:\s*\.\s*(?:Encode|toString|String)\s*\(\s*\))?"
 )
@@ -140,12 +145,38 @@ def url_query(
     rest = flat[hit.end + 1 : hit.query_end]
     if rest == PARAM:  # `?${params}`, "?" + q.Encode(): the query built apart
         param = parts[owner[hit.end + 1]]
-        m = _VARIABLE.search(param.text)
+        m = None if _VERB.fullmatch(param.text) else _VARIABLE.search(param.text)
         if m:
             found.extend(mapping_of_variable(source, m.group(1), param.start))
             if not found:
                 found.extend(setter_query(source, param.start, param.start, var=m.group(1)))
+        elif _VERB.fullmatch(param.text):
+            found.extend(_formatted_query(source, parts, param))
     return found
+
+
+def _formatted_query(source: Source, parts: list[Part], param: Part) -> list[QueryValue]:
+    """The query a format call puts in for `%s` (`format("%s/x?%s", base, join("&", [...]))`)."""
+    opener = source.enclosing_opener(parts[0].start, 400)
+    if opener < 0 or source.text[opener] != "(":
+        return []
+    m = callee_before(source.text, max(source.pos, opener - 80), opener)
+    if m is None or MEMBER_SPACED.split(m.group(1))[-1].lower() not in _FORMAT_CALLS:
+        return []
+    k = 1 + sum(
+        1 for p in parts if p.is_param and _VERB.fullmatch(p.text) and p.start < param.start
+    )
+    pos = opener + 1
+    closer = source.matching_closer(opener)
+    for _ in range(k):
+        pos = argument_end(source, pos, closer) + 1
+        if pos >= closer:
+            return []
+    value = resolve_at(source, pos)
+    if not value:
+        return []
+    flat, offs, owner = flatten(value)
+    return parse_query_string(flat, offs, owner, value, 0, len(flat))
 
 
 def query_at(source: Source, pos: int) -> list[QueryValue]:

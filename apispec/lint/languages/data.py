@@ -14,7 +14,7 @@ from bisect import bisect_left, bisect_right
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain
 from apispec.lint.languages.dialect import Dialect
-from apispec.lint.scan import Lit, Source, split_interpolations
+from apispec.lint.scan import Lit, Part, Source, split_interpolations
 
 # A hole's text never holds the start of another hole (`{{`, `${`): an unclosed
 # one then costs a look to the next one, not to the end of the line, each time.
@@ -85,7 +85,10 @@ class YamlDialect(Dialect):
         else:
             start, content = m.start(), m.string[m.start() : end]
         style = {"dq": "backslash", "sq": "double'"}.get(kind or "", "none")
-        return Lit(m.start(), end, split_interpolations(content, start, _HOLES, style))
+        parts = split_interpolations(content, start, _HOLES, style)
+        if any(p.is_param and "{{" in p.text for p in parts):
+            parts = _constants(parts)
+        return Lit(m.start(), end, parts)
 
     def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
         text = source.text
@@ -106,6 +109,27 @@ class YamlDialect(Dialect):
 
 
 _VERBS_UPPER = frozenset(v.upper() for v in _VERB_KEYS)
+
+
+# A Jinja expression that is a quoted string, filtered or not: `{{ 'status = down' | urlencode }}`.
+_JINJA_CONSTANT = re.compile(
+    r"\{\{\s*(?P<q>['\"])(?P<text>[^'\"\n]*)(?P=q)\s*(?:\|\s*(?:urlencode|lower|upper|trim|string)\s*)*\}\}\Z"
+)
+
+
+def _constants(parts: list[Part]) -> list[Part]:
+    """Jinja holes that are constant text become that text, at its own offsets: the filter
+    in `?filter={{ 'status = Down' | urlencode }}` is checked as written."""
+    out: list[Part] = []
+    for part in parts:
+        m = _JINJA_CONSTANT.match(part.text) if part.is_param else None
+        if m is None:
+            out.append(part)
+            continue
+        start = part.start + m.start("text")
+        text = m.group("text")
+        out.append(Part(text, False, start, start + len(text)))
+    return out
 
 
 def _plain_end(text: str, start: int, end: int) -> int:

@@ -134,15 +134,22 @@ def html(text: str, pos: int, endpos: int) -> list[Region]:
 
 
 def notebook(source: Source) -> list[Region]:
-    """The code cells of a notebook as one Python region (`source` holds its JSON strings)."""
+    """The code cells of a notebook as a Python region (`source` holds its JSON strings).
+
+    Shell in a cell is a shell region of its own: a line run with `!` (`!curl ...`)
+    and a `%%bash`/`%%sh` cell. Both regions keep the cells' whole text (the
+    other language's lines blanked), so positions map the same way.
+    """
     text = source.text
     code: list[str] = []
     offsets: list[int] = []
+    cells: list[int] = []  # where each cell starts in the decoded text
     lits = source.lits
     i = 0
     while i < len(lits):
         lit = lits[i]
         if lit.raw == "source" and text[lit.end : lit.end + 10].lstrip(" :\n\t").startswith("["):
+            cells.append(len(offsets))
             opener = text.index("[", lit.end)
             closer = source.matching_closer(opener, 10_000_000)
             j = i + 1
@@ -162,7 +169,46 @@ def notebook(source: Source) -> list[Region]:
     if not code:
         return []
     decoded_text = "".join(code)
-    return [Region(0, len(decoded_text), "python", decoded_text, offsets)]
+    python, shell = _shell_lines(decoded_text, cells)
+    if shell is None:
+        return [Region(0, len(decoded_text), "python", decoded_text, offsets)]
+    return [
+        Region(0, len(python), "python", python, offsets),
+        Region(0, len(shell), "shell", shell, offsets),
+    ]
+
+
+_CELL_MAGIC_SHELL = re.compile(r"[ \t]*%%(?:bash|sh|script[ \t]+(?:ba)?sh)\b")
+
+
+def _shell_lines(code: str, cells: list[int]) -> tuple[str, str | None]:
+    """The cells' text with shell lines blanked, and with all else blanked (None: no shell)."""
+    python = list(code)
+    shell = [ch if ch == "\n" else " " for ch in code]
+    found = False
+    bounds = [*cells, len(code)]
+    for k in range(len(cells)):
+        lo, hi = bounds[k], bounds[k + 1]
+        whole = _CELL_MAGIC_SHELL.match(code, lo) is not None
+        at = lo
+        while at < hi:
+            end = code.find("\n", at, hi)
+            end = hi if end < 0 else end
+            line = code[at:end]
+            bang = line.lstrip().startswith("!")
+            if whole or bang:
+                found = True
+                first = at + (line.index("!") + 1 if bang else 0)
+                if whole and at == lo:
+                    first = end  # the magic line itself
+                for n in range(at, end):
+                    python[n] = " "
+                    if n >= first:
+                        shell[n] = code[n]
+            at = end + 1
+    if not found:
+        return code, None
+    return "".join(python), "".join(shell)
 
 
 def terraform(source: Source) -> list[Region]:
