@@ -39,7 +39,13 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
         (18, "GET", "/experimental/groups", {"filter": "name contains Branch", "limit": "200"}),
     ],
     "filters.ts": [
-        (8, "GET", "/experimental/sensors", {"filter": "{} OR {}"}),  # { params: { filter } }
+        # { params: { filter } }: each mapped element is the template the map returns
+        (
+            8,
+            "GET",
+            "/experimental/sensors",
+            {"filter": 'basic.tags contains "${t}" OR basic.tags contains "${t}"'},
+        ),
         (
             12,
             None,
@@ -114,7 +120,7 @@ def test_findings_point_at_the_part_that_is_wrong() -> None:
     for expected in [
         ("filters.py", 10, 13, "API006"),  # the " AND " of " AND ".join(clauses)
         ("Filters.cs", 13, 36, "API006"),  # the " AND " of string.Join
-        ("filters.ts", 7, 73, "API006"),  # the " OR " of .join(" OR ")
+        ("filters.ts", 7, 71, "API006"),  # the OR of .join(" OR ")
         ("filters.go", 13, 88, "API006"),  # the " AND " of strings.Join
         (
             "filters.go",
