@@ -119,3 +119,13 @@ def test_a_faraday_client_joins_relative_paths_to_its_base() -> None:
         + "conn.get('/health')\n"  # a leading slash leaves /api/v2 under Faraday's join
     )
     assert calls(text) == [(4, "GET", "/sensor-status-summary")]
+
+
+def test_an_httparty_class_joins_paths_to_its_base_uri() -> None:
+    text = (
+        HEAD
+        + "class PrtgApi\n  include HTTParty\n  base_uri BASE\n"
+        + "  def health = self.class.get('/health')\nend\n"
+        + "PrtgApi.post('/devices/7/pause')\n"
+    )
+    assert calls(text) == [(6, "GET", "/health"), (8, "POST", "/devices/{}/pause")]

@@ -97,11 +97,16 @@ def _find_clients(
                 continue
             base = _base_at(source, span, base_names) if span else None
             for source_kind in sources:
-                if base is None and source_kind[0] in ".=":
+                if base is None and source_kind[0] in ".=~":
                     span = _later_base(source, name, source_kind, m.end())
                     base = _base_at(source, span, base_names) if span else None
             if base is not None:
                 clients[_last_name(name)] = ClientObject(_last_name(name), base, row)
+                if (
+                    "cls" in m.re.groupindex
+                ):  # a class-level client: also `Api.get`, `self.class.get`
+                    for alias in (m.group("cls"), "class"):
+                        clients.setdefault(alias, ClientObject(m.group("cls"), base, row))
         for setter in setters:  # `http.BaseAddress = ...` on an object made elsewhere
             for pm in setter.finditer(text, pos, endpos):
                 if source.token_at(pm.start()) is not None:
@@ -141,7 +146,7 @@ def _factory_object(
 ) -> tuple[str | None, tuple[int, int] | None]:
     """The name the object is held in, and the span of the base's value among its arguments."""
     text = source.text
-    if m.group().startswith("class"):
+    if m.group().lstrip().startswith("class"):
         return "self", None
     line_start = source.line_start(m.start())
     before = _ASSIGNED_TO.search(text, max(line_start, m.start() - 200), m.start())
@@ -225,6 +230,13 @@ def _later_base(source: Source, name: str, kind: str, after: int) -> tuple[int, 
     """The base set on the object later: `.SetBaseURL(x)` chained or called on it, `name.prop = x`."""
     text = source.text
     receiver = re.escape(_last_name(name))
+    if kind[0] == "~":  # a class-level declaration after the factory: `base_uri API_BASE`
+        m = re.compile(r"(?<![\w$.])" + re.escape(kind[1:]) + r"\b[ \t]*\(?[ \t]*").search(
+            text, after, min(source.endpos, after + 2000)
+        )
+        if m is None or source.token_at(m.start()) is not None:
+            return None
+        return m.end(), _statement_end(source, m.end())
     if kind[0] == ".":
         pattern = re.compile(r"\.\s*" + re.escape(kind[1:]) + r"\s*\(")
         # chained on the factory's own statement, or called on the object

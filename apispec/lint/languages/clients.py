@@ -309,6 +309,7 @@ class BaseClient(NamedTuple):
     factory: str  # regex that finds the expression creating the object ("" none: see `base`)
     # Where the base URL is given, several with `|`: `name` an option, keyword or
     # initializer property among the factory's arguments; `#0` its first argument;
+    # `~name` a class-level declaration after the factory (HTTParty's `base_uri X`);
     # `.Name` a call chained on the object (`.SetBaseURL(x)`); `=name` a property
     # set on the object later (`http.BaseAddress = ...`, `self.base_url = ...`).
     base: str
@@ -397,6 +398,15 @@ BASE_CLIENTS: tuple[BaseClient, ...] = (
     BaseClient("csharp", r"\bnew\s+RestClient\b", "#0|BaseUrl", Join.PREFIX, "RestSharp"),
     BaseClient("csharp", r"\bnew\s+FlurlClient\b", "#0|BaseUrl", Join.PREFIX, "Flurl"),
     BaseClient("ruby", r"\bFaraday\s*\.\s*new\s*(?=\()", "url|#0", Join.URL_DIRECTORY, "Faraday"),
+    # A class that includes HTTParty and declares `base_uri X`: its `get(...)` class methods
+    # are called as `Api.get`, `self.class.get` (the class's name, `class`) or `get`.
+    BaseClient(
+        "ruby",
+        r"^[ \t]*class\s+(?P<cls>\w+)[^\n]*\n(?:[^\n]*\n){0,12}?[ \t]*include\s+HTTParty\b",
+        "~base_uri",
+        Join.CONCAT,
+        "HTTParty",
+    ),
     BaseClient(
         "php",
         r"\bnew\s+(?:\\?GuzzleHttp\\)?Client\s*(?=\()",
