@@ -97,6 +97,12 @@ CALLS = {
         "#!/bin/sh\nBASE=https://prtg.example.com:1616/api/v2\n",
         'curl -X DELETE "$BASE/experimental/devices/{i}"',
     ),
+    "terraform": (
+        "smoke.tf",
+        'locals {\n  api = "https://prtg.example.com:1616/api/v2"\n}\n',
+        'data "http" "d{i}" {{\n  url    = "${{local.api}}/experimental/devices/{i}"\n'
+        '  method = "DELETE"\n}}',
+    ),
     "yaml": (
         "smoke.yml",
         "- hosts: localhost\n  vars:\n    api: https://prtg.example.com:1616/api/v2\n  tasks:\n",
@@ -187,6 +193,12 @@ ODD = {
         "note=$'it\\'s an ANSI-C string with a \\' quote'",
         'cleaned="${note//\\"/}"',
         "# it's a comment",
+    ],
+    "terraform": [
+        "# it's a comment with a stray \"",
+        'locals {\n  note = <<-EOT\n    an odd " or \' here, ${"nested"}\n  EOT\n}',
+        '/* an unclosed block comment with a " quote',
+        'locals {\n  broken = "an unclosed string\n}',
     ],
     "yaml": [
         "# it's a comment with a stray \"",

@@ -40,6 +40,7 @@ class TerraformDialect(Dialect):
     def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
         lits: list[Lit] = []
         comments: list[tuple[int, int]] = []
+        last_closer = text.rfind("*/", pos, endpos)  # an opener after it closes nowhere
         at = pos
         while True:
             m = _NEXT.search(text, at, endpos)
@@ -49,8 +50,10 @@ class TerraformDialect(Dialect):
             start = m.start()
             if token in ("#", "//", "/*"):
                 if token == "/*":
-                    end = text.find("*/", m.end(), endpos)
-                    end = endpos if end < 0 else end + 2
+                    if last_closer < m.end():  # unclosed: it costs its opener only
+                        at = m.end()
+                        continue
+                    end = text.find("*/", m.end(), endpos) + 2
                 else:
                     end = text.find("\n", start, endpos)
                     end = endpos if end < 0 else end
