@@ -195,3 +195,25 @@ def test_wiremock_stubs_and_their_responses_are_never_calls() -> None:
         "  }\n}\n"
     )
     assert calls(text, "PrtgTest.java") == []
+
+
+def test_uri_template_variables_take_the_calls_last_arguments() -> None:
+    text = (
+        JAVA_HEAD
+        + "  List<?> down(int n) {\n"
+        + '    return rest.getForObject(BASE + "/experimental/devices?filter={f}&limit={n}",\n'
+        + '        List.class, "status = Down", 5000);\n'
+        + "  }\n}\n"
+    )
+    query = {q.name: q.value for q in extract_references(text, "Down.java")[0].query}
+    assert query == {"filter": "status = Down", "limit": "5000"}
+    assert {(5, "API006"), (5, "API008")} <= set(
+        (f.line, f.code) for f in lint_text(text, "Down.java", NEWEST)
+    )
+
+
+def test_micronaut_controllers_declare_routes_and_its_clients_requests() -> None:
+    server = '// prtg\n@Controller("/api/v2")\nclass Fake {\n  @Get("/experimental/devices") List<D> d() { return null; }\n}\n'
+    assert calls(server, "Fake.java") == []
+    client = server.replace('@Controller("/api/v2")', '@Client("${prtg.url}/api/v2")')
+    assert calls(client, "Fake.java") == [(4, "GET", "/experimental/devices")]

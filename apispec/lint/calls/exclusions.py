@@ -139,17 +139,17 @@ def request_annotation(source: Source, clients: ClientTable, opener: int) -> boo
     """An annotation that declares a client's request rather than a route.
 
     Retrofit's `@GET("devices")`, Feign's `@RequestLine`, Spring's `@GetExchange`
-    always do; `@GetMapping` and JAX-RS `@Path` do inside a declarative client
-    (the nearest of `@FeignClient`/`@RegisterRestClient` and `@RestController`/
-    `@Controller` before it is a client's).
+    do, unless a server's controller holds them (Micronaut's `@Get` in a
+    `@Controller`); `@GetMapping` and JAX-RS `@Path` do inside a declarative
+    client only. Which one holds an annotation: the nearest of the client
+    (`@FeignClient`, `@RegisterRestClient`, `@Client`) and server
+    (`@RestController`, `@Controller`) annotations before it.
     """
     m = _ANNOTATION.search(source.text, source.line_start(opener), opener + 1)
     if m is None:
         return False
     name = m.group(1).rsplit(".", 1)[-1].lower()
-    if name in clients.request_annotations:
-        return True
-    if name not in clients.mapping_annotations:
+    if name not in clients.request_annotations and name not in clients.mapping_annotations:
         return False
     markers = source.memo.get("interface markers")
     if markers is None:
@@ -161,6 +161,8 @@ def request_annotation(source: Source, clients: ClientTable, opener: int) -> boo
         ]
         markers = source.memo["interface markers"] = found
     k = bisect_left(markers, (m.start(), False)) - 1  # type: ignore[arg-type]
+    if name in clients.request_annotations:
+        return k < 0 or markers[k][1]  # type: ignore[index]
     return k >= 0 and markers[k][1]  # type: ignore[index]
 
 

@@ -378,3 +378,44 @@ def value_of_variable(source: Source, name: str, expression: str, before: int) -
     if parts is None or all(p.is_param for p in parts):
         return None
     return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)
+
+
+_TEMPLATE_VARIABLE = re.compile(r"\{([A-Za-z_][\w.-]*)\}\Z")
+
+
+def template_values(
+    source: Source, query: list[QueryValue], parts: list[Part], info: CallInfo
+) -> list[QueryValue]:
+    """URI template variables filled from the call's last arguments (Spring's varargs).
+
+    `rest.getForObject(base + "/devices?filter={f}&limit={n}", List.class, flt, 500)`,
+    `web.get().uri("/x?filter={f}", flt)`: the template's variables, in the order they
+    first appear, take the call's last arguments in order.
+    """
+    if info.opener < 0 or info.closer <= info.opener:
+        return query
+    variables: list[str] = []
+    for part in parts:
+        m = _TEMPLATE_VARIABLE.match(part.text) if part.is_param else None
+        if m is not None and m.group(1) not in variables:
+            variables.append(m.group(1))
+    if not variables:
+        return query
+    arguments = []
+    pos = info.opener + 1
+    while pos < info.closer:
+        end = argument_end(source, pos, info.closer)
+        arguments.append(source.skip_space(pos))
+        pos = end + 1
+    if len(arguments) <= len(variables):
+        return query  # no path argument before them: not the varargs form
+    at = dict(zip(variables, arguments[-len(variables) :], strict=True))
+    filled: list[QueryValue] = []
+    for q in query:
+        text = source.text[q.span.start : q.span.end] if q.span is not None else ""
+        m = _TEMPLATE_VARIABLE.match(text)
+        if q.value is None and m is not None and m.group(1) in at:
+            filled.append(value_at(source, q.name, at[m.group(1)]))
+        else:
+            filled.append(q)
+    return filled

@@ -461,7 +461,8 @@ CHAIN_CALLS: tuple[ChainCall, ...] = (
     # OkHttp's set/encoded variants; Ktor's parameter(...) in a request block (calls/chains.py)
     ChainCall(
         "java",
-        "setqueryparameter|setencodedqueryparameter|addencodedqueryparameter|parameter",
+        "setqueryparameter|setencodedqueryparameter|addencodedqueryparameter|parameter"
+        "|querystring",  # Unirest
         "query",
     ),
     ChainCall("java", "queryparams", "query-map"),

@@ -48,6 +48,7 @@ class Dialect:
     )
     full_urls_only = False  # a generic scanner reports only full /api/v2 URLs
     decorators = True  # `@name(...)` at a line's start decorates (Ruby: an instance variable)
+    uri_templates = False  # `{var}` in a URL takes the call's last arguments (Spring)
     builder_calls = False  # request builders chain the method after the URL (Java, OkHttp)
     type_brackets = (
         ""  # how type arguments before a call's bracket look: `<>` (`get<T>(`), `[]` (Go)

@@ -19,6 +19,7 @@ _HOLES = re.compile(
 class JavaDialect(Dialect):
     name = "java"
     builder_calls = True
+    uri_templates = True
     token_re = re.compile(
         r"/(?:(?P<c>/[^\n]*)|(?P<comment>\*))"
         r"|\"(?:(?P<block>\"\")|(?P<s>[^\"\\\n]*+(?:\\.[^\"\\\n]*+)*+\")|(?P<xd>[^\n]*))"
