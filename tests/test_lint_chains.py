@@ -217,3 +217,24 @@ def test_micronaut_controllers_declare_routes_and_its_clients_requests() -> None
     assert calls(server, "Fake.java") == []
     client = server.replace('@Controller("/api/v2")', '@Client("${prtg.url}/api/v2")')
     assert calls(client, "Fake.java") == [(4, "GET", "/experimental/devices")]
+
+
+def test_a_function_body_is_no_table_and_type_arguments_are_skipped() -> None:
+    text = (
+        KOTLIN_HEAD
+        + "fun refresh() {\n"
+        + '    val url = "$BASE/experimental/devices".toHttpUrl().newBuilder()\n'
+        + '        .addQueryParameter("take", "5").build()\n'
+        + "    http.newCall(Request.Builder().url(url).build()).execute()\n"
+        + '    rest.exchange<List<Device>>("$BASE/experimental/probes/$id", HttpMethod.DELETE)\n'
+        + '    val license = client.get<String>("$BASE/experimental/license")\n'
+        + "}\n"
+    )
+    found = extract_references(text, "Refresh.kt")
+    # the body's DELETE belongs to its own statement, not to the URL built above it
+    assert [(r.line, r.method, r.path) for r in found] == [
+        (3, None, "/experimental/devices"),
+        (6, "DELETE", "/experimental/probes/{}"),
+        (7, "GET", "/experimental/license"),
+    ]
+    assert [(q.name, q.value) for q in found[0].query] == [("take", "5")]

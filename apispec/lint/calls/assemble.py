@@ -29,6 +29,11 @@ _ASSIGN = re.compile(
     re.M,
 )
 _MEMBER = re.compile(r"\.|->|::")
+# What stands before a `{` that opens a body of code: a lambda's arrow, a block keyword;
+# before the `(...)` of a signature, a word that makes the block a value (`when (k) {`,
+# PowerShell's `$p = if (...) { "/x" }`) or none.
+_CODE_BLOCK = re.compile(r"(?:->|=>|\b(?:try|do|finally))\s*\Z")
+_VALUE_BLOCK = re.compile(r"\b(?:if|when|switch|match|case|else)\s*\Z")
 _CHOOSER = re.compile(
     r"(\$?[A-Za-z_][\w.]*)\s*(?::\s*\w+\s*)?=\s*(?:when|if|switch|match|case)\b[^{\n]*\Z"
 )
@@ -262,6 +267,19 @@ def _works_on(text: str, floor: int, start: int, end: int) -> bool:
     return k < floor or text[k] in ";{}\n=" or text[k - 1 : k + 1] == ":="
 
 
+def _code_block(source: Source, opener: int) -> bool:
+    """Whether the `{` at `opener` opens a body of code (a function, a lambda) rather than
+    a mapping or a block whose value is a path (`when (k) { A -> "/x" }`)."""
+    text = source.text
+    k = opener
+    while k > source.pos and text[k - 1] in " \t\r\n":
+        k -= 1
+    if k > source.pos and text[k - 1] == ")":
+        paren = source.brackets.opener(k - 1)
+        return paren >= 0 and not _VALUE_BLOCK.search(text, max(source.pos, paren - 20), paren)
+    return _CODE_BLOCK.search(text, max(source.pos, k - 12), k) is not None
+
+
 def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     """The bracketed call (or tuple, list, mapping) around text[start:end]."""
     text = source.text
@@ -285,6 +303,7 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
         return info
     if opener < 0:
         info.window = (start, end)
+        info.chain = links  # a URL builder on the literal: `"...".toHttpUrl().newBuilder()...`
         return info
     closer = source.matching_closer(opener)
     if closer < 0:
@@ -307,6 +326,13 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
                 return outer
             # the builder stands alone (`uri = URI(...)`, `.uri(URI.create(...))`)
             info.expr_start = outer.expr_start if outer.expr_start >= 0 else m.start(1)
+    if bracket == "{" and _code_block(source, opener):
+        # a statement of a function or lambda body (`fun f() { val u = "..." }`): the
+        # block is no table of paths, and its other statements name no method of this one
+        info.opener = info.closer = -1
+        info.window = (start, end)
+        info.chain = links
+        return info
     if bracket != "(" or not info.callee:
         # an element of a tuple, list or mapping: (path, method, label), @{Path=..; Method=..}
         group = text[opener:closer]

@@ -20,6 +20,7 @@ class JavaDialect(Dialect):
     name = "java"
     builder_calls = True
     uri_templates = True
+    type_brackets = "<>"  # Kotlin's `rest.getForObject<List<Device>>(url)`, `client.get<T>(url)`
     token_re = re.compile(
         r"/(?:(?P<c>/[^\n]*)|(?P<comment>\*))"
         r"|\"(?:(?P<block>\"\")|(?P<s>[^\"\\\n]*+(?:\\.[^\"\\\n]*+)*+\")|(?P<xd>[^\n]*))"
