@@ -32,6 +32,7 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
             {"filter": 'status = down AND basic.tags contains "core"'},
         ),
         (16, "GET", "/experimental/devices", {"filter": "{} or {}"}),  # computed elements
+        (24, "GET", "/objects", {"take": "5"}),  # self.base ends in /api/v2/: + "objects"
     ],
     "Filters.cs": [
         (14, "GET", "/experimental/sensors", {"filter": 'parentid = "{id}" AND status = down'}),
@@ -59,6 +60,7 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
     "Filters.ps1": [
         (5, None, "/experimental/sensors", {"filter": "status = down AND parentid = 2048"}),
         (9, None, "/experimental/channels", {"filter": "status = down", "take": "10"}),
+        (15, None, "/experimental/objects", {"filter": "type = sensor AND status = down"}),
     ],
     "Remove-Stale.ps1": [
         (7, "DELETE", "/experimental/probes/{}", {}),  # $path = switch ... { 'probe' { "..." } }

@@ -215,6 +215,21 @@ def base_variables(source: Source) -> dict[str, Base]:
     return found
 
 
+def _slash_bases(source: Source) -> frozenset[str]:
+    """Base variables assigned a URL that ends in `/api/v2/`, with its slash (once per source)."""
+    found = source.memo.get("slash bases")
+    if found is None:
+        names = set()
+        for lit in source.lits:
+            if lit.raw.endswith("/api/v2/"):
+                lo = max(source.line_start(lit.start), lit.start - _ASSIGN_REACH)
+                m = _BASE_ASSIGN.search(source.text, lo, lit.start)
+                if m is not None:
+                    names.add(variable_name(m.group(1)))
+        found = source.memo["slash bases"] = frozenset(names)
+    return found  # type: ignore[return-value]
+
+
 def variable_name(expression: str) -> str:
     """`${base}`, `{BASE}`, `$BaseUrl`, `self.base_url`, `c.baseURL` -> the last identifier, lower case."""
     m = _PARAM_NAME.search(expression)
@@ -400,6 +415,17 @@ def candidates(
         consumed.update(chain.lit_indexes)
         if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
             chain = leading_operand(source, chain)
+        elif chain.parts and not chain.parts[0].is_param and context.bases and not full_only:
+            # `BASE + "devices"` where BASE ends in `/api/v2/`: the base brings the slash
+            joined = leading_operand(source, chain)
+            if joined is not chain and variable_name(joined.parts[0].text) in _slash_bases(source):
+                slash = Part("/", False, chain.start, chain.start, (chain.start,))
+                chain = Chain(
+                    joined.start,
+                    chain.end,
+                    [joined.parts[0], slash, *chain.parts],
+                    chain.lit_indexes,
+                )
         candidate = sites.candidate(chain, consumed) if sites is not None else None
         if candidate is None and (not lone or helper_word):
             candidate = _candidate(source, chain, known, context, full_only)

@@ -35,7 +35,9 @@ class Dialect:
     concat_re: re.Pattern[str] | None = re.compile(r"\s*\+\s*")
     escape_style = "backslash"
     operand_re = re.compile(
-        r"\$?[A-Za-z_][\w]*(?:(?:\.|->|::|\?\.)[A-Za-z_]\w*|\[[^\]\n]{0,60}\]|\([^()\n]{0,60}\))*"
+        # a call's arguments may hold one more call: `Uri.EscapeDataString(string.Join(...))`
+        r"\$?[A-Za-z_][\w]*(?:(?:\.|->|::|\?\.)[A-Za-z_]\w*|\[[^\]\n]{0,60}\]"
+        r"|\((?:[^()\n]|\([^()\n]{0,80}\)){0,120}\))*"
     )
     full_urls_only = False  # a generic scanner reports only full /api/v2 URLs
     builder_calls = False  # request builders chain the method after the URL (Java, OkHttp)
