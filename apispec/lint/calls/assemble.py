@@ -60,6 +60,11 @@ _PRINTERS = frozenset(
         "error",
     )
 )
+# Keys whose value names or describes a thing (never a path), and keys that hold a path.
+_LABEL_KEYS = frozenset(
+    ("name", "title", "label", "id", "kind", "type", "description", "key", "method", "text")
+)
+_PATH_KEYS = frozenset(("path", "url", "uri", "endpoint", "route", "resource", "href"))
 # How far from a call the code around it is read: a window in lines, and in
 # characters as well, so that a file of one long line costs no more per call.
 _ASSIGN_REACH = 300  # characters before a URL where `name =` may stand
@@ -129,6 +134,9 @@ def table_entry(source: Source, found: list[Candidate], k: int) -> bool:
     opener = source.enclosing_opener(own, 2000)
     if entry is None or (opener < 0 and not entry.group(1)):
         return False  # outside brackets, only `name = "..."` / `name: ...` lines make a table
+    key = _key(entry)
+    if key in _LABEL_KEYS:
+        return False  # `title: "devices"`: a label that happens to be a collection's name
     indent = _indent(source, own)
     line = source.line_col(own)[0]
     for step in (-1, 1):
@@ -136,18 +144,30 @@ def table_entry(source: Source, found: list[Candidate], k: int) -> bool:
         while 0 <= j < len(found):
             other = found[j].chain.start
             distance = abs(source.line_col(other)[0] - line)
-            if distance > 6 or distance == 0:
+            if distance > 6:
                 break
+            if distance == 0:  # the entry's own key (`"channels": "channels"`)
+                j += step
+                continue
+            neighbour = _ENTRY.match(source.text, source.line_start(other), other)
             if (
-                source.enclosing_opener(other, 2000) != opener
+                neighbour is None
+                or source.enclosing_opener(other, 2000) != opener
                 or _indent(source, other) != indent
-                or not _ENTRY.match(source.text, source.line_start(other), other)
             ):
                 break
+            other_key = _key(neighbour)
+            if other_key in _PATH_KEYS and other_key != key:
+                return False  # a record (`{ title: ..., path: ... }`), not a table of paths
             if not found[j].one_word:
                 return True
             j += step
     return False
+
+
+def _key(entry: re.Match[str]) -> str:
+    """The key of a table entry's line (`path: `, `"probes" = `): lower case, unquoted."""
+    return re.sub(r"[\W_]+", "", (entry.group(1) or "").split("=")[0].split(":")[0]).lower()
 
 
 def _indent(source: Source, offset: int) -> int:
