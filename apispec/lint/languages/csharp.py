@@ -15,6 +15,8 @@ _HOLE_WITH_STRING = re.compile(r"\{[^{}\"]*\"")
 
 class CSharpDialect(Dialect):
     name = "csharp"
+    code_groups = frozenset({"s"})
+    code_opener = "{"
     definitions = Definitions(
         (
             re.compile(
