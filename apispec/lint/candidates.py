@@ -10,6 +10,7 @@ Only the survivors, a small share of the literals, reach call assembly.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -287,14 +288,27 @@ class Context:
         """Hosts of URLs that name this API, and whether any URL or base names it."""
         hosts = {b.host for b in self.bases.values() if b.strong and b.host}
         named = any(b.strong for b in self.bases.values())
-        for lit in source.lits:
-            raw = lit.raw
-            at = raw.find("/api/v2")
-            if at < 0 and _BARE_HOST.fullmatch(raw) and _THIS_API.search(raw):
-                named = True  # `--host prtg.corp.example.com`: this API's host, without a URL
-                hosts.add(raw.lower())
+        text = source.text
+        starts = [lit.start for lit in source.lits]
+        for m in _THIS_API.finditer(text, source.pos, source.endpos):
+            k = bisect_right(starts, m.start()) - 1  # `--prtg prtg.corp.example.com`: a bare host
+            if k >= 0 and m.start() < source.lits[k].end:
+                raw = source.lits[k].raw
+                if _BARE_HOST.fullmatch(raw):
+                    named = True
+                    hosts.add(raw.lower())
+        seen: set[int] = set()
+        at_text = text.find("/api/v2", source.pos, source.endpos)
+        while at_text >= 0:  # the literals holding /api/v2, found from the text, not per literal
+            k = bisect_right(starts, at_text) - 1
+            inside = k >= 0 and k not in seen and at_text < source.lits[k].end
+            at_text = text.find("/api/v2", at_text + 7, source.endpos)
+            if not inside:
                 continue
-            if at < 0 or PARAM in raw[:1]:
+            seen.add(k)
+            raw = source.lits[k].raw
+            at = raw.find("/api/v2")
+            if at < 0:
                 continue
             prefix = raw[:at]
             rest = raw[at + 7 :]

@@ -178,11 +178,20 @@ def _indent(source: Source, offset: int) -> int:
 def call_info(source: Source, chain: Chain) -> CallInfo:
     """The call `chain` is part of; a variable it is assigned to is followed to its use."""
     dialect = source.dialect
-    if exclusions.compared(source, chain, table(dialect.name)):
-        return CallInfo(route=True)  # compared, matched or a table key: never a request
     info = dialect.command_context(source, chain)
+    command = info is not None
     if info is None:
         info = call_at(source, chain.start, chain.end)
+    if info.opener >= 0 and info.expr_start < 0 and not info.route:  # the bracket around it
+        around = exclusions.compared(
+            source, chain, table(dialect.name), info.opener, info.callee or None
+        )
+    elif command:  # a command's words: only operators and case patterns apply
+        around = exclusions.compared(source, chain, table(dialect.name), -1, None)
+    else:
+        around = exclusions.compared(source, chain, table(dialect.name))
+    if around:
+        return CallInfo(route=True)  # compared, matched or a table key: never a request
     if info.route or info.method or info.methods or (info.callee and info.expr_start < 0):
         return info
     at = info.expr_start if info.expr_start >= 0 else chain.start

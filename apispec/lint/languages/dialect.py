@@ -45,6 +45,10 @@ class Dialect:
         ""  # how type arguments before a call's bracket look: `<>` (`get<T>(`), `[]` (Go)
     )
     command_calls = False  # calls are commands with words as arguments (shell, PowerShell)
+    # Token groups of strings that may hold code (`${...}`), and what opens such code:
+    # `holds_code` is asked only of those, the hot loop stays as it was for the rest.
+    code_groups: frozenset[str] = frozenset()
+    code_opener = "${"
     definitions: Definitions | None = None  # how the language defines functions
 
     def literal(self, m: re.Match[str]) -> Lit | None:
@@ -61,27 +65,34 @@ class Dialect:
     def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
         lits: list[Lit] = []
         comments: list[tuple[int, int]] = []
-        search = self.token_re.search
+        holds_code = self.holds_code
+        literal = self.literal
+        groups = self.code_groups
+        opener = self.code_opener
         at = pos
-        while True:
-            m = search(text, at, endpos)
-            if m is None:
-                break
-            at = m.end()
-            if m.lastgroup == "c":
-                comments.append((m.start(), m.end()))
-                continue
-            lit = self.with_code(text, m, endpos) if self.holds_code(m) else None
-            if lit is None:
-                lit = self.literal(m)
-            elif lit.end > at:
-                at = lit.end  # the string went on past a quote nested in its code
-            if lit is not None:
+        while at < endpos:  # one pass, begun again only past a string that held code
+            for m in self.token_re.finditer(text, at, endpos):
+                if m.lastgroup == "c":
+                    comments.append((m.start(), m.end()))
+                    continue
+                lit = None
+                if m.lastgroup in groups and opener in m.group() and holds_code(m):
+                    lit = self.with_code(text, m, endpos)
+                if lit is None:
+                    lit = literal(m)
+                    if lit is not None:
+                        lits.append(lit)
+                    continue
                 lits.append(lit)
                 for start, end in lit.holes:  # code inside the string: its strings too
                     inner, notes = self.scan(text, start, end)
                     lits.extend(inner)
                     comments.extend(notes)
+                if lit.end > m.end():  # the string went on past a quote nested in its code
+                    at = lit.end
+                    break
+            else:
+                break
         return lits, comments
 
     def holds_code(self, m: re.Match[str]) -> bool:

@@ -20,6 +20,8 @@ class JavaScriptDialect(Dialect):
     name = "javascript"
     type_brackets = "<>"
     shorthand_keys = True
+    code_groups = frozenset({"t"})
+    code_opener = "${"
     definitions = Definitions(
         (
             re.compile(
@@ -50,7 +52,13 @@ class JavaScriptDialect(Dialect):
         return Lit(m.start(), m.end(), split_interpolations(body[1:-1], start, interp, "backslash"))
 
     def holds_code(self, m: re.Match[str]) -> bool:
-        return m.lastgroup == "t" and "${" in m.group()
+        """A hole holding a quote, or left open where the token ended at a nested backtick."""
+        body = m.group()
+        at = body.find("${") if m.lastgroup == "t" else -1
+        if at < 0:
+            return False
+        rest = body[at:]
+        return "'" in rest or '"' in rest or rest.count("{") > rest.count("}")
 
     def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
         end, holes = _TEMPLATE_CODE.walk(text, m.start(), endpos)

@@ -52,6 +52,8 @@ _SIMPLE = re.compile(
 
 class PowerShellDialect(Dialect):
     name = "powershell"
+    code_groups = frozenset({"dq"})
+    code_opener = "$("
     command_calls = True
     definitions = Definitions(
         (
