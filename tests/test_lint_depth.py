@@ -73,6 +73,10 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
     ],
     "audit.yml": [
         (5, None, "/experimental/sensors", {"filter": "status = Down AND favorite = true"}),
+        (13, None, "/experimental/probes", {}),  # a vars list the task loops over
+        (14, None, "/devices", {}),
+        (26, "POST", "/experimental/devices/{}/move", {}),  # loop items take the task's method
+        (27, "POST", "/experimental/devices/{}/move", {}),
     ],
 }
 

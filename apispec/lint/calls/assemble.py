@@ -132,8 +132,8 @@ def table_entry(source: Source, found: list[Candidate], k: int) -> bool:
     own = found[k].chain.start
     entry = _ENTRY.match(source.text, source.line_start(own), own)
     opener = source.enclosing_opener(own, 2000)
-    if entry is None or (opener < 0 and not entry.group(1)):
-        return False  # outside brackets, only `name = "..."` / `name: ...` lines make a table
+    if entry is None or (opener < 0 and not entry.group(1) and "-" not in entry.group(0)):
+        return False  # outside brackets, `name = ".."`, `name: ..` and `- ..` lines make a table
     key = _key(entry)
     if key in _LABEL_KEYS:
         return False  # `title: "devices"`: a label that happens to be a collection's name
