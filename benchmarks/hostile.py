@@ -133,6 +133,30 @@ CASES: tuple[Case, ...] = (
         repeat(_PY, 'requests.get(f"{BASE}/devices/{i}", headers={"Authorization": tok})\n'),
         800,
     ),
+    # issue 18: Terraform's own string scanner, clients with a base set later
+    Case(
+        "terraform: strings nested in interpolations",
+        "lint",
+        "main.tf",
+        repeat('# prtg :1616\nx = "', '${"', '"\n'),
+        2_000,
+    ),
+    Case(
+        "terraform: heredocs never closed",
+        "lint",
+        "main.tf",
+        repeat(
+            "# prtg :1616\n", "x = <<EOT\n", 'y = "https://prtg:1616/api/v2/experimental/devices"\n'
+        ),
+        2_000,
+    ),
+    Case(
+        "go: many resty clients",
+        "lint",
+        "client.go",
+        repeat("package x\n// prtg :1616\n", "r := resty.New()\n", 'r.R().Get("health")\n'),
+        1_000,
+    ),
     Case(
         "json: many paths in one array",
         "lint",

@@ -32,6 +32,7 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
             {"filter": 'status = down AND basic.tags contains "core"'},
         ),
         (16, "GET", "/experimental/devices", {"filter": "{} or {}"}),  # computed elements
+        (24, "GET", "/objects", {"take": "5"}),  # self.base ends in /api/v2/: + "objects"
     ],
     "Filters.cs": [
         (14, "GET", "/experimental/sensors", {"filter": 'parentid = "{id}" AND status = down'}),
@@ -65,6 +66,7 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
     "Filters.ps1": [
         (5, None, "/experimental/sensors", {"filter": "status = down AND parentid = 2048"}),
         (9, None, "/experimental/channels", {"filter": "status = down", "take": "10"}),
+        (15, None, "/experimental/objects", {"filter": "type = sensor AND status = down"}),
     ],
     "Remove-Stale.ps1": [
         (7, "DELETE", "/experimental/probes/{}", {}),  # $path = switch ... { 'probe' { "..." } }
@@ -77,6 +79,10 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
     ],
     "audit.yml": [
         (5, None, "/experimental/sensors", {"filter": "status = Down AND favorite = true"}),
+        (13, None, "/experimental/probes", {}),  # a vars list the task loops over
+        (14, None, "/devices", {}),
+        (26, "POST", "/experimental/devices/{}/move", {}),  # loop items take the task's method
+        (27, "POST", "/experimental/devices/{}/move", {}),
     ],
 }
 

@@ -13,6 +13,7 @@ the look-ups per literal.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import NamedTuple
 
 from apispec.lint.languages.clients import BaseClient, ClientTable, Join, table
@@ -30,6 +31,7 @@ _ASSIGNED_TO = re.compile(
 _AS_NAME = re.compile(r"\s*as\s+([A-Za-z_]\w*)")
 _OPTION_VALUE = r"\s*(?::|=>|=(?!=))\s*"
 _SHORTHAND = re.compile(r"\s*[,}]")
+_LATER_REACH = 20_000  # characters around a factory where its base may be set later
 _OWNER = re.compile(r"([\w$.]+)\s*\Z")
 
 
@@ -227,9 +229,13 @@ def _statement_end(source: Source, pos: int) -> int:
 
 
 def _later_base(source: Source, name: str, kind: str, after: int) -> tuple[int, int] | None:
-    """The base set on the object later: `.SetBaseURL(x)` chained or called on it, `name.prop = x`."""
+    """The base set on the object later: `.SetBaseURL(x)` chained or called on it, `name.prop = x`.
+
+    The places where the setter or property occurs are indexed once per file;
+    each object then looks at the few after it.
+    """
     text = source.text
-    receiver = re.escape(_last_name(name))
+    receiver = _last_name(name)
     if kind[0] == "~":  # a class-level declaration after the factory: `base_uri API_BASE`
         m = re.compile(r"(?<![\w$.])" + re.escape(kind[1:]) + r"\b[ \t]*\(?[ \t]*").search(
             text, after, min(source.endpos, after + 2000)
@@ -237,26 +243,37 @@ def _later_base(source: Source, name: str, kind: str, after: int) -> tuple[int, 
         if m is None or source.token_at(m.start()) is not None:
             return None
         return m.end(), _statement_end(source, m.end())
-    if kind[0] == ".":
-        pattern = re.compile(r"\.\s*" + re.escape(kind[1:]) + r"\s*\(")
-        # chained on the factory's own statement, or called on the object
-        m = pattern.search(text, after, min(source.endpos, after + 600))
-        if m is None or source.token_at(m.start()) is not None:
-            m = re.compile(r"(?<![\w$])" + receiver + r"\s*" + pattern.pattern).search(
-                text, after, source.endpos
-            )
-        if m is None:
-            return None
-        opener = m.end() - 1
-        closer = source.matching_closer(opener)
-        return (opener + 1, closer) if closer > 0 else None
-    pattern = re.compile(
-        r"(?<![\w$])" + receiver + r"\s*\.\s*" + re.escape(kind[1:]) + _OPTION_VALUE
-    )
-    for m in pattern.finditer(text, source.pos, source.endpos):
-        if source.token_at(m.start()) is None:
-            return m.end(), _statement_end(source, m.end())
+    places = _setter_places(source, kind)
+    k = bisect_left(places, (after,))
+    for start, value in places[k:]:
+        if start > after + _LATER_REACH:
+            break
+        chained = kind[0] == "." and start < after + 600
+        before = text[max(source.pos, start - len(receiver) - 8) : start].rstrip(" \t\r\n")
+        if not chained and not before.endswith(receiver):
+            continue
+        if kind[0] == ".":
+            closer = source.matching_closer(value - 1)
+            return (value, closer) if closer > 0 else None
+        return value, _statement_end(source, value)
     return None
+
+
+def _setter_places(source: Source, kind: str) -> list[tuple[int, int]]:
+    """(start, where the value starts) of every `.Name(` (kind `.Name`) or `.name =` (`=name`)."""
+    key = "base setters " + kind
+    found = source.memo.get(key)
+    if found is None:
+        if kind[0] == ".":
+            pattern = re.compile(r"\.\s*" + re.escape(kind[1:]) + r"\s*\(")
+        else:
+            pattern = re.compile(r"\.\s*" + re.escape(kind[1:]) + _OPTION_VALUE)
+        found = source.memo[key] = [
+            (m.start(), m.end())
+            for m in pattern.finditer(source.text, source.pos, source.endpos)
+            if source.token_at(m.start()) is None
+        ]
+    return found  # type: ignore[return-value]
 
 
 def _api_hosts(source: Source) -> frozenset[str]:

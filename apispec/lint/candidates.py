@@ -10,6 +10,7 @@ Only the survivors, a small share of the literals, reach call assembly.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -233,6 +234,21 @@ def base_variables(source: Source) -> dict[str, Base]:
     return found
 
 
+def _slash_bases(source: Source) -> frozenset[str]:
+    """Base variables assigned a URL that ends in `/api/v2/`, with its slash (once per source)."""
+    found = source.memo.get("slash bases")
+    if found is None:
+        names = set()
+        for lit in source.lits:
+            if lit.raw.endswith("/api/v2/"):
+                lo = max(source.line_start(lit.start), lit.start - _ASSIGN_REACH)
+                m = _BASE_ASSIGN.search(source.text, lo, lit.start)
+                if m is not None:
+                    names.add(variable_name(m.group(1)))
+        found = source.memo["slash bases"] = frozenset(names)
+    return found  # type: ignore[return-value]
+
+
 def variable_name(expression: str) -> str:
     """`${base}`, `{BASE}`, `$BaseUrl`, `self.base_url`, `c.baseURL` -> the last identifier, lower case."""
     m = _PARAM_NAME.search(expression)
@@ -290,14 +306,27 @@ class Context:
         """Hosts of URLs that name this API, and whether any URL or base names it."""
         hosts = {b.host for b in self.bases.values() if b.strong and b.host}
         named = any(b.strong for b in self.bases.values())
-        for lit in source.lits:
-            raw = lit.raw
-            at = raw.find("/api/v2")
-            if at < 0 and _BARE_HOST.fullmatch(raw) and _THIS_API.search(raw):
-                named = True  # `--host prtg.corp.example.com`: this API's host, without a URL
-                hosts.add(raw.lower())
+        text = source.text
+        starts = [lit.start for lit in source.lits]
+        for m in _THIS_API.finditer(text, source.pos, source.endpos):
+            k = bisect_right(starts, m.start()) - 1  # `--prtg prtg.corp.example.com`: a bare host
+            if k >= 0 and m.start() < source.lits[k].end:
+                raw = source.lits[k].raw
+                if _BARE_HOST.fullmatch(raw):
+                    named = True
+                    hosts.add(raw.lower())
+        seen: set[int] = set()
+        at_text = text.find("/api/v2", source.pos, source.endpos)
+        while at_text >= 0:  # the literals holding /api/v2, found from the text, not per literal
+            k = bisect_right(starts, at_text) - 1
+            inside = k >= 0 and k not in seen and at_text < source.lits[k].end
+            at_text = text.find("/api/v2", at_text + 7, source.endpos)
+            if not inside:
                 continue
-            if at < 0 or PARAM in raw[:1]:
+            seen.add(k)
+            raw = source.lits[k].raw
+            at = raw.find("/api/v2")
+            if at < 0:
                 continue
             prefix = raw[:at]
             rest = raw[at + 7 :]
@@ -421,6 +450,17 @@ def candidates(
         consumed.update(chain.lit_indexes)
         if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
             chain = leading_operand(source, chain)
+        elif chain.parts and not chain.parts[0].is_param and context.bases and not full_only:
+            # `BASE + "devices"` where BASE ends in `/api/v2/`: the base brings the slash
+            joined = leading_operand(source, chain)
+            if joined is not chain and variable_name(joined.parts[0].text) in _slash_bases(source):
+                slash = Part("/", False, chain.start, chain.start, (chain.start,))
+                chain = Chain(
+                    joined.start,
+                    chain.end,
+                    [joined.parts[0], slash, *chain.parts],
+                    chain.lit_indexes,
+                )
         candidate = sites.candidate(chain, consumed) if sites is not None else None
         if candidate is None and (not lone or helper_word):
             candidate = _candidate(source, chain, known, context, full_only)

@@ -68,6 +68,11 @@ _PRINTERS = frozenset(
         "error",
     )
 )
+# Keys whose value names or describes a thing (never a path), and keys that hold a path.
+_LABEL_KEYS = frozenset(
+    ("name", "title", "label", "id", "kind", "type", "description", "key", "method", "text")
+)
+_PATH_KEYS = frozenset(("path", "url", "uri", "endpoint", "route", "resource", "href"))
 # How far from a call the code around it is read: a window in lines, and in
 # characters as well, so that a file of one long line costs no more per call.
 _ASSIGN_REACH = 300  # characters before a URL where `name =` may stand
@@ -137,8 +142,11 @@ def table_entry(source: Source, found: list[Candidate], k: int) -> bool:
     own = found[k].chain.start
     entry = _ENTRY.match(source.text, source.line_start(own), own)
     opener = source.enclosing_opener(own, 2000)
-    if entry is None or (opener < 0 and not entry.group(1)):
-        return False  # outside brackets, only `name = "..."` / `name: ...` lines make a table
+    if entry is None or (opener < 0 and not entry.group(1) and "-" not in entry.group(0)):
+        return False  # outside brackets, `name = ".."`, `name: ..` and `- ..` lines make a table
+    key = _key(entry)
+    if key in _LABEL_KEYS:
+        return False  # `title: "devices"`: a label that happens to be a collection's name
     indent = _indent(source, own)
     line = source.line_col(own)[0]
     for step in (-1, 1):
@@ -146,18 +154,30 @@ def table_entry(source: Source, found: list[Candidate], k: int) -> bool:
         while 0 <= j < len(found):
             other = found[j].chain.start
             distance = abs(source.line_col(other)[0] - line)
-            if distance > 6 or distance == 0:
+            if distance > 6:
                 break
+            if distance == 0:  # the entry's own key (`"channels": "channels"`)
+                j += step
+                continue
+            neighbour = _ENTRY.match(source.text, source.line_start(other), other)
             if (
-                source.enclosing_opener(other, 2000) != opener
+                neighbour is None
+                or source.enclosing_opener(other, 2000) != opener
                 or _indent(source, other) != indent
-                or not _ENTRY.match(source.text, source.line_start(other), other)
             ):
                 break
+            other_key = _key(neighbour)
+            if other_key in _PATH_KEYS and other_key != key:
+                return False  # a record (`{ title: ..., path: ... }`), not a table of paths
             if not found[j].one_word:
                 return True
             j += step
     return False
+
+
+def _key(entry: re.Match[str]) -> str:
+    """The key of a table entry's line (`path: `, `"probes" = `): lower case, unquoted."""
+    return re.sub(r"[\W_]+", "", (entry.group(1) or "").split("=")[0].split(":")[0]).lower()
 
 
 def _indent(source: Source, offset: int) -> int:
@@ -168,11 +188,20 @@ def _indent(source: Source, offset: int) -> int:
 def call_info(source: Source, chain: Chain) -> CallInfo:
     """The call `chain` is part of; a variable it is assigned to is followed to its use."""
     dialect = source.dialect
-    if exclusions.compared(source, chain, table(dialect.name)):
-        return CallInfo(route=True)  # compared, matched or a table key: never a request
     info = dialect.command_context(source, chain)
+    command = info is not None
     if info is None:
         info = call_at(source, chain.start, chain.end)
+    if info.opener >= 0 and info.expr_start < 0 and not info.route:  # the bracket around it
+        around = exclusions.compared(
+            source, chain, table(dialect.name), info.opener, info.callee or None
+        )
+    elif command:  # a command's words: only operators and case patterns apply
+        around = exclusions.compared(source, chain, table(dialect.name), -1, None)
+    else:
+        around = exclusions.compared(source, chain, table(dialect.name))
+    if around:
+        return CallInfo(route=True)  # compared, matched or a table key: never a request
     if info.route or info.method or info.methods or (info.callee and info.expr_start < 0):
         return info
     at = info.expr_start if info.expr_start >= 0 else chain.start

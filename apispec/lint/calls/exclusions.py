@@ -47,12 +47,14 @@ _BLOCK = re.compile(r"[ \t]*(?:\{|do\b)")
 _VERBS = frozenset(("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"))
 _ANNOTATION = re.compile(r"@([A-Za-z_][\w.]*)\s*\(\s*\Z")
 _MARKER = re.compile(r"@([A-Za-z_]\w*)\b")
-# Before a string that is compared: an operator (`==`, `-like`, `in`, `case`).
+# Before a string that is compared: an operator (`==`, `-like`, `in`, `case`); matched
+# against the few characters before it, so the pattern is tried at one place only.
 _COMPARED_BEFORE = re.compile(
-    r"(?:===?|!==?|<>|\bis\b|\bnot\s+in\b|\bin\b|-(?:c|i)?(?:eq|ne|like|notlike|match|notmatch|"
-    r"contains|notcontains|in|notin)\b|\bcase\b|\bwhen\b)\s*\Z",
+    r"(?:===?|!==?|<>|\bis|\bnot\s+in|\bin|-(?:c|i)?(?:eq|ne|like|notlike|match|notmatch|"
+    r"contains|notcontains|in|notin)|\bcase|\bwhen)\Z",
     re.I,
 )
+_BEFORE_REACH = 24  # characters before a string where its operator may stand
 _COMPARED_AFTER = re.compile(
     r"\s*(?:===?|!==?|<>|\bis\b|\bnot\s+in\b|\bin\b|-(?:c|i)?(?:eq|ne|like|match|contains)\b)",
     re.I,
@@ -216,41 +218,63 @@ def is_route(clients: ClientTable, callee: str, args_after: str, after_call: str
     return False
 
 
-def compared(source: Source, chain: Chain, clients: ClientTable) -> bool:
-    """Whether the path is compared, matched, asserted or a table key rather than requested."""
+def compared(
+    source: Source,
+    chain: Chain,
+    clients: ClientTable,
+    opener: int | None = None,
+    callee: str | None = None,
+) -> bool:
+    """Whether the path is compared, matched, asserted or a table key rather than requested.
+
+    `opener` and `callee` are the bracket around the path and the call's name,
+    when the call stage already read them.
+    """
     text = source.text
     start, end = chain.start, chain.end
+    if opener is None:
+        opener = source.enclosing_opener(start, 300)
+        callee = None
+        if opener >= 0 and text[opener] == "(":
+            m = callee_before(text, max(source.pos, opener - 160), opener)
+            callee = m.group(1) if m is not None and m.group(1).strip() else None
+    bracket = text[opener] if opener >= 0 else ""
     # A tuple or list holding the path stands for it: `("DELETE", "/x") in calls`.
-    opener = source.enclosing_opener(start, 300)
-    group_end = end
-    if opener >= 0 and text[opener] in "([" and not _called(source, opener):
+    if bracket == "[" or (bracket == "(" and callee is None):
         closer = source.matching_closer(opener, 600)
-        if closer > 0:
-            group_start, group_end = opener, closer + 1
-            if _COMPARED_BEFORE.search(text, max(source.pos, group_start - 40), group_start):
-                return True
-            if _COMPARED_AFTER.match(text, group_end, min(source.endpos, group_end + 20)):
-                return True
-            if _table_key(source, group_start, group_end):
-                return True
-    lo = max(source.line_start(start), start - 80)
-    if _COMPARED_BEFORE.search(text, lo, start):
-        return True
+        if closer > 0 and (
+            _operand(source, opener, closer + 1) or _table_key(source, opener, closer + 1)
+        ):
+            return True
     if _COMPARED_AFTER.match(text, end, min(source.endpos, end + 20)):
         return True
-    if _RESPONSE_HEADER.search(text, lo, start):
-        return True  # a Location or Link header's value: a URL the server answered with
-    if _table_key(source, start, end) or _case_arm(source, start, end):
+    line_start = source.line_start(start)
+    before = text[max(line_start, start - 48) : start].rstrip()
+    if _COMPARED_BEFORE.search(before[-_BEFORE_REACH:]) or _RESPONSE_HEADER.search(
+        text[max(line_start, start - 120) : start].rstrip()  # a conditional's branches too
+    ):
+        return True  # an operand, or a Location or Link header's value (a server's answer)
+    if bracket == "{" and _table_key(source, start, end, opener):
         return True
-    return opener >= 0 and text[opener] == "(" and _matcher_call(source, opener, clients)
+    if not text[line_start:start].strip() and _case_arm(source, start, end):
+        return True
+    return callee is not None and _matcher(source, callee, opener, clients)
 
 
-def _called(source: Source, opener: int) -> bool:
-    m = callee_before(source.text, max(source.pos, opener - 120), opener)
-    return m is not None and bool(m.group(1).strip())
+def _before(source: Source, start: int, reach: int) -> str:
+    """The text before `start` on its line, at most `reach` characters, without trailing blanks."""
+    lo = max(source.line_start(start), start - reach)
+    return source.text[lo:start].rstrip()
 
 
-def _table_key(source: Source, start: int, end: int) -> bool:
+def _operand(source: Source, start: int, end: int) -> bool:
+    """An operand of a comparison: an operator right before or right after it."""
+    if _COMPARED_BEFORE.search(_before(source, start, _BEFORE_REACH)):
+        return True
+    return _COMPARED_AFTER.match(source.text, end, min(source.endpos, end + 20)) is not None
+
+
+def _table_key(source: Source, start: int, end: int, opener: int | None = None) -> bool:
     """A key of a mapping (`{"/x": handler}`, `{("GET", "/x"): handler}`): a route table."""
     if source.dialect.name in ("yaml", "json"):
         return False  # an OpenAPI path key is a reference of its own
@@ -258,7 +282,8 @@ def _table_key(source: Source, start: int, end: int) -> bool:
     after = source.skip_space(end)
     if after >= source.endpos or text[after] != ":" or text.startswith(("::", ":="), after):
         return False
-    opener = source.enclosing_opener(start, 400)
+    if opener is None:
+        opener = source.enclosing_opener(start, 400)
     if opener < 0 or text[opener] != "{":
         return False
     k = start - 1
@@ -278,12 +303,9 @@ def _case_arm(source: Source, start: int, end: int) -> bool:
     return _SWITCH.search(text, max(source.pos, start - 1500), start) is not None
 
 
-def _matcher_call(source: Source, opener: int, clients: ClientTable) -> bool:
+def _matcher(source: Source, callee: str, opener: int, clients: ClientTable) -> bool:
     """An argument of a call that compares, matches or asserts (`url.startswith(...)`)."""
-    m = callee_before(source.text, max(source.pos, opener - 160), opener)
-    if m is None:
-        return False
-    names = [n for n in MEMBER_SPACED.split(m.group(1)) if n]
+    names = [n for n in MEMBER_SPACED.split(callee) if n]
     if not names:
         return False
     last = names[-1].lower().lstrip("$@")
@@ -299,6 +321,11 @@ def _replied(source: Source, opener: int) -> bool:
     """A call whose chain goes on to a mock's reply: `.get("/x").query(...).reply(200)`."""
     text = source.text
     closer = source.matching_closer(opener)
+    if closer < 0:
+        return False
+    ahead = text[closer : closer + 400].lower()
+    if not any(word in ahead for word in ("repl", "respond", "intercept", "mock", "return")):
+        return False  # no reply follows: the usual case, decided without walking the chain
     for _ in range(6):
         if closer < 0:
             return False
@@ -316,7 +343,12 @@ def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
     found = source.memo.get("mock_names")
     if found is None:
         names: set[str] = set()
-        for m in _BOUND.finditer(source.text, source.pos, source.endpos):
+        lower = source.text[source.pos : source.endpos].lower()
+        hints = ("mock", "fake", *clients.mock_receivers)
+        matches = _BOUND.finditer(source.text, source.pos, source.endpos)
+        if not any(hint in lower for hint in hints):
+            matches = iter(())  # no mock library named: nothing bound to one
+        for m in matches:
             receiver = (m.group("recv") or m.group("recv2") or "").lower()
             name = m.group("name") or m.group("name2")
             made = (m.group("made") or m.group("made2") or "").lower()

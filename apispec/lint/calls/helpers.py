@@ -15,6 +15,7 @@ path, the method and the query.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from apispec.lint.calls.assemble import CallInfo
@@ -35,9 +36,8 @@ _JOINED = re.compile(
 _BASE_OPTION = re.compile(
     r"\b(?:baseURL|baseUrl|BaseAddress|base_url|prefixUrl|base_uri|BaseUri|SetBaseURL)\b\s*[:=(]"
 )
-_CLIENT_ASSIGN = re.compile(
-    r"(?:^|[\s;(,{])(?:this\.|self\.)?([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=\s*\Z"
-)
+# What every base option above contains: searched first, most files have none.
+_OPTION_WORDS = ("aseURL", "aseUrl", "ase_url", "aseAddress", "ase_uri", "aseUri", "refixUrl")
 _SENDS = frozenset(
     [
         "get",
@@ -79,6 +79,10 @@ _KEYWORD_ARG = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?!:))")
 _PS_NAMED = re.compile(r"-([A-Za-z_]\w*)\s*:?\s*\Z")
 _SHELL_LOCAL = re.compile(r"\b([A-Za-z_]\w*)=\"?\$\{?([1-9])\b")
 _ALIAS_REACH = 200  # characters of an assignment's right-hand side read for an alias
+_ASSIGN = re.compile(
+    r"(?:^|[;{(\s])(?:var\s+|let\s+|const\s+|local\s+|my\s+)?\$?([A-Za-z_]\w*)\s*(?::=|=(?!=))[ \t]*(?=\S)",
+    re.M,
+)
 # A parameter handed to a client (not joined to a base) is the path only if named like one.
 _PATH_LIKE = re.compile(r"path|endpoint|ur[il]|route|resource|location|relative", re.I)
 
@@ -98,26 +102,34 @@ class HelperCall(NamedTuple):
 def infer(source: Source, context: Context) -> list[Helper]:
     """The helpers the source defines (strong when its base or the file names this API)."""
     text = source.text
-    if (
-        not context.bases
-        and text.find("/api/v2", source.pos, source.endpos) < 0
-        and not _BASE_OPTION.search(text, source.pos, source.endpos)
-    ):
+    clients = _base_clients(source, context)
+    if not context.bases and not clients[1] and text.find("/api/v2", source.pos, source.endpos) < 0:
         return []  # no base in this region: nothing to join a path onto
+    if not clients[1] and not _joins(source, context):
+        return []  # no parameter-like name is ever joined onto a base here
     functions = source.dialect.functions(source)
     if not functions:
         return []
-    clients = _base_clients(source, context)
+    # What a body must mention to join a parameter onto a base: checked first, as
+    # most functions of a file have nothing to do with the API.
+    bases = (*context.bases, "/api/v2")
+    bodies = {fn.start: text[fn.body[0] : fn.body[1]].lower() for fn in functions}
     found: dict[str, Helper] = {}
     for fn in functions:
+        body = bodies[fn.start]
+        by_client = clients[1] and any(_PATH_LIKE.search(p.name) for p in fn.params)
+        if not by_client and not any(base in body for base in bases):
+            continue
         helper = _direct(source, fn, context, clients)
         if helper is not None:
             found.setdefault(fn.name.lower(), helper)
     for _ in range(4):  # helpers calling helpers, a few levels deep
+        if not found:
+            break
         table = HelperTable(found.values())
         added = False
         for fn in functions:
-            if fn.name.lower() in found:
+            if fn.name.lower() in found or not any(name in bodies[fn.start] for name in found):
                 continue
             helper = _passed_on(source, fn, table)
             if helper is not None:
@@ -128,11 +140,29 @@ def infer(source: Source, context: Context) -> list[Helper]:
     return list(found.values())
 
 
+def _joins(source: Source, context: Context) -> bool:
+    """Whether the region joins a name onto a base anywhere: `BASE + path`, `{BASE}{path}`,
+    `'/api/v2' + $Endpoint`. Cheap, so files with no helper skip reading their functions."""
+    names = "|".join(re.escape(name) for name in context.bases)
+    base = rf"(?:(?:{names})[}})]?|/api/v2/?['\"`])" if names else r"/api/v2/?['\"`]"
+    pattern = _join_pattern(base)
+    return pattern.search(source.text, source.pos, source.endpos) is not None
+
+
+@lru_cache(maxsize=64)
+def _join_pattern(base: str) -> re.Pattern[str]:
+    return re.compile(
+        base + r"\s*(?:(?:\+|\.|,)\s*\$?\(?[A-Za-z_]|/?(?:\$\{|\{|\$)[A-Za-z_])", re.I
+    )
+
+
 def _base_clients(source: Source, context: Context) -> tuple[frozenset[str], bool]:
     """Variables holding a client made with a base URL ending in /api/v2, and whether any is made."""
     text = source.text
     names: set[str] = set()
     made = False
+    if not any(text.find(word, source.pos, source.endpos) >= 0 for word in _OPTION_WORDS):
+        return frozenset(), False
     for m in _BASE_OPTION.finditer(text, source.pos, source.endpos):
         if source.in_comment(m.start()):
             continue
@@ -160,12 +190,8 @@ def _aliases(source: Source, fn: FunctionDef, param: Param) -> list[str]:
         return names
     text = source.text
     start, end = fn.body
-    word = re.compile(r"(?<![\w$])\$?" + re.escape(param.name) + r"(?!\w)", re.I)
-    assign = re.compile(
-        r"(?:^|[;{(\s])(?:var\s+|let\s+|const\s+|local\s+|my\s+)?\$?([A-Za-z_]\w*)\s*(?::=|=(?!=))[ \t]*(?=\S)",
-        re.M,
-    )
-    for m in assign.finditer(text, start, end):
+    word = _word(param.name)
+    for m in _ASSIGN.finditer(text, start, end):
         line_end = text.find("\n", m.end(), min(end, m.end() + _ALIAS_REACH))
         rhs = text[m.end() : line_end if line_end >= 0 else min(end, m.end() + _ALIAS_REACH)]
         if m.group(1).lower() != param.name.lower() and word.search(rhs):
@@ -174,12 +200,15 @@ def _aliases(source: Source, fn: FunctionDef, param: Param) -> list[str]:
 
 
 def _occurrences(source: Source, fn: FunctionDef, name: str) -> list[int]:
-    text = source.text
+    return [m.start() for m in _word(name).finditer(source.text, fn.body[0], fn.body[1])]
+
+
+@lru_cache(maxsize=512)
+def _word(name: str) -> re.Pattern[str]:
+    """A parameter's name where it is used: `path`, `$Path`, `${path}`, shell `$1`."""
     if name.isdigit():
-        pattern = re.compile(r"\$\{?" + name + r"(?!\d)")
-    else:
-        pattern = re.compile(r"(?<![\w])\$?\{?" + re.escape(name) + r"(?!\w)", re.I)
-    return [m.start() for m in pattern.finditer(text, fn.body[0], fn.body[1])]
+        return re.compile(r"\$\{?" + name + r"(?!\d)")
+    return re.compile(r"(?<![\w])\$?\{?" + re.escape(name) + r"(?!\w)", re.I)
 
 
 def _direct(
@@ -187,8 +216,11 @@ def _direct(
 ) -> Helper | None:
     text = source.text
     names, made = clients
+    body = text[fn.body[0] : fn.body[1]].lower()
     for param in fn.params:
         if param.kind not in ("positional", "keyword") or param.name.lower() in METHOD_PARAMS:
+            continue
+        if param.name.lower() not in body:
             continue
         path_like = _PATH_LIKE.search(param.name) is not None
         for alias in _aliases(source, fn, param):

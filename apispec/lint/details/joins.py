@@ -48,6 +48,10 @@ def join_at(source: Source, pos: int, end: int, resolve: Resolve) -> list[Part] 
     text = source.text
     pos = source.skip_space(pos)
     j = source.lit_starting(pos)
+    if j is not None and source.dialect.name == "powershell":
+        listed = _bare_list_join(source, pos, end, resolve)  # `"a", "b" -join " AND "`
+        if listed is not None:
+            return listed
     if j is not None:  # `" and ".join(items)`: the literal is the separator
         chain = chain_from(source, j)
         args = _join_arguments(source, chain.end, end)
@@ -74,11 +78,10 @@ def join_at(source: Source, pos: int, end: int, resolve: Resolve) -> list[Part] 
         if name in _JOINS:  # string.Join(sep, list), strings.Join(list, sep), join(sep, list)
             args = _arguments(source, after, closer)
             literal = [source.lit_starting(source.skip_space(a)) is not None for a, _ in args]
-            if len(args) > 2 and literal[0]:  # Java's String.join(sep, a, b, ...)
+            if len(args) > 2 and literal[0]:  # C#'s string.Join(" or ", a, b, c)
                 items = [resolve(a, b) for a, b in args[1:]]
-                if any(item is None for item in items):
-                    return None
-                return _join(items, resolve(*args[0]))  # type: ignore[arg-type]
+                known = None if any(item is None for item in items) else items
+                return _join(known, resolve(*args[0]))  # type: ignore[arg-type]
             if len(args) != 2 or literal.count(True) != 1:
                 return None
             sep_at, list_at = (0, 1) if literal[0] else (1, 0)
@@ -96,6 +99,30 @@ def join_at(source: Source, pos: int, end: int, resolve: Resolve) -> list[Part] 
         return None  # a plain variable: not a join (its value is the resolver's to read)
     elements = _variable_list(source, m.group(), pos, resolve)
     return _joined_after(source, m.end(), end, elements, resolve)
+
+
+def _bare_list_join(source: Source, pos: int, end: int, resolve: Resolve) -> list[Part] | None:
+    """PowerShell's comma list joined without brackets: `"a", "b" -join " AND "`."""
+    text = source.text
+    items: list[tuple[int, int]] = []
+    at = pos
+    while at < end:
+        stop = argument_end(source, at, end)
+        ps = _PS_JOIN.search(text, at, stop)
+        while ps is not None and source.token_at(ps.start() + 1) is not None:
+            ps = _PS_JOIN.search(text, ps.end(), stop)
+        if ps is not None:
+            items.append((at, ps.start()))
+            if len(items) < 2:
+                return None
+            elements = [resolve(a, b) for a, b in items]
+            known = None if any(e is None for e in elements) else elements
+            return _join(known, resolve(ps.end(), end))  # type: ignore[arg-type]
+        items.append((at, stop))
+        if stop >= end or text[stop] != ",":
+            return None
+        at = stop + 1
+    return None
 
 
 def _joined_after(

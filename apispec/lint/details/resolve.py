@@ -66,7 +66,11 @@ def resolve_at(source: Source, pos: int, depth: int = 0) -> list[Part] | None:
     text = source.text
     pos = source.skip_space(pos)
     end = _expression_end(source, pos)
-    joined = _joined(source, pos, end, depth)
+    statement_end = end
+    if source.dialect.name == "powershell" and text.startswith(",", end):
+        statement_end = text.find("\n", end, source.endpos)  # `"a", "b" -join " AND "`
+        statement_end = source.endpos if statement_end < 0 else statement_end
+    joined = _joined(source, pos, statement_end, depth)
     if joined is not None:
         return joined
     j = source.lit_starting(pos)

@@ -18,6 +18,8 @@ _HOLE_WITH_STRING = re.compile(r"\{[^{}\"]*\"")
 class CSharpDialect(Dialect):
     name = "csharp"
     type_brackets = "<>"
+    code_groups = frozenset({"s"})
+    code_opener = "{"
     definitions = Definitions(
         (
             re.compile(

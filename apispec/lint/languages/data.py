@@ -105,10 +105,37 @@ class YamlDialect(Dialect):
             if line_indent == indent and m.group(1).upper() in _VERBS_UPPER:
                 info.method = m.group(1).upper()
                 break
+        if info.method is None:
+            info.method = _looped_method(source, line_start)
         return info
 
 
 _VERBS_UPPER = frozenset(v.upper() for v in _VERB_KEYS)
+_LOOP_KEY = re.compile(r"^[ \t]*(?:loop|with_items|with_list|with_dict)[ \t]*:", re.M)
+_MODULE_METHOD = re.compile(r"^[ \t]+method[ \t]*:[ \t]*['\"]?([A-Za-z]+)", re.M)
+
+
+def _looped_method(source: Source, line_start: int) -> str | None:
+    """The method of the task whose `loop:` list holds the URL (Ansible's `loop` items of `uri`)."""
+    text = source.text
+    lo = line_start
+    key = None
+    for _ in range(_BLOCK_LINES):  # up to the list's key, at a smaller indent
+        if lo <= source.pos:
+            return None
+        prev = max(source.pos, source.lines.line_start(lo - 1))
+        line = text[prev : lo - 1]
+        if line.strip() and _indent(line) < _indent(
+            text[line_start : _line_end(source, line_start)]
+        ):
+            key = (prev, line)
+            break
+        lo = prev
+    if key is None or not _LOOP_KEY.match(key[1]):
+        return None
+    task_lo, task_hi = _yaml_block(source, key[0], _indent(key[1]))
+    m = _MODULE_METHOD.search(text, task_lo, task_hi)
+    return m.group(1).upper() if m and m.group(1).upper() in _VERBS_UPPER else None
 
 
 # A Jinja expression that is a quoted string, filtered or not: `{{ 'status = down' | urlencode }}`.

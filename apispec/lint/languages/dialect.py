@@ -43,7 +43,10 @@ class Dialect:
     escape_style = "backslash"
     # a variable, field, call or element joined to a literal; a number (`"/devices/" + 2048`)
     operand_re = re.compile(
-        r"\$?[A-Za-z_][\w]*(?:(?:\.|->|::|\?\.)[A-Za-z_]\w*|\[[^\]\n]{0,60}\]|\([^()\n]{0,60}\))*"
+        # a call's arguments may hold one more call: `Uri.EscapeDataString(string.Join(...))`;
+        # a number joined to a literal (`"/devices/" + 2048`)
+        r"\$?[A-Za-z_][\w]*(?:(?:\.|->|::|\?\.)[A-Za-z_]\w*|\[[^\]\n]{0,60}\]"
+        r"|\((?:[^()\n]|\([^()\n]{0,80}\)){0,120}\))*"
         r"|\d+(?![\w.])"
     )
     full_urls_only = False  # a generic scanner reports only full /api/v2 URLs
@@ -54,6 +57,10 @@ class Dialect:
         ""  # how type arguments before a call's bracket look: `<>` (`get<T>(`), `[]` (Go)
     )
     command_calls = False  # calls are commands with words as arguments (shell, PowerShell)
+    # Token groups of strings that may hold code (`${...}`), and what opens such code:
+    # `holds_code` is asked only of those, the hot loop stays as it was for the rest.
+    code_groups: frozenset[str] = frozenset()
+    code_opener = "${"
     definitions: Definitions | None = None  # how the language defines functions
 
     def literal(self, m: re.Match[str]) -> Lit | None:

@@ -29,6 +29,9 @@ class JavaScriptDialect(Dialect):
     name = "javascript"
     type_brackets = "<>"
     shorthand_keys = True
+    # one-line templates (`tl`) have fields without quotes; a template whose fields hold
+    # strings is a span, read by `spanned`
+    code_groups: frozenset[str] = frozenset()
     definitions = Definitions(
         (
             re.compile(

@@ -41,6 +41,8 @@ if TYPE_CHECKING:  # a class made at import would cost every run
 
         token_re: re.Pattern[str]
         spans: Mapping[str, Span]
+        code_groups: frozenset[str]
+        code_opener: str
 
         def literal(self, m: re.Match[str]) -> Lit | None: ...
 
@@ -281,6 +283,8 @@ def scan(
     spans: Mapping[str, Span] = dialect.spans
     finditer = dialect.token_re.finditer
     literal = dialect.literal
+    groups = dialect.code_groups  # string kinds that may hold code, and what opens it
+    opener = dialect.code_opener
     at = pos
     while at < endpos:
         # finditer while the tokens are single matches; a span that ends past its
@@ -291,7 +295,9 @@ def scan(
                 if kind == "c" or kind[0] == "x":  # not code: brackets, quotes are text
                     comments.append((m.start(), m.end()))
                     continue
-                lit = dialect.with_code(text, m, endpos) if dialect.holds_code(m) else None
+                lit = None
+                if kind in groups and opener in m.group() and dialect.holds_code(m):
+                    lit = dialect.with_code(text, m, endpos)
                 if lit is None:
                     lit = literal(m)
                 if lit is None:

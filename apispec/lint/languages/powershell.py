@@ -55,6 +55,8 @@ _SIMPLE = re.compile(
 class PowerShellDialect(Dialect):
     name = "powershell"
     decorators = False  # `@(...)` and `@{...}` at a line's start are an array and a hashtable
+    code_groups = frozenset({"dql"})
+    code_opener = "$("
     command_calls = True
     definitions = Definitions(
         (

@@ -21,6 +21,8 @@ _FIELD_WITH_CODE = re.compile(r"\{[^{}]*['\"{]")
 
 class PythonDialect(Dialect):
     name = "python"
+    code_groups = frozenset({"s"})
+    code_opener = "{"
     definitions = Definitions(
         (re.compile(r"(?m)^[ \t]*(?:async[ \t]+)?def[ \t]+(?P<name>[A-Za-z_]\w*)[ \t]*\("),),
         "python",

@@ -85,6 +85,8 @@ class ShellDialect(Dialect):
         assignment whose value is a substitution) and a command of its own.
         """
         lits, comments = super().scan(text, pos, endpos)
+        if text.find("$(", pos, endpos) < 0:
+            return lits, comments
         inner: list[Lit] = []
         for lit in lits:
             if "$(" not in text[lit.start : lit.end]:

@@ -16,6 +16,7 @@ scans it as shell). The call is the block around the URL: `data "http"` with
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from apispec.lint.languages.dialect import Dialect
 from apispec.lint.scan import Lit, Part
@@ -23,6 +24,7 @@ from apispec.lint.scan import Lit, Part
 # What starts a token: a comment, a string, a heredoc.
 _NEXT = re.compile(r"#|//|/\*|\"|<<-?(?=[A-Za-z_])")
 _HEREDOC = re.compile(r"<<(-?)([A-Za-z_][\w-]*)[ \t]*\r?\n")
+_IDENT_LINE = re.compile(r"^[ \t]*([A-Za-z_][\w-]*)[ \t]*\r?$", re.M)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
 # An interpolation that is constant text: a quoted string, alone or URL-encoded.
 _CONSTANT = re.compile(r"\s*(?:(?:urlencode|lower|upper|trimspace)\s*\(\s*)?\"")
@@ -31,6 +33,7 @@ _VERB = re.compile(r"%[sdvq]")  # format() placeholders
 # `command = <<EOT`: a provisioner's shell script (scanned as shell, not here).
 COMMAND_HEREDOC = re.compile(r"\bcommand\s*=\s*\Z")
 _HOLE_REACH = 2000
+_NESTING = 8  # strings inside interpolations inside strings ... read this deep
 
 
 class TerraformDialect(Dialect):
@@ -41,6 +44,7 @@ class TerraformDialect(Dialect):
         lits: list[Lit] = []
         comments: list[tuple[int, int]] = []
         last_closer = text.rfind("*/", pos, endpos)  # an opener after it closes nowhere
+        closings: dict[str, list[int]] | None = None  # heredoc identifiers' lines, on first need
         at = pos
         while True:
             m = _NEXT.search(text, at, endpos)
@@ -69,7 +73,9 @@ class TerraformDialect(Dialect):
             if heredoc is None:
                 at = m.end()
                 continue
-            lit = _heredoc(text, heredoc, endpos)
+            if closings is None:
+                closings = _closing_lines(text, pos, endpos)
+            lit = _heredoc(text, heredoc, endpos, closings)
             lit.prose = COMMAND_HEREDOC.search(text, max(pos, start - 40), start) is not None
             lits.append(lit)
             at = lit.end
@@ -99,11 +105,14 @@ class _Text:
         self.parts.append(part)
 
 
-def string_parts(text: str, k: int, endpos: int, quoted: bool = True) -> tuple[list[Part], int]:
+def string_parts(
+    text: str, k: int, endpos: int, quoted: bool = True, depth: int = 0
+) -> tuple[list[Part], int]:
     """The parts of a template starting at `k` (after its quote), and where it ends.
 
     A quoted string ends at its closing quote, or at the end of its line when
-    it has none (one bad quote costs that line only).
+    it has none (one bad quote costs that line only). Strings nest inside
+    interpolations only `_NESTING` deep: deeper ones are passed over as text.
     """
     out = _Text()
     while k < endpos:
@@ -123,11 +132,11 @@ def string_parts(text: str, k: int, endpos: int, quoted: bool = True) -> tuple[l
             k += 3
             continue
         if text.startswith(("${", "%{"), k):
-            close = hole_end(text, k + 2, endpos)
+            close = hole_end(text, k + 2, endpos, depth + 1)
             if ch == "%":  # a directive (`%{ if ... }`) adds no text of its own
                 out.flush()
             else:
-                inline = _constant(text, k + 2, close - 1, endpos)
+                inline = _constant(text, k + 2, close - 1, endpos, depth + 1)
                 if inline is not None:
                     out.flush()
                     out.parts.extend(inline)
@@ -145,14 +154,21 @@ def string_parts(text: str, k: int, endpos: int, quoted: bool = True) -> tuple[l
     return out.parts, k
 
 
-def hole_end(text: str, k: int, endpos: int) -> int:
+def hole_end(text: str, k: int, endpos: int, nesting: int = 1) -> int:
     """The position after the `}` closing an interpolation whose expression starts at `k`."""
     depth = 1
     limit = min(endpos, k + _HOLE_REACH)
     while k < limit:
         ch = text[k]
         if ch == '"':
-            _, k = string_parts(text, k + 1, limit)
+            if nesting > _NESTING:  # too deep to read: to the next quote on the line
+                close = text.find('"', k + 1, limit)
+                newline = text.find("\n", k + 1, limit)
+                if close < 0 or 0 <= newline < close:
+                    return newline if newline >= 0 else limit
+                k = close + 1
+                continue
+            _, k = string_parts(text, k + 1, limit, depth=nesting)
             continue
         if ch == "{":
             depth += 1
@@ -166,22 +182,38 @@ def hole_end(text: str, k: int, endpos: int) -> int:
     return limit
 
 
-def _constant(text: str, lo: int, hi: int, endpos: int) -> list[Part] | None:
+def _constant(text: str, lo: int, hi: int, endpos: int, nesting: int) -> list[Part] | None:
     """The parts of an interpolation that is a quoted string (`${urlencode("x")}`), else None."""
     m = _CONSTANT.match(text, lo, hi)
-    if m is None:
+    if m is None or nesting > 2:  # `${urlencode("...${var}...")}`: constants sit shallow
         return None
-    parts, end = string_parts(text, m.end(), endpos)
+    parts, end = string_parts(text, m.end(), endpos, depth=nesting)
     if end > hi or not _CLOSING.match(text, end, hi):
         return None
     return parts
 
 
-def _heredoc(text: str, m: re.Match[str], endpos: int) -> Lit:
-    """A heredoc template: its body up to the line holding only its identifier."""
-    ident = m.group(2)
-    closing = re.compile(r"^[ \t]*" + re.escape(ident) + r"[ \t]*\r?$", re.M)
-    end_m = closing.search(text, m.end(), endpos)
-    body_end = end_m.start() if end_m is not None else endpos
-    parts, _ = string_parts(text, m.end(), body_end, quoted=False)
-    return Lit(m.start(), end_m.end() if end_m is not None else endpos, parts)
+def _closing_lines(text: str, pos: int, endpos: int) -> dict[str, list[int]]:
+    """Every line holding only an identifier, by identifier: where heredocs may close.
+
+    Indexed once, so a file of many heredocs never closed costs one look-up each.
+    """
+    found: dict[str, list[int]] = {}
+    for m in _IDENT_LINE.finditer(text, pos, endpos):
+        found.setdefault(m.group(1), []).append(m.start())
+    return found
+
+
+def _heredoc(text: str, m: re.Match[str], endpos: int, closings: dict[str, list[int]]) -> Lit:
+    """A heredoc template: its body up to the line holding only its identifier.
+
+    One never closed is its own line only: the rest of the file is still read.
+    """
+    lines = closings.get(m.group(2), [])
+    k = bisect_right(lines, m.end() - 1)
+    if k == len(lines):
+        return Lit(m.start(), m.end() - 1, [])
+    close = lines[k]
+    parts, _ = string_parts(text, m.end(), close, quoted=False)
+    end = text.find("\n", close, endpos)
+    return Lit(m.start(), endpos if end < 0 else end, parts)
