@@ -216,6 +216,15 @@ def base_variables(source: Source) -> dict[str, Base]:
     return found
 
 
+def _after_plus(source: Source, start: int) -> bool:
+    """Whether a `+` stands right before `start` (blanks between)."""
+    text = source.text
+    k = start - 1
+    while k > source.pos and text[k] in " \t":
+        k -= 1
+    return k >= source.pos and text[k] == "+"
+
+
 def _slash_bases(source: Source) -> frozenset[str]:
     """Base variables assigned a URL that ends in `/api/v2/`, with its slash (once per source)."""
     found = source.memo.get("slash bases")
@@ -429,7 +438,13 @@ def candidates(
         consumed.update(chain.lit_indexes)
         if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
             chain = leading_operand(source, chain)
-        elif chain.parts and not chain.parts[0].is_param and context.bases and not full_only:
+        elif (
+            context.bases
+            and not full_only
+            and chain.parts
+            and not chain.parts[0].is_param
+            and _after_plus(source, chain.start)
+        ):
             # `BASE + "devices"` where BASE ends in `/api/v2/`: the base brings the slash
             joined = leading_operand(source, chain)
             if joined is not chain and variable_name(joined.parts[0].text) in _slash_bases(source):
