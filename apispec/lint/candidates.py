@@ -265,7 +265,7 @@ class Context:
         hosts = {b.host for b in self.bases.values() if b.strong and b.host}
         named = any(b.strong for b in self.bases.values())
         text = source.text
-        starts = [lit.start for lit in source.lits]
+        starts = source.lit_starts
         seen: set[int] = set()
         at_text = text.find("/api/v2", source.pos, source.endpos)
         while at_text >= 0:  # the literals holding /api/v2, found from the text, not per literal
@@ -277,8 +277,8 @@ class Context:
             seen.add(k)
             raw = source.lits[k].raw
             at = raw.find("/api/v2")
-            if at < 0:
-                continue
+            if at < 0 or (named and (at == 0 or raw[0] == PARAM)):
+                continue  # no literal host, and this API is named already
             prefix = raw[:at]
             rest = raw[at + 7 :]
             strong = _THIS_API.search(prefix) is not None
