@@ -298,7 +298,7 @@ class Context:
         hosts = {b.host for b in self.bases.values() if b.strong and b.host}
         named = any(b.strong for b in self.bases.values())
         text = source.text
-        starts = [lit.start for lit in source.lits]
+        starts = source.lit_starts
         for m in _THIS_API.finditer(text, source.pos, source.endpos):
             k = bisect_right(starts, m.start()) - 1  # `--prtg prtg.corp.example.com`: a bare host
             if k >= 0 and m.start() < source.lits[k].end:
@@ -317,8 +317,8 @@ class Context:
             seen.add(k)
             raw = source.lits[k].raw
             at = raw.find("/api/v2")
-            if at < 0:
-                continue
+            if at < 0 or (named and (at == 0 or raw[0] == PARAM)):
+                continue  # no literal host, and this API is named already
             prefix = raw[:at]
             rest = raw[at + 7 :]
             strong = _THIS_API.search(prefix) is not None

@@ -54,6 +54,7 @@ _COMPARED_AFTER = re.compile(
     re.I,
 )
 # After a string in a case table: `case "/x":`, a switch arm `"/x" => ...`, `'/x' { ... }`.
+_AFTER_FIRST = frozenset("=!<ainI-")  # how the operators after a string begin
 _CASE_AFTER = re.compile(r"\s*(?:=>(?!\s*\{?\s*$)|\{)")
 _SWITCH = re.compile(r"\bswitch\b|\bmatch\b|\bcase\b", re.I)
 # Calls that compare, match or assert rather than request.
@@ -109,6 +110,10 @@ _MATCHERS = frozenset(
     ]
 )
 _ASSERTING = re.compile(r"(?i)^(?:assert|expect|should|verify|check_?)")
+_LAST_NAME = re.compile(r"([\w$@-]+)\W*\Z")
+_ROOT_NAME = re.compile(r"\s*[$@_]*([A-Za-z]\w*)")
+# A mock's route methods: `nock(h).get(path)`, `scope.post(path)`, chained to a reply.
+_VERB_CALLS = frozenset(["get", "post", "put", "patch", "delete", "head", "options", "any", "all"])
 _RESPONSE_HEADER = re.compile(
     r"""['"](?:location|content-location|link)['"]\s*\]?\s*(?::|=>|=|,)\s*\Z"""
     # an object's `href` in data the API answers with: `{ id: "2048", href: "/api/v2/..." }`
@@ -182,17 +187,34 @@ def compared(
             _operand(source, opener, closer + 1) or _table_key(source, opener, closer + 1)
         ):
             return True
-    if _COMPARED_AFTER.match(text, end, min(source.endpos, end + 20)):
+    after = source.skip_space(end)
+    if (
+        after < source.endpos
+        and text[after] in _AFTER_FIRST
+        and _COMPARED_AFTER.match(text, end, min(source.endpos, end + 20))
+    ):
         return True
-    line_start = source.line_start(start)
-    before = text[max(line_start, start - 48) : start].rstrip()
-    if _COMPARED_BEFORE.search(before[-_BEFORE_REACH:]) or _RESPONSE_HEADER.search(before):
-        return True  # an operand, or a Location or Link header's value (a server's answer)
+    lo = max(source.pos, start - 48)
+    newline = text.rfind("\n", lo, start)
+    before = text[newline + 1 if newline >= 0 else lo : start].rstrip()
+    if before:
+        if _operator_before(before) and _COMPARED_BEFORE.search(before[-_BEFORE_REACH:]):
+            return True  # an operand of a comparison
+        if ("ink" in before or "ocation" in before) and _RESPONSE_HEADER.search(before):
+            return True  # a Location or Link header's value: a URL the server answered with
     if bracket == "{" and _table_key(source, start, end, opener):
         return True
-    if not text[line_start:start].strip() and _case_arm(source, start, end):
+    if not before and newline >= 0 and _case_arm(source, start, end):
         return True
     return callee is not None and _matcher(source, callee, opener, clients)
+
+
+def _operator_before(before: str) -> bool:
+    """A cheap first look: the text before ends like an operator (`==`, `-like`, ` in`)."""
+    last = before[-1]
+    if last in "=>":
+        return before.endswith(("==", "<>"))
+    return last.isalpha() and (" " in before[-12:] or "-" in before[-12:] or len(before) < 12)
 
 
 def _before(source: Source, start: int, reach: int) -> str:
@@ -239,27 +261,20 @@ def _case_arm(source: Source, start: int, end: int) -> bool:
 
 def _matcher(source: Source, callee: str, opener: int, clients: ClientTable) -> bool:
     """An argument of a call that compares, matches or asserts (`url.startswith(...)`)."""
-    names = [n for n in MEMBER_SPACED.split(callee) if n]
-    if not names:
-        return False
-    last = names[-1].lower().lstrip("$@")
-    first = names[0].lower().lstrip("$@").split("(")[0]
-    if last in _MATCHERS or _ASSERTING.match(last) or _ASSERTING.match(first):
+    last = _LAST_NAME.search(callee)
+    name = last.group(1).lower() if last else ""
+    if name in _MATCHERS or _ASSERTING.match(name) or _ASSERTING.match(callee.lstrip("$@ \t")):
         return True
-    if first in mock_names(source, clients):
+    mocks = mock_names(source, clients)
+    if mocks and _ROOT_NAME.match(callee) and _ROOT_NAME.match(callee).group(1).lower() in mocks:  # type: ignore[union-attr]
         return True
-    return _replied(source, opener)
+    return name in _VERB_CALLS and _replied(source, opener)
 
 
 def _replied(source: Source, opener: int) -> bool:
     """A call whose chain goes on to a mock's reply: `.get("/x").query(...).reply(200)`."""
     text = source.text
     closer = source.matching_closer(opener)
-    if closer < 0:
-        return False
-    ahead = text[closer : closer + 400].lower()
-    if not any(word in ahead for word in ("repl", "respond", "intercept", "mock", "return")):
-        return False  # no reply follows: the usual case, decided without walking the chain
     for _ in range(6):
         if closer < 0:
             return False

@@ -16,8 +16,6 @@ _HOLE_WITH_STRING = re.compile(r"\{[^{}\"]*\"")
 class CSharpDialect(Dialect):
     name = "csharp"
     type_brackets = "<>"
-    code_groups = frozenset({"s"})
-    code_opener = "{"
     definitions = Definitions(
         (
             re.compile(
@@ -39,13 +37,6 @@ class CSharpDialect(Dialect):
         r"|(?P<ch>'(?:[^'\\\n]|\\.)*')"
     )
 
-    def holds_code(self, m: re.Match[str]) -> bool:
-        return (
-            m.lastgroup == "s"
-            and m.group().startswith('$"')
-            and bool(_HOLE_WITH_STRING.search(m.group()))
-        )
-
     def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
         """`$"{(await prtg.GetAsync<T>($"devices/{id}"))?.Name}"`: strings inside a hole."""
         quote = m.start() + 1
@@ -60,6 +51,10 @@ class CSharpDialect(Dialect):
         if kind == "ch":
             return None
         body = m.group()
+        if kind == "s" and body.startswith('$"') and _HOLE_WITH_STRING.search(body):
+            with_code = self.with_code(m.string, m, m.endpos)
+            if with_code is not None:
+                return with_code
         quote = body.index('"')
         width = 3 if kind == "raw" else 1
         start = m.start() + quote + width

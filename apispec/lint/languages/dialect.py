@@ -45,10 +45,6 @@ class Dialect:
         ""  # how type arguments before a call's bracket look: `<>` (`get<T>(`), `[]` (Go)
     )
     command_calls = False  # calls are commands with words as arguments (shell, PowerShell)
-    # Token groups of strings that may hold code (`${...}`), and what opens such code:
-    # `holds_code` is asked only of those, the hot loop stays as it was for the rest.
-    code_groups: frozenset[str] = frozenset()
-    code_opener = "${"
     definitions: Definitions | None = None  # how the language defines functions
 
     def literal(self, m: re.Match[str]) -> Lit | None:
@@ -65,25 +61,19 @@ class Dialect:
     def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
         lits: list[Lit] = []
         comments: list[tuple[int, int]] = []
-        holds_code = self.holds_code
         literal = self.literal
-        groups = self.code_groups
-        opener = self.code_opener
         at = pos
         while at < endpos:  # one pass, begun again only past a string that held code
             for m in self.token_re.finditer(text, at, endpos):
                 if m.lastgroup == "c":
                     comments.append((m.start(), m.end()))
                     continue
-                lit = None
-                if m.lastgroup in groups and opener in m.group() and holds_code(m):
-                    lit = self.with_code(text, m, endpos)
+                lit = literal(m)
                 if lit is None:
-                    lit = literal(m)
-                    if lit is not None:
-                        lits.append(lit)
                     continue
                 lits.append(lit)
+                if not lit.holes:
+                    continue
                 for start, end in lit.holes:  # code inside the string: its strings too
                     inner, notes = self.scan(text, start, end)
                     lits.extend(inner)
@@ -95,12 +85,12 @@ class Dialect:
                 break
         return lits, comments
 
-    def holds_code(self, m: re.Match[str]) -> bool:
-        """Whether a string token may hold code with strings of its own (cheap test)."""
-        return False
-
     def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
-        """The string at `m` with its code holes (`${...}`), read to its real end; None: as usual."""
+        """The string at `m` with its code holes (`${...}`), read to its real end; None: as usual.
+
+        A dialect's `literal` calls it for the strings that may hold code with
+        strings of its own (a cheap test first), so the scan's loop stays as it is.
+        """
         return None
 
     # -- hooks ---------------------------------------------------------------

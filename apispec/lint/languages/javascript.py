@@ -20,8 +20,6 @@ class JavaScriptDialect(Dialect):
     name = "javascript"
     type_brackets = "<>"
     shorthand_keys = True
-    code_groups = frozenset({"t"})
-    code_opener = "${"
     definitions = Definitions(
         (
             re.compile(
@@ -47,6 +45,10 @@ class JavaScriptDialect(Dialect):
 
     def literal(self, m: re.Match[str]) -> Lit | None:
         body = m.group()
+        if m.lastgroup == "t" and "${" in body and self.holds_code(m):
+            with_code = self.with_code(m.string, m, m.endpos)
+            if with_code is not None:
+                return with_code
         interp = _TEMPLATE if m.lastgroup == "t" else _PLAIN
         start = m.start() + 1
         return Lit(m.start(), m.end(), split_interpolations(body[1:-1], start, interp, "backslash"))
@@ -54,10 +56,7 @@ class JavaScriptDialect(Dialect):
     def holds_code(self, m: re.Match[str]) -> bool:
         """A hole holding a quote, or left open where the token ended at a nested backtick."""
         body = m.group()
-        at = body.find("${") if m.lastgroup == "t" else -1
-        if at < 0:
-            return False
-        rest = body[at:]
+        rest = body[body.find("${") :]
         return "'" in rest or '"' in rest or rest.count("{") > rest.count("}")
 
     def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:

@@ -52,8 +52,6 @@ _SIMPLE = re.compile(
 
 class PowerShellDialect(Dialect):
     name = "powershell"
-    code_groups = frozenset({"dq"})
-    code_opener = "$("
     command_calls = True
     definitions = Definitions(
         (
@@ -79,6 +77,10 @@ class PowerShellDialect(Dialect):
     def literal(self, m: re.Match[str]) -> Lit | None:
         body = m.group()
         kind = m.lastgroup
+        if kind == "dq" and "$(" in body:
+            with_code = self.with_code(m.string, m, m.endpos)
+            if with_code is not None:
+                return with_code
         if kind in ("hd", "hs"):
             first = body.index("\n") + 1
             start = m.start() + first
@@ -92,9 +94,6 @@ class PowerShellDialect(Dialect):
         if kind == "dq":
             parts = _undouble(parts)
         return Lit(m.start(), m.end(), parts)
-
-    def holds_code(self, m: re.Match[str]) -> bool:
-        return m.lastgroup == "dq" and "$(" in m.group()
 
     def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
         """A string whose `$(...)` holds code with strings: `"n: $((irm -Uri "$Base/x").Count)"`."""

@@ -20,8 +20,6 @@ _FIELD_WITH_CODE = re.compile(r"\{[^{}]*['\"{]")
 
 class PythonDialect(Dialect):
     name = "python"
-    code_groups = frozenset({"s"})
-    code_opener = "{"
     definitions = Definitions(
         (re.compile(r"(?m)^[ \t]*(?:async[ \t]+)?def[ \t]+(?P<name>[A-Za-z_]\w*)[ \t]*\("),),
         "python",
@@ -32,14 +30,6 @@ class PythonDialect(Dialect):
         r"|(?P<s>(?:(?<![\w])[rRbBuUfF]{1,2})?"
         r"(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'))"
     )
-
-    def holds_code(self, m: re.Match[str]) -> bool:
-        body = m.group()
-        return (
-            body[0] not in _QUOTES
-            and "f" in body[:3].lower()
-            and bool(_FIELD_WITH_CODE.search(body))
-        )
 
     def with_code(self, text: str, m: re.Match[str], endpos: int) -> Lit | None:
         """An f-string whose fields hold strings or braces: `f"{client.get(f'{base}/x')}"`."""
@@ -67,6 +57,10 @@ class PythonDialect(Dialect):
         while body[k] not in "'\"":
             k += 1
         prefix = body[:k].lower()
+        if "f" in prefix and _FIELD_WITH_CODE.search(body):
+            with_code = self.with_code(m.string, m, m.endpos)
+            if with_code is not None:
+                return with_code
         quote = 3 if body[k : k + 3] in ('"""', "'''") else 1
         if len(body) < k + 2 * quote:
             return None
