@@ -56,7 +56,11 @@ class Lit:
     def raw(self) -> str:
         """The content with PARAM for each interpolation; kept, as it is asked for often."""
         if self._raw is None:
-            self._raw = "".join(PARAM if p.is_param else p.text for p in self.parts)
+            parts = self.parts
+            if len(parts) == 1:  # most literals
+                self._raw = PARAM if parts[0].is_param else parts[0].text
+            else:
+                self._raw = "".join([PARAM if p.is_param else p.text for p in parts])
         return self._raw
 
 
