@@ -299,8 +299,10 @@ class Context:
         named = any(b.strong for b in self.bases.values())
         text = source.text
         starts = source.lit_starts
-        for m in _THIS_API.finditer(text, source.pos, source.endpos):
-            k = bisect_right(starts, m.start()) - 1  # `--prtg prtg.corp.example.com`: a bare host
+        weak_bases = any(not b.strong and b.host for b in self.bases.values())
+        for m in _THIS_API.finditer(text, source.pos, source.endpos) if weak_bases else ():
+            # `--prtg prtg.corp.example.com`: a bare host, which tells a literal base apart
+            k = bisect_right(starts, m.start()) - 1
             if k >= 0 and m.start() < source.lits[k].end:
                 raw = source.lits[k].raw
                 if _BARE_HOST.fullmatch(raw):
