@@ -234,6 +234,15 @@ def base_variables(source: Source) -> dict[str, Base]:
     return found
 
 
+def _after_plus(source: Source, start: int) -> bool:
+    """Whether a `+` stands right before `start` (blanks between)."""
+    text = source.text
+    k = start - 1
+    while k > source.pos and text[k] in " \t":
+        k -= 1
+    return k >= source.pos and text[k] == "+"
+
+
 def _slash_bases(source: Source) -> frozenset[str]:
     """Base variables assigned a URL that ends in `/api/v2/`, with its slash (once per source)."""
     found = source.memo.get("slash bases")
@@ -307,9 +316,11 @@ class Context:
         hosts = {b.host for b in self.bases.values() if b.strong and b.host}
         named = any(b.strong for b in self.bases.values())
         text = source.text
-        starts = [lit.start for lit in source.lits]
-        for m in _THIS_API.finditer(text, source.pos, source.endpos):
-            k = bisect_right(starts, m.start()) - 1  # `--prtg prtg.corp.example.com`: a bare host
+        starts = source.lit_starts
+        weak_bases = any(not b.strong and b.host for b in self.bases.values())
+        for m in _THIS_API.finditer(text, source.pos, source.endpos) if weak_bases else ():
+            # `--prtg prtg.corp.example.com`: a bare host, which tells a literal base apart
+            k = bisect_right(starts, m.start()) - 1
             if k >= 0 and m.start() < source.lits[k].end:
                 raw = source.lits[k].raw
                 if _BARE_HOST.fullmatch(raw):
@@ -326,8 +337,8 @@ class Context:
             seen.add(k)
             raw = source.lits[k].raw
             at = raw.find("/api/v2")
-            if at < 0:
-                continue
+            if at < 0 or (named and (at == 0 or raw[0] == PARAM)):
+                continue  # no literal host, and this API is named already
             prefix = raw[:at]
             rest = raw[at + 7 :]
             strong = _THIS_API.search(prefix) is not None
@@ -450,7 +461,13 @@ def candidates(
         consumed.update(chain.lit_indexes)
         if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
             chain = leading_operand(source, chain)
-        elif chain.parts and not chain.parts[0].is_param and context.bases and not full_only:
+        elif (
+            context.bases
+            and not full_only
+            and chain.parts
+            and not chain.parts[0].is_param
+            and _after_plus(source, chain.start)
+        ):
             # `BASE + "devices"` where BASE ends in `/api/v2/`: the base brings the slash
             joined = leading_operand(source, chain)
             if joined is not chain and variable_name(joined.parts[0].text) in _slash_bases(source):

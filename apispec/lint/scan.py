@@ -56,7 +56,11 @@ class Lit:
     def raw(self) -> str:
         """The content with PARAM for each interpolation; kept, as it is asked for often."""
         if self._raw is None:
-            self._raw = "".join(PARAM if p.is_param else p.text for p in self.parts)
+            parts = self.parts
+            if len(parts) == 1:  # most literals
+                self._raw = PARAM if parts[0].is_param else parts[0].text
+            else:
+                self._raw = "".join([PARAM if p.is_param else p.text for p in parts])
         return self._raw
 
 
@@ -192,11 +196,16 @@ class Source:
     def lit_starting(self, offset: int) -> int | None:
         return self.lit_by_start.get(offset)
 
-    def first_lit_after(self, offset: int) -> int:
-        """The index of the first literal that ends after `offset` (len(lits): none)."""
+    @property
+    def lit_starts(self) -> list[int]:
+        """Where each literal starts, in order (for bisection), made once."""
         if self._lit_starts is None:
             self._lit_starts = [lit.start for lit in self.lits]
-        k = bisect.bisect_right(self._lit_starts, offset) - 1
+        return self._lit_starts
+
+    def first_lit_after(self, offset: int) -> int:
+        """The index of the first literal that ends after `offset` (len(lits): none)."""
+        k = bisect.bisect_right(self.lit_starts, offset) - 1
         if k < 0 or self.lits[k].end <= offset:
             k += 1
         return k
@@ -280,10 +289,11 @@ class Interpolated:
 
     `walk` finds where such a string ends and where its code holes are, with
     strings nested in the holes (`${fetch(`${base}/x`)}`) skipped whole,
-    which a regular expression cannot do.
+    which a regular expression cannot do. It jumps from one character that
+    matters to the next, so a long string costs a few steps, not one per character.
     """
 
-    __slots__ = ("close", "doubled", "escape", "open", "quotes")
+    __slots__ = ("_code", "_text", "close", "doubled", "escape", "open", "quotes")
 
     def __init__(self, open_: str, close: str, escape: str, quotes: str, doubled: bool) -> None:
         self.open = open_  # what starts a hole: "${", "{", "$("
@@ -291,14 +301,24 @@ class Interpolated:
         self.escape = escape  # the escape character of the string ("\\" or "`"), or ""
         self.quotes = quotes  # the quotes a string inside a hole may use
         self.doubled = doubled  # `{{` is a literal brace (Python, C#)
+        open_ch = "(" if close == ")" else "{"
+        # In a string: an escape, a quote, or a hole's first character.
+        self._text = re.compile("[" + re.escape(escape + quotes + open_[0]) + "]")
+        # In a hole: a quote, a bracket of the hole's kind, a newline.
+        self._code = re.compile("[" + re.escape(quotes + open_ch + close) + "\n]")
 
     def walk(self, text: str, start: int, stop: int) -> tuple[int, list[tuple[int, int]]]:
         """From the opening quote at `start`: (just past the closing quote, holes); (-1, []) if open."""
         quote = text[start]
         holes: list[tuple[int, int]] = []
-        i = start + 1
         opener = self.open
-        while i < stop:
+        search = self._text.search
+        i = start + 1
+        while True:
+            m = search(text, i, stop)
+            if m is None:
+                return -1, []
+            i = m.start()
             ch = text[i]
             if self.escape and ch == self.escape:
                 i += 2
@@ -319,14 +339,17 @@ class Interpolated:
                 i = end + 1
                 continue
             i += 1
-        return -1, []
 
     def _hole_end(self, text: str, i: int, stop: int) -> int:
         """Where the hole's closing bracket stands; -1 when it is not closed."""
         close = self.close
-        open_ch = "(" if close == ")" else "{"
         depth = 0
-        while i < stop:
+        search = self._code.search
+        while True:
+            m = search(text, i, stop)
+            if m is None:
+                return -1
+            i = m.start()
             ch = text[i]
             if ch in self.quotes:
                 end, _ = self.walk(text, i, stop)
@@ -334,16 +357,16 @@ class Interpolated:
                     return -1
                 i = end
                 continue
-            if ch == open_ch:
-                depth += 1
-            elif ch == close:
+            if ch == close:
                 if depth == 0:
                     return i
                 depth -= 1
-            elif ch == "\n" and self.open == "{" and self.doubled and self.escape == "\\":
-                return -1  # a Python f-string's field never spans lines
+            elif ch == "\n":
+                if self.open == "{" and self.doubled and self.escape == "\\":
+                    return -1  # a Python f-string's field never spans lines
+            else:
+                depth += 1
             i += 1
-        return -1
 
 
 def parts_with_holes(

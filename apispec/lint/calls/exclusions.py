@@ -60,6 +60,7 @@ _COMPARED_AFTER = re.compile(
     re.I,
 )
 # After a string in a case table: `case "/x":`, a switch arm `"/x" => ...`, `'/x' { ... }`.
+_AFTER_FIRST = frozenset("=!<ainI-")  # how the operators after a string begin
 _CASE_AFTER = re.compile(r"\s*(?:=>(?!\s*\{?\s*$)|\{)")
 _SWITCH = re.compile(r"\bswitch\b|\bmatch\b|\bcase\b", re.I)
 # Calls that compare, match or assert rather than request.
@@ -118,6 +119,10 @@ _MATCHERS = frozenset(
     ]
 )
 _ASSERTING = re.compile(r"(?i)^(?:assert|expect|should|verify|check_?)")
+_LAST_NAME = re.compile(r"([\w$@-]+)\W*\Z")
+_ROOT_NAME = re.compile(r"\s*[$@_]*([A-Za-z]\w*)")
+# A mock's route methods: `nock(h).get(path)`, `scope.post(path)`, chained to a reply.
+_VERB_CALLS = frozenset(["get", "post", "put", "patch", "delete", "head", "options", "any", "all"])
 _RESPONSE_HEADER = re.compile(
     r"""['"](?:location|content-location|link)['"]\s*\]?\s*(?::|=>|=|,)\s*"""
     # either branch of a conditional value: `"Location", (created ? "/x/" : "/y/") + id`
@@ -246,7 +251,12 @@ def compared(
             _operand(source, opener, closer + 1) or _table_key(source, opener, closer + 1)
         ):
             return True
-    if _COMPARED_AFTER.match(text, end, min(source.endpos, end + 20)):
+    after = source.skip_space(end)
+    if (
+        after < source.endpos
+        and text[after] in _AFTER_FIRST
+        and _COMPARED_AFTER.match(text, end, min(source.endpos, end + 20))
+    ):
         return True
     line_start = source.line_start(start)
     before = text[max(line_start, start - 48) : start].rstrip()
@@ -305,27 +315,20 @@ def _case_arm(source: Source, start: int, end: int) -> bool:
 
 def _matcher(source: Source, callee: str, opener: int, clients: ClientTable) -> bool:
     """An argument of a call that compares, matches or asserts (`url.startswith(...)`)."""
-    names = [n for n in MEMBER_SPACED.split(callee) if n]
-    if not names:
-        return False
-    last = names[-1].lower().lstrip("$@")
-    first = names[0].lower().lstrip("$@").split("(")[0]
-    if last in _MATCHERS or _ASSERTING.match(last) or _ASSERTING.match(first):
+    last = _LAST_NAME.search(callee)
+    name = last.group(1).lower() if last else ""
+    if name in _MATCHERS or _ASSERTING.match(name) or _ASSERTING.match(callee.lstrip("$@ \t")):
         return True
-    if first in mock_names(source, clients):
+    mocks = mock_names(source, clients)
+    if mocks and _ROOT_NAME.match(callee) and _ROOT_NAME.match(callee).group(1).lower() in mocks:  # type: ignore[union-attr]
         return True
-    return _replied(source, opener)
+    return name in _VERB_CALLS and _replied(source, opener)
 
 
 def _replied(source: Source, opener: int) -> bool:
     """A call whose chain goes on to a mock's reply: `.get("/x").query(...).reply(200)`."""
     text = source.text
     closer = source.matching_closer(opener)
-    if closer < 0:
-        return False
-    ahead = text[closer : closer + 400].lower()
-    if not any(word in ahead for word in ("repl", "respond", "intercept", "mock", "return")):
-        return False  # no reply follows: the usual case, decided without walking the chain
     for _ in range(6):
         if closer < 0:
             return False

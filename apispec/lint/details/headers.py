@@ -13,7 +13,7 @@ that is not this API's is that call's.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from heapq import heappop, heappush
 from itertools import pairwise
@@ -24,7 +24,7 @@ from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import chain_from, flatten
 from apispec.lint.details.resolve import resolve_at
 from apispec.lint.reference import Reference, Span
-from apispec.lint.scan import PARAM, Source
+from apispec.lint.scan import PARAM, Lit, Source
 
 # After an "Authorization" key: `: `, ` => `, `, ` (Go's Header.Set, Postman's "value": ...)
 _HEADER_SEPARATOR = re.compile(r"\]?\s*(?::|=>|,\s*[\"']value[\"']\s*:|,|=)\s*")
@@ -59,7 +59,7 @@ def authorization_headers(source: Source) -> list[tuple[int, Header]]:
     """Every Authorization header of the file, with the offset it is written at, in order."""
     text = source.text
     found: list[tuple[int, Header]] = []
-    for lit in source.lits:
+    for lit in _mentioning(source, "uthorization"):
         low = lit.raw.lower()
         if low == "authorization":
             m = _HEADER_SEPARATOR.match(text, lit.end)
@@ -92,6 +92,25 @@ def authorization_headers(source: Source) -> list[tuple[int, Header]]:
             )
     found.sort(key=lambda item: item[0])
     return found
+
+
+def _mentioning(source: Source, word: str) -> list[Lit]:
+    """The literals whose text holds `word` (any case of its first letter), found from the text.
+
+    Searching the text once is far cheaper than asking every literal of the file.
+    """
+    text = source.text
+    starts = source.lit_starts
+    lits = source.lits
+    found: dict[int, Lit] = {}
+    for spelling in (word, word.upper()):
+        at = text.find(spelling, source.pos, source.endpos)
+        while at >= 0:
+            k = bisect_right(starts, at) - 1
+            if k >= 0 and at < lits[k].end:
+                found[k] = lits[k]
+            at = text.find(spelling, at + len(spelling), source.endpos)
+    return [found[k] for k in sorted(found)]
 
 
 def header_value(source: Source, pos: int) -> tuple[str, Span] | None:

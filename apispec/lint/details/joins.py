@@ -48,6 +48,12 @@ def join_at(source: Source, pos: int, end: int, resolve: Resolve) -> list[Part] 
     text = source.text
     pos = source.skip_space(pos)
     j = source.lit_starting(pos)
+    if j is not None:  # most values: a literal that nothing joins (a look at what follows it)
+        k = source.skip_space(source.lits[j].end)
+        if k < end and text[k] not in ".+-,":
+            return None
+        if k >= end and source.lits[j].end >= end:
+            return None
     if j is not None and source.dialect.name == "powershell":
         listed = _bare_list_join(source, pos, end, resolve)  # `"a", "b" -join " AND "`
         if listed is not None:

@@ -15,6 +15,7 @@ what cannot be followed stays a placeholder of unknown content.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
@@ -182,10 +183,7 @@ def _expression_end(source: Source, pos: int) -> int:
 def _variable(source: Source, name: str, before: int, depth: int) -> list[Part] | None:
     """What `name` was last assigned before `before` (within reach)."""
     text = source.text
-    flags = re.I if source.dialect.name == "powershell" else 0
-    pattern = re.compile(
-        r"(?<![\w$.])\$?(?:script:|global:)?" + re.escape(name) + r"\s*(?::=|=)(?!=)[ \t]*", flags
-    )
+    pattern = _assignment(name, source.dialect.name == "powershell")
     last = None
     for m in pattern.finditer(text, max(source.pos, before - _REACH), before):
         if source.token_at(m.start()) is None or source.dialect.name == "shell":
@@ -193,6 +191,14 @@ def _variable(source: Source, name: str, before: int, depth: int) -> list[Part] 
     if last is None:
         return None
     return resolve_at(source, last.end(), depth + 1)
+
+
+@lru_cache(maxsize=256)
+def _assignment(name: str, any_case: bool) -> re.Pattern[str]:
+    return re.compile(
+        r"(?<![\w$.])\$?(?:script:|global:)?" + re.escape(name) + r"\s*(?::=|=)(?!=)[ \t]*",
+        re.I if any_case else 0,
+    )
 
 
 def _call(source: Source, expression: str, pos: int, depth: int) -> list[Part] | None:

@@ -324,7 +324,10 @@ def _expanded(source: Source, words: list[Lit]) -> list[Lit]:
     `query=(--data-urlencode "filter=..." ...)` then `curl -G "${query[@]}" URL`
     passes the array's words as options of this one command.
     """
-    if not any("[@]" in _plain_text(source, w) or "[*]" in _plain_text(source, w) for w in words):
+    if not words:
+        return words
+    span = source.text[words[0].start : words[-1].end]
+    if "[@]" not in span and "[*]" not in span:
         return words
     text = source.text
     out: list[Lit] = []
@@ -347,10 +350,6 @@ def _expanded(source: Source, words: list[Lit]) -> list[Lit]:
             if lit.start < end and lit.start >= assign.end()
         )
     return out
-
-
-def _plain_text(source: Source, word: Lit) -> str:
-    return source.text[word.start : word.end]
 
 
 def _curl(info: CallInfo, words: list[Lit], chain: Chain) -> None:
