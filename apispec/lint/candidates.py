@@ -35,6 +35,7 @@ _API_V2 = re.compile(r"/api/v2(?!\.?\w)")  # not /api/v2.0, /api/v2x
 _HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#]*)")
 _THIS_API = re.compile(r":1616\b|prtg", re.I)
 # A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
+_UNSEEN = object()
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 # A pattern, not a path: regular expression or wildcard syntax, route parameters (`:id`).
 _PATTERN = re.compile(r"[*^\\()|\[\]+]|\$(?=\Z|[)|/])|/:[A-Za-z_]")
@@ -213,6 +214,17 @@ def variable_name(expression: str) -> str:
     return m.group(1).lower() if m else expression.lower()
 
 
+def _has_api_v2(text: str) -> bool:
+    """`/api/v2` as a path prefix somewhere (not `/api/v2.0`, `/api/v2x`): `find` first, as it is
+    run on every file."""
+    at = text.find("/api/v2")
+    while at >= 0:
+        if _API_V2.match(text, at):
+            return True
+        at = text.find("/api/v2", at + 7)
+    return False
+
+
 class Evidence:
     """What a whole text says about this API, read once for all its regions (Markdown fences).
 
@@ -228,7 +240,7 @@ class Evidence:
         self.port = _PORT.search(text) is not None
         self.prtg = _PRTG.search(text) is not None
         self.bearer = "Bearer" in text
-        self.api_v2 = _API_V2.search(text) is not None
+        self.api_v2 = _has_api_v2(text)
         # `/experimental/<collection>` mentions; one outside a comment is evidence.
         self.experimental_at = [
             m.start() for m in _EXPERIMENTAL.finditer(text) if m.group(1) in known
@@ -254,6 +266,7 @@ class Context:
         self.api_v2 = evidence.api_v2
         self.helpers = evidence.helpers
         self.experimental = any(not source.in_comment(at) for at in evidence.experimental_at)
+        self._hosts_of: dict[str, object] = {}
         self.bases = base_variables(source) if evidence.api_v2 else {}
         self.base_variables = frozenset(self.bases)
         self.api_hosts, self.named = (
@@ -297,6 +310,13 @@ class Context:
     @property
     def strong(self) -> bool:
         return self.port or self.prtg or self.experimental
+
+    def host(self, prefix: str) -> str | None:
+        """host_of(prefix), remembered: a file writes the same few prefixes many times."""
+        found = self._hosts_of.get(prefix, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._hosts_of[prefix] = host_of(prefix)
+        return found  # type: ignore[return-value]
 
     def foreign(self, host: str | None, base: str | None = None) -> bool:
         """Whether a URL with this literal host (or via this base variable) is another service's."""

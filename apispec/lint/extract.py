@@ -180,8 +180,9 @@ def references(
     """The stages over one scanned source: candidates, their calls, then the details."""
     refs: list[Reference] = []
     table = helpers if helpers is not None else HelperTable()
+    helping = bool(table)
     for candidate in candidates(source, known, evidence, context):
-        use = helper_call(source, candidate.chain, table) if table else None
+        use = helper_call(source, candidate.chain, table) if helping else None
         if candidate.needs_helper:
             if use is None or not (use.helper.strong or _known_path(candidate, known)):
                 continue
