@@ -337,11 +337,17 @@ class Context:
         return host_prefix is not None and _THIS_API.search(host_prefix) is not None
 
     def accepts(
-        self, via_api_v2: bool, first: str, second: str, named: bool = False
+        self,
+        via_api_v2: bool,
+        first: str,
+        second: str,
+        prefix: str | None = None,
+        base: str | None = None,
     ) -> tuple[str, bool] | None:
         """(evidence text, weak) if a path with these first segments is an API v2 call.
 
-        `named`: the URL itself names this API. Weak evidence (only `Authorization:
+        `prefix` (the URL's text before /api/v2) or `base` (the base variable it
+        follows) may name this API themselves. Weak evidence (only `Authorization:
         Bearer` with `/api/v2`, which many products share) accepts only paths that
         start as this API's do: a registry collection, `session`, or
         `experimental/<collection>`.
@@ -351,7 +357,7 @@ class Context:
         if via_api_v2:
             if first == "experimental" and second in known:
                 return "/api/v2/experimental in URL", False
-            if named:
+            if self.names_this_api(prefix, base):
                 return "/api/v2 in URL; the URL names this API", False
             if self.strong:
                 return "/api/v2 in URL; " + self.why(), False
@@ -454,7 +460,9 @@ def _candidate(
     prefix = flat[: hit.start - 7] if hit.via_api_v2 and base is None else None
     if prefix is not None and _PATTERN.search(prefix.replace("$", "")):
         return None  # `*/api/v2/...`, `^/api/v2/...`: a pattern a fake matches
-    if context.foreign(host_of(prefix) if prefix is not None else None, base):
+    if (context.named or context.api_hosts) and context.foreign(
+        context.host(prefix) if prefix is not None else None, base
+    ):
         return None  # another service's URL in a file that also calls this API
     one_word = bare and len(raw_segments) == 1
     if first == PARAM and not (hit.via_api_v2 and any(s != PARAM for s in raw_segments)):
@@ -463,7 +471,7 @@ def _candidate(
         if not context.helpers or first == PARAM:
             return None
         return Candidate(chain, flat, offs, owner, hit, bare, "own API helper", False, False, True)
-    accepted = context.accepts(hit.via_api_v2, first, second, context.names_this_api(prefix, base))
+    accepted = context.accepts(hit.via_api_v2, first, second, prefix, base)
     if accepted is None:
         if not context.helpers:
             return None

@@ -11,6 +11,7 @@ registered as a route is never a call. The names come from languages/clients.py.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from apispec.lint.calls.callee import callee_before
@@ -289,10 +290,8 @@ def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
     found = source.memo.get("mock_names")
     if found is None:
         names: set[str] = set()
-        lower = source.text[source.pos : source.endpos].lower()
-        hints = ("mock", "fake", *clients.mock_receivers)
         matches = _BOUND.finditer(source.text, source.pos, source.endpos)
-        if not any(hint in lower for hint in hints):
+        if not _mock_hint(clients.mock_receivers).search(source.text, source.pos, source.endpos):
             matches = iter(())  # no mock library named: nothing bound to one
         for m in matches:
             receiver = (m.group("recv") or m.group("recv2") or "").lower()
@@ -302,6 +301,13 @@ def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
                 names.add(name.lower().lstrip("$@_"))
         found = source.memo["mock_names"] = frozenset(names)
     return found  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=32)
+def _mock_hint(receivers: frozenset[str]) -> re.Pattern[str]:
+    """Any word that names a mock: `mock`, `fake`, or a mock library of the language."""
+    words = sorted({"mock", "fake", *receivers}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(w) for w in words), re.I)
 
 
 _BOUND = re.compile(
