@@ -11,7 +11,6 @@ registered as a route is never a call. The names come from languages/clients.py.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from apispec.lint.calls.callee import callee_before
@@ -286,31 +285,37 @@ def _replied(source: Source, opener: int) -> bool:
 
 
 def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
-    """Variables bound to a mock library's object (`with responses.RequestsMock() as rsps`)."""
+    """Variables bound to a mock library's object (`with responses.RequestsMock() as rsps`,
+    `server = WireMockServer.Start()`), read on the lines that name a mock."""
     found = source.memo.get("mock_names")
     if found is None:
         names: set[str] = set()
-        matches = _BOUND.finditer(source.text, source.pos, source.endpos)
-        if not _mock_hint(clients.mock_receivers).search(source.text, source.pos, source.endpos):
-            matches = iter(())  # no mock library named: nothing bound to one
-        for m in matches:
-            receiver = (m.group("recv") or m.group("recv2") or "").lower()
-            name = m.group("name") or m.group("name2")
-            made = (m.group("made") or m.group("made2") or "").lower()
-            if receiver in clients.mock_receivers or "mock" in made or "fake" in made:
-                names.add(name.lower().lstrip("$@_"))
+        text = source.text
+        lines: set[int] = set()
+        for word in (*clients.mock_receivers, "Mock", "mock", "Fake", "fake"):
+            at = text.find(word, source.pos, source.endpos)
+            while at >= 0:
+                lines.add(text.rfind("\n", source.pos, at) + 1)
+                at = text.find(word, at + len(word), source.endpos)
+        for line_start in lines:
+            line_end = text.find("\n", line_start, source.endpos)
+            line = text[line_start : line_end if line_end >= 0 else source.endpos]
+            bound = _BOUND_AS.search(line) or _BOUND_TO.match(line)
+            if bound is not None and _mock_line(line, clients.mock_receivers):
+                names.add(bound.group("name").lower().lstrip("$@_"))
         found = source.memo["mock_names"] = frozenset(names)
     return found  # type: ignore[return-value]
 
 
-@lru_cache(maxsize=32)
-def _mock_hint(receivers: frozenset[str]) -> re.Pattern[str]:
-    """Any word that names a mock: `mock`, `fake`, or a mock library of the language."""
-    words = sorted({"mock", "fake", *receivers}, key=len, reverse=True)
-    return re.compile("|".join(re.escape(w) for w in words), re.I)
+def _mock_line(line: str, receivers: frozenset[str]) -> bool:
+    """The line makes a mock: a mock library's name as a word, or a name with Mock or Fake."""
+    if "ock" in line or "ake" in line:
+        return True
+    return any(word in receivers for word in re.findall(r"\w+", line.lower()))
 
 
-_BOUND = re.compile(
-    r"(?P<recv>\w+)\s*\.\s*(?P<made>\w*)\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)\s*as\s+(?P<name>\w+)"
-    r"|(?P<name2>[$@]?\w+)\s*(?::=|=)\s*(?:new\s+)?(?P<recv2>\w+)\s*\.\s*(?P<made2>\w+)\s*\("
+# On a line naming a mock: `... as rsps` after a call, or `rsps = mocklib.Make(...)`.
+_BOUND_AS = re.compile(r"\)\s*as\s+(?P<name>\w+)\s*:?\s*$")
+_BOUND_TO = re.compile(
+    r"\s*(?:(?:var|let|const|val)\s+)?(?P<name>[$@]?\w+)\s*(?::=|=)\s*(?:new\s+)?\w"
 )
