@@ -41,6 +41,7 @@ _HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#]*)")
 _THIS_API = re.compile(r":1616\b|prtg", re.I)
 _BARE_HOST = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
 # A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
+_UNSEEN = object()
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 # A pattern, not a path: regular expression or wildcard syntax, route parameters (`:id`).
 _PATTERN = re.compile(r"[*^\\()|\[\]+]|\$(?=\Z|[)|/])|/:[A-Za-z_]")
@@ -264,6 +265,17 @@ def variable_name(expression: str) -> str:
     return m.group(1).lower() if m else expression.lower()
 
 
+def _has_api_v2(text: str) -> bool:
+    """`/api/v2` as a path prefix somewhere (not `/api/v2.0`, `/api/v2x`): `find` first, as it is
+    run on every file."""
+    at = text.find("/api/v2")
+    while at >= 0:
+        if _API_V2.match(text, at):
+            return True
+        at = text.find("/api/v2", at + 7)
+    return False
+
+
 class Evidence:
     """What a whole text says about this API, read once for all its regions (Markdown fences).
 
@@ -279,7 +291,7 @@ class Evidence:
         self.port = _PORT.search(text) is not None
         self.prtg = _PRTG.search(text) is not None
         self.bearer = "Bearer" in text
-        self.api_v2 = _API_V2.search(text) is not None
+        self.api_v2 = _has_api_v2(text)
         # `/experimental/<collection>` mentions; one outside a comment is evidence.
         self.experimental_at = [
             m.start() for m in _EXPERIMENTAL.finditer(text) if m.group(1) in known
@@ -305,6 +317,7 @@ class Context:
         self.api_v2 = evidence.api_v2
         self.helpers = evidence.helpers
         self.experimental = any(not source.in_comment(at) for at in evidence.experimental_at)
+        self._hosts_of: dict[str, object] = {}
         self.bases = base_variables(source) if evidence.api_v2 else {}
         self.base_variables = frozenset(self.bases)
         self.api_hosts, self.named = (
@@ -358,6 +371,13 @@ class Context:
     def strong(self) -> bool:
         return self.port or self.prtg or self.experimental
 
+    def host(self, prefix: str) -> str | None:
+        """host_of(prefix), remembered: a file writes the same few prefixes many times."""
+        found = self._hosts_of.get(prefix, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._hosts_of[prefix] = host_of(prefix)
+        return found  # type: ignore[return-value]
+
     def foreign(self, host: str | None, base: str | None = None) -> bool:
         """Whether a URL with this literal host (or via this base variable) is another service's."""
         if base is not None:
@@ -377,11 +397,17 @@ class Context:
         return host_prefix is not None and _THIS_API.search(host_prefix) is not None
 
     def accepts(
-        self, via_api_v2: bool, first: str, second: str, named: bool = False
+        self,
+        via_api_v2: bool,
+        first: str,
+        second: str,
+        prefix: str | None = None,
+        base: str | None = None,
     ) -> tuple[str, bool] | None:
         """(evidence text, weak) if a path with these first segments is an API v2 call.
 
-        `named`: the URL itself names this API. Weak evidence (only `Authorization:
+        `prefix` (the URL's text before /api/v2) or `base` (the base variable it
+        follows) may name this API themselves. Weak evidence (only `Authorization:
         Bearer` with `/api/v2`, which many products share) accepts only paths that
         start as this API's do: a registry collection, `session`, or
         `experimental/<collection>`.
@@ -391,7 +417,7 @@ class Context:
         if via_api_v2:
             if first == "experimental" and second in known:
                 return "/api/v2/experimental in URL", False
-            if named:
+            if self.names_this_api(prefix, base):
                 return "/api/v2 in URL; the URL names this API", False
             if self.strong:
                 return "/api/v2 in URL; " + self.why(), False
@@ -517,7 +543,9 @@ def _candidate(
     prefix = flat[: hit.start - 7] if hit.via_api_v2 and base is None else None
     if prefix is not None and _PATTERN.search(prefix.replace("$", "")):
         return None  # `*/api/v2/...`, `^/api/v2/...`: a pattern a fake matches
-    if context.foreign(host_of(prefix) if prefix is not None else None, base):
+    if (context.named or context.api_hosts) and context.foreign(
+        context.host(prefix) if prefix is not None else None, base
+    ):
         return None  # another service's URL in a file that also calls this API
     if (
         prefix  # a host before /api/v2 (literal or a variable); a bare /api/v2/x path is ours
@@ -533,7 +561,7 @@ def _candidate(
         if not context.helpers or first == PARAM:
             return None
         return Candidate(chain, flat, offs, owner, hit, bare, "own API helper", False, False, True)
-    accepted = context.accepts(hit.via_api_v2, first, second, context.names_this_api(prefix, base))
+    accepted = context.accepts(hit.via_api_v2, first, second, prefix, base)
     if accepted is None:
         if not context.helpers:
             return None

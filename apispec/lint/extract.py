@@ -185,8 +185,9 @@ def references(
     refs: list[Reference] = []
     table = helpers if helpers is not None else HelperTable()
     found = list(candidates(source, known, evidence, context))
+    helping = bool(table)
     for k, candidate in enumerate(found):
-        use = helper_call(source, candidate.chain, table) if table else None
+        use = helper_call(source, candidate.chain, table) if helping else None
         if candidate.needs_helper:
             if use is None or not (use.helper.strong or _known_path(candidate, known)):
                 continue

@@ -37,6 +37,10 @@ _BASE_OPTION = re.compile(
     r"\b(?:baseURL|baseUrl|BaseAddress|base_url|prefixUrl|base_uri|BaseUri|SetBaseURL)\b\s*[:=(]"
 )
 # What every base option above contains: searched first, most files have none.
+# After a base (its name, or a literal ending in /api/v2): what joins a name onto it.
+_JOINED_AFTER = re.compile(
+    r"/?[}\)]?['\"`]?\s*(?:(?:\+|\.|,)\s*\$?\(?[A-Za-z_]|/?(?:\$\{|\{|\$)[A-Za-z_])"
+)
 _OPTION_WORDS = ("aseURL", "aseUrl", "ase_url", "aseAddress", "ase_uri", "aseUri", "refixUrl")
 _SENDS = frozenset(
     [
@@ -143,17 +147,19 @@ def infer(source: Source, context: Context) -> list[Helper]:
 def _joins(source: Source, context: Context) -> bool:
     """Whether the region joins a name onto a base anywhere: `BASE + path`, `{BASE}{path}`,
     `'/api/v2' + $Endpoint`. Cheap, so files with no helper skip reading their functions."""
-    names = "|".join(re.escape(name) for name in context.bases)
-    base = rf"(?:(?:{names})[}})]?|/api/v2/?['\"`])" if names else r"/api/v2/?['\"`]"
-    pattern = _join_pattern(base)
-    return pattern.search(source.text, source.pos, source.endpos) is not None
-
-
-@lru_cache(maxsize=64)
-def _join_pattern(base: str) -> re.Pattern[str]:
-    return re.compile(
-        base + r"\s*(?:(?:\+|\.|,)\s*\$?\(?[A-Za-z_]|/?(?:\$\{|\{|\$)[A-Za-z_])", re.I
-    )
+    region = source.text[source.pos : source.endpos]
+    lower = region.lower()
+    for base in (*context.bases, "/api/v2"):
+        at = lower.find(base)
+        while at >= 0:
+            end = at + len(base)
+            whole = base == "/api/v2" or not (
+                at and (lower[at - 1].isalnum() or lower[at - 1] == "_")
+            )
+            if whole and _JOINED_AFTER.match(region, end):
+                return True
+            at = lower.find(base, end)
+    return False
 
 
 def _base_clients(source: Source, context: Context) -> tuple[frozenset[str], bool]:
