@@ -403,11 +403,12 @@ class Context:
         second: str,
         prefix: str | None = None,
         base: str | None = None,
+        named: bool = False,
     ) -> tuple[str, bool] | None:
         """(evidence text, weak) if a path with these first segments is an API v2 call.
 
         `prefix` (the URL's text before /api/v2) or `base` (the base variable it
-        follows) may name this API themselves. Weak evidence (only `Authorization:
+        follows) may name this API themselves; `named`: a client's base URL does. Weak evidence (only `Authorization:
         Bearer` with `/api/v2`, which many products share) accepts only paths that
         start as this API's do: a registry collection, `session`, or
         `experimental/<collection>`.
@@ -417,7 +418,7 @@ class Context:
         if via_api_v2:
             if first == "experimental" and second in known:
                 return "/api/v2/experimental in URL", False
-            if self.names_this_api(prefix, base):
+            if named or self.names_this_api(prefix, base):
                 return "/api/v2 in URL; the URL names this API", False
             if self.strong:
                 return "/api/v2 in URL; " + self.why(), False
@@ -700,9 +701,8 @@ class _Sites:
         segments = path.strip("/").split("/")
         if not segments[0] or segments[0] == PARAM:
             return None
-        accepted = self.context.accepts(
-            True, segments[0], segments[1] if len(segments) > 1 else "", base.named
-        )
+        second = segments[1] if len(segments) > 1 else ""
+        accepted = self.context.accepts(True, segments[0], second, named=base.named)
         if accepted is None:
             return None
         query_end = len(flat)
