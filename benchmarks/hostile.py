@@ -47,6 +47,9 @@ def repeat(head: str, unit: str, tail: str = "\n") -> Callable[[int], str]:
 
 _SH = "#!/bin/sh\n# monitor.example.com:1616\n"
 _PY = 'import requests\nBASE = "https://monitor.example.com:1616/api/v2"\n'
+_URL = 'u = "https://prtg.example.com:1616/api/v2/experimental/devices"\n'
+_PHP = "<?php\n$" + _URL
+_YML = "u: https://prtg.example.com:1616/api/v2/experimental/devices\n"
 
 CASES: tuple[Case, ...] = (
     # issue 11, point 8: super-linear regular expressions
@@ -90,6 +93,32 @@ CASES: tuple[Case, ...] = (
         5_000,
     ),
     Case("markdown: unclosed fences", "lint", "notes.md", repeat("prtg\n", "```\n"), 5_000),
+    # issue 18, point 3: openers with no closer after them, unclosed strings of escapes
+    Case("java: /* openers, no closer", "lint", "C.java", repeat(_URL, "/* "), 10_000),
+    Case("javascript: /* openers, no closer", "lint", "c.js", repeat(_URL, "/* "), 10_000),
+    Case("php: /* openers, no closer", "lint", "c.php", repeat(_PHP, "/* "), 10_000),
+    Case('powershell: @" openers, no closer', "lint", "c.ps1", repeat(_URL, '@"\n'), 10_000),
+    Case("powershell: <# openers, no closer", "lint", "c.ps1", repeat(_URL, "<# "), 10_000),
+    Case("ruby: =begin openers, no closer", "lint", "c.rb", repeat(_URL, "=begin\n"), 10_000),
+    Case(
+        "ruby: heredoc openers, no terminator", "lint", "c.rb", repeat(_URL, "x = <<~EOS\n"), 5_000
+    ),
+    Case("ruby: %( openers, no closer", "lint", "c.rb", repeat(_URL, "x = %("), 10_000),
+    Case(
+        "php: heredoc openers, no terminator", "lint", "c.php", repeat(_PHP, "$x = <<<EOT\n"), 5_000
+    ),
+    Case(
+        "shell: heredoc openers, no terminator", "lint", "c.sh", repeat(_URL, "cat <<EOF\n"), 5_000
+    ),
+    Case(
+        "python: triple-quote openers, no closer", "lint", "c.py", repeat(_URL, 'x = """\n'), 10_000
+    ),
+    Case('python: \\" in an unclosed string', "lint", "c.py", repeat(_URL + '"', '\\"'), 10_000),
+    Case('ruby: \\" in an unclosed string', "lint", "c.rb", repeat(_URL + '"', '\\"'), 10_000),
+    Case('php: \\" in an unclosed string', "lint", "c.php", repeat(_PHP + '"', '\\"'), 10_000),
+    Case('csharp: \\" in an unclosed string', "lint", "c.cs", repeat(_URL + '"', '\\"'), 10_000),
+    Case('yaml: \\" in an unclosed string', "lint", "c.yml", repeat(_YML + 'x: "', '\\"'), 10_000),
+    Case('javascript: ${" in a template', "lint", "c.js", repeat(_URL + "x = `", '${"'), 10_000),
     # issue 11, point 9 / issue 15, point 3: no rescan of the file per call
     Case(
         "shell: many curl calls",
@@ -106,6 +135,30 @@ CASES: tuple[Case, ...] = (
         "calls.py",
         repeat(_PY, 'requests.get(f"{BASE}/devices/{i}", headers={"Authorization": tok})\n'),
         800,
+    ),
+    # issue 18: Terraform's own string scanner, clients with a base set later
+    Case(
+        "terraform: strings nested in interpolations",
+        "lint",
+        "main.tf",
+        repeat('# prtg :1616\nx = "', '${"', '"\n'),
+        2_000,
+    ),
+    Case(
+        "terraform: heredocs never closed",
+        "lint",
+        "main.tf",
+        repeat(
+            "# prtg :1616\n", "x = <<EOT\n", 'y = "https://prtg:1616/api/v2/experimental/devices"\n'
+        ),
+        2_000,
+    ),
+    Case(
+        "go: many resty clients",
+        "lint",
+        "client.go",
+        repeat("package x\n// prtg :1616\n", "r := resty.New()\n", 'r.R().Get("health")\n'),
+        1_000,
     ),
     Case(
         "json: many paths in one array",

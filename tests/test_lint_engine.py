@@ -171,14 +171,14 @@ def test_an_internal_error_skips_the_file_and_the_run_goes_on(tmp_path: Path, mo
     shutil.copy(ENGINE / "releases.py", tmp_path / "b.py")
     from apispec.lint import engine
 
-    real = engine.extract_references
+    real = engine.extract
 
-    def flaky(text: str, path: str, registry):
+    def flaky(text: str, path: str, registry, helpers):
         if path == "a.py":
             raise RecursionError("maximum recursion depth exceeded")
-        return real(text, path, registry)
+        return real(text, path, registry, helpers)
 
-    monkeypatch.setattr(engine, "extract_references", flaky)
+    monkeypatch.setattr(engine, "extract", flaky)
     candidates, _ = discover([Path(".")])
     result = lint_files(candidates, Options(Config(), ("25.x.122",)), jobs=1)
     assert [(s.path, s.reason) for s in result.skipped] == [

@@ -22,6 +22,7 @@ EXPECTED: dict[str, list[tuple[int, int, str]]] = {
         (19, 31, "API003"),
         (19, 72, "API006"),
         (21, 81, "API003"),
+        (23, 70, "API002"),  # a lone word under HttpClient.BaseAddress (issue 18 point 2)
         (29, 41, "API002"),
         (35, 64, "API007"),
     ],

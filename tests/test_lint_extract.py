@@ -34,7 +34,12 @@ EXPECTED: dict[str, list[tuple[int, int, str | None, str]]] = {
         (26, 56, "POST", "/experimental/groups/{}/group"),
     ],
     "powershell/Export-Prtg.ps1": [
-        (14, 40, None, "/experimental/groups"),  # Invoke-PRTGRestMethod -Path
+        (
+            14,
+            40,
+            "GET",
+            "/experimental/groups",
+        ),  # Invoke-PRTGRestMethod -Path, -Method defaults to Get
         (15, 30, "POST", "/experimental/groups/{}/group"),  # ... -Method Post
         (16, 48, "DELETE", "/experimental/devices/{}"),  # "$($groups[0].id)"
         (17, 46, None, "/groups/{}/overview"),  # ("..{0}.." -f $id)
@@ -317,7 +322,33 @@ def test_unknown_file_types_report_only_full_api_v2_urls() -> None:
     relative = 'groups = "/experimental/groups"\n'  # relative paths need a known language
     assert extract_references(other, "settings.cfg") == []
     assert extract_references(relative, "settings.cfg") == []
-    ours = 'devices = "https://prtg.example.com:1616/api/v2/devices/1"\n'
+    ours = 'devices = "https://${HOST}:1616/api/v2/devices/1"\n'
     refs = extract_references(ours + other + relative, "settings.cfg")
     # The evidence is the file's: with the port and name present, both URLs count.
     assert [(r.line, r.path) for r in refs] == [(1, "/devices/{}"), (2, "/objects")]
+    # ... unless this API's URLs name their host and another URL has another host
+    # literally: that is another service the same file talks to (issue 12 point 10).
+    named = 'devices = "https://prtg.example.com:1616/api/v2/devices/1"\n'
+    refs = extract_references(named + other, "settings.cfg")
+    assert [(r.line, r.path) for r in refs] == [(1, "/devices/{}")]
+
+
+def test_markdown_requests_in_code_spans_and_http_blocks_are_calls() -> None:
+    """Issue 12 point 9: a span holding a request line or a command, and an `http`
+    fence, are requests; a span or a fence that only names a path is prose."""
+    path = FIXTURES / "markdown" / "NOTES.md"
+    refs = extract_references(path.read_text(encoding="utf-8"), path.name)
+    assert [(r.line, r.method, r.path) for r in refs] == [
+        (3, "GET", "/experimental/devices"),
+        (4, "DELETE", "/experimental/devices/{}"),
+        (8, "GET", "/experimental/sensors"),
+    ]
+    (request,) = [r for r in refs if r.line == 8]
+    assert [(q.name, q.value) for q in request.query] == [("filter", "status = down")]
+    assert request.headers[0][1] == "Bearer <token>"  # the header line below the request
+    escaped = (
+        "Run:\n\n\\`\\`\\`bash\ncurl -s https://prtg:1616/api/v2/experimental/probes\n\\`\\`\\`\n"
+    )
+    assert [r.path for r in extract_references(escaped, "RUNBOOK.md")] == ["/experimental/probes"]
+    response = '```json\n{"href": "/api/v2/devices/4242", "port": 1616}\n```\n'
+    assert extract_references(response, "answers.md") == []

@@ -71,6 +71,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="list binary files and ignored paths (by default only counted)",
     )
     p.add_argument(
+        "--show-calls",
+        action="store_true",
+        help="list every API v2 call found instead of the findings (text or json)",
+    )
+    p.add_argument(
         "--select", type=_codes, metavar="CODES", help="only these rules (comma list, prefixes)"
     )
     p.add_argument("--ignore", type=_codes, metavar="CODES", help="skip these rules as well")
@@ -167,7 +172,12 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         cache=not args.no_cache,
         cache_dir=args.cache_dir,
+        show_calls=args.show_calls,
     )
+    if args.show_calls and args.format not in (None, "json", *_TEXT):
+        from apispec.exceptions import UsageError
+
+        raise UsageError(f"--show-calls lists calls as text or json, not {args.format}")
     try:
         with fewer_collections():
             outcome = execute(request, stdin=sys.stdin)
@@ -191,7 +201,11 @@ def run(args: argparse.Namespace) -> int:
         elapsed=time.perf_counter() - started if to_terminal else None,
         quiet=args.quiet,
     )
-    if args.statistics and fmt in _TEXT:
+    if args.show_calls:
+        from apispec.lint.inventory import render as inventory
+
+        report = inventory("json" if fmt == "json" else "text", outcome.result)
+    elif args.statistics and fmt in _TEXT:
         report = statistics(outcome.result)
     else:
         report = render(fmt, outcome.result, view)
@@ -203,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(statistics(outcome.result))
     else:
         sys.stdout.write(report)
+    if args.show_calls and outcome.exit_code == 1:
+        return 0  # an inventory, not a verdict: findings do not fail it
     return outcome.exit_code
 
 

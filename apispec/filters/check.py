@@ -364,7 +364,7 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
     else:
         hint = "the spec lists only these values; the server may know more"
         fix = None
-    return make("FLT005", message, item.start, item.end, hint, fix)
+    return make("FLT005", message, item.start, item.end, hint, fix, subject=prop.name)
 
 
 def _not_applicable(c: Comparison, prop: PropertyInfo, kind: str | bool | None) -> Diagnostic:

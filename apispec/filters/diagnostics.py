@@ -70,6 +70,9 @@ class Diagnostic:
     start: int
     end: int
     fix: Fix | None = None
+    # The filter property the diagnostic is about, where there is one (FLT005, FLT006):
+    # the linter asks the registry whether that property's value list is complete.
+    subject: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -113,8 +116,10 @@ def make(
     end: int,
     hint: str | None = None,
     fix: Fix | None = None,
+    *,
+    subject: str | None = None,
 ) -> Diagnostic:
-    return Diagnostic(code, CODES[code][0], message, hint, start, end, fix)
+    return Diagnostic(code, CODES[code][0], message, hint, start, end, fix, subject)
 
 
 def fix_of(applicability: Applicability, *edits: tuple[int, int, str]) -> Fix:
@@ -151,6 +156,7 @@ def moved(diagnostic: Diagnostic, original: Callable[[int], int]) -> Diagnostic:
         start,
         end,
         fix,
+        diagnostic.subject,
     )
 
 

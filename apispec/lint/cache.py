@@ -48,7 +48,7 @@ from typing import Any
 
 from apispec.inputs import InputError, read_input
 
-FORMAT = 1  # the layout of shards and of packed results (apispec.lint.packed)
+FORMAT = 2  # the layout of shards and of packed results (apispec.lint.packed)
 SHARDS = 16
 MAX_BYTES = 256 * 1024 * 1024
 RACY_NS = 2_000_000_000  # 2 s: FAT's time stamps, the coarsest a file system keeps
@@ -219,6 +219,10 @@ class Store:
         self.problem: str | None = None  # why results could not be kept, if they could not
         with contextlib.suppress(OSError):
             os.utime(self.path)  # used now: the last store that pruning would remove
+
+    def joined(self, context: bytes) -> Store:
+        """The store, beside this one, of results that also depend on `context`."""
+        return Store(self.root, self.key.joined(context), self.named)
 
     def _shard_of(self, path: str) -> int:
         return zlib.crc32(path.encode("utf-8", "surrogateescape")) % SHARDS

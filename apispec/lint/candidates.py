@@ -10,11 +10,15 @@ Only the survivors, a small share of the literals, reach call assembly.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from apispec.lint.bases import base_at, client_of_call, clients_of, segment_arguments, url_join_base
 from apispec.lint.budget import check
+from apispec.lint.languages.clients import table
+from apispec.lint.receivers import call_site, callee_of
 from apispec.lint.scan import PARAM, Part, Source
 
 _LEADING = re.compile(r"(?<![\w.$>:])(\$?[A-Za-z_](?:[\w.]|->|::)*)\s*(\+|\.)\s*\Z")
@@ -25,11 +29,22 @@ _EXPERIMENTAL = re.compile(r"experimental/([\w-]+)")
 # URL whose path has a prefix (a server behind a reverse proxy: https://h/prtg/api/v2).
 _URL_PREFIX = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#]*(?:/[^\s?#]*)?|[^\s/?#]*)\Z")
 _BASE_ASSIGN = re.compile(
-    r"(?:^|[\s,{(;\]])(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)['\"]?\s*(?::=|=|:)\s*[^=;\n]*\Z",
+    r"(?:^|[\s,{(;\]])(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)['\"]?\s*(?::=|=|:)\s*[^=;\n]*(?:\n[^=;\n]*)?\Z",
     re.M,
 )
 _ASSIGN_REACH = 300  # characters before a base URL where `NAME =` may stand
 _PARAM_NAME = re.compile(r"[\w.$:]*?([A-Za-z_]\w*)\W*\Z")
+_VERB_LINE = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?=/)")
+_ANNOTATION = re.compile(r"@(?:[\w.]*\.)?([A-Za-z_]\w*)\s*\(\s*\Z")
+_API_V2 = re.compile(r"/api/v2(?!\.?\w)")  # not /api/v2.0, /api/v2x
+_HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#]*)")
+_THIS_API = re.compile(r":1616\b|prtg", re.I)
+_BARE_HOST = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
+# A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
+_UNSEEN = object()
+_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+# A pattern, not a path: regular expression or wildcard syntax, route parameters (`:id`).
+_PATTERN = re.compile(r"[*^\\()|\[\]+]|\$(?=\Z|[)|/])|/:[A-Za-z_]")
 
 
 @dataclass(slots=True)
@@ -69,6 +84,22 @@ def chain_from(source: Source, index: int) -> Chain:
         chain.parts.append(Part(om.group(), True, om.start(), om.end()))
         chain.end = pos = om.end()
     return chain
+
+
+def verb_line(source: Source, index: int, annotations: frozenset[str]) -> Chain | None:
+    """The path of a request line (Feign's `@RequestLine("GET /devices/{id}")`), its verb cut off."""
+    lit = source.lits[index]
+    first = lit.parts[0]
+    verb = _VERB_LINE.match(first.text) if not first.is_param else None
+    if verb is None:
+        return None
+    m = _ANNOTATION.search(source.text, max(source.pos, lit.start - 60), lit.start)
+    if m is None or m.group(1).lower() not in annotations:
+        return None
+    cut = verb.end()
+    offs = first.offs[cut:] if first.offs is not None else None
+    rest = Part(first.text[cut:], False, first.offset(cut), first.end, offs)
+    return Chain(rest.start, lit.end, [rest, *lit.parts[1:]], [index])
 
 
 def leading_operand(source: Source, chain: Chain) -> Chain:
@@ -156,19 +187,76 @@ def find_path(flat: str, known: frozenset[str], allow_relative: bool) -> PathHit
     return PathHit(start, end, via, query_end)
 
 
-def base_variables(source: Source) -> frozenset[str]:
-    """Names of variables assigned a URL that ends in /api/v2 (`BASE = f"https://h:1616/api/v2"`)."""
-    names: set[str] = set()
+class Base(NamedTuple):
+    """What the file says about one URL ending in /api/v2 (a base variable or a full URL)."""
+
+    host: str | None  # literal host and port, lower case; None when not written literally
+    strong: bool  # the URL or the statement assigning it names this API (port 1616, prtg)
+
+
+def host_of(prefix: str) -> str | None:
+    """The literal host (and port) of the URL text before `/api/v2`; None when interpolated."""
+    m = _HOST.match(prefix)
+    host = m.group(1).lower() if m else ""
+    if not host or PARAM in host or "$" in host or "{" in host:
+        return None
+    return host
+
+
+def base_variables(source: Source) -> dict[str, Base]:
+    """Variables assigned a URL that ends in /api/v2 (`BASE = f"https://h:1616/api/v2"`).
+
+    A name assigned several such URLs keeps the host only when they agree, and is
+    strong when any of them is.
+    """
+    found: dict[str, Base] = {}
     text = source.text
     for lit in source.lits:
         raw = lit.raw.rstrip("/")
         if not raw.endswith("/api/v2"):
             continue
-        lo = max(source.line_start(lit.start), lit.start - _ASSIGN_REACH)
+        line_start = source.line_start(lit.start)
+        if "=" not in text[line_start : lit.start]:  # `NAME =` may end the line before
+            line_start = (
+                source.line_start(line_start - 1) if line_start > source.pos else line_start
+            )
+        lo = max(line_start, lit.start - _ASSIGN_REACH)
         m = _BASE_ASSIGN.search(text, lo, lit.start)
-        if m is not None:
-            names.add(variable_name(m.group(1)))
-    return frozenset(names)
+        if m is None:
+            continue
+        name = variable_name(m.group(1))
+        statement = text[m.start(1) : lit.end]
+        base = Base(host_of(raw[: -len("/api/v2")]), _THIS_API.search(statement) is not None)
+        known = found.get(name)
+        if known is not None:
+            host = known.host if known.host == base.host else None
+            base = Base(host, known.strong or base.strong)
+        found[name] = base
+    return found
+
+
+def _after_plus(source: Source, start: int) -> bool:
+    """Whether a `+` stands right before `start` (blanks between)."""
+    text = source.text
+    k = start - 1
+    while k > source.pos and text[k] in " \t":
+        k -= 1
+    return k >= source.pos and text[k] == "+"
+
+
+def _slash_bases(source: Source) -> frozenset[str]:
+    """Base variables assigned a URL that ends in `/api/v2/`, with its slash (once per source)."""
+    found = source.memo.get("slash bases")
+    if found is None:
+        names = set()
+        for lit in source.lits:
+            if lit.raw.endswith("/api/v2/"):
+                lo = max(source.line_start(lit.start), lit.start - _ASSIGN_REACH)
+                m = _BASE_ASSIGN.search(source.text, lo, lit.start)
+                if m is not None:
+                    names.add(variable_name(m.group(1)))
+        found = source.memo["slash bases"] = frozenset(names)
+    return found  # type: ignore[return-value]
 
 
 def variable_name(expression: str) -> str:
@@ -177,47 +265,170 @@ def variable_name(expression: str) -> str:
     return m.group(1).lower() if m else expression.lower()
 
 
-class Evidence:
-    """What a whole text says about this API, read once for all its regions (Markdown fences)."""
+def _has_api_v2(text: str) -> bool:
+    """`/api/v2` as a path prefix somewhere (not `/api/v2.0`, `/api/v2x`): `find` first, as it is
+    run on every file."""
+    at = text.find("/api/v2")
+    while at >= 0:
+        if _API_V2.match(text, at):
+            return True
+        at = text.find("/api/v2", at + 7)
+    return False
 
-    def __init__(self, text: str, known: frozenset[str]) -> None:
+
+class Evidence:
+    """What a whole text says about this API, read once for all its regions (Markdown fences).
+
+    `helpers` are the names of the own HTTP helpers the text may call (learnt from
+    this file and, in a repository pass, from the other files of the tree): a
+    relative path given to one is a call whatever its first segment.
+    """
+
+    def __init__(
+        self, text: str, known: frozenset[str], helpers: frozenset[str] = frozenset()
+    ) -> None:
+        self.known = known
         self.port = _PORT.search(text) is not None
         self.prtg = _PRTG.search(text) is not None
         self.bearer = "Bearer" in text
-        self.api_v2 = "/api/v2" in text
+        self.api_v2 = _has_api_v2(text)
         # `/experimental/<collection>` mentions; one outside a comment is evidence.
         self.experimental_at = [
             m.start() for m in _EXPERIMENTAL.finditer(text) if m.group(1) in known
         ]
+        self.helpers = helpers
 
 
 class Context:
-    """File-level evidence that the file talks to this API (see docs/linter-detection.md)."""
+    """File-level evidence that the file talks to this API (see docs/linter-detection.md).
+
+    Besides the file's evidence it knows the hosts of this API's URLs: where a
+    file names one (port 1616 or `prtg` in the URL or in the statement assigning
+    it, or a `/api/v2/experimental/<collection>` URL), a URL or base variable
+    with another host, or a base variable that does not name this API while
+    another one does, belongs to another service of the same file.
+    """
 
     def __init__(self, source: Source, evidence: Evidence):
+        self.known = evidence.known
         self.port = evidence.port
         self.prtg = evidence.prtg
         self.bearer = evidence.bearer
         self.api_v2 = evidence.api_v2
+        self.helpers = evidence.helpers
         self.experimental = any(not source.in_comment(at) for at in evidence.experimental_at)
-        self.base_variables = base_variables(source) if self.api_v2 else frozenset()
+        self._hosts_of: dict[str, object] = {}
+        self.bases = base_variables(source) if evidence.api_v2 else {}
+        self.base_variables = frozenset(self.bases)
+        self.api_hosts, self.named = (
+            self._hosts(source) if evidence.api_v2 else (frozenset(), False)
+        )
+
+    def _hosts(self, source: Source) -> tuple[frozenset[str], bool]:
+        """Hosts of URLs that name this API, and whether any URL or base names it."""
+        hosts = {b.host for b in self.bases.values() if b.strong and b.host}
+        named = any(b.strong for b in self.bases.values())
+        text = source.text
+        starts = source.lit_starts
+        weak_bases = any(not b.strong and b.host for b in self.bases.values())
+        for m in _THIS_API.finditer(text, source.pos, source.endpos) if weak_bases else ():
+            # `--prtg prtg.corp.example.com`: a bare host, which tells a literal base apart
+            k = bisect_right(starts, m.start()) - 1
+            if k >= 0 and m.start() < source.lits[k].end:
+                raw = source.lits[k].raw
+                if _BARE_HOST.fullmatch(raw):
+                    named = True
+                    hosts.add(raw.lower())
+        seen: set[int] = set()
+        at_text = text.find("/api/v2", source.pos, source.endpos)
+        while at_text >= 0:  # the literals holding /api/v2, found from the text, not per literal
+            k = bisect_right(starts, at_text) - 1
+            inside = k >= 0 and k not in seen and at_text < source.lits[k].end
+            at_text = text.find("/api/v2", at_text + 7, source.endpos)
+            if not inside:
+                continue
+            seen.add(k)
+            raw = source.lits[k].raw
+            at = raw.find("/api/v2")
+            if at < 0 or (named and (at == 0 or raw[0] == PARAM)):
+                continue  # no literal host, and this API is named already
+            prefix = raw[:at]
+            rest = raw[at + 7 :]
+            strong = _THIS_API.search(prefix) is not None
+            if not strong:
+                m = _EXPERIMENTAL.match(rest, 1)
+                strong = (
+                    rest.startswith("/experimental/") and m is not None and m.group(1) in self.known
+                )
+            if strong:
+                named = True
+                host = host_of(prefix)
+                if host:
+                    hosts.add(host)
+        return frozenset(hosts), named
 
     @property
     def strong(self) -> bool:
         return self.port or self.prtg or self.experimental
 
-    def accepts(self, via_api_v2: bool, first: str, second: str) -> str | None:
-        """The evidence text if a path with these first segments is an API v2 call."""
+    def host(self, prefix: str) -> str | None:
+        """host_of(prefix), remembered: a file writes the same few prefixes many times."""
+        found = self._hosts_of.get(prefix, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._hosts_of[prefix] = host_of(prefix)
+        return found  # type: ignore[return-value]
+
+    def foreign(self, host: str | None, base: str | None = None) -> bool:
+        """Whether a URL with this literal host (or via this base variable) is another service's."""
+        if base is not None:
+            info = self.bases.get(base)
+            if info is not None:
+                if info.strong:
+                    return False
+                if self.named and (info.host is None or info.host not in self.api_hosts):
+                    return True
+                host = info.host
+        return host is not None and bool(self.api_hosts) and host not in self.api_hosts
+
+    def names_this_api(self, host_prefix: str | None, base: str | None) -> bool:
+        """Whether the URL itself (its text before /api/v2, or its base variable) names this API."""
+        if base is not None and base in self.bases:
+            return self.bases[base].strong
+        return host_prefix is not None and _THIS_API.search(host_prefix) is not None
+
+    def accepts(
+        self,
+        via_api_v2: bool,
+        first: str,
+        second: str,
+        prefix: str | None = None,
+        base: str | None = None,
+        named: bool = False,
+    ) -> tuple[str, bool] | None:
+        """(evidence text, weak) if a path with these first segments is an API v2 call.
+
+        `prefix` (the URL's text before /api/v2) or `base` (the base variable it
+        follows) may name this API themselves; `named`: a client's base URL does. Weak evidence (only `Authorization:
+        Bearer` with `/api/v2`, which many products share) accepts only paths that
+        start as this API's do: a registry collection, `session`, or
+        `experimental/<collection>`.
+        """
+        known = self.known
+        known_path = first in known and (first != "experimental" or second in known)
         if via_api_v2:
-            if first == "experimental":
-                return "/api/v2/experimental in URL"
+            if first == "experimental" and second in known:
+                return "/api/v2/experimental in URL", False
+            if named or self.names_this_api(prefix, base):
+                return "/api/v2 in URL; the URL names this API", False
             if self.strong:
-                return "/api/v2 in URL; " + self.why()
-            if self.bearer:
-                return "/api/v2 in URL; Authorization: Bearer in file"
+                return "/api/v2 in URL; " + self.why(), False
+            if self.bearer and known_path:
+                return "/api/v2 in URL; Authorization: Bearer in file", True
             return None
-        if self.strong or (self.bearer and self.api_v2):
-            return "relative path; " + self.why()
+        if self.strong:
+            return "relative path; " + self.why(), False
+        if self.bearer and self.api_v2 and known_path:
+            return "relative path; " + self.why(), True
         return None
 
     def why(self) -> str:
@@ -241,15 +452,24 @@ class Candidate(NamedTuple):
     bare: bool  # a relative path written without its leading slash ('devices')
     evidence: str
     one_word: bool  # a bare path of one segment: a call only as an HTTP helper's argument
+    weak: bool = False  # accepted on weak evidence only (Authorization: Bearer and /api/v2)
+    # a call only as the argument of one of the file's own API helpers (`_get("/health")`)
+    needs_helper: bool = False
 
 
 def candidates(
-    source: Source, known: frozenset[str], evidence: Evidence | None = None
+    source: Source,
+    known: frozenset[str],
+    evidence: Evidence | None = None,
+    context: Context | None = None,
 ) -> Iterator[Candidate]:
     """Every expression of the source that names an API v2 path, in file order."""
-    context = Context(source, evidence or Evidence(source.text, known))
+    if context is None:
+        context = Context(source, evidence or Evidence(source.text, known))
     full_only = source.dialect.full_urls_only
+    clients = table(source.dialect.name)
     in_markup = source.dialect.in_markup
+    sites = None if full_only else _Sites(source, context, known)
     consumed: set[int] = set()
     for index, lit in enumerate(source.lits):
         if not index & 1023:
@@ -257,13 +477,39 @@ def candidates(
         if index in consumed or lit.prose:
             continue
         raw = lit.raw
-        if "/" not in raw and PARAM not in raw and (raw not in known or full_only):
+        lone = "/" not in raw and PARAM not in raw and (raw not in known or full_only)
+        helper_word = lone and bool(context.helpers) and _WORD.fullmatch(raw) is not None
+        # a lone word is a path only as the argument of a client with a base URL or a helper
+        if lone and not helper_word and (sites is None or not sites.may_take(lit.start, raw)):
             continue
-        chain = chain_from(source, index)
+        chain = (
+            raw[:1].isupper() and verb_line(source, index, clients.request_annotations)
+        ) or chain_from(source, index)
         consumed.update(chain.lit_indexes)
         if chain.parts and not chain.parts[0].is_param and chain.parts[0].text.startswith("/"):
             chain = leading_operand(source, chain)
-        candidate = _candidate(source, chain, known, context, full_only)
+        elif (
+            context.bases
+            and not full_only
+            and chain.parts
+            and not chain.parts[0].is_param
+            and _after_plus(source, chain.start)
+        ):
+            # `BASE + "devices"` where BASE ends in `/api/v2/`: the base brings the slash
+            joined = leading_operand(source, chain)
+            if joined is not chain and variable_name(joined.parts[0].text) in _slash_bases(source):
+                slash = Part("/", False, chain.start, chain.start, (chain.start,))
+                chain = Chain(
+                    joined.start,
+                    chain.end,
+                    [joined.parts[0], slash, *chain.parts],
+                    chain.lit_indexes,
+                )
+        candidate = sites.candidate(chain, consumed) if sites is not None else None
+        if candidate is None and (not lone or helper_word):
+            candidate = _candidate(source, chain, known, context, full_only)
+        elif candidate is _NOT_A_CALL:
+            continue
         if candidate is not None and not in_markup(source, chain.start):
             yield candidate
 
@@ -275,31 +521,224 @@ def _candidate(
     flat = "".join([PARAM if part.is_param else part.text for part in chain.parts])
     hit = find_path(flat, known, not full_only)
     if hit is None:
-        return None
+        if context.helpers and not full_only and _WORD.fullmatch(flat):
+            hit = PathHit(0, len(flat), False, len(flat))  # a helper's one-word path
+        else:
+            return None
     flat, offs, owner = flatten(chain.parts)
     path_flat = flat[hit.start : hit.end].rstrip("/")
     bare = not hit.via_api_v2 and not path_flat.startswith("/")
     if bare:
         path_flat = "/" + path_flat
     raw_segments = path_flat.split("/")[1:]
-    if not raw_segments or not raw_segments[0] or raw_segments[0] == PARAM:
+    if not raw_segments or not raw_segments[0] or _PATTERN.search(path_flat):
         return None
     first = raw_segments[0]
     second = raw_segments[1] if len(raw_segments) > 1 else ""
-    via_base = (
-        not hit.via_api_v2
-        and hit.start == 1
-        and bool(context.base_variables)
-        and variable_name(chain.parts[0].text) in context.base_variables
-    )
-    if via_base:
-        hit.via_api_v2 = True  # relative to a variable holding the .../api/v2 base
-    elif not hit.via_api_v2 and first not in known and first != "experimental":
-        return None
-    evidence = context.accepts(hit.via_api_v2, first, second)
-    if evidence is None:
-        return None
-    if via_base:
-        evidence = "base URL variable ends /api/v2"
+    base = None
+    if not hit.via_api_v2 and hit.start == 1 and context.bases:
+        name = variable_name(chain.parts[0].text)
+        if name in context.bases:
+            base = name
+            hit.via_api_v2 = True  # relative to a variable holding the .../api/v2 base
+    prefix = flat[: hit.start - 7] if hit.via_api_v2 and base is None else None
+    if prefix is not None and _PATTERN.search(prefix.replace("$", "")):
+        return None  # `*/api/v2/...`, `^/api/v2/...`: a pattern a fake matches
+    if (context.named or context.api_hosts) and context.foreign(
+        context.host(prefix) if prefix is not None else None, base
+    ):
+        return None  # another service's URL in a file that also calls this API
+    if (
+        prefix  # a host before /api/v2 (literal or a variable); a bare /api/v2/x path is ours
+        and first != PARAM
+        and first not in known
+        and not context.names_this_api(prefix, None)
+    ):
+        return None  # `https://status.example.com/api/v2/summary.json`: another product's API v2
     one_word = bare and len(raw_segments) == 1
-    return Candidate(chain, flat, offs, owner, hit, bare, evidence, one_word)
+    if first == PARAM and not (hit.via_api_v2 and any(s != PARAM for s in raw_segments)):
+        return None  # a variable collection counts after a base, with a literal segment
+    if not hit.via_api_v2 and first not in known:
+        if not context.helpers or first == PARAM:
+            return None
+        return Candidate(chain, flat, offs, owner, hit, bare, "own API helper", False, False, True)
+    accepted = context.accepts(hit.via_api_v2, first, second, prefix, base)
+    if accepted is None:
+        if not context.helpers:
+            return None
+        return Candidate(chain, flat, offs, owner, hit, bare, "own API helper", False, False, True)
+    evidence, weak = accepted
+    if base is not None and not weak:
+        evidence = "base URL variable ends /api/v2"
+    return Candidate(chain, flat, offs, owner, hit, bare, evidence, one_word, weak)
+
+
+_PATH_LIKE = re.compile(r"/?[\w.~\x00{}:-]+(?:/[\w.~\x00{}:-]*)*\Z")
+_SENDS = frozenset(
+    ("get", "post", "put", "patch", "delete", "head", "options", "request", "send", "fetch")
+)
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _sends(name: str) -> bool:
+    """A call name that sends a request: `get`, `GetFromJsonAsync`, `build_request`, `Post`."""
+    return any(word.lower() in _SENDS for word in _NAME_WORDS.findall(name))
+
+
+class _Sites:
+    """The calls around path literals where the call decides (docs/linter-detection.md, 3):
+    a client object created with a base URL, a URL join with a base argument, a
+    chain of path-segment calls. The file's clients are found on first need."""
+
+    def __init__(self, source: Source, context: Context, known: frozenset[str]) -> None:
+        self.source = source
+        self.context = context
+        self.known = known
+        self.table = table(source.dialect.name)
+        self._clients: dict | None = None
+        self._builders: bool | None = None
+
+    @property
+    def clients(self) -> dict:
+        if self._clients is None:
+            self._clients = clients_of(self.source, self.table, self.context.base_variables)
+        return self._clients
+
+    def may_take(self, start: int, raw: str) -> bool:
+        """Whether a literal without a slash may still be a path: a lower-case word argument."""
+        if not _WORD.fullmatch(raw) or not (self.clients or self._any_builder()):
+            return False
+        text = self.source.text
+        k = start - 1
+        while k > self.source.pos and text[k] in " \t\r\n":
+            k -= 1
+        return (
+            k >= self.source.pos
+            and text[k] in "(,"
+            and (bool(self.clients) or self._builder_argument(k))
+        )
+
+    def candidate(self, chain: Chain, consumed: set[int]) -> Candidate | object | None:
+        """The candidate the call around `chain` makes; _NOT_A_CALL where it says no; None: no say."""
+        source = self.source
+        first = chain.parts[0] if chain.parts else None
+        if first is None or first.is_param or "/api/v2" in first.text or "://" in first.text:
+            return None
+        text = source.text
+        k = chain.start - 1
+        while k > source.pos and text[k] in " \t\r\n":
+            k -= 1
+        if k < source.pos or text[k] not in "(,":
+            return None  # not an argument
+        if not self.clients and not self._builder_argument(k):
+            return None
+        site = call_site(source, chain.start)
+        if site is None:
+            return None
+        segments = segment_arguments(source, site, self.table)
+        if segments:
+            return self._segments(chain, segments, consumed)
+        joined = url_join_base(source, site, self.table)
+        if joined is not None:
+            base = base_at(source, joined[0], self.context.base_variables)
+            if base is None:
+                return None
+            return self._joined(chain, base, joined[1], "URL joined to a base ending /api/v2")
+        if not self.clients:
+            return None
+        client = client_of_call(source, site, self.clients, self.table)
+        if client is None:
+            return None
+        itself = not site.chain.root and site.chain.at == 0  # `api("/health")`
+        sent = (
+            _sends(site.link.name)
+            or any(  # WebClient: `web.get().uri(path)`
+                _sends(k.name) for k in site.chain.links[: site.chain.at]
+            )
+        )
+        if not (site.constructor or itself or sent):
+            return None
+        evidence = f"{client.row.client} client `{client.name}` with a base URL ending /api/v2"
+        return self._joined(chain, client.base, client.row.join, evidence)
+
+    def _any_builder(self) -> bool:
+        if self._builders is None:  # most files call none: one search says so
+            self._builders = self.table.builder_names.search(self.source.text) is not None
+        return self._builders
+
+    def _builder_argument(self, at: int) -> bool:
+        """Whether the bracket or comma at `at` belongs to a URL join or a path-segment call."""
+        source = self.source
+        if not self._any_builder():
+            return False
+        opener = at if source.text[at] == "(" else source.enclosing_opener(at, 400)
+        if opener < 0 or source.text[opener] != "(":
+            return False
+        m = callee_of(source, max(source.pos, opener - 80), opener)
+        if m is None:
+            return False
+        name = re.split(r"\?\.|\.|->|::", m.group(1))[-1].lower()
+        return (
+            name in self.table.url_joins
+            or "new " + name in self.table.url_joins
+            or self.table.chain_roles.get(name) == "segments"
+        )
+
+    def _joined(self, chain: Chain, base, rule, evidence: str) -> Candidate | object | None:
+        if base.api is False:
+            return _NOT_A_CALL  # a client or base of another service
+        if base.api is None:
+            return None
+        flat, offs, owner = flatten(chain.parts)
+        end = 0
+        while end < len(flat) and flat[end] not in "?#":
+            end += 1
+        path = flat[:end]
+        if not path or not _PATH_LIKE.match(path):
+            return None
+        if base.join(path, rule) is None:
+            return _NOT_A_CALL  # the joined URL leaves /api/v2 (docs/linter-detection.md)
+        segments = path.strip("/").split("/")
+        if not segments[0] or segments[0] == PARAM:
+            return None
+        second = segments[1] if len(segments) > 1 else ""
+        accepted = self.context.accepts(True, segments[0], second, named=base.named)
+        if accepted is None:
+            return None
+        query_end = len(flat)
+        if end < len(flat) and flat[end] == "?":
+            hash_at = flat.find("#", end)
+            query_end = hash_at if hash_at >= 0 else len(flat)
+        elif end < len(flat):
+            query_end = end
+        hit = PathHit(0, end, True, query_end)
+        bare = not path.startswith("/")
+        return Candidate(chain, flat, offs, owner, hit, bare, evidence, False, accepted[1])
+
+    def _segments(
+        self, chain: Chain, spans: list[tuple[int, int]], consumed: set[int]
+    ) -> Candidate | None:
+        """A path made of segment arguments: `.AppendPathSegments("experimental", "sensors")`."""
+        source = self.source
+        parts: list[Part] = []
+        indexes: list[int] = []
+        for lo, hi in spans:
+            if parts:  # the `/` the builder puts between two segments
+                parts.append(Part("/", False, lo, lo, (lo,)))
+            k = source.lit_starting(source.skip_space(lo))
+            if k is not None and not source.text[source.lits[k].end : hi].strip():
+                parts.extend(source.lits[k].parts)
+                indexes.append(k)
+            else:
+                expression = source.text[lo:hi].strip()
+                start = source.skip_space(lo)
+                parts.append(Part(expression, True, start, start + len(expression)))
+        consumed.update(indexes)
+        joined = Chain(chain.start, spans[-1][1], parts, indexes)
+        candidate = _candidate(source, joined, self.known, self.context, False)
+        if candidate is None:
+            return None
+        return candidate._replace(one_word=False)
+
+
+_NOT_A_CALL = object()

@@ -38,7 +38,9 @@ KEYS = (
     "respect-gitignore",
     "file-timeout",
     "output-format",
+    "helpers",
 )
+_HELPER_NAME = re.compile(r"[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*")
 _SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB)?\s*", re.IGNORECASE)
 _UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
 
@@ -66,6 +68,7 @@ class Config:
     respect_gitignore: bool = True
     file_timeout: float = DEFAULT_SECONDS  # seconds per file; 0: no limit
     output_format: str | None = None  # checked against the reporters' names by the run
+    helpers: list[str] = field(default_factory=list)  # own API helpers: `name`, `receiver.name`
 
     def enabled(self, code: str) -> bool:
         return (self.select is None or code in self.select) and code not in self.ignore
@@ -176,6 +179,17 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
         config.file_timeout = parse_seconds(value, where)
     elif key == "output-format":
         config.output_format = _string(value, where)
+    elif key == "helpers":
+        config.helpers = [_helper_name(name, where) for name in _strings(value, where)]
+
+
+def _helper_name(name: str, where: str) -> str:
+    """A helper as code calls it: `Invoke-PrtgApi`, `api_get`, `client.get`."""
+    if not _HELPER_NAME.fullmatch(name.strip()):
+        raise ConfigError(
+            f"{where}: {name!r} is not a function name such as Invoke-PrtgApi or client.get"
+        )
+    return name.strip()
 
 
 def _glob(pattern: str, where: str) -> str:

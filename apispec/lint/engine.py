@@ -12,7 +12,7 @@ import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from hashlib import sha256
 from heapq import heapreplace
 from operator import attrgetter
@@ -23,16 +23,19 @@ from apispec.exceptions import debug_traceback
 from apispec.lint import budget, cache, suppress
 from apispec.lint.config import Config
 from apispec.lint.discover import Candidate, decode, display_path, read_bytes
-from apispec.lint.extract import extract_references
-from apispec.lint.finding import Edit, Finding, Fix, Skipped
+from apispec.lint.extract import extract
+from apispec.lint.finding import CallRecord, Edit, Finding, Fix, Skipped
+from apispec.lint.helpers import Helper, HelperTable, configured
 from apispec.lint.lines import Lines
-from apispec.lint.match import match
-from apispec.lint.packed import Packed, pack_findings, pack_skipped, unpack_findings, unpack_skipped
+from apispec.lint.match import COLLECTION, match
+from apispec.lint.packed import Packed, pack_result, unpack_result
 from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import Reference
+from apispec.lint.repository import Repository
 from apispec.lint.rules import BY_CODE, Hook, in_hook
 from apispec.lint.rules.context import Call, FileContext, RunContext
-from apispec.model import Registry, load_registry
+from apispec.model import Endpoint, Registry, load_registry
+from apispec.releases import Release
 
 # Fewer files than this per process: starting the process costs more than it saves.
 FILES_PER_WORKER = 200
@@ -47,6 +50,9 @@ class Options:
     targets: tuple[str, ...]
     registry_dir: Path | None = None
     overlays: tuple[Path, ...] = ()
+    # API helpers other files define (the repository pass): their call sites are calls
+    helpers: HelperTable | None = None
+    show_calls: bool = False  # keep a record of every call found (--show-calls)
 
 
 @dataclass
@@ -54,6 +60,12 @@ class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)
     skipped: Skipped | None = None
+    helpers: list[Helper] = field(default_factory=list)  # the API helpers the file defines
+    calls: list[CallRecord] = field(default_factory=list)  # with Options.show_calls
+
+    @property
+    def worth_returning(self) -> bool:
+        return bool(self.findings or self.skipped or self.helpers or self.calls)
 
 
 @dataclass
@@ -69,6 +81,7 @@ class LintResult:
     upgrade_from: str | None = None  # --upgrade-from: only what changes from this release
     # (method, path) -> the endpoint's lifecycle facts, for the machine-readable reports
     endpoints: dict[tuple[str, str], dict[str, str | None]] = field(default_factory=dict)
+    calls: list[CallRecord] = field(default_factory=list)  # with Options.show_calls
 
 
 class Checker:
@@ -78,6 +91,16 @@ class Checker:
         self.registry = registry
         self.options = options
         self.config = options.config
+        base = HelperTable(configured(self.config.helpers))
+        self.helpers = base.merged(options.helpers) if options.helpers else base
+        self.defined: list[Helper] = []  # what the last file linted defines
+        self.calls: list[CallRecord] = []  # the last file's calls, with Options.show_calls
+        names = tuple(h.name.encode() for h in self.helpers.helpers)
+        self.worth_decoding = (
+            (lambda data: worth_decoding(data) or any(n in data for n in names))
+            if names
+            else worth_decoding
+        )
         targets = tuple(registry.release(t) for t in options.targets)
         self.run = RunContext(registry, targets, frozenset(BY_CODE))
         enabled = self.config.enabled
@@ -102,16 +125,22 @@ class Checker:
 
     def lint_text(self, text: str, path: str) -> list[Finding]:
         """Every finding in one file's text, configured, suppressed and positioned."""
+        self.defined = []
+        self.calls = []
         has_marker = "apispec:" in text
-        if not might_reference(text) and not has_marker:
+        if not might_reference(text) and not has_marker and not self.helpers:
             return []
         lines = Lines(text)
         file = FileContext(self.run, text, path, lines)
         findings: list[Finding] = []
-        file.references = extract_references(text, path, self.registry)
+        extraction = extract(text, path, self.registry, self.helpers)
+        file.references = extraction.references
+        self.defined = extraction.helpers
         for reference in file.references:
             budget.check()
             findings.extend(self.check_reference(file, reference))
+        if self.options.show_calls:
+            self.calls = [self._record(path, ref) for ref in file.references]
         for check_file in self._file:
             findings.extend(check_file(file))
         findings = self._configure(findings, path)
@@ -143,6 +172,8 @@ class Checker:
         found = match(self.registry, ref)
         if found.endpoint is not None:
             chosen = [found.endpoint]
+        elif found.alternatives and ref.method:  # a variable collection: every candidate
+            chosen = [e for e in found.endpoints if e.method == ref.method]
         elif found.template is None or ref.method:
             chosen = []  # unknown path, or a method the path does not have
         else:  # the code does not show the method: GET if the path has it, else all
@@ -154,6 +185,11 @@ class Checker:
             if finding is not None:
                 findings.append(finding)
         for target in self.run.targets:
+            if found.alternatives:
+                shared = self._shared(call, target)
+                if shared is not None:
+                    findings.append(shared)
+                continue
             for endpoint in chosen:
                 for applies, check in self._endpoint:
                     if applies(endpoint, target):
@@ -172,6 +208,81 @@ class Checker:
                 if finding is not None:
                     findings.append(finding)
         return findings
+
+    def _record(self, path: str, ref: Reference) -> CallRecord:
+        """The inventory line of one call: what it names and how mature that is."""
+        found = match(self.registry, ref)
+        shown = "/" + "/".join("{id}" if s.is_param else s.text for s in ref.segments)
+        if found.template is None:
+            maturity = "unknown"
+        elif found.alternatives:
+            maturity = "variable collection"
+        elif ref.method and found.endpoint is None:
+            maturity = "method not listed"
+        else:
+            endpoint = found.endpoint or next(
+                (e for e in found.endpoints if e.method == "GET"), found.endpoints[0]
+            )
+            maturity = _maturity(self.registry, endpoint, self.run.targets[0])
+        return CallRecord(
+            path, ref.line, ref.column, ref.method, shown, found.template, maturity, ref.evidence
+        )
+
+    def _shared(self, call: Call, target: Release) -> Finding | None:
+        """What every endpoint a variable collection may name has in common, for one target.
+
+        `f"{base}/experimental/{kind}/{oid}/move"` is experimental whichever of
+        devices, groups, probes or sensors `kind` holds: one finding says so. When the
+        candidates disagree (one deprecated, one experimental) nothing is reported.
+        """
+        owners = []
+        for endpoint in call.chosen:
+            owner = next(
+                (
+                    (k, check)
+                    for k, (applies, check) in enumerate(self._endpoint)
+                    if applies(endpoint, target)
+                ),
+                None,
+            )
+            owners.append(owner)
+        if (
+            not owners
+            or owners[0] is None
+            or any(o is None or o[0] != owners[0][0] for o in owners)
+        ):
+            return None
+        check = owners[0][1]
+        if check is None:  # the owning rule is switched off
+            return None
+        found = call.found
+        messages = []
+        for endpoint in call.chosen:
+            text = check(call, endpoint, target).message
+            messages.append(text.replace(str(endpoint), f"{endpoint.method} {found.template}"))
+        message = messages[0]
+        if any(m != message for m in messages):
+            message = message.split("; ", 1)[0]  # the successors differ: name none
+        names = sorted({_collection_of(found.template, e.path) for e in call.chosen})
+        message += f" (for every collection it may name: {', '.join(names)})"
+        finding = check(call, call.chosen[0], target)
+        return finding.with_(message=message, endpoint=None, fix=None)
+
+
+def _maturity(registry: Registry, endpoint: Endpoint, target: Release) -> str:
+    if endpoint.removed_in is not None and endpoint.removed_in <= target:
+        return f"removed in {endpoint.removed_in}"
+    if not registry.available_in(endpoint, target):
+        return f"not yet available (since {endpoint.since})"
+    return str(endpoint.maturity)
+
+
+def _collection_of(display: str, template: str) -> str:
+    """The collection a candidate template puts where the display shows `{collection}`."""
+    for shown, actual in zip(display.split("/"), template.split("/"), strict=False):
+        if shown == COLLECTION:
+            return actual
+    return template
 
 
 def _add(findings: list[Finding], found: Finding | Iterable[Finding] | None) -> None:
@@ -316,13 +427,13 @@ def _lint_path(checker: Checker, path: str, known: bytes | None, hashed: bool) -
         status, digest = cache.stamp(info), cache.content_hash(data)
         if digest == known:
             return path, status, digest, None, UNCHANGED
-    text, reason = decode(data, worth_decoding)
+    text, reason = decode(data, checker.worth_decoding)
     if text is None:  # binary (said), or bytes the prefilter rejects (nothing to say)
         packed = None if reason is None else _skip(path, reason)
         state = LINTED
     else:
         result = lint_in_budget(checker, text, display_path(path))
-        packed = _pack(result) if result.findings or result.skipped else None
+        packed = _pack(result) if result.worth_returning else None
         # over the time budget, or a crash: not kept, so that the next run tries again
         state = NOT_KEPT if result.skipped else LINTED
     if packed is None and not hashed:
@@ -336,13 +447,12 @@ def _skip(path: str, reason: str) -> Packed:
 
 
 def _pack(result: FileResult) -> Packed:
-    return (pack_findings(result.findings, result.path), pack_skipped(result.skipped))
+    return pack_result(result.path, result.findings, result.skipped, result.helpers, result.calls)
 
 
 def _unpack(packed: Packed, shown: str) -> FileResult:
     """ValueError, TypeError, KeyError or IndexError when `packed` is damaged."""
-    findings, skipped = packed
-    return FileResult(shown, unpack_findings(findings, shown), unpack_skipped(skipped, shown))  # type: ignore[arg-type]
+    return FileResult(shown, *unpack_result(packed, shown))
 
 
 def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
@@ -350,7 +460,8 @@ def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
     seconds = checker.config.file_timeout
     try:
         with budget.deadline(seconds):
-            return FileResult(shown, checker.lint_text(text, shown))
+            findings = checker.lint_text(text, shown)
+            return FileResult(shown, findings, None, checker.defined, checker.calls)
     except budget.TimeBudgetExceeded:
         reason = f"not linted: took longer than the time budget of {seconds:g} s (--file-timeout)"
         return FileResult(shown, skipped=Skipped(shown, reason))
@@ -374,9 +485,55 @@ def lint_files(
 ) -> LintResult:
     """Lint files, in parallel when there are enough of them; replay what `store` has.
 
-    `progress(done, total)` is called as files are finished: the replayed ones
-    at once, then per file, or per chunk of files with worker processes.
+    Two passes (apispec.lint.repository): every file is linted once, learning
+    the API helpers each defines; when some file defines one, the files that
+    name it elsewhere are linted again with every helper of the tree, their
+    results cached apart (the store joined with the helper table's digest).
+    `progress(done, total)` is called as files of the first pass are finished:
+    the replayed ones at once, then per file, or per chunk of files with
+    worker processes.
     """
+    results = _lint_pass(candidates, options, jobs, store, progress)
+    repository = Repository(results)
+    if repository:
+        callers = _callers(candidates, repository, options.config.max_file_size)
+        if callers:
+            helped = replace(options, helpers=repository.table)
+            joined = store.joined(repository.digest()) if store is not None else None
+            again = _lint_pass(callers, helped, jobs, joined, None)
+            shown_again = {display_path(c.path) for c in callers}
+            results = [r for r in results if r.path not in shown_again] + again
+    # each file's findings are in order already (_finish): ordering the files orders them all
+    results.sort(key=_path_of)
+    findings = [f for r in results for f in r.findings]
+    skipped = [r.skipped for r in results if r.skipped is not None]
+    calls = [c for r in results for c in r.calls]
+    return LintResult(
+        findings, skipped, len(candidates) - len(skipped), options.targets, 0, calls=calls
+    )
+
+
+def _callers(candidates: list[Candidate], repository: Repository, limit: int) -> list[Candidate]:
+    """The files that name a helper some other file defines: the second pass's files."""
+    callers = []
+    for candidate in candidates:
+        data, _, _ = read_bytes(candidate.path, limit)
+        if data is None or not repository.mentioned_in(data):
+            continue
+        text, _ = decode(data, repository.mentioned_in)
+        if text is not None and repository.calls_others(text, display_path(candidate.path)):
+            callers.append(candidate)
+    return callers
+
+
+def _lint_pass(
+    candidates: list[Candidate],
+    options: Options,
+    jobs: int | None,
+    store: cache.Store | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[FileResult]:
+    """One pass over the files: each replayed from `store` or linted (in a pool, if many)."""
     total = len(candidates)
     results: list[FileResult] = []
     todo = candidates
@@ -417,11 +574,7 @@ def lint_files(
                 progress(done, total)
     if store is not None:
         store.save()
-    # each file's findings are in order already (_finish): ordering the files orders them all
-    results.sort(key=_path_of)
-    findings = [f for r in results for f in r.findings]
-    skipped = [r.skipped for r in results if r.skipped is not None]
-    return LintResult(findings, skipped, len(candidates) - len(skipped), options.targets)
+    return results
 
 
 def _replay(store: cache.Store, candidate: Candidate, known: dict[str, Known]) -> FileResult | None:

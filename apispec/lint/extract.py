@@ -22,11 +22,14 @@ from dataclasses import replace
 from functools import cache
 from importlib import import_module
 from pathlib import PurePath
+from typing import TYPE_CHECKING, NamedTuple
 
-from apispec.lint.calls.assemble import call_info, http_helper_argument
-from apispec.lint.candidates import Evidence, candidates
+from apispec.lint.calls.assemble import call_info, http_helper_argument, table_entry
+from apispec.lint.calls.helpers import helper_call, infer, with_helper
+from apispec.lint.candidates import Candidate, Context, Evidence, candidates
 from apispec.lint.details.build import build
 from apispec.lint.details.headers import attach_headers
+from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.languages.dialect import Dialect, GenericDialect
 from apispec.lint.languages.table import DIALECTS, EMBEDDING, EXTENSIONS, INTERPRETERS, NAMES
 from apispec.lint.lines import Lines
@@ -35,7 +38,10 @@ from apispec.lint.reference import Reference
 from apispec.lint.scan import Source
 from apispec.model import Registry
 
-__all__ = ["extract_references", "extract_region", "language_of", "might_reference"]
+if TYPE_CHECKING:
+    from apispec.lint.languages.embedded import Region
+
+__all__ = ["extract", "extract_references", "extract_region", "language_of", "might_reference"]
 
 _SHEBANG = re.compile(r"#!\s*\S*?(?:/env\s+)?(\w+)")
 
@@ -53,35 +59,68 @@ def language_of(filename: str, text: str = "") -> str:
     return "generic"
 
 
+class Extraction(NamedTuple):
+    """What extraction finds in one file: its calls, and the API helpers it defines."""
+
+    references: list[Reference]
+    helpers: list[Helper]
+
+
 def extract_references(
-    text: str, filename: str, registry: Registry | None = None
+    text: str, filename: str, registry: Registry | None = None, helpers: HelperTable | None = None
 ) -> list[Reference]:
     """Every API v2 call in `text`, in file order.
 
     `registry` (default: the bundled one) supplies the collection names that
     let a relative path count; pass the registry being linted against.
+    `helpers` are API helpers known from elsewhere (the repository pass, the
+    configuration); the file's own are learnt here.
     """
-    if not might_reference(text):
-        return []
+    return extract(text, filename, registry, helpers).references
+
+
+def extract(
+    text: str, filename: str, registry: Registry | None = None, helpers: HelperTable | None = None
+) -> Extraction:
+    """The calls in `text` and the helpers it defines (for the repository pass)."""
+    table = helpers if helpers is not None else HelperTable()
+    if not might_reference(text) and not (table and table.names_in(text.lower())):
+        return Extraction([], [])
     language = language_of(filename, text)
-    return extract_region(text, language, collections(registry), 0, len(text))
+    shared = _Text(text, collections(registry), table)
+    refs = _region(shared, language, 0, len(text))
+    return Extraction(refs, shared.defined)
 
 
 class _Text:
-    """What every region of one text shares: its lines and its evidence, read once."""
+    """What every region of one text shares: its lines, evidence and helpers, read once."""
 
-    def __init__(self, text: str, known: frozenset[str]) -> None:
+    def __init__(self, text: str, known: frozenset[str], helpers: HelperTable) -> None:
         self.text = text
         self.known = known
         self.lines = Lines(text)
-        self.evidence = Evidence(text, known)
+        self.lower = text.lower() if helpers else ""
+        self.helpers = helpers
+        self.evidence = Evidence(text, known, helpers.names_in(self.lower))
+        self.defined: list[Helper] = []  # the helpers this text defines
+
+    def learn(self, found: list[Helper]) -> None:
+        """Add helpers defined in the text (any region) to what its regions may call."""
+        if not found:
+            return
+        self.defined.extend(found)
+        self.helpers = self.helpers.merged(found)
+        if not self.lower:
+            self.lower = self.text.lower()
+        names = self.helpers.names_in(self.lower)
+        self.evidence.helpers = names
 
 
 def extract_region(
     text: str, language: str, known: frozenset[str], pos: int, endpos: int
 ) -> list[Reference]:
     """References inside text[pos:endpos] (a whole file, a Markdown fence) as `language`."""
-    return _region(_Text(text, known), language, pos, endpos)
+    return _region(_Text(text, known, HelperTable()), language, pos, endpos)
 
 
 def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Reference]:
@@ -90,40 +129,94 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         return []
     if language not in EMBEDDING:
         source = Source(text, dialect(language), pos, endpos, shared.lines)
-        return references(source, shared.known, language, shared.evidence)
+        context = Context(source, shared.evidence)
+        shared.learn(infer(source, context))
+        context.helpers = shared.evidence.helpers
+        return references(source, shared.known, language, shared.evidence, context, shared.helpers)
     from apispec.lint.languages import embedded  # most trees hold few such files
 
     if language == "markdown":
         regions = embedded.markdown(text, pos, endpos)
     elif language == "html":
         regions = embedded.html(text, pos, endpos)
+    elif language == "terraform":
+        regions = embedded.terraform(Source(text, dialect("hcl"), pos, endpos, shared.lines))
     else:
         regions = embedded.notebook(Source(text, dialect("json"), pos, endpos, shared.lines))
-    refs: list[Reference] = []
+    # Every region first, for the helpers it defines: a notebook cell or a Markdown
+    # block may call a helper another one defines.
+    scanned: list[tuple[Region, _Text, Source, Context]] = []
     for region in regions:
-        if region.text is None:
-            refs.extend(_region(shared, region.language, region.start, region.end))
+        own = shared if region.text is None else _Text(region.text, shared.known, shared.helpers)
+        if own is not shared:
+            own.evidence = shared.evidence if region.text is None else own.evidence
+        if region.language in EMBEDDING or region.language == "prose":
             continue
-        own = _Text(region.text, shared.known)
-        found = _region(own, region.language, region.start, region.end)
-        refs.extend(embedded.remap(ref, region.offsets or [], shared.lines) for ref in found)
+        source = Source(own.text, dialect(region.language), region.start, region.end, own.lines)
+        context = Context(source, own.evidence)
+        shared.learn(infer(source, context))
+        scanned.append((region, own, source, context))
+    refs: list[Reference] = []
+    for region, own, source, context in scanned:
+        if own is not shared:
+            own.helpers = shared.helpers
+            own.evidence.helpers = shared.helpers.names_in(own.text.lower())
+        context.helpers = own.evidence.helpers
+        found = references(
+            source, own.known, region.language, own.evidence, context, shared.helpers
+        )
+        if own is not shared:
+            found = [embedded.remap(ref, region.offsets or [], shared.lines) for ref in found]
+        refs.extend(found)
+    if len(regions) > 1:  # regions may overlap (a notebook's shell lines, Terraform's commands)
+        refs.sort(key=lambda ref: ref.span.start)
     return refs
 
 
 def references(
-    source: Source, known: frozenset[str], language: str, evidence: Evidence | None = None
+    source: Source,
+    known: frozenset[str],
+    language: str,
+    evidence: Evidence | None = None,
+    context: Context | None = None,
+    helpers: HelperTable | None = None,
 ) -> list[Reference]:
     """The stages over one scanned source: candidates, their calls, then the details."""
     refs: list[Reference] = []
-    for candidate in candidates(source, known, evidence):
-        if candidate.one_word and not http_helper_argument(source, candidate.chain):
+    table = helpers if helpers is not None else HelperTable()
+    found = list(candidates(source, known, evidence, context))
+    helping = bool(table)
+    for k, candidate in enumerate(found):
+        use = helper_call(source, candidate.chain, table) if helping else None
+        if candidate.needs_helper:
+            if use is None or not (use.helper.strong or _known_path(candidate, known)):
+                continue
+        elif (
+            candidate.one_word
+            and use is None
+            and not http_helper_argument(source, candidate.chain)
+            and not table_entry(source, found, k)
+        ):
             continue
         info = call_info(source, candidate.chain)
         if info.route:
             continue
-        refs.append(build(source, candidate, info, language))
+        if use is not None:
+            with_helper(info, use)
+        ref = build(source, candidate, info, language)
+        if candidate.weak and use is None:
+            ref.extra["weak"] = True
+        refs.append(ref)
     attach_headers(source, refs)
     return _per_method(refs)
+
+
+def _known_path(candidate: Candidate, known: frozenset[str]) -> bool:
+    """Whether the candidate's path starts as this API's paths do (a weak helper needs it)."""
+    path = candidate.flat[candidate.hit.start : candidate.hit.end].strip("/").split("/")
+    first = path[0] if path else ""
+    second = path[1] if len(path) > 1 else ""
+    return first in known and (first != "experimental" or second in known)
 
 
 def _per_method(refs: list[Reference]) -> list[Reference]:

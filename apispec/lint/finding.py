@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Severity(StrEnum):
@@ -112,3 +113,17 @@ class Skipped:
     reason: str
     internal: bool = False
     named: bool = False
+
+
+class CallRecord(NamedTuple):
+    """One API v2 call the linter found (`apispec lint --show-calls`): where, what, and
+    which registry endpoint it names with what maturity in the first target."""
+
+    path: str
+    line: int
+    column: int
+    method: str | None  # as the code shows it; None when it does not
+    call: str  # the path as written, relative to /api/v2, parameters as `{id}`
+    endpoint: str | None  # the registry template it matches; None when unknown
+    maturity: str  # stable, experimental, deprecated, removed, not yet available, unknown, ...
+    evidence: str  # why it is a call

@@ -8,6 +8,10 @@ by nature (`/experimental/timeseries/2048/live`, `/schemas/device`) and also
 match a literal word. A leading `/api/v2`, the query string and trailing
 slashes are ignored; `/experimental` is an ordinary literal segment.
 
+A path whose collection is itself a variable (`f"{base}/experimental/{kind}/{oid}/move"`)
+matches no template directly; it then stands for every registry path its
+collection could name, and the rules report only what all of them share.
+
 The index is a trie built once per registry, so a match costs one dictionary
 step per segment (plus a rare step back where a literal led nowhere).
 """
@@ -24,7 +28,8 @@ from apispec.model import Endpoint, Registry
 # Template parameters whose values are words, not ids.
 WORD_PARAMS = frozenset({"type", "name", "kind"})
 _TEMPLATE_PARAM = re.compile(r"\{([a-z_]*)\}")
-_TYPO_SEGMENT = 0.7  # similarity of the one differing segment for a "likely typo"
+_TYPO_SEGMENT = 0.75  # similarity of the one differing segment for a "likely typo"
+COLLECTION = "{collection}"  # how a variable collection segment is shown
 
 
 @dataclass(frozen=True)
@@ -36,8 +41,11 @@ class Match:
     endpoints: tuple[Endpoint, ...]  # every endpoint on that template, any method
     method: str | None = None
     endpoint: Endpoint | None = None  # the endpoint for `method`, when defined
-    suggestions: tuple[str, ...] = ()  # closest registry paths, best first (unmatched only)
-    likely_typo: bool = False  # the best suggestion differs by one near-identical segment
+    suggestions: tuple[str, ...] = ()  # likely meant registry paths, best first (unmatched only)
+    likely_typo: bool = False  # a suggestion is a likely typo (there are suggestions)
+    # A path whose collection is a variable: every template it may mean. `template`
+    # is then the path shown with `{collection}`, `endpoints` those of every template.
+    alternatives: tuple[str, ...] = ()
 
     @property
     def matched(self) -> bool:
@@ -136,8 +144,11 @@ def match(
     index = _index(registry)
     node = _walk(index.root, segments, 0)
     if node is None:
-        suggestions, typo = _suggest(index, segments)
-        return Match(shown, None, (), method, None, suggestions, typo)
+        nodes = _walk_collections(index.root, segments)
+        if nodes:
+            return _alternatives(shown, segments, nodes, method)
+        suggestions = _suggest(index, segments)
+        return Match(shown, None, (), method, None, suggestions, bool(suggestions))
     endpoint = None
     if method is not None:
         endpoint = next((e for e in node.endpoints if e.method == method), None)
@@ -165,24 +176,116 @@ def _walk(node: _Node, segments: list[tuple[str, bool]], i: int) -> _Node | None
     return None
 
 
-def _suggest(index: _Index, segments: list[tuple[str, bool]]) -> tuple[tuple[str, ...], bool]:
-    shown = "/" + "/".join("{}" if p else t for t, p in segments)
-    close = difflib.get_close_matches(shown, list(index.normalized), n=3, cutoff=0.6)
-    suggestions = tuple(index.normalized[c] for c in close)
-    typo = bool(close) and _one_segment_off(segments, _split(close[0]))
-    return suggestions, typo
+def _collection_position(segments: list[tuple[str, bool]], i: int) -> bool:
+    """Whether segment `i` stands where a path names its collection."""
+    return i == 0 or (i == 1 and segments[0] == ("experimental", False))
+
+
+def _walk_collections(root: _Node, segments: list[tuple[str, bool]]) -> list[_Node]:
+    """Every template node the path reaches when a variable collection may be any collection.
+
+    Only a parameter at the collection's position (first, or after `experimental`)
+    stands for a literal segment, the other segments match as written (a word
+    never stands for a `{type}` here), and the path must hold a literal segment:
+    `f"{base}/{path}"` is a helper's body, not a call to every endpoint.
+    """
+    positions = [
+        i
+        for i, (_, is_param) in enumerate(segments[:2])
+        if is_param and _collection_position(segments, i)
+    ]
+    if not positions or all(is_param for _, is_param in segments):
+        return []
+    found: list[_Node] = []
+
+    def walk(node: _Node, i: int) -> None:
+        if i == len(segments):
+            if node.template is not None:
+                found.append(node)
+            return
+        text, is_param = segments[i]
+        if is_param and i in positions:
+            for child in node.literal.values():
+                walk(child, i + 1)
+            return
+        if not is_param:
+            child = node.literal.get(text)
+            if child is not None:
+                walk(child, i + 1)
+            return
+        for param_child in (node.id_param, node.word_param):
+            if param_child is not None:
+                walk(param_child, i + 1)
+                return
+
+    walk(root, 0)
+    return found
+
+
+def _alternatives(
+    shown: str, segments: list[tuple[str, bool]], nodes: list[_Node], method: str | None
+) -> Match:
+    templates = tuple(node.template for node in nodes if node.template is not None)
+    first = _split(templates[0])
+    display = "/" + "/".join(
+        COLLECTION if is_param and _collection_position(segments, i) else first[i]
+        for i, (_, is_param) in enumerate(segments)
+    )
+    endpoints = tuple(e for node in nodes for e in node.endpoints)
+    return Match(shown, display, endpoints, method, None, alternatives=templates)
+
+
+def _suggest(index: _Index, segments: list[tuple[str, bool]]) -> tuple[str, ...]:
+    """Registry paths the written path is likely a typo of; none when nothing is close.
+
+    A likely typo is one literal segment written slightly wrong (`devcies`), a
+    singular for a plural or the reverse (`metascans`, `template`), or the
+    `/experimental` prefix added or left out (`/groups/{id}/devices`). Anything
+    else (`/experimental/schemas/{id}` against `/experimental/users/{id}`) is a
+    path the registry does not know, not a typo, and gets no suggestion.
+    """
+    found: list[str] = []
+    for template in index.templates:
+        if _one_segment_off(segments, _split(template)):
+            found.append(template)
+    if segments and segments[0] == ("experimental", False):
+        slipped = segments[1:]
+    else:
+        slipped = [("experimental", False), *segments]
+    node = _walk(index.root, slipped, 0) if slipped else None
+    if node is not None and node.template is not None:
+        found.append(node.template)
+    return tuple(dict.fromkeys(found))[:3]
 
 
 def _one_segment_off(segments: list[tuple[str, bool]], template: list[str]) -> bool:
     """True when exactly one literal segment differs, and only slightly (a typo)."""
     if len(segments) != len(template):
         return False
-    differing = [
-        (text, want)
-        for (text, is_param), want in zip(segments, template, strict=True)
-        if not (is_param and want == "{}") and text != want
-    ]
+    differing = []
+    for (text, is_param), want in zip(segments, template, strict=True):
+        param = _TEMPLATE_PARAM.fullmatch(want)
+        if param is not None:
+            if is_param or param.group(1) in WORD_PARAMS:
+                continue
+            return False  # a word where an id stands: not a typo of this template
+        if is_param:
+            return False
+        if text != want:
+            differing.append((text, want))
     if len(differing) != 1:
         return False
     text, want = differing[0]
+    return _close(text, want)
+
+
+def _close(text: str, want: str) -> bool:
+    """A singular/plural slip, or a small edit of a word of some length."""
+    for short, long in ((text, want), (want, text)):
+        if long in (short + "s", short + "es") or (
+            short.endswith("y") and long == short[:-1] + "ies"
+        ):
+            return True
+    if min(len(text), len(want)) < 4:
+        return False
     return difflib.SequenceMatcher(None, text, want).ratio() >= _TYPO_SEGMENT

@@ -15,12 +15,42 @@ from __future__ import annotations
 
 from sys import intern
 
-from apispec.lint.finding import Applicability, Edit, Finding, Fix, Severity, Skipped
+from apispec.lint.finding import Applicability, CallRecord, Edit, Finding, Fix, Severity, Skipped
+from apispec.lint.helpers import Helper
 
 Packed = tuple[object, ...]
 
 _SEVERITY = {s.value: s for s in Severity}
 _APPLICABILITY = {a.value: a for a in Applicability}
+
+
+def pack_result(
+    path: str,
+    findings: list[Finding],
+    skipped: Skipped | None,
+    helpers: list[Helper],
+    calls: list[CallRecord],
+) -> Packed:
+    """One file's whole result: findings, why it was skipped, helpers it defines, its calls."""
+    return (
+        pack_findings(findings, path),
+        pack_skipped(skipped),
+        tuple(tuple(h) for h in helpers),
+        tuple((None if c.path == path else c.path, *c[1:]) for c in calls),
+    )
+
+
+def unpack_result(
+    packed: Packed, path: str
+) -> tuple[list[Finding], Skipped | None, list[Helper], list[CallRecord]]:
+    """What `pack_result` packed; ValueError, TypeError, KeyError or IndexError when damaged."""
+    findings, skipped, helpers, calls = packed
+    return (
+        unpack_findings(findings, path),  # type: ignore[arg-type]
+        unpack_skipped(skipped, path),  # type: ignore[arg-type]
+        [Helper(*h) for h in helpers],  # type: ignore[attr-defined]
+        [CallRecord(path if c[0] is None else c[0], *c[1:]) for c in calls],  # type: ignore[attr-defined]
+    )
 
 
 def pack_findings(findings: list[Finding], path: str) -> Packed:

@@ -67,6 +67,7 @@ class LintRequest:
     progress: Callable[[int, int], None] | None = None
     cache: bool = True  # replay unchanged files' results (apispec.lint.cache)
     cache_dir: Path | None = None  # default: APISPEC_CACHE_DIR, else the user's cache directory
+    show_calls: bool = False  # record every call found (LintResult.calls)
 
 
 @dataclass
@@ -140,7 +141,13 @@ def _settle(request: LintRequest, warnings: list[str]) -> _Settled:
             )
         upgrade_from = before.text
         targets = (before.text, after.text)
-    options = Options(config, targets, directory.resolve() if directory else None, overlays)
+    options = Options(
+        config,
+        targets,
+        directory.resolve() if directory else None,
+        overlays,
+        show_calls=request.show_calls,
+    )
     return _Settled(config, options, registry, target_default, upgrade_from)
 
 
@@ -195,7 +202,7 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
         text = stdin.read()
         one = lint_one(text, stdin_filename, options)
         skipped = [one.skipped] if one.skipped else []
-        result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets)
+        result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets, 0, one.calls)
         if request.fix or request.diff:
             outcome = _fix_stdin(text, request, result, stdin_filename)
             outcome.warnings = warnings

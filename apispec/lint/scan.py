@@ -48,12 +48,19 @@ class Lit:
     parts: list[Part]
     prose: bool = False  # a docstring or other text that is never a call argument
     _raw: str | None = field(default=None, repr=False, compare=False)
+    # Code inside the literal (`f"{client.get(f'{base}/x')}"`, `${fetch(`...`)}`): spans
+    # that are code, not string, so their brackets and strings are seen as such.
+    holes: tuple[tuple[int, int], ...] = ()
 
     @property
     def raw(self) -> str:
         """The content with PARAM for each interpolation; kept, as it is asked for often."""
         if self._raw is None:
-            self._raw = "".join(PARAM if p.is_param else p.text for p in self.parts)
+            parts = self.parts
+            if len(parts) == 1:  # most literals
+                self._raw = PARAM if parts[0].is_param else parts[0].text
+            else:
+                self._raw = "".join([PARAM if p.is_param else p.text for p in parts])
         return self._raw
 
 
@@ -146,11 +153,16 @@ class Source:
         self.pos = pos
         self.endpos = len(text) if endpos is None else endpos
         self.lits, self.comments = dialect.scan(text, self.pos, self.endpos)
-        spans = [(lit.start, lit.end) for lit in self.lits] + self.comments
+        spans = self.comments + [
+            span
+            for lit in self.lits
+            for span in (_pieces(lit) if lit.holes else ((lit.start, lit.end),))
+        ]
         spans.sort()
         self.token_starts = [s for s, _ in spans]
         self.token_ends = [e for _, e in spans]
         self.lit_by_start = {lit.start: i for i, lit in enumerate(self.lits)}
+        self._comment_starts = frozenset(start for start, _ in self.comments)
         self._lines = lines
         self._brackets: _Brackets | None = None
         self._lit_starts: list[int] | None = None
@@ -179,16 +191,21 @@ class Source:
 
     def in_comment(self, offset: int) -> bool:
         token = self.token_at(offset)
-        return token is not None and token[0] not in self.lit_by_start
+        return token is not None and token[0] in self._comment_starts
 
     def lit_starting(self, offset: int) -> int | None:
         return self.lit_by_start.get(offset)
 
-    def first_lit_after(self, offset: int) -> int:
-        """The index of the first literal that ends after `offset` (len(lits): none)."""
+    @property
+    def lit_starts(self) -> list[int]:
+        """Where each literal starts, in order (for bisection), made once."""
         if self._lit_starts is None:
             self._lit_starts = [lit.start for lit in self.lits]
-        k = bisect.bisect_right(self._lit_starts, offset) - 1
+        return self._lit_starts
+
+    def first_lit_after(self, offset: int) -> int:
+        """The index of the first literal that ends after `offset` (len(lits): none)."""
+        k = bisect.bisect_right(self.lit_starts, offset) - 1
         if k < 0 or self.lits[k].end <= offset:
             k += 1
         return k
@@ -256,6 +273,129 @@ class Source:
         return -1
 
 
+def _pieces(lit: Lit) -> list[tuple[int, int]]:
+    """A literal's token spans around the code holes inside it."""
+    spans = []
+    at = lit.start
+    for start, end in lit.holes:
+        spans.append((at, start))
+        at = end
+    spans.append((at, lit.end))
+    return [(a, b) for a, b in spans if b > a]
+
+
+class Interpolated:
+    """How a language writes code inside a string: `${...}` (JS), `{...}` (Python, C#), `$(...)`.
+
+    `walk` finds where such a string ends and where its code holes are, with
+    strings nested in the holes (`${fetch(`${base}/x`)}`) skipped whole,
+    which a regular expression cannot do. It jumps from one character that
+    matters to the next, so a long string costs a few steps, not one per character.
+    """
+
+    __slots__ = ("_code", "_text", "close", "doubled", "escape", "open", "quotes")
+
+    def __init__(self, open_: str, close: str, escape: str, quotes: str, doubled: bool) -> None:
+        self.open = open_  # what starts a hole: "${", "{", "$("
+        self.close = close  # the bracket that ends it: "}" or ")"
+        self.escape = escape  # the escape character of the string ("\\" or "`"), or ""
+        self.quotes = quotes  # the quotes a string inside a hole may use
+        self.doubled = doubled  # `{{` is a literal brace (Python, C#)
+        open_ch = "(" if close == ")" else "{"
+        # In a string: an escape, a quote, or a hole's first character.
+        self._text = re.compile("[" + re.escape(escape + quotes + open_[0]) + "]")
+        # In a hole: a quote, a bracket of the hole's kind, a newline.
+        self._code = re.compile("[" + re.escape(quotes + open_ch + close) + "\n]")
+
+    def walk(self, text: str, start: int, stop: int) -> tuple[int, list[tuple[int, int]]]:
+        """From the opening quote at `start`: (just past the closing quote, holes); (-1, []) if open."""
+        quote = text[start]
+        holes: list[tuple[int, int]] = []
+        opener = self.open
+        search = self._text.search
+        i = start + 1
+        while True:
+            m = search(text, i, stop)
+            if m is None:
+                return -1, []
+            i = m.start()
+            ch = text[i]
+            if self.escape and ch == self.escape:
+                i += 2
+                continue
+            if ch == quote:
+                if quote == '"' and self.escape == "`" and text.startswith('""', i):
+                    i += 2  # PowerShell's doubled quote
+                    continue
+                return i + 1, holes
+            if self.doubled and text.startswith(opener * 2, i):
+                i += 2
+                continue
+            if text.startswith(opener, i):
+                end = self._hole_end(text, i + len(opener), stop)
+                if end < 0:
+                    return -1, []
+                holes.append((i + len(opener), end))
+                i = end + 1
+                continue
+            i += 1
+
+    def _hole_end(self, text: str, i: int, stop: int) -> int:
+        """Where the hole's closing bracket stands; -1 when it is not closed."""
+        close = self.close
+        depth = 0
+        search = self._code.search
+        while True:
+            m = search(text, i, stop)
+            if m is None:
+                return -1
+            i = m.start()
+            ch = text[i]
+            if ch in self.quotes:
+                end, _ = self.walk(text, i, stop)
+                if end < 0:
+                    return -1
+                i = end
+                continue
+            if ch == close:
+                if depth == 0:
+                    return i
+                depth -= 1
+            elif ch == "\n":
+                if self.open == "{" and self.doubled and self.escape == "\\":
+                    return -1  # a Python f-string's field never spans lines
+            else:
+                depth += 1
+            i += 1
+
+
+def parts_with_holes(
+    text: str,
+    start: int,
+    end: int,
+    holes: list[tuple[int, int]],
+    style: str,
+    open_len: int,
+    interp: re.Pattern[str] | None = None,
+) -> list[Part]:
+    """A literal's content (text[start:end]) as parts: literal text, and one part per hole.
+
+    A hole's part covers its opener and closer (`${...}`), as an interpolation's does;
+    the text between holes may hold simpler interpolations (`interp`: `$Id`).
+    """
+    parts: list[Part] = []
+    at = start
+    for hole_start, hole_end in [*holes, (end + open_len, -1)]:
+        lo = min(hole_start - open_len, end)
+        if lo > at or (hole_end < 0 and not parts):
+            parts.extend(split_interpolations(text[at:lo], at, interp, style))
+        if hole_end < 0:
+            break
+        parts.append(Part(text[lo : hole_end + 1], True, lo, hole_end + 1))
+        at = hole_end + 1
+    return parts
+
+
 class _Brackets:
     """Every bracket outside strings and comments, matched in one pass over the source.
 
@@ -266,13 +406,14 @@ class _Brackets:
     calls quadratic.
     """
 
-    __slots__ = ("closer", "open_after", "positions")
+    __slots__ = ("_opener", "closer", "open_after", "positions")
 
     def __init__(self, source: Source) -> None:
         text = source.text
         self.positions: list[int] = []  # every bracket, in order
         self.closer: dict[int, int] = {}  # opener: its closer (-1: never closed)
         self.open_after: dict[int, int] = {}  # closer: the innermost bracket open after it
+        self._opener: dict[int, int] | None = None
         stack: list[int] = []
         gaps = []
         prev = source.pos
@@ -295,6 +436,12 @@ class _Brackets:
                     self.open_after[at] = stack[-1] if stack else -1
                 else:
                     self.open_after[at] = -1
+
+    def opener(self, closer: int) -> int:
+        """The bracket `closer` closes (-1: none); the reverse map is made on first use."""
+        if self._opener is None:
+            self._opener = {c: o for o, c in self.closer.items() if c >= 0}
+        return self._opener.get(closer, -1)
 
     def enclosing(self, offset: int, floor: int) -> int:
         """The innermost bracket open at `offset` (before it), if it is at `floor` or later."""

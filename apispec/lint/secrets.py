@@ -28,11 +28,14 @@ _KIND_BY_NAME = (
     (re.compile(r"secret", re.I), "secret"),
     (re.compile(r"token|bearer", re.I), "token"),
 )
-# name = "value", "name": "value", name => 'value', -Password 'value', $name = "value"
+# name = "value", "name": "value", name => 'value', -Password 'value', $name = "value";
+# and the fallback of an environment lookup: ENV.fetch('PRTG_PASSWORD', 'value'),
+# getOrDefault("API_KEY", "value"), getenv("TOKEN") ?: "value", env.TOKEN || "value"
 _ASSIGNED = re.compile(
     r"""(?<![A-Za-z_$@-])(?P<name>[A-Za-z_$@-]*(?:pass(?:word|wd)?|pwd|api[_-]?key|apikey|api[_-]?token|apitoken|secret|token)[A-Za-z_]*)
-        ['"]?\s*(?::=|=>|=|:|\s)\s*
-        (?P<q>['"])(?P<value>[^'"\n]{4,200})(?P=q)""",
+        (?:['"]\s*,|['"]?\s*[)\]]?\s*(?:\?:|\|\||\?\?)|['"]?\s*(?::=|=>|=|:|\s))\s*
+        (?P<q>['"])(?P<value>[^'"\n]{4,200})(?P=q)
+        (?!\s*(?:\+|\.\s*[$\w'"]))  # "mock-token-" + name is no literal value""",
     re.I | re.X,
 )
 # Every name _ASSIGNED accepts contains one of these (lower case); searching for
@@ -55,12 +58,35 @@ _PLACEHOLDER = re.compile(
     re.I,
 )
 _INTERPOLATED = re.compile(r"\$\{|\$\(|\{\{|#\{|%s|\{[\w.]*\}|\$[A-Za-z_]")
+# Test files (by path) and the dummy values tests use: not credentials anyone leaked.
+_TEST_FILE = re.compile(
+    r"(?:^|[/\\])(?:tests?|__tests__|specs?|testdata)[/\\]|(?:^|[/\\])test_[^/\\]*\Z"
+    r"|_(?:test|spec)\.\w+\Z|\.(?:test|spec)\.\w+\Z|Tests?\.(?:cs|java|kt|ps1)\Z",
+    re.I,
+)
+_DUMMY = re.compile(r"test|fake|dummy|mock|stub|sample|example|wrong|invalid|bogus|dev\b", re.I)
+_DUMMY_LENGTH = 12  # a shorter value in a test file is a placeholder, not a credential
 _HEADER_NAMES = re.compile(r"authorization|x-api-key|csrf|content-type", re.I)
+_SECRET_NAME = re.compile(
+    r"pass(?:word|wd)?|pwd|api[_-]?key|apikey|api[_-]?token|secret|token", re.I
+)
+# The default of an environment lookup: os.environ.get("PRTG_TOKEN", "3c1f..."),
+# os.getenv("KEY", "..."), process.env.PRTG_TOKEN ?? "...", $env:PRTG_TOKEN ?? '...'.
+# (Quotes may be escaped: a notebook's code is a JSON string.)
+_ENV_DEFAULT = re.compile(
+    r"""(?:\b(?:os\.environ\.get|os\.getenv|getenv|Getenv)\(\s*\\?(?P<q1>['"])(?P<name>[\w.-]+)"""
+    r"""\\?(?P=q1)\s*,\s*|(?:process\.env\.|\$env:)(?P<name2>\w+)\s*(?:\?\?|\|\|)\s*)"""
+    r"""\\?(?P<q>['"])(?P<value>[^'"\\\n]{4,200})\\?(?P=q)"""
+)
+# A Terraform variable whose name says secret, with a literal default.
+_HCL_DEFAULT = re.compile(
+    r'\bvariable\s+"(?P<name>[\w-]+)"\s*\{[^{}]*?\bdefault\s*=\s*"(?P<value>[^"\n$]{4,200})"'
+)
 
 
 def find_secrets(text: str, filename: str = "") -> list[Secret]:
-    """Literal secrets in `text`, in file order; `filename` is accepted for symmetry."""
-    del filename
+    """Literal secrets in `text`, in file order; in a test file (by `filename`) dummy values
+    (`Bearer test-token`, `fake-key`, short ones) are left alone."""
     found: dict[int, Secret] = {}
     for m in _assignments(text):
         value = m.group("value")
@@ -72,6 +98,20 @@ def find_secrets(text: str, filename: str = "") -> list[Secret]:
         found.setdefault(
             m.start("value"), Secret(Span(m.start("value"), m.end("value")), _kind(name))
         )
+    for pattern, needed in (
+        (_ENV_DEFAULT, "env"),
+        (_ENV_DEFAULT, "getenv"),
+        (_HCL_DEFAULT, "default"),
+    ):
+        if needed not in text:
+            continue
+        for m in pattern.finditer(text):  # a literal fallback of a secret read from elsewhere
+            name = m.group("name") or m.group("name2") or ""
+            value = m.group("value")
+            if _SECRET_NAME.search(name) and _literal(value) and not value.startswith("http"):
+                found.setdefault(
+                    m.start("value"), Secret(Span(m.start("value"), m.end("value")), _kind(name))
+                )
     for pattern, kind, needed in (
         (_BEARER, "bearer token", "Bearer"),
         (_URL_USERINFO, "credentials in URL", "@"),
@@ -87,7 +127,17 @@ def find_secrets(text: str, filename: str = "") -> list[Secret]:
                 found.setdefault(
                     m.start("value"), Secret(Span(m.start("value"), m.end("value")), kind)
                 )
+    if filename and _TEST_FILE.search(filename):
+        found = {
+            k: secret
+            for k, secret in found.items()
+            if not _dummy(text[secret.span.start : secret.span.end])
+        }
     return [found[k] for k in sorted(found)]
+
+
+def _dummy(value: str) -> bool:
+    return len(value) < _DUMMY_LENGTH or _DUMMY.search(value) is not None
 
 
 def _assignments(text: str) -> list[re.Match[str]]:
@@ -132,6 +182,8 @@ def _literal(value: str) -> bool:
     value = value.strip()
     if len(value) < 4 or _PLACEHOLDER.match(value) or _INTERPOLATED.search(value):
         return False
+    if value[0] in "+.,)" or value[-1] in "(+":
+        return False  # code between two strings (`"x=" + os.Getenv("T")`), not a value
     if len(set(value)) <= 2:
         return False
     return " " not in value or len(value) > 40

@@ -13,7 +13,7 @@ $down = $client->get('experimental/devices', ['query' => ['filter' => 'status = 
 
 $public = $client->get('settings/public');
 
-$lookup = $client->request('GET', '/settings-lookups/' . $name);
+$lookup = $client->request('GET', 'settings-lookups/' . $name);
 
 function deleteSensor(string $base, string $token, int $id): void
 {

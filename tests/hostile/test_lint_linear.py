@@ -96,6 +96,29 @@ CASES = [
         "21 s",
     ),
     (
+        "terraform-strings-nested-in-interpolations",
+        "main.tf",
+        '# prtg :1616\nx = "' + '${"' * 60_000 + '"\n',
+        {},
+        "a RecursionError (exit 3) at 1,000 levels",
+    ),
+    (
+        "terraform-heredocs-never-closed",
+        "main.tf",
+        "# prtg :1616\n"
+        + "x = <<EOT\n" * 60_000
+        + 'y = "https://prtg:1616/api/v2/experimental/objects"\n',
+        {"API003": 1},  # each unclosed heredoc costs its own line: the URL after them counts
+        "the URL was swallowed",
+    ),
+    (
+        "go-many-resty-clients",
+        "client.go",
+        "package x\n// prtg :1616\n" + "r := resty.New()\n" * 20_000 + 'r.R().Get("health")\n',
+        {},
+        "9 s at 5,000 clients",
+    ),
+    (
         "json-array-of-paths",
         "paths.json",
         '{"host": "prtg", "paths": [' + '"/api/v2/experimental/objects", ' * 6_000 + '""]}\n',

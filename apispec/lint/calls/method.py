@@ -18,10 +18,6 @@ MEMBER_SPACED = re.compile(r"\s*(?:\.|->|::|\?\.)\s*")
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _QUOTED_WORD = re.compile(r"['\"]([A-Za-z]+)['\"]")
 _QUOTED_UPPER = re.compile(r"['\"]([A-Z]+)['\"]")
-# Request builders name the method after the URL: `.GET()`, `.post(body)`, `.method("PATCH", ...)`.
-_BUILDER = re.compile(
-    r"\.(GET|POST|PUT|PATCH|DELETE|HEAD|get|post|put|patch|delete|head)\s*\(|\.method\(\s*\"(\w+)\""
-)
 
 
 def from_callee(callee: str) -> str | None:
@@ -40,6 +36,14 @@ def from_callee(callee: str) -> str | None:
     for word in words:
         if word in VERB_SET:
             return word
+    return None
+
+
+def leading_verb(name: str) -> str | None:
+    """The verb a chained call's name starts with: `GetJsonAsync`, `.post`, `.DELETE` (not `UsingPatch`)."""
+    words = _WORDS.findall(name)
+    if words and words[0].upper() in VERB_SET:
+        return words[0].upper()
     return None
 
 
@@ -62,11 +66,3 @@ def hinted(group: str, hints: tuple[re.Pattern[str], ...], whole_literals: bool)
             if m.group(1) in VERB_SET:
                 return m.group(1)
     return None
-
-
-def chained(text: str, start: int, end: int) -> str | None:
-    """The method a request builder chains after its URL (Java, OkHttp), in text[start:end]."""
-    m = _BUILDER.search(text, start, end)
-    if m is None:
-        return None
-    return (m.group(1) or m.group(2)).upper()

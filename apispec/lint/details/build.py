@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Candidate
-from apispec.lint.details.query import call_query, url_query
+from apispec.lint.details.query import call_query, template_values, url_query
 from apispec.lint.reference import Reference, Segment, Span
 from apispec.lint.scan import PARAM, Source
 
@@ -52,6 +52,8 @@ def build(source: Source, candidate: Candidate, info: CallInfo, language: str) -
     line, column = source.line_col(span_start)
     end_line, end_column = source.line_col(span_end)
     query = url_query(source, flat, offs, owner, parts, hit)
+    if source.dialect.uri_templates and any(q.value is None for q in query):
+        query = template_values(source, query, parts, info)
     seen = {(q.name, q.span) for q in query}
     query += [q for q in call_query(source, info) if (q.name, q.span) not in seen]
     return Reference(

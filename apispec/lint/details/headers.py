@@ -3,25 +3,54 @@
 A header is found wherever code writes one: a `"Authorization"` key or
 argument, `Authorization = ...`, a `"Authorization: ..."` string (curl's -H),
 or .NET's `AuthenticationHeaderValue("Basic", ...)`; each then goes to exactly
-one call, so a rule reports it once.
+one call, so a rule reports it once. A header belongs to a call, not to a file:
+one set on a named object (`pve_headers = {...}`, `jira.DefaultRequestHeaders`,
+`req.Header.Set(...)`) goes to the call that uses that name, and is another
+service's when no call of this API does; one among the arguments of a call
+that is not this API's is that call's.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from heapq import heappop, heappush
 from itertools import pairwise
 
+from apispec.lint.bases import factory_name
+from apispec.lint.calls.callee import callee_before
+from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import chain_from, flatten
+from apispec.lint.details.resolve import resolve_at
 from apispec.lint.reference import Reference, Span
-from apispec.lint.scan import PARAM, Source
+from apispec.lint.scan import PARAM, Lit, Source
 
 # After an "Authorization" key: `: `, ` => `, `, ` (Go's Header.Set, Postman's "value": ...)
 _HEADER_SEPARATOR = re.compile(r"\]?\s*(?::|=>|,\s*[\"']value[\"']\s*:|,|=)\s*")
 _AUTH_IDENT = re.compile(r"\bAuthorization\s*(?::|=)(?!=)\s*")
 _AUTH_SCHEME = re.compile(r"AuthenticationHeaderValue\(\s*\"(\w+)\"\s*,")
+_ASSIGNED_TO = re.compile(
+    r"(?:^|[\s;(,])\$?(?:script:|global:)?([A-Za-z_][\w]*)(?:\.[\w.]+)?\s*(?::[^=\n]*)?(?::=|=)\s*@?\Z"
+)
+_SHELL_ASSIGNED = re.compile(r"^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=")
+_ROOT = re.compile(r"^\s*(?:(?:var|let|const|auto|val)\s+)?\$?(?:this\.|self\.)?([A-Za-z_]\w*)")
+# Calls that set a header on the object they are called on: `req.Header.Set(...)`.
+_SETTERS = frozenset(
+    [
+        "set",
+        "add",
+        "add_header",
+        "addheader",
+        "setheader",
+        "setrequestheader",
+        "tryaddwithoutvalidation",
+        "append",
+        "put",
+        "header",
+        "headers",
+    ]
+)
 
 Header = tuple[str, str, Span | None]  # (name, value with `{}` for unknown parts, span)
 
@@ -30,7 +59,7 @@ def authorization_headers(source: Source) -> list[tuple[int, Header]]:
     """Every Authorization header of the file, with the offset it is written at, in order."""
     text = source.text
     found: list[tuple[int, Header]] = []
-    for lit in source.lits:
+    for lit in _mentioning(source, "uthorization"):
         low = lit.raw.lower()
         if low == "authorization":
             m = _HEADER_SEPARATOR.match(text, lit.end)
@@ -65,6 +94,25 @@ def authorization_headers(source: Source) -> list[tuple[int, Header]]:
     return found
 
 
+def _mentioning(source: Source, word: str) -> list[Lit]:
+    """The literals whose text holds `word` (any case of its first letter), found from the text.
+
+    Searching the text once is far cheaper than asking every literal of the file.
+    """
+    text = source.text
+    starts = source.lit_starts
+    lits = source.lits
+    found: dict[int, Lit] = {}
+    for spelling in (word, word.upper()):
+        at = text.find(spelling, source.pos, source.endpos)
+        while at >= 0:
+            k = bisect_right(starts, at) - 1
+            if k >= 0 and at < lits[k].end:
+                found[k] = lits[k]
+            at = text.find(spelling, at + len(spelling), source.endpos)
+    return [found[k] for k in sorted(found)]
+
+
 def header_value(source: Source, pos: int) -> tuple[str, Span] | None:
     j = source.lit_starting(pos)
     if j is not None:
@@ -76,6 +124,13 @@ def header_value(source: Source, pos: int) -> tuple[str, Span] | None:
         return None
     if m.group().startswith("new"):
         return None
+    # a variable holding `Bearer ${token}` (only a file that writes `Bearer` may hold one)
+    bearer = source.memo.get("bearer")
+    if bearer is None:
+        bearer = source.memo["bearer"] = "Bearer" in source.text
+    parts = resolve_at(source, pos) if bearer else None
+    if parts and not all(p.is_param for p in parts):
+        return "".join("{}" if p.is_param else p.text for p in parts), Span(m.start(), m.end())
     return "{}", Span(m.start(), m.end())
 
 
@@ -91,6 +146,9 @@ def attach_headers(source: Source, refs: list[Reference]) -> None:
     """
     if not refs:
         return
+    refs_weak = [k for k, ref in enumerate(refs) if ref.extra.get("weak")]
+    if len(refs_weak) == len(refs):
+        return  # only weak evidence: the file may be another product with its own scheme
     headers = authorization_headers(source)
     if not headers:
         return
@@ -116,10 +174,81 @@ def attach_headers(source: Source, refs: list[Reference]) -> None:
                 break
             heappop(open_windows)  # ended before this header, so before every later one
         if target is None:
-            target = _nearby(source, refs, starts, in_order, pos)
+            owner = _owner(source, pos)
+            if owner is None:
+                target = _nearby(source, refs, starts, in_order, pos)
+            elif owner:
+                target = _user(source, refs, owner)
+        if target is None or refs[target].extra.get("weak"):
+            continue  # another service's header: no call of this API uses it
         assigned.setdefault(target, []).append(header)
     for k, headers_of in assigned.items():
         refs[k] = replace(refs[k], headers=tuple(headers_of))
+
+
+def _owner(source: Source, pos: int) -> str | None:
+    """Who a header outside every call of this API belongs to.
+
+    A name (the variable or object it is set on), "" for a call or command that
+    is not this API's (the header is that call's), None when the code does not
+    say (then the nearest call gets it).
+    """
+    text = source.text
+    line_start = source.line_start(pos)
+    if source.dialect.name == "shell":
+        m = _SHELL_ASSIGNED.match(text, line_start, pos)
+        return m.group(1) if m else ""
+    at = pos
+    for _ in range(4):
+        opener = source.enclosing_opener(at, 600)
+        if opener < 0:
+            break
+        before = text[max(source.line_start(opener), opener - 200) : opener]
+        made = factory_name(source, opener) if text[opener] == "(" else None
+        if made is None and text[opener] in "{[":
+            outer = source.enclosing_opener(opener, 600)
+            if outer >= 0 and text[outer] == "(":
+                made = factory_name(source, outer)
+        if made is not None:  # `httpx.Client(base_url=..., headers={...}) as client`
+            return made
+        if text[opener] == "(":
+            m = callee_before(text, max(source.pos, opener - 160), opener)
+            if m is not None:
+                names = [n for n in MEMBER_SPACED.split(m.group(1)) if n]
+                if names == ["curl_setopt"]:  # PHP: set on the handle, its first argument
+                    handle = _ROOT.match(text[opener + 1 : opener + 80].lstrip())
+                    return handle.group(1) if handle else None
+                if names and names[-1].lower() in _SETTERS and len(names) > 1:
+                    root = _ROOT.match(names[0])
+                    return root.group(1) if root else None
+                if names and "AuthenticationHeaderValue" not in names[-1]:
+                    return ""  # an argument of another call
+        assigned = _ASSIGNED_TO.search(before)
+        if assigned is not None:
+            return assigned.group(1)
+        if re.search(r"-\w+\s*@?\Z", before):
+            return ""  # a PowerShell command's argument (`-Headers @{...}`)
+        at = opener
+    statement = text[line_start:pos]
+    if "=" in statement or "." in statement:
+        root = _ROOT.match(statement)
+        if root is not None and root.group(1) not in ("headers", "Authorization"):
+            return root.group(1)
+    return None
+
+
+def _user(source: Source, refs: list[Reference], owner: str) -> int | None:
+    """The first call whose statement names `owner` (the object the header is set on)."""
+    flags = re.I if source.dialect.name == "powershell" else 0
+    word = re.compile(r"(?<![\w])\$?\{?" + re.escape(owner) + r"(?![\w])", flags)
+    text = source.text
+    for k, ref in enumerate(refs):
+        window = ref.extra.get("call_window", (0, 0))
+        start = min(source.line_start(ref.span.start), window[0] or ref.span.start)  # type: ignore[index]
+        end = max(window[1], ref.span.end)  # type: ignore[index]
+        if word.search(text, start, end):
+            return k
+    return None
 
 
 def _nearby(

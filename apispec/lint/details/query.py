@@ -12,8 +12,13 @@ from __future__ import annotations
 import re
 
 from apispec.lint.calls.assemble import CallInfo
-from apispec.lint.candidates import PathHit, chain_from
+from apispec.lint.calls.callee import callee_before
+from apispec.lint.calls.method import MEMBER_SPACED
+from apispec.lint.candidates import PathHit, chain_from, flatten
 from apispec.lint.details.filter_value import parse_query_string, value_from_parts
+from apispec.lint.details.resolve import resolve_at, resolve_parts
+from apispec.lint.languages.clients import table
+from apispec.lint.receivers import argument_end
 from apispec.lint.reference import QueryValue, Span
 from apispec.lint.scan import CLOSERS, OPENERS, PARAM, Part, Source
 
@@ -28,11 +33,27 @@ _SEARCH_PARAMS = re.compile(
 _SETTER = re.compile(
     r"\.(?:Set|Add|set|append|add|AddQueryParameter|addQueryParameter|queryParam)\(\s*"
 )
-_RECEIVER = re.compile(r"(\$?[A-Za-z_]\w*)\s*\Z")
+# The receiver of a setter, and its first name: `q` of `q.Set(`, `url` of `url.searchParams.set(`.
+_RECEIVER = re.compile(r"(\$?[A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)*\s*\Z")
 _VARIABLE = re.compile(r"\$?\{?\$?([A-Za-z_]\w*)(?:\.(?:Encode|toString|String)\(\))?\}?\Z")
 _QUERY_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
-_MAP_KEY = re.compile(r"\s*(?:(['\"])([\w.-]+)\1|([A-Za-z_]\w*))\s*(?:=>|:|=)(?!=)\s*")
+_MAP_KEY = re.compile(r"\s*\[?\s*(?:(['\"])([\w.-]+)\1|([A-Za-z_]\w*))\s*\]?\s*(?:=>|:|=)(?!=)\s*")
+_NESTED_QUERY = frozenset(("query", "params", "searchParams", "qs", "query_params", "queryParams"))
+_SHORTHAND_KEY = re.compile(r"([A-Za-z_$][\w$]*)\s*(?=[,}])")
+# What may hold a mapping: `{`, `@{`, `dict(`, `[`, `url.Values{`, `new Dictionary<..>{`,
+# `new { ... }` (C#'s anonymous objects), `new URLSearchParams({`, `urlencode({`,
+# `http_build_query([`.
+_MAPPING_START = re.compile(
+    r"(?:(?:new\s+)?[\w.]*(?:URLSearchParams|urlencode|http_build_query)\(\s*"
+    r"|new\s+[\w.]+(?:<[^;{}()]*>)?\s*(?:\(\s*\))?\s*|new\s*(?=\{)|url\.Values|map\[string\]\[?\]?string)?"
+    r"(@\{|\{|dict\(|\[|array\()"
+)
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
+_VERB = re.compile(r"%[sv]")
+_FORMAT_CALLS = frozenset(("format", "sprintf", "printf"))
+_ENCODED_VARIABLE = re.compile(
+    r"\$?([A-Za-z_]\w*)(?:\s*\.\s*(?:Encode|toString|String)\s*\(\s*\))?"
+)
 _COMMA = re.compile(r"\s*,\s*")
 _BRACES = re.compile(r"^\$?\{|\}$")
 _PLAIN_VARIABLE = re.compile(r"\$?[A-Za-z_]\w*")
@@ -41,6 +62,12 @@ _PLAIN_VARIABLE = re.compile(r"\$?[A-Za-z_]\w*")
 def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
     """The query values the call sends besides its URL's own, as the call stage located them."""
     found = info.query
+    if info.query_expr >= 0 or info.query_kwargs:  # an own helper's query argument
+        found = list(found)
+        if info.query_expr >= 0:
+            found.extend(query_at(source, info.query_expr))
+        found.extend(value_at(source, name, pos) for name, pos in info.query_kwargs)
+        return found
     if not found:
         if info.query_args is not None:
             found = mapping_query(source, *info.query_args)
@@ -48,8 +75,57 @@ def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
             found = parse_mapping(source, info.query_mapping)
         elif info.query_variable is not None:
             found = mapping_of_variable(source, *info.query_variable)
+    if info.chain:
+        found = found + chain_query(source, info)
+    if info.query_assigned >= 0:
+        found = found + assigned_query(source, info.query_assigned)
+    if not found:
+        found = source.dialect.call_query(source, info)
     if not found and info.fallback is not None:
         return call_query(source, info.fallback)
+    return found
+
+
+def assigned_query(source: Source, pos: int) -> list[QueryValue]:
+    """The query assigned to a URL apart (`u.RawQuery = url.Values{...}.Encode()`,
+    `u.RawQuery = q.Encode()`, `url.search = "a=1&b=2"`)."""
+    text = source.text
+    j = source.lit_starting(pos)
+    if j is not None:
+        chain = chain_from(source, j)
+        flat, offs, owner = flatten(chain.parts)
+        return parse_query_string(flat, offs, owner, chain.parts, 0, len(flat))
+    found = query_at(source, pos)
+    if found:
+        return found
+    var = _ENCODED_VARIABLE.match(text, pos)
+    return mapping_of_variable(source, var.group(1), pos) if var is not None else []
+
+
+def chain_query(source: Source, info: CallInfo) -> list[QueryValue]:
+    """Query setters of the call's method chain: `.SetQueryParam("limit", "50")`,
+    `.AddQueryParameter("filter", ...)`, `.SetQueryParams(new { filter = ... })`."""
+    roles = table(source.dialect.name).chain_roles
+    found: list[QueryValue] = []
+    for link in info.chain:
+        role = roles.get(link.name.lower())
+        if link.opener < 0 or role not in ("query", "query-map"):
+            continue
+        start = source.skip_space(link.opener + 1)
+        if role == "query":
+            j = source.lit_starting(start)
+            if j is None:
+                continue
+            name = source.lits[j].raw
+            comma = _COMMA.match(source.text, source.lits[j].end)
+            if comma is not None and _QUERY_NAME.match(name):
+                found.append(value_at(source, name, comma.end()))
+            continue
+        opener = _MAPPING_START.match(source.text, start, link.closer)
+        if opener is not None:
+            found.extend(parse_mapping(source, opener.end() - 1))
+        elif (m := _PLAIN_VARIABLE.match(source.text, start, link.closer)) is not None:
+            found.extend(mapping_of_variable(source, m.group(), link.opener))
     return found
 
 
@@ -69,12 +145,50 @@ def url_query(
     rest = flat[hit.end + 1 : hit.query_end]
     if rest == PARAM:  # `?${params}`, "?" + q.Encode(): the query built apart
         param = parts[owner[hit.end + 1]]
-        m = _VARIABLE.search(param.text)
+        m = None if _VERB.fullmatch(param.text) else _VARIABLE.search(param.text)
         if m:
             found.extend(mapping_of_variable(source, m.group(1), param.start))
             if not found:
                 found.extend(setter_query(source, param.start, param.start, var=m.group(1)))
+        elif _VERB.fullmatch(param.text):
+            found.extend(_formatted_query(source, parts, param))
     return found
+
+
+def _formatted_query(source: Source, parts: list[Part], param: Part) -> list[QueryValue]:
+    """The query a format call puts in for `%s` (`format("%s/x?%s", base, join("&", [...]))`)."""
+    opener = source.enclosing_opener(parts[0].start, 400)
+    if opener < 0 or source.text[opener] != "(":
+        return []
+    m = callee_before(source.text, max(source.pos, opener - 80), opener)
+    if m is None or MEMBER_SPACED.split(m.group(1))[-1].lower() not in _FORMAT_CALLS:
+        return []
+    k = 1 + sum(
+        1 for p in parts if p.is_param and _VERB.fullmatch(p.text) and p.start < param.start
+    )
+    pos = opener + 1
+    closer = source.matching_closer(opener)
+    for _ in range(k):
+        pos = argument_end(source, pos, closer) + 1
+        if pos >= closer:
+            return []
+    value = resolve_at(source, pos)
+    if not value:
+        return []
+    flat, offs, owner = flatten(value)
+    return parse_query_string(flat, offs, owner, value, 0, len(flat))
+
+
+def query_at(source: Source, pos: int) -> list[QueryValue]:
+    """The query mapping an expression holds: a mapping literal, or a variable assigned one."""
+    text = source.text
+    m = _MAPPING_START.match(text, pos, min(source.endpos, pos + 200))
+    if m is not None:
+        return parse_mapping(source, m.end() - 1)
+    var = _PLAIN_VARIABLE.match(text, pos)
+    if var is not None:
+        return mapping_of_variable(source, var.group().lstrip("$"), pos)
+    return []
 
 
 def mapping_query(source: Source, opener: int, closer: int) -> list[QueryValue]:
@@ -96,25 +210,44 @@ def mapping_query(source: Source, opener: int, closer: int) -> list[QueryValue]:
 
 
 def mapping_of_variable(source: Source, var: str, before: int) -> list[QueryValue]:
-    """The mapping last assigned to `var` before `before`, with setters applied to it."""
+    """The mapping last assigned to `var` before `before`, with what is added to it since.
+
+    Additions are setters (`q.Set("filter", ...)`, `query.Add(...)`) and subscript
+    assignments (`params["sort"] = ...`, `$q['sort'] = ...`) between the assignment
+    and the use, so a mapping built for one call never leaks into the next.
+    """
     text = source.text
     lo = max(source.pos, before - 4000)
-    pattern = re.compile(
-        r"(?<![\w$])"
-        + re.escape(var)
-        + r"\s*(?::=|=)\s*(?:new\s+URLSearchParams\(\s*)?(@\{|\{|dict\(|\[|url\.Values\{)"
-    )
+    flags = re.I if source.dialect.name == "powershell" else 0
+    pattern = re.compile(r"(?<![\w$])\$?" + re.escape(var) + r"\s*(?::=|=)(?!=)\s*", flags)
     last = None
     for m in pattern.finditer(text, lo, before):
-        if source.token_at(m.start()) is None:
+        if source.token_at(m.start()) is None and _MAPPING_START.match(text, m.end()):
             last = m
     if last is None:
         return []
-    values = parse_mapping(source, last.end() - 1)
-    closer = source.matching_closer(last.end() - 1)
-    if closer <= 0:
-        return values
+    opened = _MAPPING_START.match(text, last.end())
+    assert opened is not None
+    values = parse_mapping(source, opened.end() - 1)
+    values += _subscripts(source, var, last.end(), before)
     return values + setter_query(source, last.start(), before, var=var)
+
+
+def _subscripts(source: Source, var: str, lo: int, hi: int) -> list[QueryValue]:
+    """`var["name"] = value` and `$var.name = value` assignments in text[lo:hi]."""
+    text = source.text
+    flags = re.I if source.dialect.name == "powershell" else 0
+    pattern = re.compile(
+        r"(?<![\w$])\$?"
+        + re.escape(var)
+        + r"(?:\[\s*(['\"])([\w.-]+)\1\s*\]|\.([A-Za-z_]\w*))\s*=(?!=)\s*",
+        flags,
+    )
+    found = []
+    for m in pattern.finditer(text, lo, hi):
+        if source.token_at(m.start()) is None:
+            found.append(value_at(source, m.group(2) or m.group(3), m.end()))
+    return found
 
 
 def setter_query(source: Source, lo: int, hi: int, var: str | None = None) -> list[QueryValue]:
@@ -131,6 +264,8 @@ def setter_query(source: Source, lo: int, hi: int, var: str | None = None) -> li
     used = text[lo:hi]
     for m in _SETTER.finditer(text, start, hi):
         receiver = _RECEIVER.search(text, max(source.pos, m.start() - 80), m.start())
+        while receiver is not None and receiver.start() > 0 and text[receiver.start() - 1] == ".":
+            receiver = _RECEIVER.search(text, max(source.pos, m.start() - 80), receiver.start() - 1)
         if receiver is None:
             continue
         if var is not None and receiver.group(1) != var:
@@ -162,8 +297,13 @@ def parse_mapping(source: Source, opener: int) -> list[QueryValue]:
     closer = source.matching_closer(opener)
     if closer < 0:
         return []
+    return entries(source, opener + 1, closer)
+
+
+def entries(source: Source, pos: int, closer: int) -> list[QueryValue]:
+    """Entries `key: value` / `key = value` / `'key' => value` from `pos` to `closer`."""
+    text = source.text
     found: list[QueryValue] = []
-    pos = opener + 1
     while pos < closer:
         pos = source.skip_space(pos)
         if pos >= closer:
@@ -171,8 +311,25 @@ def parse_mapping(source: Source, opener: int) -> list[QueryValue]:
         m = _MAP_KEY.match(text, pos, closer)
         if m is not None:
             name = m.group(2) or m.group(3)
-            found.append(value_at(source, name, m.end()))
+            value = source.skip_space(m.end())
+            if (
+                text[value] in "{("
+                and source.lit_starting(value) is None
+                and _MAP_KEY.match(text, value + 1, closer)  # `{ filter: ... }`, not `{"x"}`
+            ):
+                # a mapping inside: openapi-fetch's `params: { query: {...}, path: {...} }`
+                if name in _NESTED_QUERY:
+                    found.extend(parse_mapping(source, value))
+            else:
+                found.append(value_at(source, name, m.end()))
             pos = m.end()
+        elif source.dialect.shorthand_keys and (
+            short := _SHORTHAND_KEY.match(text, pos, closer + 1)
+        ):
+            found.append(
+                value_at(source, short.group(1), pos)
+            )  # `{ filter }`: the variable's value
+            pos = short.end(1)
         # skip to the next entry separator at depth 0
         depth = 0
         while pos < closer:
@@ -193,37 +350,72 @@ def parse_mapping(source: Source, opener: int) -> list[QueryValue]:
 
 
 def value_at(source: Source, name: str, pos: int) -> QueryValue:
-    """The value of query `name` written at `pos`: a literal, a number, or a variable's literal."""
+    """The value of query `name` written at `pos`: a literal, a number, or what an expression holds."""
+    text = source.text
     j = source.lit_starting(pos)
     if j is None:
-        m = _NUMBER.match(source.text, pos)
+        m = _NUMBER.match(text, pos)
         if m:
             return QueryValue(name, m.group(), Span(m.start(), m.end()))
-        om = source.dialect.operand_re.match(source.text, pos)
-        if om is not None and om.end() > pos:
-            resolved = value_of_variable(source, name, om.group(), pos)
-            if resolved is not None:
-                return resolved
-        return QueryValue(name, None, None)
+        if text[pos : pos + 1] in ("{", "["):  # Go's url.Values{"filter": {"..."}}: the first
+            inner = source.skip_space(pos + 1)
+            if source.lit_starting(inner) is not None or _NUMBER.match(text, inner):
+                return value_at(source, name, inner)
+        parts = resolve_at(source, pos)
+        if parts is None or all(p.is_param for p in parts):
+            return QueryValue(name, None, None)
+        return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)
     chain = chain_from(source, j)
-    return value_from_parts(name, chain.parts, chain.start, chain.end, decode=False)
+    parts = resolve_parts(source, chain.parts, 0)
+    return value_from_parts(name, parts, chain.start, chain.end, decode=False)
 
 
 def value_of_variable(source: Source, name: str, expression: str, before: int) -> QueryValue | None:
-    """The literal a plain variable was last assigned before `before` (`flt = '...'`)."""
-    var = _BRACES.sub("", expression.strip())
-    if not _PLAIN_VARIABLE.fullmatch(var):
+    """What an interpolated query value holds (`?filter=${f}`, `{quote(flt)}`), where known."""
+    from apispec.lint.details.resolve import resolve_text
+
+    parts = resolve_text(source, expression, before, 0)
+    if parts is None or all(p.is_param for p in parts):
         return None
-    text = source.text
-    pattern = re.compile(r"(?<![\w$.])" + re.escape(var) + r"\s*(?::=|=)(?!=)\s*")
-    last = None
-    for m in pattern.finditer(text, max(source.pos, before - 3000), before):
-        if source.token_at(m.start()) is None:
-            last = m
-    if last is None:
-        return None
-    j = source.lit_starting(last.end())
-    if j is None:
-        return None
-    chain = chain_from(source, j)
-    return value_from_parts(name, chain.parts, chain.start, chain.end, decode=False)
+    return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)
+
+
+_TEMPLATE_VARIABLE = re.compile(r"\{([A-Za-z_][\w.-]*)\}\Z")
+
+
+def template_values(
+    source: Source, query: list[QueryValue], parts: list[Part], info: CallInfo
+) -> list[QueryValue]:
+    """URI template variables filled from the call's last arguments (Spring's varargs).
+
+    `rest.getForObject(base + "/devices?filter={f}&limit={n}", List.class, flt, 500)`,
+    `web.get().uri("/x?filter={f}", flt)`: the template's variables, in the order they
+    first appear, take the call's last arguments in order.
+    """
+    if info.opener < 0 or info.closer <= info.opener:
+        return query
+    variables: list[str] = []
+    for part in parts:
+        m = _TEMPLATE_VARIABLE.match(part.text) if part.is_param else None
+        if m is not None and m.group(1) not in variables:
+            variables.append(m.group(1))
+    if not variables:
+        return query
+    arguments = []
+    pos = info.opener + 1
+    while pos < info.closer:
+        end = argument_end(source, pos, info.closer)
+        arguments.append(source.skip_space(pos))
+        pos = end + 1
+    if len(arguments) <= len(variables):
+        return query  # no path argument before them: not the varargs form
+    at = dict(zip(variables, arguments[-len(variables) :], strict=True))
+    filled: list[QueryValue] = []
+    for q in query:
+        text = source.text[q.span.start : q.span.end] if q.span is not None else ""
+        m = _TEMPLATE_VARIABLE.match(text)
+        if q.value is None and m is not None and m.group(1) in at:
+            filled.append(value_at(source, q.name, at[m.group(1)]))
+        else:
+            filled.append(q)
+    return filled

@@ -10,13 +10,21 @@ A `Client` row says what a call with this receiver and callee is:
   app (`add_url_rule`, `HandleFunc`): its path is never a call;
 - `router`: the receiver is a web app or router; its verb-named calls
   (`app.get("/x", handler)`) register a route when a handler follows the path;
-- `mock`: the receiver is a mocking library; a path given to it describes a fake;
+- `mock`: the receiver is a mocking library; a path given to it describes a fake
+  (with a callee other than `*`, only that call of it: Laravel's `Http::fake`);
 - `url-builder`: the callee only builds the URL (`urljoin`, `URI.create`); the
   call that matters is the one around it;
 - `helper`: a word that marks the project's own HTTP helper, in the callee's
   name (`api`, `request`) or, for a verb-named callee (`client.get`), in the
   receiver's; a one-word relative path (`'devices'`) counts only as such a
-  helper's argument.
+  helper's argument;
+- `request-annotation`: an annotation that declares a request of a client
+  interface (Retrofit's `@GET("devices")`, Feign's `@RequestLine("GET /x")`,
+  Spring's `@GetExchange`): a call, never a route;
+- `mapping-annotation`: a route annotation (`@GetMapping`, JAX-RS `@Path`) that
+  declares a request instead when the file's nearest `client-interface`
+  annotation before it (`@FeignClient`, `@RegisterRestClient`) is nearer than
+  its nearest `server` annotation (`@RestController`).
 
 Receiver and callee are lower case; `*` is any name, `*word*` any name that
 contains the word, and `a|b` either name. Language `*` rows hold for every
@@ -24,6 +32,17 @@ language.
 
 A `MethodHint` row is a pattern whose first group names the HTTP method where
 a client takes it as an argument or option (`http.MethodPost`, `-Method Delete`).
+
+A `BaseClient` row is a client object created with a base URL (`axios.create({
+baseURL })`, `HttpClient.BaseAddress`, `httpx.Client(base_url=...)`, resty's
+`SetBaseURL`): the paths given to its calls are relative to that base and are
+joined by the client's own rule (`Join`). A `UrlJoin` row is a function that
+joins a relative reference to a base given as another argument (`urljoin`,
+`new URL(path, base)`), a `RequestObject` row a request built apart and sent
+by a client of the file (`new HttpRequestMessage(method, path)`), a
+`ChainCall` row a call of a method chain that adds path segments or query
+parameters to the request the chain sends (`.AppendPathSegment("devices")`,
+`.SetQueryParam("filter", ...)`).
 """
 
 from __future__ import annotations
@@ -44,6 +63,10 @@ class Role(StrEnum):
     MOCK = "mock"
     URL_BUILDER = "url-builder"
     HELPER = "helper"
+    REQUEST_ANNOTATION = "request-annotation"
+    MAPPING_ANNOTATION = "mapping-annotation"
+    CLIENT_INTERFACE = "client-interface"
+    SERVER = "server"
 
 
 class Client(NamedTuple):
@@ -118,7 +141,7 @@ CLIENTS: tuple[Client, ...] = (
         _ROUTER_VERBS,
     ),
     # responses, respx, requests-mock, httpretty, aioresponses, pytest-mock, nock,
-    # MSW, httpmock (Go), WireMock
+    # httpmock (Go), WireMock
     *_rows(
         Role.MOCK,
         (
@@ -129,13 +152,14 @@ CLIENTS: tuple[Client, ...] = (
             "aioresponses",
             "mocker",
             "nock",
-            "msw",
-            "rest",
             "httpmock",
             "wiremock",
         ),
         "*",
     ),
+    # MSW's handlers (`rest.get('/x', resolver)`); elsewhere `rest` is a client (Spring's RestTemplate)
+    Client("javascript", "msw", "*", Role.MOCK),
+    Client("javascript", "rest", "*", Role.MOCK),
     *_calls(
         Role.URL_BUILDER,
         (
@@ -156,6 +180,9 @@ CLIENTS: tuple[Client, ...] = (
             "concat",
             "combine",
             "path",
+            "joinpath",
+            "appendpathsegment",
+            "appendpathsegments",
         ),
     ),
     *_calls(
@@ -166,6 +193,74 @@ CLIENTS: tuple[Client, ...] = (
         ("*client*", "*session*", "*api*", "*http*", "*prtg*", "*conn*", "*rest*"),
         _HELPER_VERBS,
     ),
+)
+
+
+def _each(language: str, role: Role, callees: tuple[str, ...]) -> tuple[Client, ...]:
+    return tuple(Client(language, "*", callee, role) for callee in callees)
+
+
+# Java and Kotlin (the `java` dialect): URL builders, query links, declarative clients.
+JVM: tuple[Client, ...] = (
+    # Retrofit (`@GET("devices")`, `@HTTP(method = ..., path = ...)`), Feign, Spring HTTP interfaces
+    *_each(
+        "java",
+        Role.REQUEST_ANNOTATION,
+        (
+            "get",
+            "post",
+            "put",
+            "patch",
+            "delete",
+            "head",
+            "options",
+            "http",
+            "requestline",
+            "getexchange",
+            "postexchange",
+            "putexchange",
+            "patchexchange",
+            "deleteexchange",
+            "httpexchange",
+        ),
+    ),
+    *_each(
+        "java",
+        Role.MAPPING_ANNOTATION,
+        (
+            "getmapping",
+            "postmapping",
+            "putmapping",
+            "patchmapping",
+            "deletemapping",
+            "requestmapping",
+            "path",
+        ),
+    ),
+    *_each("java", Role.CLIENT_INTERFACE, ("feignclient", "registerrestclient", "client")),
+    # WireMock stubs and the responses they return: nothing in them is requested
+    *_each("java", Role.ROUTE, ("stubfor", "giventhat", "willreturn", "okjson", "aresponse")),
+    *_each("java", Role.SERVER, ("restcontroller", "controller")),
+)
+
+# Ruby and PHP: test doubles and the app's own routes.
+DOUBLES: tuple[Client, ...] = (
+    # WebMock (`stub_request(:get, url).to_return(...)`, `have_requested(:get, url)`)
+    *_each(
+        "ruby",
+        Role.ROUTE,
+        (
+            "stub_request",
+            "a_request",
+            "have_requested",
+            "have_not_requested",
+            "assert_requested",
+            "assert_not_requested",
+            "to_return",
+        ),
+    ),
+    # Laravel's Http::fake([...]) and the responses it returns
+    Client("php", "http", "fake|response|sequence|assertsent|assertnotsent", Role.MOCK),
 )
 
 METHOD_HINTS: tuple[MethodHint, ...] = (
@@ -180,25 +275,251 @@ METHOD_HINTS: tuple[MethodHint, ...] = (
     ),
     MethodHint("*", r"(?i)-Method\s+['\"]?([A-Za-z]+)", "PowerShell -Method"),
     MethodHint("*", r"\bCURLOPT_CUSTOMREQUEST\s*,\s*['\"](\w+)['\"]", "PHP curl"),
+    MethodHint(
+        "ruby", r"\bNet::HTTP::(Get|Post|Put|Patch|Delete|Head|Options)\b", "Net::HTTP class"
+    ),
+    MethodHint(
+        "java", r"\bRequestMethod\.(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b", "Spring mapping"
+    ),
+    MethodHint("java", r"^\s*\"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) ", "Feign @RequestLine"),
+    MethodHint(
+        "ruby", r"(?<![:\w]):(get|post|put|patch|delete|head|options)\b", "Faraday run_request"
+    ),
+)
+
+
+class Join(StrEnum):
+    """How a client joins a relative path to its base URL (docs/linter-detection.md)."""
+
+    # One slash between the two, whatever either has (axios, httpx, resty, RestSharp, Flurl).
+    PREFIX = "prefix"
+    # As PREFIX, but a path with a leading slash is refused before sending (ky, got).
+    PREFIX_STRICT = "prefix-strict"
+    # RFC 3986 resolution (.NET Uri, urljoin, new URL, aiohttp, Guzzle): a leading slash
+    # replaces the base's path, and a base without a trailing slash loses its last segment.
+    URL = "url"
+    # The base is made a directory (trailing slash added), then URL resolution (Faraday).
+    URL_DIRECTORY = "url-directory"
+    # Plain concatenation (HTTParty): a path without a leading slash runs into the base.
+    CONCAT = "concat"
+
+
+class BaseClient(NamedTuple):
+    language: str
+    factory: str  # regex that finds the expression creating the object ("" none: see `base`)
+    # Where the base URL is given, several with `|`: `name` an option, keyword or
+    # initializer property among the factory's arguments; `#0` its first argument;
+    # `~name` a class-level declaration after the factory (HTTParty's `base_uri X`);
+    # `.Name` a call chained on the object (`.SetBaseURL(x)`); `=name` a property
+    # set on the object later (`http.BaseAddress = ...`, `self.base_url = ...`).
+    base: str
+    join: Join
+    client: str  # what the row stands for, for readers
+
+
+class UrlJoin(NamedTuple):
+    language: str
+    callee: str  # lower-case names, `a|b`; `new X` for a constructor
+    base_argument: int
+    path_argument: int
+    join: Join
+
+
+class RequestObject(NamedTuple):
+    language: str
+    constructor: str  # the class whose `new X(...)` builds a request
+    path_argument: int
+    client: str  # the BaseClient.client whose base applies
+
+
+class ChainCall(NamedTuple):
+    language: str
+    names: str  # lower-case method names, `a|b`
+    role: str  # "segments": its arguments are path segments; "query": a query name and value,
+    # "query-map": a mapping of query values
+
+
+_HTTP_VERBS_LINKS = "get|post|put|patch|delete|head|options"
+
+BASE_CLIENTS: tuple[BaseClient, ...] = (
+    BaseClient("javascript", r"\baxios\s*\.\s*create\s*(?=\()", "baseURL", Join.PREFIX, "axios"),
+    BaseClient(
+        "javascript",
+        r"\b(?:ky|got)\s*\.\s*(?:create|extend)\s*(?=\()",
+        "prefixUrl",
+        Join.PREFIX_STRICT,
+        "ky, got",
+    ),
+    BaseClient(
+        "javascript",
+        r"(?:\bofetch|\$fetch)\s*\.\s*create\s*(?=\()",
+        "baseURL",
+        Join.PREFIX,
+        "ofetch",
+    ),
+    BaseClient(
+        "javascript",
+        r"\bcreateClient\b\s*(?:<[^<>()]*>)?\s*(?=\()",
+        "baseUrl",
+        Join.PREFIX,
+        "openapi-fetch",
+    ),
+    BaseClient(
+        "python",
+        r"\bhttpx\s*\.\s*(?:Async)?Client\s*(?=\()",
+        "base_url",
+        Join.PREFIX,
+        "httpx",
+    ),
+    BaseClient(
+        "python", r"\baiohttp\s*\.\s*ClientSession\s*(?=\()", "base_url", Join.URL, "aiohttp"
+    ),
+    BaseClient(
+        "python", r"\bBaseUrlSession\s*(?=\()", "base_url|#0", Join.URL, "requests-toolbelt"
+    ),
+    # A requests.Session subclass whose request() joins self.base_url (the receiver is `self`).
+    BaseClient(
+        "python",
+        r"^class\s+\w+\s*\(\s*(?:requests\s*\.\s*)?Session\s*\)",
+        "=base_url|=prefix_url|=base",
+        Join.PREFIX,
+        "requests.Session subclass",
+    ),
+    BaseClient(
+        "go", r"\bresty\s*\.\s*New\s*(?=\()", ".SetBaseURL|.SetHostURL", Join.PREFIX, "resty"
+    ),
+    BaseClient(
+        "csharp",
+        r"\bnew\s+HttpClient\b",
+        "BaseAddress|=BaseAddress",
+        Join.URL,
+        "HttpClient",
+    ),
+    BaseClient("csharp", r"\bnew\s+RestClient\b", "#0|BaseUrl", Join.PREFIX, "RestSharp"),
+    BaseClient("csharp", r"\bnew\s+FlurlClient\b", "#0|BaseUrl", Join.PREFIX, "Flurl"),
+    BaseClient("ruby", r"\bFaraday\s*\.\s*new\s*(?=\()", "url|#0", Join.URL_DIRECTORY, "Faraday"),
+    # A class that includes HTTParty and declares `base_uri X`: its `get(...)` class methods
+    # are called as `Api.get`, `self.class.get` (the class's name, `class`) or `get`.
+    BaseClient(
+        "ruby",
+        r"^[ \t]*class\s+(?P<cls>\w+)[^\n]*\n(?:[^\n]*\n){0,12}?[ \t]*include\s+HTTParty\b",
+        "~base_uri",
+        Join.CONCAT,
+        "HTTParty",
+    ),
+    BaseClient(
+        "php",
+        r"\bnew\s+(?:\\?GuzzleHttp\\)?Client\s*(?=\()",
+        "base_uri",
+        Join.URL,
+        "Guzzle",
+    ),
+    BaseClient(
+        "php",
+        r"\bHttpClient\s*::\s*createForBaseUri\s*(?=\()",
+        "#0",
+        Join.URL,
+        "Symfony HttpClient",
+    ),
+    # Spring: WebClient.create(base), WebClient.builder().baseUrl(base), and a
+    # RestTemplate built with rootUri(base) (a path without a leading slash is no join)
+    BaseClient("java", r"\bWebClient\s*\.\s*create\s*(?=\()", "#0", Join.CONCAT, "WebClient"),
+    BaseClient(
+        "java", r"\bWebClient\s*\.\s*builder\s*\(\s*\)", ".baseUrl", Join.CONCAT, "WebClient"
+    ),
+    BaseClient(
+        "java",
+        r"(?<==\s)\s*\w+\s*(?:\.\s*\w+\s*\([^()]*\)\s*)*\.\s*rootUri\s*(?=\()",
+        "#0",
+        Join.CONCAT,
+        "RestTemplate",
+    ),
+)
+
+URL_JOINS: tuple[UrlJoin, ...] = (
+    UrlJoin("python", "urljoin", 0, 1, Join.URL),
+    UrlJoin("javascript", "new url", 1, 0, Join.URL),
+    UrlJoin("csharp", "new uri", 0, 1, Join.URL),
+)
+
+REQUEST_OBJECTS: tuple[RequestObject, ...] = (
+    RequestObject("csharp", "HttpRequestMessage", 1, "HttpClient"),
+    RequestObject("csharp", "RestRequest", 0, "RestSharp"),
+)
+
+CHAIN_CALLS: tuple[ChainCall, ...] = (
+    ChainCall("*", "appendpathsegment|appendpathsegments|joinpath", "segments"),
+    ChainCall("*", "setqueryparam|addqueryparameter|addparameter|queryparam", "query"),
+    ChainCall("*", "setqueryparams|setquerystring", "query-map"),
+    # Spring UriComponentsBuilder, OkHttp HttpUrl.Builder, Ktor URLBuilder, JAX-RS UriBuilder
+    ChainCall(
+        "java",
+        "pathsegment|addpathsegment|addpathsegments|addencodedpathsegment|addencodedpathsegments"
+        "|appendencodedpathsegments|segment",
+        "segments",
+    ),
+    # OkHttp's set/encoded variants; Ktor's parameter(...) in a request block (calls/chains.py)
+    ChainCall(
+        "java",
+        "setqueryparameter|setencodedqueryparameter|addencodedqueryparameter|parameter"
+        "|querystring",  # Unirest
+        "query",
+    ),
+    ChainCall("java", "queryparams", "query-map"),
+)
+
+
+# Modules whose imported names are fakes (`import { http } from "msw"`, `import nock from "nock"`).
+MOCK_MODULES: tuple[tuple[str, str], ...] = (
+    (
+        "javascript",
+        "msw|msw/node|msw/browser|nock|fetch-mock|axios-mock-adapter|jest-fetch-mock|miragejs",
+    ),
+)
+# Expressions that make a web app or router of the file's own (`const api = express.Router()`):
+# the verb calls of the object they are assigned to register routes.
+ROUTER_FACTORIES: tuple[tuple[str, str], ...] = (
+    (
+        "javascript",
+        r"\bexpress\s*(?:\.\s*Router\s*)?\(|\bRouter\s*\(|\bnew\s+(?:Hono|Elysia|Router|KoaRouter)\b"
+        r"|\bfastify\s*\(|\bpolka\s*\(",
+    ),
 )
 
 
 class ClientTable(NamedTuple):
     """The rows of one language, compiled for look-ups."""
 
+    request_annotations: frozenset[str]
+    mapping_annotations: frozenset[str]
+    client_interfaces: frozenset[str]
+    servers: frozenset[str]
     route_calls: frozenset[str]
     router_calls: dict[str, frozenset[str]]  # receiver: its calls that register a route
     mock_receivers: frozenset[str]
+    mock_calls: dict[str, frozenset[str]]  # receiver: the calls of it that make a fake
     url_builders: frozenset[str]
     helper_words: tuple[str, ...]  # in a helper's own name
     helper_receivers: tuple[tuple[str, frozenset[str]], ...]  # (word in receiver, its calls)
     method_hints: tuple[re.Pattern[str], ...]
+    url_joins: dict[str, UrlJoin]  # callee (lower case, `new x` for a constructor): row
+    request_objects: dict[str, RequestObject]  # class name: row
+    chain_roles: dict[str, str]  # method name (lower case): role
+    builder_names: re.Pattern[str]  # finds any URL-join or path-segment call's name in a text
+    mock_modules: frozenset[str]
+    router_factory: re.Pattern[str] | None
+    # (row, its factory compiled, its `=property` setters compiled), and one pattern
+    # that finds any of them, to pass over the many files that create no such client.
+    base_factories: tuple[
+        tuple[BaseClient, re.Pattern[str] | None, tuple[re.Pattern[str], ...]], ...
+    ]
+    base_finder: re.Pattern[str] | None
 
 
 @cache
 def table(language: str) -> ClientTable:
     """The rows for `language` (and every language), compiled once per process."""
-    rows = [row for row in CLIENTS if row.language in ("*", language)]
+    rows = [row for row in (*CLIENTS, *JVM, *DOUBLES) if row.language in ("*", language)]
 
     def of(role: Role) -> list[Client]:
         return [row for row in rows if row.role is role]
@@ -210,9 +531,14 @@ def table(language: str) -> ClientTable:
         )
     helpers = of(Role.HELPER)
     return ClientTable(
+        request_annotations=frozenset(row.callee for row in of(Role.REQUEST_ANNOTATION)),
+        mapping_annotations=frozenset(row.callee for row in of(Role.MAPPING_ANNOTATION)),
+        client_interfaces=frozenset(row.callee for row in of(Role.CLIENT_INTERFACE)),
+        servers=frozenset(row.callee for row in of(Role.SERVER)),
         route_calls=frozenset(row.callee for row in of(Role.ROUTE)),
         router_calls=router_calls,
-        mock_receivers=frozenset(row.receiver for row in of(Role.MOCK)),
+        mock_receivers=frozenset(row.receiver for row in of(Role.MOCK) if row.callee == "*"),
+        mock_calls={row.receiver: _names(row.callee) for row in of(Role.MOCK) if row.callee != "*"},
         url_builders=frozenset(row.callee for row in of(Role.URL_BUILDER)),
         helper_words=tuple(row.callee.strip("*") for row in helpers if row.receiver == "*"),
         helper_receivers=tuple(
@@ -221,7 +547,78 @@ def table(language: str) -> ClientTable:
         method_hints=tuple(
             re.compile(hint.pattern) for hint in METHOD_HINTS if hint.language in ("*", language)
         ),
+        url_joins={
+            name: row
+            for row in URL_JOINS
+            if row.language in ("*", language)
+            for name in row.callee.split("|")
+        },
+        request_objects={
+            row.constructor: row for row in REQUEST_OBJECTS if row.language in ("*", language)
+        },
+        chain_roles={
+            name: row.role
+            for row in CHAIN_CALLS
+            if row.language in ("*", language)
+            for name in row.names.split("|")
+        },
+        base_factories=tuple(
+            (
+                row,
+                re.compile(row.factory, re.M) if row.factory else None,
+                tuple(
+                    re.compile(r"\.\s*" + re.escape(kind[1:]) + r"\s*(?::|=>|=(?!=))\s*")
+                    for kind in row.base.split("|")
+                    if kind.startswith("=") and not row.factory.startswith("^class")
+                ),
+            )
+            for row in BASE_CLIENTS
+            if row.language in ("*", language)
+        ),
+        base_finder=_finder(language),
+        mock_modules=frozenset(
+            name
+            for lang, names in MOCK_MODULES
+            if lang in ("*", language)
+            for name in names.split("|")
+        ),
+        router_factory=next(
+            (re.compile(p) for lang, p in ROUTER_FACTORIES if lang in ("*", language)), None
+        ),
+        builder_names=re.compile(
+            "(?i)"
+            + "|".join(
+                sorted(
+                    {
+                        re.escape(name.split()[-1])
+                        for row in URL_JOINS
+                        if row.language in ("*", language)
+                        for name in row.callee.split("|")
+                    }
+                    | {
+                        re.escape(name)
+                        for row in CHAIN_CALLS
+                        if row.language in ("*", language) and row.role == "segments"
+                        for name in row.names.split("|")
+                    }
+                )
+            )
+        ),
     )
+
+
+def _finder(language: str) -> re.Pattern[str] | None:
+    """One pattern for every way a client of the language gets its base URL."""
+    pieces = []
+    for row in BASE_CLIENTS:
+        if row.language not in ("*", language):
+            continue
+        if row.factory:
+            pieces.append(row.factory)
+        pieces.extend(
+            r"\." + re.escape(kind[1:]) + r"\b" for kind in row.base.split("|") if kind[0] == "="
+        )
+    return re.compile("|".join(f"(?:{p})" for p in pieces), re.M) if pieces else None
 
 
 def _names(callee: str) -> frozenset[str]:

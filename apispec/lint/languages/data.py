@@ -14,7 +14,7 @@ from bisect import bisect_left, bisect_right
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain
 from apispec.lint.languages.dialect import Dialect
-from apispec.lint.scan import Lit, Source, split_interpolations
+from apispec.lint.scan import Lit, Part, Source, split_interpolations
 
 # A hole's text never holds the start of another hole (`{{`, `${`): an unclosed
 # one then costs a look to the next one, not to the end of the line, each time.
@@ -39,10 +39,11 @@ class YamlDialect(Dialect):
     name = "yaml"
     token_re = re.compile(
         r"(?P<c>(?<!\S)\#[^\n]*)"
-        r"|(?P<dq>\"(?:[^\"\\\n]|\\.)*\")"
+        r"|(?P<dq>\"[^\"\\\n]*+(?:\\.[^\"\\\n]*+)*+\")"
         r"|(?P<sq>'(?:[^'\n]|'')*')"
         r"|(?P<key>(?<!\S)/[^\s:#'\"]*(?=:(?:[ \t]|$)))"
-        r"|(?P<plain>(?<=[:-][ \t])(?![\s|>'\"\[{&*!#])[^\n]*)",
+        r"|(?P<plain>(?<=[:-][ \t])(?![\s|>'\"\[{&*!#])[^\n]*)"
+        r"|(?P<x>[\"'][^\n]*)",  # a quote that closes on no line: the rest of its line
         re.M,
     )
     concat_re = None
@@ -62,7 +63,7 @@ class YamlDialect(Dialect):
             m = search(text, at, endpos)
             if m is None:
                 break
-            if m.lastgroup == "c":
+            if m.lastgroup in ("c", "x"):
                 comments.append((m.start(), m.end()))
                 at = m.end()
                 continue
@@ -84,7 +85,10 @@ class YamlDialect(Dialect):
         else:
             start, content = m.start(), m.string[m.start() : end]
         style = {"dq": "backslash", "sq": "double'"}.get(kind or "", "none")
-        return Lit(m.start(), end, split_interpolations(content, start, _HOLES, style))
+        parts = split_interpolations(content, start, _HOLES, style)
+        if any(p.is_param and "{{" in p.text for p in parts):
+            parts = _constants(parts)
+        return Lit(m.start(), end, parts)
 
     def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
         text = source.text
@@ -101,10 +105,58 @@ class YamlDialect(Dialect):
             if line_indent == indent and m.group(1).upper() in _VERBS_UPPER:
                 info.method = m.group(1).upper()
                 break
+        if info.method is None:
+            info.method = _looped_method(source, line_start)
         return info
 
 
 _VERBS_UPPER = frozenset(v.upper() for v in _VERB_KEYS)
+_LOOP_KEY = re.compile(r"^[ \t]*(?:loop|with_items|with_list|with_dict)[ \t]*:", re.M)
+_MODULE_METHOD = re.compile(r"^[ \t]+method[ \t]*:[ \t]*['\"]?([A-Za-z]+)", re.M)
+
+
+def _looped_method(source: Source, line_start: int) -> str | None:
+    """The method of the task whose `loop:` list holds the URL (Ansible's `loop` items of `uri`)."""
+    text = source.text
+    lo = line_start
+    key = None
+    for _ in range(_BLOCK_LINES):  # up to the list's key, at a smaller indent
+        if lo <= source.pos:
+            return None
+        prev = max(source.pos, source.lines.line_start(lo - 1))
+        line = text[prev : lo - 1]
+        if line.strip() and _indent(line) < _indent(
+            text[line_start : _line_end(source, line_start)]
+        ):
+            key = (prev, line)
+            break
+        lo = prev
+    if key is None or not _LOOP_KEY.match(key[1]):
+        return None
+    task_lo, task_hi = _yaml_block(source, key[0], _indent(key[1]))
+    m = _MODULE_METHOD.search(text, task_lo, task_hi)
+    return m.group(1).upper() if m and m.group(1).upper() in _VERBS_UPPER else None
+
+
+# A Jinja expression that is a quoted string, filtered or not: `{{ 'status = down' | urlencode }}`.
+_JINJA_CONSTANT = re.compile(
+    r"\{\{\s*(?P<q>['\"])(?P<text>[^'\"\n]*)(?P=q)\s*(?:\|\s*(?:urlencode|lower|upper|trim|string)\s*)*\}\}\Z"
+)
+
+
+def _constants(parts: list[Part]) -> list[Part]:
+    """Jinja holes that are constant text become that text, at its own offsets: the filter
+    in `?filter={{ 'status = Down' | urlencode }}` is checked as written."""
+    out: list[Part] = []
+    for part in parts:
+        m = _JINJA_CONSTANT.match(part.text) if part.is_param else None
+        if m is None:
+            out.append(part)
+            continue
+        start = part.start + m.start("text")
+        text = m.group("text")
+        out.append(Part(text, False, start, start + len(text)))
+    return out
 
 
 def _plain_end(text: str, start: int, end: int) -> int:
@@ -195,7 +247,7 @@ def _yaml_children(source: Source, line_start: int) -> tuple[str, ...]:
 
 class JsonDialect(Dialect):
     name = "json"
-    token_re = re.compile(r"(?P<dq>\"(?:[^\"\\\n]|\\.)*\")")
+    token_re = re.compile(r"(?P<dq>\"[^\"\\\n]*+(?:\\.[^\"\\\n]*+)*+\")|(?P<x>\"[^\n]*)")
     concat_re = None
 
     def literal(self, m: re.Match[str]) -> Lit | None:

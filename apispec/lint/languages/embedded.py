@@ -23,10 +23,17 @@ from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Segment, Span
 from apispec.lint.scan import Source, unescape
 
-# A fence line: up to three spaces, then three or more backticks or tildes.
-_OPENER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)\n")
-_CLOSER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})[ \t]*$", re.M)
+# A fence line: up to three spaces, then three or more backticks or tildes; also
+# backticks written escaped (`\`\`\``), as docs generated from shell heredocs have them.
+_OPENER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,}|(?:\\`){3,})[ \t]*([^\n`\\]*)\n")
+_CLOSER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,}|(?:\\`){3,})[ \t]*$", re.M)
 _SHELLISH = re.compile(r"^\s*(?:\$\s+)?(?:curl|wget|https?|xh)\s", re.M)
+# An inline code span holding a request: a command, or an HTTP request line.
+_SPAN = re.compile(r"(?<![`\\])`([^`\n]+)`(?!`)")
+_SPAN_COMMAND = re.compile(r"\s*(?:\$\s+)?(?:curl|wget|xh|http|https)\s+\S")
+_SPAN_REQUEST = re.compile(r"\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\S*/api/v2")
+# Data blocks show what a server answered: a call only when they describe a request.
+_REQUEST_KEY = re.compile(r"[\"']?method[\"']?\s*:")
 _SCRIPT = re.compile(r"<script\b[^>]*>(?P<body>[\s\S]*?)</script\s*>", re.I)
 
 
@@ -70,8 +77,34 @@ def markdown(text: str, pos: int, endpos: int) -> list[Region]:
         language = FENCE_LANGUAGES.get(info)
         if language is None:
             language = "shell" if _SHELLISH.search(body) else "generic"
+        elif language in ("json", "yaml") and not _REQUEST_KEY.search(body):
+            language = "prose"  # a response or a configuration shown, not a request
         regions.append(Region(m.end(), starts[close], language))
         k = close + 1
+    return _with_spans(text, regions, pos, endpos)
+
+
+def _with_spans(text: str, fences: list[Region], pos: int, endpos: int) -> list[Region]:
+    """The fences, and inline code spans outside them that hold a request.
+
+    A span that runs a command (`curl ...`) or is an HTTP request line (`GET
+    /api/v2/...`, as runbooks list the requests to try) is a request; a span
+    holding a path alone only names it, as prose does.
+    """
+    if "`" not in text:
+        return fences
+    regions: list[Region] = []
+    at = pos
+    for fence in [*fences, Region(endpos, endpos, "")]:
+        for m in _SPAN.finditer(text, at, fence.start):
+            body = m.group(1)
+            if _SPAN_COMMAND.match(body):
+                regions.append(Region(m.start(1), m.end(1), "shell"))
+            elif _SPAN_REQUEST.match(body):
+                regions.append(Region(m.start(1), m.end(1), "http"))
+        if fence.language:
+            regions.append(fence)
+        at = fence.end
     return regions
 
 
@@ -101,15 +134,22 @@ def html(text: str, pos: int, endpos: int) -> list[Region]:
 
 
 def notebook(source: Source) -> list[Region]:
-    """The code cells of a notebook as one Python region (`source` holds its JSON strings)."""
+    """The code cells of a notebook as a Python region (`source` holds its JSON strings).
+
+    Shell in a cell is a shell region of its own: a line run with `!` (`!curl ...`)
+    and a `%%bash`/`%%sh` cell. Both regions keep the cells' whole text (the
+    other language's lines blanked), so positions map the same way.
+    """
     text = source.text
     code: list[str] = []
     offsets: list[int] = []
+    cells: list[int] = []  # where each cell starts in the decoded text
     lits = source.lits
     i = 0
     while i < len(lits):
         lit = lits[i]
         if lit.raw == "source" and text[lit.end : lit.end + 10].lstrip(" :\n\t").startswith("["):
+            cells.append(len(offsets))
             opener = text.index("[", lit.end)
             closer = source.matching_closer(opener, 10_000_000)
             j = i + 1
@@ -129,7 +169,61 @@ def notebook(source: Source) -> list[Region]:
     if not code:
         return []
     decoded_text = "".join(code)
-    return [Region(0, len(decoded_text), "python", decoded_text, offsets)]
+    python, shell = _shell_lines(decoded_text, cells)
+    if shell is None:
+        return [Region(0, len(decoded_text), "python", decoded_text, offsets)]
+    return [
+        Region(0, len(python), "python", python, offsets),
+        Region(0, len(shell), "shell", shell, offsets),
+    ]
+
+
+_CELL_MAGIC_SHELL = re.compile(r"[ \t]*%%(?:bash|sh|script[ \t]+(?:ba)?sh)\b")
+
+
+def _shell_lines(code: str, cells: list[int]) -> tuple[str, str | None]:
+    """The cells' text with shell lines blanked, and with all else blanked (None: no shell)."""
+    python = list(code)
+    shell = [ch if ch == "\n" else " " for ch in code]
+    found = False
+    bounds = [*cells, len(code)]
+    for k in range(len(cells)):
+        lo, hi = bounds[k], bounds[k + 1]
+        whole = _CELL_MAGIC_SHELL.match(code, lo) is not None
+        at = lo
+        while at < hi:
+            end = code.find("\n", at, hi)
+            end = hi if end < 0 else end
+            line = code[at:end]
+            bang = line.lstrip().startswith("!")
+            if whole or bang:
+                found = True
+                first = at + (line.index("!") + 1 if bang else 0)
+                if whole and at == lo:
+                    first = end  # the magic line itself
+                for n in range(at, end):
+                    python[n] = " "
+                    if n >= first:
+                        shell[n] = code[n]
+            at = end + 1
+    if not found:
+        return code, None
+    return "".join(python), "".join(shell)
+
+
+def terraform(source: Source) -> list[Region]:
+    """The HCL of a Terraform file, and the shell script of each provisioner `command` heredoc.
+
+    The HCL dialect (languages/terraform.py) leaves those heredocs out: a
+    `local-exec` command runs curl like any shell script.
+    """
+    regions = [Region(source.pos, source.endpos, "hcl")]
+    text = source.text
+    for lit in source.lits:
+        if lit.prose and lit.parts:  # a command heredoc: its body, from its first line
+            body = text.index("\n", lit.start) + 1
+            regions.append(Region(body, lit.parts[-1].end, "shell"))
+    return regions
 
 
 def remap(ref: Reference, offsets: list[int], lines: Lines) -> Reference:

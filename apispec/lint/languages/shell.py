@@ -14,13 +14,17 @@ from bisect import bisect_right
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain, flatten
 from apispec.lint.details.filter_value import value_from_parts
+from apispec.lint.functions import Definitions
+from apispec.lint.languages import lexer
 from apispec.lint.languages.dialect import Dialect
+from apispec.lint.languages.lexer import Heredoc
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import PARAM, Lit, Part, Source, split_interpolations
 
-_INTERP = re.compile(r"\$\{(?:[^}\n$]|\$(?!\{))*\}|\$\([^()\n]*\)|\$[A-Za-z_]\w*|\$[0-9@*#?]")
+_INTERP = re.compile(r"\$\{(?:[^}\n$]++|\$(?!\{))*+\}|\$\([^()\n]*\)|\$[A-Za-z_]\w*|\$[0-9@*#?]")
 _PIECE = re.compile(
-    r"'([^']*)'|\"((?:[^\"\\]|\\[\s\S])*)\"|((?:\$\([^()\n]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]|[^\s'\"|;&<>()\\])+)"
+    r"\$'(?P<ansi>(?:[^'\\]++|\\[\s\S])*+)'|'(?P<sq>[^']*+)'|\"(?P<dq>(?:[^\"\\]++|\\[\s\S])*+)\""
+    r"|(?P<bare>(?:\$\([^()\n]*+\)|\$\{(?:[^}\n$]++|\$(?!\{))*+\}|\\[^\n]|[^\s'\"|;&<>()\\$]++|\$)++)"
 )
 # A word the general path would turn into one literal part of its own text.
 _PLAIN_WORD = re.compile(r"[^'\"$\\=]*\Z")
@@ -44,20 +48,57 @@ _DATA = {
     "-T",
     "--upload-file",
 }
-_SEPARATOR = re.compile(r"\|\|?|&&|;|\n")
+# Between two words: what ends one command and starts the next (`$(cmd ...)` too).
+_SEPARATOR = re.compile(r"\|\|?|&&|;|\n|\(|\)|`")
 
 
 class ShellDialect(Dialect):
     name = "shell"
+    command_calls = True
+    definitions = Definitions(
+        (
+            re.compile(
+                r"(?m)^[ \t]*(?:function[ \t]+)?(?P<name>[A-Za-z_][\w:.-]*)[ \t]*\([ \t]*\)"
+            ),
+            re.compile(r"(?m)^[ \t]*function[ \t]+(?P<name>[A-Za-z_][\w:.-]*)[ \t]*(?=\{)"),
+        ),
+        "shell",
+        "shell",
+    )
     token_re = re.compile(
         r"(?P<c>(?<![^\s;|&(])\#[^\n]*)"
-        r"|(?P<w>(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\$\([^()\n]*\)|\$\{(?:[^}\n$]|\$(?!\{))*\}|\\[^\n]"
-        r"|[^\s'\"|;&<>()\\])+)"
+        r"|(?P<heredoc><<-?[ \t]*(?P<hq>['\"]?)(?P<word>[A-Za-z_]\w*)(?P=hq))"
+        r"|(?P<w>(?:\$'(?:[^'\\]++|\\[\s\S])*+'|'[^']*+'|\"(?:[^\"\\]++|\\[\s\S])*+\"|\$\([^()\n]*+\)"
+        r"|\$\{(?:[^}\n$]++|\$(?!\{))*+\}|\\[^\n]|[^\s'\"|;&<>()\\$]++|\$)++)"
     )
+    # A heredoc's body is data for the command (a here-document), not words of the script.
+    spans = lexer.spans(heredoc=Heredoc(None, comment=True))
     concat_re = None
 
     def use_pattern(self, var: str) -> str:
         return r"\$\{?" + re.escape(var) + r"\b"
+
+    def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
+        """Words and comments, and the words of commands inside `$(...)` of a word.
+
+        `version=$(prtg_get /version | jq -r .version)` is one word (an
+        assignment whose value is a substitution) and a command of its own.
+        """
+        lits, comments = super().scan(text, pos, endpos)
+        if text.find("$(", pos, endpos) < 0:
+            return lits, comments
+        inner: list[Lit] = []
+        for lit in lits:
+            if "$(" not in text[lit.start : lit.end]:
+                continue
+            for start, end in substitutions(text, lit.start, lit.end):
+                found, notes = self.scan(text, start + 2, end - 1)
+                inner.extend(found)
+                comments.extend(notes)
+        if inner:
+            lits = sorted(lits + inner, key=lambda lit: lit.start)
+            comments.sort()
+        return lits, comments
 
     def literal(self, m: re.Match[str]) -> Lit | None:
         word = m.group()
@@ -68,17 +109,20 @@ class ShellDialect(Dialect):
         am = _ASSIGNMENT.match(word)
         if am and _COMMAND_START.search(m.string, max(0, base - 80), base):
             pos = am.end()  # URL="$BASE/x": the value is the literal
+        if "$(" in word:
+            parts = _substituted(word, base, pos)
+            return Lit(base + pos, m.end(), parts) if parts else None
         parts: list[Part] = []
         for piece in _PIECE.finditer(word, pos):
-            if piece.group(1) is not None:
-                start = base + piece.start(1)
-                parts.append(Part(piece.group(1), False, start, start + len(piece.group(1))))
-            elif piece.group(2) is not None:
-                start = base + piece.start(2)
-                parts.extend(split_interpolations(piece.group(2), start, _INTERP, "backslash"))
+            kind = piece.lastgroup or "bare"
+            start = base + piece.start(kind)
+            text = piece.group(kind)
+            if kind == "sq":
+                parts.append(Part(text, False, start, start + len(text)))
+            elif kind == "ansi":  # $'...': backslash escapes, no expansion
+                parts.extend(split_interpolations(text, start, None, "backslash"))
             else:
-                start = base + piece.start(3)
-                parts.extend(split_interpolations(piece.group(3), start, _INTERP, "backslash"))
+                parts.extend(split_interpolations(text, start, _INTERP, "backslash"))
         if not parts:
             return None
         return Lit(base + pos, m.end(), parts)
@@ -96,7 +140,7 @@ class ShellDialect(Dialect):
             return info
         command = names[k].rsplit("/", 1)[-1]
         info.callee = command
-        rest = words[k + 1 :]
+        rest = _expanded(source, words[k + 1 :])
         if command == "curl":
             _curl(info, rest, chain)
         elif command == "wget":
@@ -109,6 +153,99 @@ class ShellDialect(Dialect):
                     info.method = _plain(word)
                     break
         return info
+
+
+def substitutions(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of the outermost `$(...)` of one word (text[start:end]) holding a space."""
+    found = []
+    i = text.find("$(", start, end)
+    while i >= 0:
+        close = _substitution_end(text[:end], i)
+        if close < 0:
+            break
+        if any(ch in " \t" for ch in text[i:close]):
+            found.append((i, close))
+        i = text.find("$(", close, end)
+    return found
+
+
+def _substituted(word: str, base: int, pos: int) -> list[Part]:
+    """A word holding command substitutions (`"...?f=$(jq -rn --arg f "$f" '$f|@uri')"`).
+
+    Quotes inside `$(...)` start afresh, so the substitution is found by
+    walking the word; it is one interpolation, the rest as usual.
+    """
+    parts: list[Part] = []
+    chars: list[str] = []
+    offs: list[int] = []
+    quote = ""
+
+    def flush() -> None:
+        if chars:
+            parts.append(Part("".join(chars), False, offs[0], offs[-1] + 1, tuple(offs)))
+            chars.clear()
+            offs.clear()
+
+    i = pos
+    n = len(word)
+    while i < n:
+        ch = word[i]
+        if quote == "'":
+            if ch == "'":
+                quote = ""
+            else:
+                chars.append(ch)
+                offs.append(base + i)
+            i += 1
+            continue
+        if (ch == "'" and not quote) or ch == '"':
+            quote = "" if quote == ch else ch
+            i += 1
+            continue
+        if ch == "\\" and i + 1 < n:
+            chars.append(word[i + 1])
+            offs.append(base + i + 1)
+            i += 2
+            continue
+        if ch == "$":
+            end = _substitution_end(word, i) if word.startswith("$(", i) else -1
+            if end < 0:
+                hole = _INTERP.match(word, i)
+                end = hole.end() if hole else -1
+            if end > i:
+                flush()
+                parts.append(Part(word[i:end], True, base + i, base + end))
+                i = end
+                continue
+        chars.append(ch)
+        offs.append(base + i)
+        i += 1
+    flush()
+    return parts
+
+
+def _substitution_end(word: str, start: int) -> int:
+    """Just past the `)` closing the `$(` at `start` (quotes inside start afresh); -1: none."""
+    depth = 0
+    quote = ""
+    i = start + 1
+    while i < len(word):
+        ch = word[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\\" and quote == '"':
+                i += 1
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return -1
 
 
 def _is_assignment(source: Source, word: Lit) -> bool:
@@ -139,6 +276,9 @@ def _command_words(source: Source, offset: int) -> list[Lit]:
             continue
         end = newline
         break
+    inside = _inner_substitution(source, offset)
+    if inside is not None:
+        start, end = max(start, inside[0]), min(end, inside[1])
     current: list[Lit] = []
     last = start
     lits = source.lits
@@ -146,6 +286,8 @@ def _command_words(source: Source, offset: int) -> list[Lit]:
         lit = lits[k]
         if lit.start >= end:
             break
+        if lit.start < start or lit.end > end:
+            continue  # the word holding the substitution
         gap = text[last : lit.start]
         if _SEPARATOR.search(gap.replace("\\\n", "  ")):
             if lit.start > offset:
@@ -154,6 +296,60 @@ def _command_words(source: Source, offset: int) -> list[Lit]:
         current.append(lit)
         last = lit.end
     return current
+
+
+def _inner_substitution(source: Source, offset: int) -> tuple[int, int] | None:
+    """The inside of the innermost `$(...)` holding `offset`, when it is in one."""
+    spans = source.memo.get("substitutions")
+    if spans is None:
+        spans = []
+        text = source.text
+        for lit in source.lits:
+            if "$(" in text[lit.start : lit.end]:
+                spans.extend(substitutions(text, lit.start, lit.end))
+        source.memo["substitutions"] = spans
+    best = None
+    for start, end in spans:  # type: ignore[attr-defined]
+        if start + 2 <= offset < end - 1 and (best is None or start > best[0]):
+            best = (start + 2, end - 1)
+    return best
+
+
+_ARRAY_USE = re.compile(r"\$\{([A-Za-z_]\w*)\[[@*]\]\}")
+
+
+def _expanded(source: Source, words: list[Lit]) -> list[Lit]:
+    """Words with `"${args[@]}"` replaced by the words of the array assigned before it.
+
+    `query=(--data-urlencode "filter=..." ...)` then `curl -G "${query[@]}" URL`
+    passes the array's words as options of this one command.
+    """
+    if not words:
+        return words
+    span = source.text[words[0].start : words[-1].end]
+    if "[@]" not in span and "[*]" not in span:
+        return words
+    text = source.text
+    out: list[Lit] = []
+    for word in words:
+        m = _ARRAY_USE.fullmatch(text[word.start : word.end].strip("\"'"))
+        if m is None:
+            out.append(word)
+            continue
+        pattern = re.compile(r"(?<![\w$])" + re.escape(m.group(1)) + r"=\(")
+        assigned = list(pattern.finditer(text, max(source.pos, word.start - 4000), word.start))
+        assign = assigned[-1] if assigned else None
+        if assign is None:
+            out.append(word)
+            continue
+        close = source.matching_closer(assign.end() - 1, 4000)
+        end = close if close > 0 else word.start
+        out.extend(
+            lit
+            for lit in source.lits[source.first_lit_after(assign.end()) :]
+            if lit.start < end and lit.start >= assign.end()
+        )
+    return out
 
 
 def _curl(info: CallInfo, words: list[Lit], chain: Chain) -> None:

@@ -32,14 +32,21 @@ EXTENSIONS = {
     ".kts": "java",
     ".groovy": "java",
     ".rb": "ruby",
+    ".rake": "ruby",
+    ".gemspec": "ruby",
+    ".ru": "ruby",
     ".php": "php",
     ".yml": "yaml",
     ".yaml": "yaml",
     ".json": "json",
     ".ipynb": "notebook",
+    ".tf": "terraform",
+    ".tfvars": "terraform",
     ".md": "markdown",
     ".markdown": "markdown",
     ".html": "html",
+    ".http": "http",
+    ".rest": "http",
     ".htm": "html",
     ".txt": "prose",
     ".rst": "prose",
@@ -48,7 +55,7 @@ EXTENSIONS = {
     ".css": "prose",
     ".csv": "prose",
 }
-NAMES = {"Rakefile": "ruby", "Gemfile": "ruby", "Jenkinsfile": "java"}
+NAMES = {"Rakefile": "ruby", "Gemfile": "ruby", "Guardfile": "ruby", "Jenkinsfile": "java"}
 # Interpreters a shebang names (version digits stripped: python3.12 -> python).
 INTERPRETERS = {
     "python": "python",
@@ -102,6 +109,11 @@ FENCE_LANGUAGES = {
     "yaml": "yaml",
     "yml": "yaml",
     "json": "json",
+    "hcl": "terraform",
+    "terraform": "terraform",
+    "tf": "terraform",
+    "http": "http",
+    "rest": "http",
 }
 
 # Languages whose code is scanned by a dialect: (module under apispec.lint.languages, class).
@@ -117,6 +129,8 @@ DIALECTS = {
     "php": ("php", "PhpDialect"),
     "yaml": ("data", "YamlDialect"),
     "json": ("data", "JsonDialect"),
+    "hcl": ("terraform", "TerraformDialect"),
+    "http": ("http", "HttpDialect"),
 }
 # Languages that embed code in regions of another language (languages/embedded.py).
-EMBEDDING = frozenset({"markdown", "html", "notebook"})
+EMBEDDING = frozenset({"markdown", "html", "notebook", "terraform"})

@@ -12,11 +12,15 @@ META = Rule(
     Severity.WARNING,
     "The API v2 path is not in the registry.",
     """
-The path does not match any endpoint the registry knows. Where a registry path is
-a close match (a likely typo) the message offers it and the finding is a warning;
-otherwise it is reported as info. It is never an error by default: the spec says its
-list of stable endpoints is incomplete, and real servers answer paths it does not
-name (`/health`, `/version`, `/devices/{id}/scan`, ...).
+The path does not match any endpoint the registry knows. Where the path is a likely
+typo of a registry path the message offers it ("did you mean") and the finding is a
+warning; otherwise it is reported as info, without a suggestion. A likely typo is one
+segment written slightly wrong (`devcies`), a singular for a plural or the reverse
+(`metascans`, `template`), or the `/experimental` prefix added or left out
+(`/groups/{id}/devices`); an unrelated path (`/experimental/schemas/{id}` is not
+`/experimental/users/{id}`) is never suggested. It is never an error by default: the
+spec says its list of stable endpoints is incomplete, and real servers answer paths it
+does not name (`/health`, `/version`, `/devices/{id}/scan`, ...).
 """,
     'curl -H "Authorization: Bearer $TOKEN" "https://mon:1616/api/v2/experimental/device"',
     use_instead='curl -H "Authorization: Bearer $TOKEN" "https://mon:1616/api/v2/experimental/devices"',
@@ -28,9 +32,10 @@ def check(call: Call) -> Finding | None:
     if found.template is not None:
         return None
     ref = call.ref
-    shown = f"{ref.method} {ref.path}" if ref.method else ref.path
-    hint = f" (did you mean {found.suggestions[0]}?)" if found.suggestions else ""
+    path = call.shown_path
+    shown = f"{ref.method} {path}" if ref.method else path
     if found.likely_typo:
-        return call.at(META, f"{shown} is not in the registry{hint}")
-    message = f"{shown} is not in the registry{hint}; your server may still answer it"
+        hint = " or ".join(found.suggestions)
+        return call.at(META, f"{shown} is not in the registry (did you mean {hint}?)")
+    message = f"{shown} is not in the registry; your server may still answer it"
     return call.at(META, message, severity=Severity.INFO)

@@ -9,6 +9,7 @@ from apispec.lint.reference import QueryValue, Span
 from apispec.lint.rules.context import Call
 from apispec.lint.rules.filter_fixes import fix_for
 from apispec.lint.rules.meta import Rule
+from apispec.model import Registry
 
 META = Rule(
     "API006",
@@ -22,6 +23,13 @@ the checker's code and message, and the column points at the offending part insi
 the file. An interpolation inside the filter counts as a value of unknown content, so
 `parentid = "{sid}"` is fine while `parentid = ${id}` (an unquoted id where text is
 required) is reported. The server answers an invalid filter with 400 `INVALID_FILTER`.
+
+Severity follows the checker's code: FLT001-FLT004 (the server refuses the filter) are
+errors; FLT006 (a property that does not apply to the endpoint) is a warning. FLT005,
+an enumeration value the spec does not list (`type = device`), is info: the spec lists
+only some values (`status`: up, down; `type`: sensor, channel) and real servers know
+more. When an overlay or registry lists the property's values completely
+(`values_complete`), an unknown value is known to be wrong and FLT005 is a warning.
 """,
     'params = {"filter": "status eq Down"}',
     use_instead='params = {"filter": "status = down"}',
@@ -55,7 +63,8 @@ def check(call: Call, query: QueryValue) -> Iterator[Finding]:
         registry=call.run.registry,
         placeholder_spans=query.placeholder_spans,
     )
-    where = endpoint or call.ref.path
+    where = endpoint or call.shown_path
+    registry = call.run.registry
     for diagnostic in diagnostics:
         start = _file_offset(query, diagnostic.start)
         last = _file_offset(query, max(diagnostic.end - 1, diagnostic.start))
@@ -64,11 +73,21 @@ def check(call: Call, query: QueryValue) -> Iterator[Finding]:
         yield call.at(
             META,
             f"invalid filter for {where}: {diagnostic.code} {diagnostic.message}{hint}",
-            severity=None if diagnostic.severity == "error" else Severity.WARNING,
+            severity=_severity(diagnostic.code, diagnostic.severity, diagnostic.subject, registry),
             span=span,
             endpoint=endpoint.key if endpoint else None,
             fix=fix_for(call.file, query, diagnostic),
         )
+
+
+def _severity(code: str, checker: str, subject: str | None, registry: Registry) -> Severity:
+    """The finding's severity for one checker diagnostic (rule page above)."""
+    if checker == "error":
+        return Severity.ERROR
+    if code == "FLT005":
+        prop = registry.property(subject) if subject else None
+        return Severity.WARNING if prop is not None and prop.values_complete else Severity.INFO
+    return Severity.WARNING
 
 
 def _file_offset(query: QueryValue, index: int) -> int | None:

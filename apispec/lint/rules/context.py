@@ -95,6 +95,13 @@ class Call(NamedTuple):
     def run(self) -> RunContext:
         return self.file.run
 
+    @property
+    def shown_path(self) -> str:
+        """The call's path for messages: a template when it matched, else `{id}` per parameter."""
+        if self.found.template is not None:
+            return self.found.template
+        return "/" + "/".join("{id}" if s.is_param else s.text for s in self.ref.segments)
+
     def at(
         self,
         rule: Rule,
