@@ -243,3 +243,31 @@ def test_repository_context_keys_results_apart(tmp_path: Path) -> None:
     helped = key.joined(b"helpers: api_get, fetch_all")
     assert helped == key.joined(b"helpers: api_get, fetch_all") != key.joined(b"helpers: none")
     assert cache.Store(tmp_path / "cache", helped).entry(str(client)) is None
+
+
+HELPER = (
+    'BASE = "https://prtg.example.com:1616/api/v2"\n\n'
+    "def _get(path, **params):\n"
+    "    return requests.get(BASE + path, params=params)\n"
+)
+
+
+def test_callers_of_another_files_helper_are_replayed_and_relinted_when_it_changes(
+    cli, tree: Path, monkeypatch
+) -> None:
+    """The second pass (a helper one file defines, called from another) is cached too."""
+    (tree / "prtg_api.py").write_text(HELPER)
+    (tree / "report.py").write_text("from prtg_api import _get\n\n_get('/sensor-status-summary')\n")
+    cold = json.loads(cli(*ARGS, "--no-cache").out)
+    assert [(f["path"], f["code"]) for f in cold["findings"] if f["path"] == "report.py"] == [
+        ("report.py", "API004")
+    ]
+    assert json.loads(cli(*ARGS).out) == cold  # fills both passes' stores
+    with pytest.MonkeyPatch.context() as patched:
+        _replay_only(patched)
+        assert json.loads(cli(*ARGS).out) == cold
+    # the helper's definition changes: its base is no longer this API's, so the call is gone
+    (tree / "prtg_api.py").write_text(HELPER.replace("BASE + path", "OTHER + path"))
+    edited = json.loads(cli(*ARGS).out)
+    assert not [f for f in edited["findings"] if f["path"] == "report.py"]
+    assert edited == json.loads(cli(*ARGS, "--no-cache").out)
