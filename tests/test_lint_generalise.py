@@ -1,0 +1,44 @@
+"""Detection rules that must hold on code nobody tuned the linter on (issues 12, 18).
+
+Each test lints a small tree under tests/fixtures/lint/generalise/ (one shape
+each, as a repository: helpers learnt in one file apply in the others) and
+pins the calls `apispec lint --show-calls` lists. The holdout set measured
+these shapes first; the fixtures here are written apart from it, so a rule
+that passes them is a rule, not a patch for one line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from apispec.lint.run import LintRequest, execute
+
+TREES = Path(__file__).parent / "fixtures" / "lint" / "generalise"
+
+
+def _lint(name: str) -> tuple[list[tuple[str, int, str | None, str]], list[tuple[str, int, str]]]:
+    root = TREES / name
+    outcome = execute(
+        LintRequest(paths=[root], targets=["25.x.122"], fail_on="never", show_calls=True, jobs=1)
+    )
+
+    def rel(shown: str) -> str:
+        return Path(shown).resolve().relative_to(root.resolve()).as_posix()
+
+    calls = [(rel(c.path), c.line, c.method, c.call) for c in outcome.result.calls]
+    findings = [(rel(f.path), f.line, f.code) for f in outcome.result.findings]
+    return calls, findings
+
+
+def test_a_helper_method_is_called_on_its_own_object_not_on_a_dict_or_library() -> None:
+    # `get` is a helper method of MonitorClient: `client.get("/version")` is a call,
+    # `body.get("code")`, `headers.get(...)`, `resp.json().get(...)` and
+    # `requests.get(f"{OTHER}/x")` are a dict's or a library's `get`.
+    calls, _ = _lint("member-helpers")
+    assert calls == [
+        ("go/monitor.go", 14, "GET", "/health"),  # Go's method receiver `m`
+        ("inventory.py", 10, "GET", "/experimental/devices"),
+        ("inventory.py", 11, "GET", "/version"),  # `client` is handed this API's paths
+        ("inventory.py", 12, "GET", "/experimental/license"),
+        ("monitor_client.py", 27, "GET", "/health"),  # `self`
+    ]
