@@ -42,3 +42,14 @@ def test_a_helper_method_is_called_on_its_own_object_not_on_a_dict_or_library() 
         ("inventory.py", 12, "GET", "/experimental/license"),
         ("monitor_client.py", 27, "GET", "/health"),  # `self`
     ]
+
+
+def test_values_of_a_commands_hashtable_or_array_are_never_its_path() -> None:
+    # `-Query @{ include = 'location' }`, `-Body @{ tags = @('retired') }` and a script
+    # block's string are values; a parenthesised `-f` expression is the path argument.
+    calls, _ = _lint("command-groups")
+    assert calls == [
+        ("Archive-Probes.ps1", 3, "GET", "/experimental/probes"),
+        ("Archive-Probes.ps1", 5, "POST", "/experimental/probes/{id}/group"),
+        ("Archive-Probes.ps1", 6, "GET", "/health"),
+    ]

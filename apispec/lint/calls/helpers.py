@@ -505,8 +505,18 @@ def _command_call(
     if start < 0:
         return None  # the path is the command's name, or before it
     start += len(info.callee)
-    words = _command_words(text[start : chain.start])
-    named = _PS_NAMED.search(text[start : chain.start])
+    # The argument holding the path is the outermost bracket group it stands in, if any:
+    # a value of a hashtable or array literal or of a script block is never the path
+    # (`-QueryParameter @{ include = 'inheritance' }`, `-Body @{ tags = @('x') }`).
+    word_start = chain.start
+    opener = source.enclosing_opener(word_start, word_start - start)
+    while opener >= start:
+        word_start = opener
+        opener = source.enclosing_opener(opener, opener - start) if opener > start else -1
+    if word_start < chain.start and (text[word_start] == "{" or text[word_start - 1] == "@"):
+        return None
+    words = _command_words(text[start:word_start])
+    named = _PS_NAMED.search(text[start:word_start])
     if named is not None:
         if named.group(1).lower() != helper.path_name.lower():
             return None
