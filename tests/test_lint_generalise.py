@@ -53,3 +53,13 @@ def test_values_of_a_commands_hashtable_or_array_are_never_its_path() -> None:
         ("Archive-Probes.ps1", 5, "POST", "/experimental/probes/{id}/group"),
         ("Archive-Probes.ps1", 6, "GET", "/health"),
     ]
+
+
+def test_a_query_built_apart_is_read_and_its_findings_point_where_it_is_written() -> None:
+    # `fetch(path, **params)` expands a mapping into a helper's query keywords; a value
+    # the linter cannot read (`strconv.Itoa(n)`) still says where its name is written.
+    _, findings = _lint("query-apart")
+    assert [f for f in findings if f[2] == "API011"] == [
+        ("alarms.py", 13, "API011"),
+        ("sensors.go", 7, "API011"),
+    ]

@@ -481,7 +481,13 @@ def _use(source: Source, helper: Helper, args: list[tuple[int, int, str | None]]
     if helper.query_kwargs:
         own = {p.lower() for p in helper.params}
         for start, end, keyword in args:
-            if keyword is None or keyword.lower() in own:
+            if keyword is None:
+                # `**params`: a mapping expanded into the keywords that are query values
+                at = source.skip_space(start)
+                if query_at < 0 and text.startswith("**", at):
+                    query_at = source.skip_space(at + 2)
+                continue
+            if keyword.lower() in own:
                 continue
             k = text.find(keyword, start, end) + len(keyword)
             eq = text.find("=", k, end)

@@ -49,6 +49,7 @@ _MAPPING_START = re.compile(
     r"(@\{|\{|dict\(|\[|array\()"
 )
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
+_EXPRESSION = re.compile(r"[^\s,;)\]}]*")
 _VERB = re.compile(r"%[sv]")
 _FORMAT_CALLS = frozenset(("format", "sprintf", "printf"))
 _ENCODED_VARIABLE = re.compile(
@@ -363,7 +364,10 @@ def value_at(source: Source, name: str, pos: int) -> QueryValue:
                 return value_at(source, name, inner)
         parts = resolve_at(source, pos)
         if parts is None or all(p.is_param for p in parts):
-            return QueryValue(name, None, None)
+            # Not known: the expression still says where the parameter is written, which
+            # is where a finding on its name points (`q.Set("take", strconv.Itoa(n))`).
+            m = _EXPRESSION.match(text, pos)
+            return QueryValue(name, None, Span(pos, m.end()) if m and m.end() > pos else None)
         return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)
     chain = chain_from(source, j)
     parts = resolve_parts(source, chain.parts, 0)
