@@ -63,3 +63,17 @@ def test_a_query_built_apart_is_read_and_its_findings_point_where_it_is_written(
         ("alarms.py", 13, "API011"),
         ("sensors.go", 7, "API011"),
     ]
+
+
+def test_a_query_value_continues_in_what_is_joined_and_format_slots_take_their_arguments() -> None:
+    # `"...?filter=" + [uri]::EscapeDataString('...')` is that filter (not an empty one);
+    # `'{0}/x?limit={1}' -f $api, 10000`, `.format(API, 9000)` and `fmt.Sprintf(...%d, 7000)`
+    # send the argument's value; an unknown argument is a placeholder, never a finding.
+    _, findings = _lint("query-joined")
+    assert sorted(f for f in findings if f[2] in ("API006", "API008", "API011")) == [
+        ("Get-Inventory.ps1", 3, "API006"),
+        ("Get-Inventory.ps1", 5, "API008"),
+        ("devices.go", 6, "API008"),
+        ("export_sensors.py", 9, "API006"),
+        ("export_sensors.py", 11, "API008"),
+    ]
