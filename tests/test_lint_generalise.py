@@ -77,3 +77,17 @@ def test_a_query_value_continues_in_what_is_joined_and_format_slots_take_their_a
         ("export_sensors.py", 9, "API006"),
         ("export_sensors.py", 11, "API008"),
     ]
+
+
+def test_the_method_set_apart_from_the_path_reaches_every_branch_and_curl_option_array() -> None:
+    # Each branch of `$target = if {...} elseif {...} else {...}` is sent by the later
+    # `-Method Post`; `curl_setopt_array` options count as curl_setopt's, and a body
+    # (CURLOPT_POSTFIELDS) makes libcurl POST.
+    calls, _ = _lint("methods-apart")
+    assert [(f, line, m) for f, line, m, _ in calls] == [
+        ("Archive-Devices.ps1", 5, "POST"),
+        ("Archive-Devices.ps1", 8, "POST"),
+        ("Archive-Devices.ps1", 11, "POST"),
+        ("session.php", 4, "POST"),
+        ("session.php", 10, "DELETE"),
+    ]
