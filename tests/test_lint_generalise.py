@@ -91,3 +91,14 @@ def test_the_method_set_apart_from_the_path_reaches_every_branch_and_curl_option
         ("session.php", 4, "POST"),
         ("session.php", 10, "DELETE"),
     ]
+
+
+def test_makefile_recipes_are_shell_and_a_header_variable_goes_to_the_call_naming_it() -> None:
+    # A recipe's curl is a call; `HDR="Authorization: ${TOKEN}"` goes to the curl that
+    # sends "$HDR" (no Bearer: API009), the vendor's Basic header to no call of this API.
+    calls, findings = _lint("shell-lines")
+    assert [(f, line, p) for f, line, _, p in calls] == [
+        ("Makefile", 6, "/settings/public"),
+        ("alarms.sh", 8, "/experimental/sensors"),
+    ]
+    assert [f for f in findings if f[2] == "API009"] == [("alarms.sh", 5, "API009")]
