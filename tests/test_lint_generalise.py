@@ -102,3 +102,13 @@ def test_makefile_recipes_are_shell_and_a_header_variable_goes_to_the_call_namin
         ("alarms.sh", 8, "/experimental/sensors"),
     ]
     assert [f for f in findings if f[2] == "API009"] == [("alarms.sh", 5, "API009")]
+
+
+def test_a_secret_in_a_name_value_record_is_found_and_a_key_is_never_a_value() -> None:
+    # Postman variables name the secret under "key"; "value" after `"key": "token",`
+    # is the next key, not the token's literal value.
+    from apispec.lint.secrets import find_secrets
+
+    text = (TREES / "secrets" / "Lab.postman_environment.json").read_text(encoding="utf-8")
+    found = [(text[s.span.start : s.span.end], s.kind) for s in find_secrets(text, "lab.json")]
+    assert found == [("c41d9e07b2a84f6e95d3a1b8e7f02c6d", "API key")]
