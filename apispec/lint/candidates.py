@@ -40,6 +40,7 @@ _API_V2 = re.compile(r"/api/v2(?!\.?\w)")  # not /api/v2.0, /api/v2x
 _HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#]*)")
 _THIS_API = re.compile(r":1616\b|prtg", re.I)
 _BARE_HOST = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
+_ROOT_URL = re.compile(r"https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d+)?)/?")
 # A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
 _UNSEEN = object()
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
@@ -332,13 +333,15 @@ class Context:
         starts = source.lit_starts
         weak_bases = any(not b.strong and b.host for b in self.bases.values())
         for m in _THIS_API.finditer(text, source.pos, source.endpos) if weak_bases else ():
-            # `--prtg prtg.corp.example.com`: a bare host, which tells a literal base apart
+            # `--prtg prtg.corp.example.com`, `Client("https://prtg.corp:1616")`: a bare
+            # host or a server's root URL naming this API tells a literal base apart
             k = bisect_right(starts, m.start()) - 1
             if k >= 0 and m.start() < source.lits[k].end:
                 raw = source.lits[k].raw
-                if _BARE_HOST.fullmatch(raw):
+                root = _ROOT_URL.fullmatch(raw)
+                if _BARE_HOST.fullmatch(raw) or (root and _THIS_API.search(root.group(1))):
                     named = True
-                    hosts.add(raw.lower())
+                    hosts.add((root.group(1) if root else raw).lower())
         seen: set[int] = set()
         at_text = text.find("/api/v2", source.pos, source.endpos)
         while at_text >= 0:  # the literals holding /api/v2, found from the text, not per literal

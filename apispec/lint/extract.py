@@ -25,7 +25,13 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, NamedTuple
 
 from apispec.lint.calls.assemble import call_info, http_helper_argument, table_entry
-from apispec.lint.calls.helpers import helper_call, infer, with_helper
+from apispec.lint.calls.helpers import (
+    helper_call,
+    infer,
+    through_helper,
+    trusted_receivers,
+    with_helper,
+)
 from apispec.lint.candidates import Candidate, Context, Evidence, candidates
 from apispec.lint.details.build import build
 from apispec.lint.details.headers import attach_headers
@@ -185,9 +191,21 @@ def references(
     refs: list[Reference] = []
     table = helpers if helpers is not None else HelperTable()
     found = list(candidates(source, known, evidence, context))
-    helping = bool(table)
+    uses = [helper_call(source, c.chain, table) if table else None for c in found]
+    trusted = trusted_receivers(
+        [(use, _relative_own(c)) for use, c in zip(uses, found, strict=True) if use is not None]
+    )
     for k, candidate in enumerate(found):
-        use = helper_call(source, candidate.chain, table) if helping else None
+        use = uses[k]
+        if (
+            use is not None
+            and (candidate.needs_helper or candidate.one_word)
+            and not (
+                through_helper(source, use, candidate.chain.start, trusted)
+                and _starts_argument(candidate)
+            )
+        ):
+            use = None
         if candidate.needs_helper:
             if use is None or not (use.helper.strong or _known_path(candidate, known)):
                 continue
@@ -209,6 +227,20 @@ def references(
         refs.append(ref)
     attach_headers(source, refs)
     return _per_method(refs)
+
+
+def _relative_own(candidate: Candidate) -> bool:
+    """A registry path written relative (`"/experimental/sensors"`), accepted on its own."""
+    return not candidate.needs_helper and not candidate.one_word and not candidate.hit.via_api_v2
+
+
+def _starts_argument(candidate: Candidate) -> bool:
+    """Whether the path is the argument's own text, not a URL after another variable.
+
+    A helper prepends the API's base to what it is given; `get(f"{PVE_API}/cluster")`
+    hands it another base's URL, which counts by its own evidence or not at all.
+    """
+    return candidate.hit.start == 0 or not candidate.chain.parts[0].is_param
 
 
 def _known_path(candidate: Candidate, known: frozenset[str]) -> bool:

@@ -35,7 +35,8 @@ _ASSIGNED = re.compile(
     r"""(?<![A-Za-z_$@-])(?P<name>[A-Za-z_$@-]*(?:pass(?:word|wd)?|pwd|api[_-]?key|apikey|api[_-]?token|apitoken|secret|token)[A-Za-z_]*)
         (?:['"]\s*,|['"]?\s*[)\]]?\s*(?:\?:|\|\||\?\?)|['"]?\s*(?::=|=>|=|:|\s))\s*
         (?P<q>['"])(?P<value>[^'"\n]{4,200})(?P=q)
-        (?!\s*(?:\+|\.\s*[$\w'"]))  # "mock-token-" + name is no literal value""",
+        (?!\s*(?:\+|\.\s*[$\w'"]))  # "mock-token-" + name is no literal value
+        (?!\s*:(?!:))  # `"key": "token", "value": ...`: a string before `:` is a key""",
     re.I | re.X,
 )
 # Every name _ASSIGNED accepts contains one of these (lower case); searching for
@@ -78,6 +79,12 @@ _ENV_DEFAULT = re.compile(
     r"""\\?(?P=q1)\s*,\s*|(?:process\.env\.|\$env:)(?P<name2>\w+)\s*(?:\?\?|\|\|)\s*)"""
     r"""\\?(?P<q>['"])(?P<value>[^'"\\\n]{4,200})\\?(?P=q)"""
 )
+# A name/value record (Postman collection and environment variables, key-value lists in
+# JSON or YAML): `{"key": "prtgToken", "value": "9f2c..."}`, the name under `key`/`name`.
+_KEY_VALUE = re.compile(
+    r"""(?P<q0>['"]?)(?:key|name)(?P=q0)\s*:\s*(?P<q1>['"])(?P<name>[\w.-]{1,80})(?P=q1)\s*,?\s*"""
+    r"""(?P<q2>['"]?)value(?P=q2)\s*:\s*(?P<q>['"])(?P<value>[^'"\\\n]{4,200})(?P=q)"""
+)
 # A Terraform variable whose name says secret, with a literal default.
 _HCL_DEFAULT = re.compile(
     r'\bvariable\s+"(?P<name>[\w-]+)"\s*\{[^{}]*?\bdefault\s*=\s*"(?P<value>[^"\n$]{4,200})"'
@@ -102,6 +109,7 @@ def find_secrets(text: str, filename: str = "") -> list[Secret]:
         (_ENV_DEFAULT, "env"),
         (_ENV_DEFAULT, "getenv"),
         (_HCL_DEFAULT, "default"),
+        (_KEY_VALUE, "value"),
     ):
         if needed not in text:
             continue

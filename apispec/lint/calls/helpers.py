@@ -98,6 +98,9 @@ class HelperCall(NamedTuple):
     method: str | None  # the method this call sends, as the helper's arguments say
     query_at: int  # offset of the query argument (a mapping or a variable); -1: none
     query_kwargs: tuple[tuple[str, int], ...]  # (name, value offset) of `**params` keywords
+    # the object it is called on: "" none (`api_get(...)`, a command), "()" the result of
+    # an expression (`resp.json().get(...)`, `row["x"].get(...)`), else its last name
+    receiver: str = ""
 
 
 # -- inference ------------------------------------------------------------------
@@ -375,6 +378,10 @@ def _bracket_argument(source: Source, at: int) -> tuple[str, str, int, str | Non
         return None
     name = parts[-1].lstrip("$@")
     receiver = parts[-2].lstrip("$@").split("(")[0] if len(parts) > 1 else ""
+    if (len(parts) > 1 and parts[-2].endswith((")", "]"))) or (
+        m.start() > 0 and text[m.start() - 1] in ".>:" and not receiver
+    ):
+        receiver = "()"  # a call's or subscript's result: `resp.json().get(`, `u.get(k, {}).get(`
     closer = source.matching_closer(opener)
     args = _arguments(source, opener, closer if closer > 0 else at + 1)
     for index, (start, end, keyword) in enumerate(args):
@@ -438,7 +445,7 @@ def helper_call(
     opener = source.enclosing_opener(chain.start, 600)
     closer = source.matching_closer(opener)
     args = _arguments(source, opener, closer if closer > 0 else chain.end)
-    return _use(source, helper, args)
+    return _use(source, helper, args)._replace(receiver=receiver)
 
 
 def _use(source: Source, helper: Helper, args: list[tuple[int, int, str | None]]) -> HelperCall:
@@ -474,7 +481,13 @@ def _use(source: Source, helper: Helper, args: list[tuple[int, int, str | None]]
     if helper.query_kwargs:
         own = {p.lower() for p in helper.params}
         for start, end, keyword in args:
-            if keyword is None or keyword.lower() in own:
+            if keyword is None:
+                # `**params`: a mapping expanded into the keywords that are query values
+                at = source.skip_space(start)
+                if query_at < 0 and text.startswith("**", at):
+                    query_at = source.skip_space(at + 2)
+                continue
+            if keyword.lower() in own:
                 continue
             k = text.find(keyword, start, end) + len(keyword)
             eq = text.find("=", k, end)
@@ -498,8 +511,18 @@ def _command_call(
     if start < 0:
         return None  # the path is the command's name, or before it
     start += len(info.callee)
-    words = _command_words(text[start : chain.start])
-    named = _PS_NAMED.search(text[start : chain.start])
+    # The argument holding the path is the outermost bracket group it stands in, if any:
+    # a value of a hashtable or array literal or of a script block is never the path
+    # (`-QueryParameter @{ include = 'inheritance' }`, `-Body @{ tags = @('x') }`).
+    word_start = chain.start
+    opener = source.enclosing_opener(word_start, word_start - start)
+    while opener >= start:
+        word_start = opener
+        opener = source.enclosing_opener(opener, opener - start) if opener > start else -1
+    if word_start < chain.start and (text[word_start] == "{" or text[word_start - 1] == "@"):
+        return None
+    words = _command_words(text[start:word_start])
+    named = _PS_NAMED.search(text[start:word_start])
     if named is not None:
         if named.group(1).lower() != helper.path_name.lower():
             return None
@@ -551,6 +574,54 @@ def _named_value(words: list[str], name: str) -> str | None:
         if word.lower().rstrip(":") == "-" + name.lower() and k + 1 < len(words):
             return words[k + 1].strip("'\"")
     return None
+
+
+# Receivers that are the helper's own object where its class calls it.
+_SELF = frozenset({"self", "this", "cls", "me", "base", "super", "static"})
+# Go's method receiver (`func (c *Client) Health(...)`): the method's own object.
+_GO_RECEIVER = re.compile(r"func[ \t]*\([ \t]*([A-Za-z_]\w*)[ \t]+\*?[\w.]+")
+
+
+def trusted_receivers(uses: list[tuple[HelperCall, bool]]) -> frozenset[str]:
+    """Receivers the file hands this API's own relative paths to through a helper.
+
+    `uses` pairs each helper call with whether its path stands on its own (a
+    registry path written relative, not through a base): an object given
+    `"/experimental/sensors"` by the helper's name is the API client, so its
+    other calls of the helper are too (`api._get("/sensor-status-summary")`).
+    """
+    return frozenset(
+        use.receiver.lower() for use, own in uses if own and use.receiver not in ("", "()")
+    )
+
+
+def through_helper(source: Source, use: HelperCall, at: int, trusted: frozenset[str]) -> bool:
+    """Whether a helper call may make a path a call that nothing else makes one.
+
+    Helpers learnt from a method are called on an object, and their names are
+    the common ones (`get`, `post`, `request`): `body.get("code")`,
+    `headers.get("authorization")`, `resp.json().get("edition")` and
+    `requests.get(url)` call a dictionary's or a library's method of that
+    name, not the helper. So a path that only the helper makes a call (a first
+    segment the registry does not know, a single word) counts when the helper
+    is called without an object (a function, a command), on its own object
+    (`self`, `this`, Go's method receiver), or on an object the file hands
+    this API's own paths to by the same helper (`trusted_receivers`); never on
+    the result of a call or subscript. A configured helper names its receiver.
+    """
+    receiver = use.receiver
+    if not receiver or use.helper.language == "*":
+        return True
+    if receiver == "()":
+        return False
+    low = receiver.lower()
+    if low in _SELF or low in trusted:
+        return True
+    if source.dialect.name == "go":
+        k = source.text.rfind("\nfunc", source.pos, at)
+        m = _GO_RECEIVER.match(source.text, k + 1) if k >= 0 else None
+        return m is not None and m.group(1) == receiver
+    return False
 
 
 def with_helper(info: CallInfo, use: HelperCall) -> None:

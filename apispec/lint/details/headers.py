@@ -33,7 +33,7 @@ _AUTH_SCHEME = re.compile(r"AuthenticationHeaderValue\(\s*\"(\w+)\"\s*,")
 _ASSIGNED_TO = re.compile(
     r"(?:^|[\s;(,])\$?(?:script:|global:)?([A-Za-z_][\w]*)(?:\.[\w.]+)?\s*(?::[^=\n]*)?(?::=|=)\s*@?\Z"
 )
-_SHELL_ASSIGNED = re.compile(r"^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=")
+_SHELL_ASSIGNED = re.compile(r"\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=")
 _ROOT = re.compile(r"^\s*(?:(?:var|let|const|auto|val)\s+)?\$?(?:this\.|self\.)?([A-Za-z_]\w*)")
 # Calls that set a header on the object they are called on: `req.Header.Set(...)`.
 _SETTERS = frozenset(

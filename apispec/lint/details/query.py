@@ -49,6 +49,9 @@ _MAPPING_START = re.compile(
     r"(@\{|\{|dict\(|\[|array\()"
 )
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
+_FORMAT_SLOT = re.compile(r"\{(\d*)\}|%[sdv]")
+_JOIN_AFTER = re.compile(r"[ \t]*(?:\+|\.\.?(?![\w.])|<>|\|\|)[ \t]*")
+_EXPRESSION = re.compile(r"[^\s,;)\]}]*")
 _VERB = re.compile(r"%[sv]")
 _FORMAT_CALLS = frozenset(("format", "sprintf", "printf"))
 _ENCODED_VARIABLE = re.compile(
@@ -136,10 +139,14 @@ def url_query(
     if hit.end >= len(flat) or flat[hit.end] != "?":
         return []
     found = parse_query_string(flat, offs, owner, parts, hit.end + 1, hit.query_end)
+    if found and found[-1].value == "" and hit.query_end == len(flat) and flat.endswith("="):
+        found[-1] = _joined_value(source, found[-1], parts[-1])
     for k, query in enumerate(found):
         if query.value is None and query.span is not None:
             expression = source.text[query.span.start : query.span.end]
             resolved = value_of_variable(source, query.name, expression, query.span.start)
+            if resolved is None and _FORMAT_SLOT.fullmatch(expression):
+                resolved = _format_argument(source, query.name, query.span.start)
             if resolved is not None:
                 found[k] = resolved
     rest = flat[hit.end + 1 : hit.query_end]
@@ -153,6 +160,55 @@ def url_query(
         elif _VERB.fullmatch(param.text):
             found.extend(_formatted_query(source, parts, param))
     return found
+
+
+def _format_argument(source: Source, name: str, slot: int) -> QueryValue | None:
+    """The literal a template's slot is filled with: `'{0}/groups?limit={1}' -f $api, 10000`,
+    `"...?limit={}".format(n)`, `String.format("...?limit=%d", 5000)`, `fmt.Sprintf(...)`."""
+    text = source.text
+    token = source.token_at(slot)
+    if token is None:
+        return None
+    template = text[token[0] : slot]
+    written = _FORMAT_SLOT.match(text, slot)
+    numbered = written is not None and written.group(1)
+    index = int(written.group(1)) if numbered else len(_FORMAT_SLOT.findall(template))
+    pos = -1
+    closer = -1
+    after = re.compile(r"[ \t]*(?:-f\b|\.format\(|%[ \t]*\(?)[ \t]*", re.I).match(text, token[1])
+    if after is not None:
+        pos = after.end()
+        opener = source.enclosing_opener(pos, 400)
+        line_end = text.find("\n", pos)
+        closer = source.matching_closer(opener) if opener >= 0 else -1
+        if closer < 0 or (line_end >= 0 and closer > line_end and text[opener] != "("):
+            closer = line_end if line_end >= 0 else source.endpos
+    else:
+        opener = source.enclosing_opener(token[0], 400)
+        m = callee_before(text, max(source.pos, opener - 80), opener) if opener >= 0 else None
+        if m is None or MEMBER_SPACED.split(m.group(1))[-1].lower() not in _FORMAT_CALLS:
+            return None
+        closer = source.matching_closer(opener)
+        pos = argument_end(source, token[1], closer) + 1
+    for _ in range(index):
+        if pos >= closer:
+            return None
+        pos = argument_end(source, pos, closer) + 1
+    if pos >= closer:
+        return None
+    value = value_at(source, name, source.skip_space(pos))
+    return value if value.value is not None else None
+
+
+def _joined_value(source: Source, query: QueryValue, last: Part) -> QueryValue:
+    """A URL ending in `?filter=` continues in what is joined after it
+    (`"...?filter=" + [uri]::EscapeDataString('x')`): that value, or a placeholder,
+    never an empty one."""
+    token = source.token_at(last.end - 1) if last.end > 0 else None
+    m = _JOIN_AFTER.match(source.text, token[1] if token else last.end)
+    if m is None:
+        return query
+    return value_at(source, query.name, m.end())
 
 
 def _formatted_query(source: Source, parts: list[Part], param: Part) -> list[QueryValue]:
@@ -363,7 +419,10 @@ def value_at(source: Source, name: str, pos: int) -> QueryValue:
                 return value_at(source, name, inner)
         parts = resolve_at(source, pos)
         if parts is None or all(p.is_param for p in parts):
-            return QueryValue(name, None, None)
+            # Not known: the expression still says where the parameter is written, which
+            # is where a finding on its name points (`q.Set("take", strconv.Itoa(n))`).
+            m = _EXPRESSION.match(text, pos)
+            return QueryValue(name, None, Span(pos, m.end()) if m and m.end() > pos else None)
         return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)
     chain = chain_from(source, j)
     parts = resolve_parts(source, chain.parts, 0)

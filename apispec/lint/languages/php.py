@@ -20,8 +20,11 @@ _DOUBLE = re.compile(r"\{\$(?:[^}\n{]|\{(?!\$))*\}|\$[A-Za-z_]\w*(?:->\w+|\[[^\[
 _SINGLE = re.compile(r"%[sd]")
 # A "{$a['k']}" field may hold strings of its own; one line, bounded.
 _FIELD = r"\{\$(?:[^{}\"'\n]|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'){0,200}\}"
+# curl_setopt($ch, OPT, v) and curl_setopt_array($ch, [OPT => v]); a request body
+# (CURLOPT_POSTFIELDS) makes libcurl POST unless a custom request names another verb.
 _CURL_METHOD = re.compile(
-    r"CURLOPT_CUSTOMREQUEST\s*,\s*['\"](\w+)['\"]|CURLOPT_(POST|PUT)\s*,\s*(?:true|1)\b|CURLOPT_HTTPGET"
+    r"CURLOPT_CUSTOMREQUEST\s*(?:,|=>)\s*['\"](\w+)['\"]"
+    r"|CURLOPT_(POST|PUT)\s*(?:,|=>)\s*(?:true|1)\b|CURLOPT_(POSTFIELDS)\b|CURLOPT_HTTPGET"
 )
 
 
@@ -96,9 +99,11 @@ class PhpDialect(Dialect):
             end = nl
             if "curl_exec" in text[closer:end]:
                 break
-        m = _CURL_METHOD.search(text, closer, end)
-        if m is None:
+        found = list(_CURL_METHOD.finditer(text, closer, end))
+        if not found:
             return None
-        if m.group(1):
-            return m.group(1).upper()
-        return m.group(2) or "GET"
+        for group in (1, 2, 3):
+            for m in found:
+                if m.group(group):
+                    return "POST" if group == 3 else m.group(group).upper()
+        return "GET"

@@ -45,6 +45,7 @@ _KEY_BODY = re.compile(r"(?i)(?<![\w-])Body\s*=\s*(@\{|\$[A-Za-z_]\w*)(?!\s*\|)"
 _BLOCK_ASSIGNED = re.compile(
     r"\$(?:script:|global:)?([A-Za-z_]\w*)\s*=\s*(?:switch|if)\b[^{}]*\Z", re.I
 )
+_ELSE = re.compile(r"[ \t]*(?:\}[ \t]*)?else(?:if[ \t]*\(.*\))?[ \t]*\Z", re.I)
 _SUBEXPRESSION = Interpolated("$(", ")", "`", "\"'", doubled=False)
 # The simple interpolations between subexpressions: `$x`, `${x}`, `{0}`.
 _SIMPLE = re.compile(
@@ -187,6 +188,15 @@ class PowerShellDialect(Dialect):
             if opener < 0 or text[opener] != "{":
                 return None
             line = text[source.line_start(opener) : opener]
+            for _ in range(8):  # an `else`/`elseif` block: the `if` its chain starts with
+                if not _ELSE.match(line):
+                    break
+                k = text.rfind("}", source.pos, source.line_start(opener) + len(line))
+                previous = source.brackets.opener(k) if k >= 0 else -1
+                if previous < 0 or text[k + 1 : opener].strip(" \t\r\n").lower()[:4] != "else":
+                    break
+                opener = previous
+                line = text[source.line_start(opener) : opener]
             m = _BLOCK_ASSIGNED.search(line)
             if m is not None:
                 return "$" + m.group(1)

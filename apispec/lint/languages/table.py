@@ -16,6 +16,7 @@ EXTENSIONS = {
     ".bash": "shell",
     ".zsh": "shell",
     ".ksh": "shell",
+    ".mk": "shell",
     ".js": "javascript",
     ".mjs": "javascript",
     ".cjs": "javascript",
@@ -55,7 +56,16 @@ EXTENSIONS = {
     ".css": "prose",
     ".csv": "prose",
 }
-NAMES = {"Rakefile": "ruby", "Gemfile": "ruby", "Guardfile": "ruby", "Jenkinsfile": "java"}
+# A Makefile's recipes are shell command lines (`$(VAR)` reads as an interpolation).
+NAMES = {
+    "Rakefile": "ruby",
+    "Gemfile": "ruby",
+    "Guardfile": "ruby",
+    "Jenkinsfile": "java",
+    "Makefile": "shell",
+    "makefile": "shell",
+    "GNUmakefile": "shell",
+}
 # Interpreters a shebang names (version digits stripped: python3.12 -> python).
 INTERPRETERS = {
     "python": "python",

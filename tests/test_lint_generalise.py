@@ -1,0 +1,114 @@
+"""Detection rules that must hold on code nobody tuned the linter on (issues 12, 18).
+
+Each test lints a small tree under tests/fixtures/lint/generalise/ (one shape
+each, as a repository: helpers learnt in one file apply in the others) and
+pins the calls `apispec lint --show-calls` lists. The holdout set measured
+these shapes first; the fixtures here are written apart from it, so a rule
+that passes them is a rule, not a patch for one line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from apispec.lint.run import LintRequest, execute
+
+TREES = Path(__file__).parent / "fixtures" / "lint" / "generalise"
+
+
+def _lint(name: str) -> tuple[list[tuple[str, int, str | None, str]], list[tuple[str, int, str]]]:
+    root = TREES / name
+    outcome = execute(
+        LintRequest(paths=[root], targets=["25.x.122"], fail_on="never", show_calls=True, jobs=1)
+    )
+
+    def rel(shown: str) -> str:
+        return Path(shown).resolve().relative_to(root.resolve()).as_posix()
+
+    calls = [(rel(c.path), c.line, c.method, c.call) for c in outcome.result.calls]
+    findings = [(rel(f.path), f.line, f.code) for f in outcome.result.findings]
+    return calls, findings
+
+
+def test_a_helper_method_is_called_on_its_own_object_not_on_a_dict_or_library() -> None:
+    # `get` is a helper method of MonitorClient: `client.get("/version")` is a call,
+    # `body.get("code")`, `headers.get(...)`, `resp.json().get(...)` and
+    # `requests.get(f"{OTHER}/x")` are a dict's or a library's `get`.
+    calls, _ = _lint("member-helpers")
+    assert calls == [
+        ("go/monitor.go", 14, "GET", "/health"),  # Go's method receiver `m`
+        ("inventory.py", 10, "GET", "/experimental/devices"),
+        ("inventory.py", 11, "GET", "/version"),  # `client` is handed this API's paths
+        ("inventory.py", 12, "GET", "/experimental/license"),
+        ("monitor_client.py", 27, "GET", "/health"),  # `self`
+    ]
+
+
+def test_values_of_a_commands_hashtable_or_array_are_never_its_path() -> None:
+    # `-Query @{ include = 'location' }`, `-Body @{ tags = @('retired') }` and a script
+    # block's string are values; a parenthesised `-f` expression is the path argument.
+    calls, _ = _lint("command-groups")
+    assert calls == [
+        ("Archive-Probes.ps1", 3, "GET", "/experimental/probes"),
+        ("Archive-Probes.ps1", 5, "POST", "/experimental/probes/{id}/group"),
+        ("Archive-Probes.ps1", 6, "GET", "/health"),
+    ]
+
+
+def test_a_query_built_apart_is_read_and_its_findings_point_where_it_is_written() -> None:
+    # `fetch(path, **params)` expands a mapping into a helper's query keywords; a value
+    # the linter cannot read (`strconv.Itoa(n)`) still says where its name is written.
+    _, findings = _lint("query-apart")
+    assert [f for f in findings if f[2] == "API011"] == [
+        ("alarms.py", 13, "API011"),
+        ("sensors.go", 7, "API011"),
+    ]
+
+
+def test_a_query_value_continues_in_what_is_joined_and_format_slots_take_their_arguments() -> None:
+    # `"...?filter=" + [uri]::EscapeDataString('...')` is that filter (not an empty one);
+    # `'{0}/x?limit={1}' -f $api, 10000`, `.format(API, 9000)` and `fmt.Sprintf(...%d, 7000)`
+    # send the argument's value; an unknown argument is a placeholder, never a finding.
+    _, findings = _lint("query-joined")
+    assert sorted(f for f in findings if f[2] in ("API006", "API008", "API011")) == [
+        ("Get-Inventory.ps1", 3, "API006"),
+        ("Get-Inventory.ps1", 5, "API008"),
+        ("devices.go", 6, "API008"),
+        ("export_sensors.py", 9, "API006"),
+        ("export_sensors.py", 11, "API008"),
+    ]
+
+
+def test_the_method_set_apart_from_the_path_reaches_every_branch_and_curl_option_array() -> None:
+    # Each branch of `$target = if {...} elseif {...} else {...}` is sent by the later
+    # `-Method Post`; `curl_setopt_array` options count as curl_setopt's, and a body
+    # (CURLOPT_POSTFIELDS) makes libcurl POST.
+    calls, _ = _lint("methods-apart")
+    assert [(f, line, m) for f, line, m, _ in calls] == [
+        ("Archive-Devices.ps1", 5, "POST"),
+        ("Archive-Devices.ps1", 8, "POST"),
+        ("Archive-Devices.ps1", 11, "POST"),
+        ("session.php", 4, "POST"),
+        ("session.php", 10, "DELETE"),
+    ]
+
+
+def test_makefile_recipes_are_shell_and_a_header_variable_goes_to_the_call_naming_it() -> None:
+    # A recipe's curl is a call; `HDR="Authorization: ${TOKEN}"` goes to the curl that
+    # sends "$HDR" (no Bearer: API009), the vendor's Basic header to no call of this API.
+    calls, findings = _lint("shell-lines")
+    assert [(f, line, p) for f, line, _, p in calls] == [
+        ("Makefile", 6, "/settings/public"),
+        ("alarms.sh", 8, "/experimental/sensors"),
+    ]
+    assert [f for f in findings if f[2] == "API009"] == [("alarms.sh", 5, "API009")]
+
+
+def test_a_secret_in_a_name_value_record_is_found_and_a_key_is_never_a_value() -> None:
+    # Postman variables name the secret under "key"; "value" after `"key": "token",`
+    # is the next key, not the token's literal value.
+    from apispec.lint.secrets import find_secrets
+
+    text = (TREES / "secrets" / "Lab.postman_environment.json").read_text(encoding="utf-8")
+    found = [(text[s.span.start : s.span.end], s.kind) for s in find_secrets(text, "lab.json")]
+    assert found == [("c41d9e07b2a84f6e95d3a1b8e7f02c6d", "API key")]
