@@ -76,9 +76,21 @@ def load(name: str) -> LabelledSet:
             calls.append(Call(file, int(c["line"]), c.get("method"), c["path"]))
         for f in entry.get("findings") or ():
             findings.append(Report(file, int(f["line"]), f["code"]))
-    return LabelledSet(
-        name, root, str(data["target"]), languages, calls, findings, data.get("exclude") or []
-    )
+    exclude = list(data.get("exclude") or []) + _nested_sets(name, root)
+    return LabelledSet(name, root, str(data["target"]), languages, calls, findings, exclude)
+
+
+def _nested_sets(name: str, root: Path) -> list[str]:
+    """The other sets' trees inside this set's tree: each is labelled on its own, not here."""
+    nested = []
+    for other in sets():
+        if other == name:
+            continue
+        data = yaml.safe_load((EXPECTED_DIR / f"{other}.yaml").read_text(encoding="utf-8"))
+        inner = ROOT / data.get("root", f"tests/fixtures/lint/{other}")
+        if inner != root and inner.is_relative_to(root):
+            nested.append(inner.relative_to(root).as_posix())
+    return nested
 
 
 def observe(labelled: LabelledSet) -> Observed:
