@@ -112,3 +112,39 @@ def test_a_secret_in_a_name_value_record_is_found_and_a_key_is_never_a_value() -
     text = (TREES / "secrets" / "Lab.postman_environment.json").read_text(encoding="utf-8")
     found = [(text[s.span.start : s.span.end], s.kind) for s in find_secrets(text, "lab.json")]
     assert found == [("c41d9e07b2a84f6e95d3a1b8e7f02c6d", "API key")]
+
+
+def test_a_test_file_is_told_by_the_projects_own_directories_not_those_above_it(
+    tmp_path: Path,
+) -> None:
+    # A checkout under a directory named `tests` (a CI workspace, a fixture tree) is not
+    # all test files: the literal token of its client is a secret; the dummy token of
+    # its own `tests/` directory is not.
+    project = tmp_path / "tests" / "checkout"
+    (project / "tests").mkdir(parents=True)
+    (project / ".apispec.toml").write_text("", encoding="utf-8")
+    (project / "client.py").write_text(
+        "import requests\n"
+        'API = "https://prtg.example.net:1616/api/v2"\n'
+        'HEADERS = {"Authorization": "Bearer test-9f2c4e1a7b3d5f6a8c0e"}\n'
+        'requests.get(f"{API}/devices", headers=HEADERS)\n',
+        encoding="utf-8",
+    )
+    (project / "tests" / "test_client.py").write_text(
+        (project / "client.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    outcome = execute(
+        LintRequest(
+            paths=[project],
+            targets=["25.x.122"],
+            config=project / ".apispec.toml",
+            fail_on="never",
+            jobs=1,
+        )
+    )
+    secrets = [
+        Path(f.path).relative_to(project).as_posix()
+        for f in outcome.result.findings
+        if f.code == "API010"
+    ]
+    assert secrets == ["client.py"]
