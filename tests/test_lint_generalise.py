@@ -148,3 +148,13 @@ def test_a_test_file_is_told_by_the_projects_own_directories_not_those_above_it(
         if f.code == "API010"
     ]
     assert secrets == ["client.py"]
+
+
+def test_a_helper_is_called_only_from_files_of_its_own_language() -> None:
+    # `api` is a Python helper; in a Postman collection the words "api", "experimental",
+    # "devices" of a URL's `path` array are segments of the `raw` URL, not calls of it.
+    calls, _ = _lint("helper-languages")
+    assert [(f, line, p) for f, line, _, p in calls] == [
+        ("Monitor.postman_collection.json", 9, "/experimental/devices"),
+        ("monitor.py", 10, "/health"),
+    ]

@@ -137,7 +137,7 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         source = Source(text, dialect(language), pos, endpos, shared.lines)
         context = Context(source, shared.evidence)
         shared.learn(infer(source, context))
-        context.helpers = shared.evidence.helpers
+        context.helpers = shared.helpers.callable_in(shared.evidence.helpers, language)
         return references(source, shared.known, language, shared.evidence, context, shared.helpers)
     from apispec.lint.languages import embedded  # most trees hold few such files
 
@@ -167,7 +167,7 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         if own is not shared:
             own.helpers = shared.helpers
             own.evidence.helpers = shared.helpers.names_in(own.text.lower())
-        context.helpers = own.evidence.helpers
+        context.helpers = shared.helpers.callable_in(own.evidence.helpers, region.language)
         found = references(
             source, own.known, region.language, own.evidence, context, shared.helpers
         )
