@@ -158,3 +158,21 @@ def test_a_helper_is_called_only_from_files_of_its_own_language() -> None:
         ("Monitor.postman_collection.json", 9, "/experimental/devices"),
         ("monitor.py", 10, "/health"),
     ]
+
+
+def test_ci_workflow_scripts_are_shell_with_the_workflows_environment() -> None:
+    # GitHub Actions `run:` (plain, `|`, folded `>`) and GitLab `script:` items are shell;
+    # `env:`/`variables:` entries at any level are its variables; `${{ ... }}` is a value.
+    calls, findings = _lint("ci-scripts")
+    assert [(f, line, p) for f, line, _, p in calls] == [
+        (".github/workflows/nightly.yml", 11, "/health"),
+        (".github/workflows/nightly.yml", 15, "/experimental/groups"),
+        (".github/workflows/nightly.yml", 20, "/devices"),
+        (".gitlab-ci.yml", 7, "/settings/public"),
+        (".gitlab-ci.yml", 8, "/experimental/devices/{id}/settings"),
+    ]
+    assert [(f, line, c) for f, line, c in findings if c in ("API009", "API011", "API001")] == [
+        (".github/workflows/nightly.yml", 15, "API011"),
+        (".github/workflows/nightly.yml", 19, "API009"),
+        (".gitlab-ci.yml", 8, "API001"),
+    ]
