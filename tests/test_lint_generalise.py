@@ -176,3 +176,11 @@ def test_ci_workflow_scripts_are_shell_with_the_workflows_environment() -> None:
         (".github/workflows/nightly.yml", 19, "API009"),
         (".gitlab-ci.yml", 8, "API001"),
     ]
+
+
+def test_a_base_variable_with_another_literal_host_reads_like_that_url_written_out() -> None:
+    # `PAGE_API` names a host that is not this API's: `${PAGE_API}/incidents` is that
+    # product's, as `https://api.pages.example.org/api/v2/incidents` would be (and
+    # beside this API's own base, even a registry collection after it is the other's).
+    calls, _ = _lint("other-bases")
+    assert [(f, line, p) for f, line, _, p in calls] == [("post_status.sh", 7, "/sensors/{id}")]

@@ -558,6 +558,10 @@ def _candidate(
         and not context.names_this_api(prefix, None)
     ):
         return None  # `https://status.example.com/api/v2/summary.json`: another product's API v2
+    if base is not None and first not in known and first != PARAM:
+        written = context.bases[base]
+        if written.host is not None and not written.strong:
+            return None  # `STATUS_API="https://status.example.com/api/v2"`, then `$STATUS_API/x`
     one_word = bare and len(raw_segments) == 1
     if first == PARAM and not (hit.via_api_v2 and any(s != PARAM for s in raw_segments)):
         return None  # a variable collection counts after a base, with a literal segment
