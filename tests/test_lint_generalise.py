@@ -183,4 +183,10 @@ def test_a_base_variable_with_another_literal_host_reads_like_that_url_written_o
     # product's, as `https://api.pages.example.org/api/v2/incidents` would be (and
     # beside this API's own base, even a registry collection after it is the other's).
     calls, _ = _lint("other-bases")
-    assert [(f, line, p) for f, line, _, p in calls] == [("post_status.sh", 7, "/sensors/{id}")]
+    # A host variable named for this API (`$PRTG_HOST/api/v2/version`) names it, as the
+    # URL's own text does; another variable before `/api/v2` with an unknown first
+    # segment is another product's.
+    assert [(f, line, p) for f, line, _, p in calls] == [
+        ("post_status.sh", 7, "/sensors/{id}"),
+        ("version_check.sh", 4, "/version"),
+    ]

@@ -556,8 +556,11 @@ def _candidate(
         and first != PARAM
         and first not in known
         and not context.names_this_api(prefix, None)
+        and not _THIS_API.search(source.text, chain.start, offs[hit.start - 7])
     ):
-        return None  # `https://status.example.com/api/v2/summary.json`: another product's API v2
+        # `https://status.example.com/api/v2/summary.json`: another product's API v2 (the
+        # text as written: `"$PRTG/api/v2/health"` names this API by its variable)
+        return None
     if base is not None and first not in known and first != PARAM:
         written = context.bases[base]
         if written.host is not None and not written.strong:
