@@ -190,3 +190,10 @@ def test_a_base_variable_with_another_literal_host_reads_like_that_url_written_o
         ("post_status.sh", 7, "/sensors/{id}"),
         ("version_check.sh", 4, "/version"),
     ]
+
+
+def test_a_header_in_the_options_of_a_splatted_hashtable_belongs_to_the_calls_splatting_it() -> None:
+    # `Headers = @{ Authorization = ... }` is a key of `$shared`; the call splatting
+    # `@shared` sends it (no Bearer: API009); `$vendor`'s header goes to no call of this API.
+    _, findings = _lint("splatted-headers")
+    assert [f for f in findings if f[2] == "API009"] == [("Get-Alarms.ps1", 4, "API009")]
