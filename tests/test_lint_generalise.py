@@ -186,13 +186,19 @@ def test_a_base_variable_with_another_literal_host_reads_like_that_url_written_o
     # A host variable named for this API (`$PRTG_HOST/api/v2/version`) names it, as the
     # URL's own text does; another variable before `/api/v2` with an unknown first
     # segment is another product's.
+    # A base the file also joins registry paths onto (`{BASE}/experimental/devices`) is
+    # this API's whatever its host: `{BASE}/health` is a call.
     assert [(f, line, p) for f, line, _, p in calls] == [
+        ("own_server.py", 7, "/health"),
+        ("own_server.py", 11, "/experimental/devices"),
         ("post_status.sh", 7, "/sensors/{id}"),
         ("version_check.sh", 4, "/version"),
     ]
 
 
-def test_a_header_in_the_options_of_a_splatted_hashtable_belongs_to_the_calls_splatting_it() -> None:
+def test_a_header_in_the_options_of_a_splatted_hashtable_belongs_to_the_calls_splatting_it() -> (
+    None
+):
     # `Headers = @{ Authorization = ... }` is a key of `$shared`; the call splatting
     # `@shared` sends it (no Bearer: API009); `$vendor`'s header goes to no call of this API.
     _, findings = _lint("splatted-headers")
