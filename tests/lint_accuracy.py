@@ -12,6 +12,7 @@ below 100 % rather than as a changed pin. Used by tests/test_lint_accuracy.py
 
 from __future__ import annotations
 
+import contextlib
 import json
 import tempfile
 from collections import Counter
@@ -94,12 +95,16 @@ def _nested_sets(name: str, root: Path) -> list[str]:
 
 
 def observe(labelled: LabelledSet) -> Observed:
-    """What `apispec lint` finds in the set, with no configuration but the target."""
-    with tempfile.TemporaryDirectory() as tmp:
+    """What `apispec lint` finds in the set, with no configuration but the target.
+
+    Linted as a user lints their repository: from the set's root, paths relative to it,
+    so that where the fixtures sit in this project (under `tests/`) says nothing about
+    them (every file there would otherwise count as a test file)."""
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(labelled.root):
         config = Path(tmp) / ".apispec.toml"
         config.write_text("", encoding="utf-8")
         request = LintRequest(
-            paths=[labelled.root],
+            paths=[Path(".")],
             targets=[labelled.target],
             config=config,
             exclude=labelled.exclude,
@@ -120,7 +125,7 @@ def observe(labelled: LabelledSet) -> Observed:
 
 def _relative(shown: str, root: Path) -> str:
     path = Path(shown)
-    absolute = path if path.is_absolute() else Path.cwd() / path
+    absolute = path if path.is_absolute() else root / path  # shown relative to the root
     try:
         return absolute.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:

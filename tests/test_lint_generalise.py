@@ -112,3 +112,94 @@ def test_a_secret_in_a_name_value_record_is_found_and_a_key_is_never_a_value() -
     text = (TREES / "secrets" / "Lab.postman_environment.json").read_text(encoding="utf-8")
     found = [(text[s.span.start : s.span.end], s.kind) for s in find_secrets(text, "lab.json")]
     assert found == [("c41d9e07b2a84f6e95d3a1b8e7f02c6d", "API key")]
+
+
+def test_a_test_file_is_told_by_the_projects_own_directories_not_those_above_it(
+    tmp_path: Path,
+) -> None:
+    # A checkout under a directory named `tests` (a CI workspace, a fixture tree) is not
+    # all test files: the literal token of its client is a secret; the dummy token of
+    # its own `tests/` directory is not.
+    project = tmp_path / "tests" / "checkout"
+    (project / "tests").mkdir(parents=True)
+    (project / ".apispec.toml").write_text("", encoding="utf-8")
+    (project / "client.py").write_text(
+        "import requests\n"
+        'API = "https://prtg.example.net:1616/api/v2"\n'
+        'HEADERS = {"Authorization": "Bearer test-9f2c4e1a7b3d5f6a8c0e"}\n'
+        'requests.get(f"{API}/devices", headers=HEADERS)\n',
+        encoding="utf-8",
+    )
+    (project / "tests" / "test_client.py").write_text(
+        (project / "client.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    outcome = execute(
+        LintRequest(
+            paths=[project],
+            targets=["25.x.122"],
+            config=project / ".apispec.toml",
+            fail_on="never",
+            jobs=1,
+        )
+    )
+    secrets = [
+        Path(f.path).relative_to(project).as_posix()
+        for f in outcome.result.findings
+        if f.code == "API010"
+    ]
+    assert secrets == ["client.py"]
+
+
+def test_a_helper_is_called_only_from_files_of_its_own_language() -> None:
+    # `api` is a Python helper; in a Postman collection the words "api", "experimental",
+    # "devices" of a URL's `path` array are segments of the `raw` URL, not calls of it.
+    calls, _ = _lint("helper-languages")
+    assert [(f, line, p) for f, line, _, p in calls] == [
+        ("Monitor.postman_collection.json", 9, "/experimental/devices"),
+        ("monitor.py", 10, "/health"),
+    ]
+
+
+def test_ci_workflow_scripts_are_shell_with_the_workflows_environment() -> None:
+    # GitHub Actions `run:` (plain, `|`, folded `>`) and GitLab `script:` items are shell;
+    # `env:`/`variables:` entries at any level are its variables; `${{ ... }}` is a value.
+    calls, findings = _lint("ci-scripts")
+    assert [(f, line, p) for f, line, _, p in calls] == [
+        (".github/workflows/nightly.yml", 11, "/health"),
+        (".github/workflows/nightly.yml", 15, "/experimental/groups"),
+        (".github/workflows/nightly.yml", 20, "/devices"),
+        (".gitlab-ci.yml", 7, "/settings/public"),
+        (".gitlab-ci.yml", 8, "/experimental/devices/{id}/settings"),
+    ]
+    assert [(f, line, c) for f, line, c in findings if c in ("API009", "API011", "API001")] == [
+        (".github/workflows/nightly.yml", 15, "API011"),
+        (".github/workflows/nightly.yml", 19, "API009"),
+        (".gitlab-ci.yml", 8, "API001"),
+    ]
+
+
+def test_a_base_variable_with_another_literal_host_reads_like_that_url_written_out() -> None:
+    # `PAGE_API` names a host that is not this API's: `${PAGE_API}/incidents` is that
+    # product's, as `https://api.pages.example.org/api/v2/incidents` would be (and
+    # beside this API's own base, even a registry collection after it is the other's).
+    calls, _ = _lint("other-bases")
+    # A host variable named for this API (`$PRTG_HOST/api/v2/version`) names it, as the
+    # URL's own text does; another variable before `/api/v2` with an unknown first
+    # segment is another product's.
+    # A base the file also joins registry paths onto (`{BASE}/experimental/devices`) is
+    # this API's whatever its host: `{BASE}/health` is a call.
+    assert [(f, line, p) for f, line, _, p in calls] == [
+        ("own_server.py", 7, "/health"),
+        ("own_server.py", 11, "/experimental/devices"),
+        ("post_status.sh", 7, "/sensors/{id}"),
+        ("version_check.sh", 4, "/version"),
+    ]
+
+
+def test_a_header_in_the_options_of_a_splatted_hashtable_belongs_to_the_calls_splatting_it() -> (
+    None
+):
+    # `Headers = @{ Authorization = ... }` is a key of `$shared`; the call splatting
+    # `@shared` sends it (no Bearer: API009); `$vendor`'s header goes to no call of this API.
+    _, findings = _lint("splatted-headers")
+    assert [f for f in findings if f[2] == "API009"] == [("Get-Alarms.ps1", 4, "API009")]

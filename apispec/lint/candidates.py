@@ -236,6 +236,21 @@ def base_variables(source: Source) -> dict[str, Base]:
     return found
 
 
+def _serves_api(source: Source, base: str, known: frozenset[str]) -> bool:
+    """Whether the file joins a registry path onto the base variable `base` somewhere
+    (`{BASE}/experimental/devices`): then it is this API's base, whatever its host says."""
+    memo = source.memo.setdefault("bases serving", {})
+    found = memo.get(base)  # type: ignore[union-attr]
+    if found is None:
+        pattern = re.compile(re.escape(base) + r"\W{0,2}/([\w-]+)(?:/([\w-]+))?", re.I)
+        found = any(
+            m.group(1) in known and (m.group(1) != "experimental" or m.group(2) in known)
+            for m in pattern.finditer(source.text)
+        )
+        memo[base] = found  # type: ignore[index]
+    return found  # type: ignore[return-value]
+
+
 def _after_plus(source: Source, start: int) -> bool:
     """Whether a `+` stands right before `start` (blanks between)."""
     text = source.text
@@ -556,8 +571,15 @@ def _candidate(
         and first != PARAM
         and first not in known
         and not context.names_this_api(prefix, None)
+        and not _THIS_API.search(source.text, chain.start, offs[hit.start - 7])
     ):
-        return None  # `https://status.example.com/api/v2/summary.json`: another product's API v2
+        # `https://status.example.com/api/v2/summary.json`: another product's API v2 (the
+        # text as written: `"$PRTG/api/v2/health"` names this API by its variable)
+        return None
+    if base is not None and first not in known and first != PARAM:
+        written = context.bases[base]
+        if written.host is not None and not written.strong and not _serves_api(source, base, known):
+            return None  # `STATUS_API="https://status.example.com/api/v2"`, then `$STATUS_API/x`
     one_word = bare and len(raw_segments) == 1
     if first == PARAM and not (hit.via_api_v2 and any(s != PARAM for s in raw_segments)):
         return None  # a variable collection counts after a base, with a literal segment

@@ -131,7 +131,7 @@ class Checker:
         if not might_reference(text) and not has_marker and not self.helpers:
             return []
         lines = Lines(text)
-        file = FileContext(self.run, text, path, lines)
+        file = FileContext(self.run, text, path, lines, self.config.root)
         findings: list[Finding] = []
         extraction = extract(text, path, self.registry, self.helpers)
         file.references = extraction.references

@@ -133,15 +133,22 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
     text = shared.text
     if language == "prose":
         return []
-    if language not in EMBEDDING:
+    scripts: list[Region] = []
+    if language == "yaml" and ("run:" in text or "script:" in text):
+        from apispec.lint.languages import embedded  # CI workflows: their shell scripts
+
+        scripts = embedded.yaml_scripts(text, pos, endpos) if embedded.has_scripts(text) else []
+    if language not in EMBEDDING and not scripts:
         source = Source(text, dialect(language), pos, endpos, shared.lines)
         context = Context(source, shared.evidence)
         shared.learn(infer(source, context))
-        context.helpers = shared.evidence.helpers
+        context.helpers = shared.helpers.callable_in(shared.evidence.helpers, language)
         return references(source, shared.known, language, shared.evidence, context, shared.helpers)
     from apispec.lint.languages import embedded  # most trees hold few such files
 
-    if language == "markdown":
+    if scripts:
+        regions = scripts
+    elif language == "markdown":
         regions = embedded.markdown(text, pos, endpos)
     elif language == "html":
         regions = embedded.html(text, pos, endpos)
@@ -167,7 +174,7 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         if own is not shared:
             own.helpers = shared.helpers
             own.evidence.helpers = shared.helpers.names_in(own.text.lower())
-        context.helpers = own.evidence.helpers
+        context.helpers = shared.helpers.callable_in(own.evidence.helpers, region.language)
         found = references(
             source, own.known, region.language, own.evidence, context, shared.helpers
         )

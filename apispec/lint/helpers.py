@@ -102,6 +102,11 @@ class HelperTable:
         """The helper names that appear in a text (given in lower case)."""
         return frozenset(name for name in self.by_name if "\0" not in name and name in text_lower)
 
+    def callable_in(self, names: frozenset[str], language: str) -> frozenset[str]:
+        """Those of `names` a file in `language` may call (`get`'s rule): a Python helper
+        says nothing about the words of a JSON collection or a Go file."""
+        return frozenset(name for name in names if self.get(name, language) is not None)
+
     def __bool__(self) -> bool:
         return bool(self.by_name)
 

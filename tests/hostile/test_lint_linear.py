@@ -119,6 +119,22 @@ CASES = [
         "9 s at 5,000 clients",
     ),
     (
+        "yaml-script-keys-each-deeper",
+        ".gitlab-ci.yml",
+        "# prtg :1616\n"
+        + "".join(" " * k + "script:\n" for k in range(1_500))
+        + "x:\n  script: curl https://prtg:1616/api/v2/experimental/objects\n",
+        {"API003": 1},  # a key inside a script is its text: each line is read once
+        "new shape (CI scripts)",
+    ),
+    (
+        "yaml-script-line-of-unclosed-expressions",
+        "ci.yml",
+        "run: curl https://prtg:1616/api/v2/experimental/objects " + "${{ a " * 40_000 + "\n",
+        {"API003": 1},
+        "new shape (CI scripts)",
+    ),
+    (
         "json-array-of-paths",
         "paths.json",
         '{"host": "prtg", "paths": [' + '"/api/v2/experimental/objects", ' * 6_000 + '""]}\n',

@@ -224,7 +224,9 @@ def _owner(source: Source, pos: int) -> str | None:
                 if names and "AuthenticationHeaderValue" not in names[-1]:
                     return ""  # an argument of another call
         assigned = _ASSIGNED_TO.search(before)
-        if assigned is not None:
+        if assigned is not None and not (
+            assigned.group(1).lower() == "headers" and source.enclosing_opener(opener, 600) >= 0
+        ):  # `$p = @{ Headers = @{...} }`: the key of the options the header is in, not a name
             return assigned.group(1)
         if re.search(r"-\w+\s*@?\Z", before):
             return ""  # a PowerShell command's argument (`-Headers @{...}`)

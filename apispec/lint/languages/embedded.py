@@ -1,4 +1,5 @@
-"""Code embedded in other files: Markdown fences, HTML `<script>`, notebook code cells.
+"""Code embedded in other files: Markdown fences, HTML `<script>`, notebook code cells,
+CI workflow scripts in YAML.
 
 Each finder returns the regions of code in a file and their language; the
 extraction scans each region as that language (extract.py), so a new kind of
@@ -209,6 +210,112 @@ def _shell_lines(code: str, cells: list[int]) -> tuple[str, str | None]:
     if not found:
         return code, None
     return "".join(python), "".join(shell)
+
+
+# CI workflow YAML: keys whose value is a shell script, and the mappings that set its
+# environment (GitHub Actions `run`/`env`, GitLab CI `script`/`variables`).
+_SCRIPT_KEY = re.compile(
+    r"^([ \t]*(?:-[ \t]+)?)(run|script|before_script|after_script):(?=[ \t]|$)[ \t]*([^\n#]*)",
+    re.M,
+)
+_ENV_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)?)(?:env|variables):[ \t]*$", re.M)
+_ENV_ENTRY = re.compile(r"^[ \t]*([A-Za-z_]\w*):[ \t]+(?=\S)", re.M)
+_EXPRESSION = re.compile(r"\$\{\{[^\n}]{0,200}\}\}")  # `${{ secrets.TOKEN }}`: one value
+
+
+def has_scripts(text: str) -> bool:
+    """Whether a YAML text has a key holding a shell script (the cheap test, per YAML file)."""
+    return _SCRIPT_KEY.search(text) is not None
+
+
+def yaml_scripts(text: str, pos: int, endpos: int) -> list[Region]:
+    """The YAML itself, and its CI shell scripts as one shell region with their environment.
+
+    The shell region is the file's text with everything blanked but the scripts and
+    the environment entries, each `NAME: value` written `NAME=value` (the value where
+    it stands), so a script's `curl "$API/x"` reads `API` as a shell variable; a folded
+    (`>`) or plain multi-line script is one command line. Positions are the file's.
+    """
+    shell = [ch if ch == "\n" else " " for ch in text[pos:endpos]]
+    found = False
+    at = pos
+    while (m := _SCRIPT_KEY.search(text, at, endpos)) is not None:
+        found = True
+        column = len(m.group(1))  # the key's column: a script's lines are indented deeper
+        value = m.group(3).rstrip()
+        block = value[:1] in ("|", ">")
+        # a plain scalar's and a `>` block's lines fold into one; an empty value: a list
+        folded = value[:1] == ">" or (bool(value) and not block)
+        first = m.start(3)
+        if value and not block:
+            _copy(text, shell, pos, first, first + len(value), unquote=True)
+        end = _body_end(text, m.end(), endpos, column)
+        at = max(end, m.end())  # a key inside a script is the script's text
+        line = text.find("\n", m.end(), end)
+        while 0 <= line < end:
+            nxt = text.find("\n", line + 1, end)
+            stop = end if nxt < 0 else nxt
+            _copy(text, shell, pos, line + 1, stop, unquote=not block, item=not value)
+            if folded and stop < end:
+                shell[stop - pos] = " "  # folded: the script's lines are one command line
+            line = nxt
+    if not found:
+        return []
+    at = pos
+    while (m := _ENV_KEY.search(text, at, endpos)) is not None:
+        column = len(m.group(1))
+        end = _body_end(text, m.end(), endpos, column)
+        at = max(end, m.end())
+        for entry in _ENV_ENTRY.finditer(text, m.end(), end):
+            value_at = entry.end()
+            value_end = text.find("\n", value_at, end)
+            value_end = end if value_end < 0 else value_end
+            name = entry.group(1) + "="
+            _copy(text, shell, pos, value_at, value_end)
+            for k, ch in enumerate(name):  # `NAME: value` -> `NAME=value`, the value in place
+                shell[value_at - len(name) + k - pos] = ch
+    code = "".join(shell)
+    code = _EXPRESSION.sub(lambda e: "${" + "_" * (len(e.group(0)) - 3) + "}", code)
+    return [
+        Region(pos, endpos, "yaml"),
+        Region(0, len(code), "shell", code, list(range(pos, endpos))),
+    ]
+
+
+def _body_end(text: str, at: int, endpos: int, column: int) -> int:
+    """Where the lines indented deeper than `column` after `at` end (blank lines kept)."""
+    line = text.find("\n", at, endpos)
+    end = at
+    while 0 <= line < endpos:
+        nxt = text.find("\n", line + 1, endpos)
+        stop = endpos if nxt < 0 else nxt
+        row = text[line + 1 : stop]
+        if row.strip():
+            if len(row) - len(row.lstrip(" \t")) <= column:
+                break
+            end = stop
+        line = nxt
+    return end
+
+
+def _copy(
+    text: str, out: list[str], pos: int, lo: int, hi: int, unquote: bool = False, item: bool = False
+) -> None:
+    """text[lo:hi] into `out`; a list item's `- ` and a quoted scalar's quotes left blank."""
+    while lo < hi and text[lo] in " \t":
+        lo += 1
+    if item and text.startswith("- ", lo):
+        lo += 2
+        while lo < hi and text[lo] in " \t":
+            lo += 1
+        if text[lo : lo + 1] in ("|", ">"):
+            return  # a block item's indicator: its lines follow
+    while hi > lo and text[hi - 1] in " \t\r":
+        hi -= 1
+    if unquote and hi - lo >= 2 and text[lo] in "'\"" and text[hi - 1] == text[lo]:
+        lo, hi = lo + 1, hi - 1
+    for k in range(lo, hi):
+        out[k - pos] = text[k]
 
 
 def terraform(source: Source) -> list[Region]:

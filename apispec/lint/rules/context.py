@@ -7,6 +7,8 @@ position from the reference or a span inside it.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import NamedTuple
 
 from apispec.lint.finding import Finding, Fix, Severity
@@ -62,17 +64,32 @@ class RunContext:
 class FileContext:
     """One file being linted: its text, where it is, and the calls extraction found."""
 
-    __slots__ = ("filter_fixes", "fixes", "lines", "path", "references", "run", "text")
+    __slots__ = ("filter_fixes", "fixes", "lines", "path", "references", "root", "run", "text")
 
-    def __init__(self, run: RunContext, text: str, path: str, lines: Lines) -> None:
+    def __init__(
+        self, run: RunContext, text: str, path: str, lines: Lines, root: Path | None = None
+    ) -> None:
         self.run = run
         self.text = text
         self.path = path
+        self.root = root  # the project's root (the configuration's directory), if known
         self.lines = lines
         self.references: list[Reference] = []
         self.fixes: dict[tuple[int, tuple[str, str]], Fix | None] = {}  # API002's, per call
         # API006's, verified for the whole file at the first one asked for (filter_fixes.py)
         self.filter_fixes: dict[tuple[int, str, int, int], Fix] | None = None
+
+    def project_path(self) -> str:
+        """The file's path inside the project: relative to its root when below it, else as
+        shown. What the file is (a test file) is said by the project's own directories, never
+        by those the project sits in (`/home/ci/tests/checkout/client.py`)."""
+        if self.root is None:
+            return self.path
+        absolute = Path(self.path) if os.path.isabs(self.path) else Path.cwd() / self.path
+        try:
+            return absolute.resolve().relative_to(self.root).as_posix()
+        except (ValueError, OSError):
+            return self.path
 
     def at(self, rule: Rule, span: Span, message: str) -> Finding:
         """A finding of `rule` at `span` of the file."""
