@@ -97,3 +97,18 @@ def test_every_row_names_a_join_and_a_base() -> None:
     for row in BASE_CLIENTS:
         assert isinstance(row.join, Join)
         assert row.base and all(part for part in row.base.split("|")), row
+
+
+def test_a_url_join_onto_the_base_attribute_of_an_object_named_for_this_api() -> None:
+    """`urljoin(prtg.base_url, "x")`: the object comes from another module, its name says whose."""
+    text = (
+        "from urllib.parse import urljoin\n"
+        "import requests\n"
+        "from prtg_session import PrtgSession\n"
+        "from cmdb import Cmdb\n"
+        "prtg, cmdb = PrtgSession(host), Cmdb(url)\n"
+        'summary = requests.get(urljoin(prtg.base_url, "sensor-status-summary"))\n'
+        'racks = requests.get(urljoin(cmdb.base_url, "cluster/resources"))\n'
+    )
+    found = [(r.line, r.path) for r in extract_references(text, "sync.py")]
+    assert found == [(6, "/sensor-status-summary")]

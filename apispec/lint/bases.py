@@ -33,6 +33,13 @@ _OPTION_VALUE = r"\s*(?::|=>|=(?!=))\s*"
 _SHORTHAND = re.compile(r"\s*[,}]")
 _LATER_REACH = 20_000  # characters around a factory where its base may be set later
 _OWNER = re.compile(r"([\w$.]+)\s*\Z")
+# The base URL attribute of an object (`prtg.base_url`, `this.prtgClient.baseUrl`), whatever
+# module made the object: the object's name says whose API it is.
+_OWNED_BASE = re.compile(
+    r"([\w$.]*?[\w$]+)\s*(?:\?\.|\.|->)\s*"
+    r"(?:base_?url|base_?uri|baseaddress|base_?address|prefix_?url|api_?url|api_?base)",
+    re.IGNORECASE,
+)
 
 
 class Base(NamedTuple):
@@ -326,6 +333,9 @@ def _base_of(
     for name in re.findall(r"[A-Za-z_$][\w$]*", names):
         if name.lower() in base_names:
             return Base(True, None, written)
+    owned = _OWNED_BASE.fullmatch(written)
+    if owned is not None and "prtg" in owned.group(1).lower():
+        return Base(True, None, written, True)  # `prtg.base_url`: a client object of this API's
     return None
 
 
