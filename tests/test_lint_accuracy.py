@@ -18,6 +18,12 @@ MIN_RECALL = 0.98
 MIN_RULES_RIGHT = 0.97
 MAX_FALSE = 0.02
 PER_LANGUAGE = {"clients"}  # sets whose every language must hold the thresholds alone
+# Holdout sets: client code written from the spec alone by people who never saw the
+# linter, kept to measure how it does on code nobody tuned it on (docs/linter.md,
+# "Accuracy"). They count in the all-sets figures; alone, each must not fall below what
+# was measured when it was added (a regression guard), which is under the tuned sets'
+# thresholds for rule codes: the figures in the docs say by how much.
+MEASURED = {"holdout2": 0.91, "holdout3": 0.91}  # set: lowest rule codes right
 
 
 @pytest.fixture(scope="module")
@@ -42,13 +48,14 @@ def test_every_labelled_file_exists_and_every_file_is_labelled() -> None:
 @pytest.mark.parametrize("name", acc.sets())
 def test_set_meets_the_accuracy_targets(name: str, scored: dict) -> None:
     rows = scored[name]
+    min_rules_right = MEASURED.get(name, MIN_RULES_RIGHT)
     groups = [k for k in rows if k != "all"] if name in PER_LANGUAGE else []
     for group in ["all", *groups]:
         s = rows[group]
         detail = "\n".join(s.misses[:40])
         assert s.recall >= MIN_RECALL, f"{name}/{group}: calls found {s.recall:.1%}\n{detail}"
         assert s.method_accuracy == 1.0, f"{name}/{group}: methods\n{detail}"
-        assert s.rules_right >= MIN_RULES_RIGHT, (
+        assert s.rules_right >= min_rules_right, (
             f"{name}/{group}: rules right {s.rules_right:.1%}\n{detail}"
         )
         assert s.false_rate <= MAX_FALSE, f"{name}/{group}: false {s.false_rate:.1%}\n{detail}"
