@@ -376,7 +376,8 @@ def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
             made = (m.group("made") or m.group("made2") or "").lower()
             if receiver in clients.mock_receivers or "mock" in made or "fake" in made:
                 names.add(name.lower().lstrip("$@_"))
-        if clients.mock_modules:  # `import { http, HttpResponse } from "msw"`
+        # `import { http, HttpResponse } from "msw"`: the module's name is in the text first
+        if any(module in source.text for module in clients.mock_modules):
             for m in _IMPORTED.finditer(source.text, source.pos, source.endpos):
                 if m.group("module") in clients.mock_modules:
                     for name in re.findall(
