@@ -92,8 +92,12 @@ def _find_clients(
     source: Source, table: ClientTable, base_names: frozenset[str]
 ) -> dict[str, ClientObject]:
     text, pos, endpos = source.text, source.pos, source.endpos
-    if table.base_finder is None or table.base_finder.search(text, pos, endpos) is None:
-        return {}  # most files create no such client: one search says so
+    if (
+        table.base_finder is None
+        or not any(hint.search(text, pos, endpos) for hint in table.base_hints)
+        or table.base_finder.search(text, pos, endpos) is None
+    ):
+        return {}  # most files create no such client: a few literal searches say so
     clients: dict[str, ClientObject] = {}
     for row, factory, setters in table.base_factories:
         sources = row.base.split("|")

@@ -688,7 +688,13 @@ class _Sites:
 
     def _any_builder(self) -> bool:
         if self._builders is None:  # most files call none: one search says so
-            self._builders = self.table.builder_names.search(self.source.text) is not None
+            text = self.source.text
+            words = self.table.builder_words
+            if words and text.isascii():  # the same test, as plain substring searches
+                lower = text.lower()
+                self._builders = any(word in lower for word in words)
+            else:
+                self._builders = self.table.builder_names.search(text) is not None
         return self._builders
 
     def _builder_argument(self, at: int) -> bool:

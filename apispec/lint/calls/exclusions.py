@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from apispec.lint.calls.callee import callee_before
@@ -55,6 +56,9 @@ _COMPARED_BEFORE = re.compile(
     re.I,
 )
 _BEFORE_REACH = 24  # characters before a string where its operator may stand
+# The last character each of those operators may end with (as re.I folds it): a cheap
+# test that spares the search before most strings (an argument after `(` or `-Uri`).
+_OPERATOR_LAST = frozenset("=>sSnNqQeEhH\u017f")
 _COMPARED_AFTER = re.compile(
     r"\s*(?:===?|!==?|<>|\bis\b|\bnot\s+in\b|\bin\b|-(?:c|i)?(?:eq|ne|like|match|contains)\b)",
     re.I,
@@ -132,6 +136,7 @@ _RESPONSE_HEADER = re.compile(
     r"""|(?<![\w$])['"]?href['"]?\s*(?::|=>|=|,|\bto\b)\s*\Z""",
     re.I,
 )
+_HEADER_LAST = frozenset(":>=,?oO")  # the characters a match of _RESPONSE_HEADER may end with
 
 
 def decorated(text: str, line_start: int, start: int) -> bool:
@@ -260,8 +265,9 @@ def compared(
         return True
     line_start = source.line_start(start)
     before = text[max(line_start, start - 48) : start].rstrip()
-    if _COMPARED_BEFORE.search(before[-_BEFORE_REACH:]) or _RESPONSE_HEADER.search(
-        text[max(line_start, start - 120) : start].rstrip()  # a conditional's branches too
+    header = text[max(line_start, start - 120) : start].rstrip()  # a conditional's branches too
+    if (before[-1:] in _OPERATOR_LAST and _COMPARED_BEFORE.search(before[-_BEFORE_REACH:])) or (
+        header[-1:] in _HEADER_LAST and _RESPONSE_HEADER.search(header)
     ):
         return True  # an operand, or a Location or Link header's value (a server's answer)
     if bracket == "{" and _table_key(source, start, end, opener):
@@ -315,14 +321,27 @@ def _case_arm(source: Source, start: int, end: int) -> bool:
 
 def _matcher(source: Source, callee: str, opener: int, clients: ClientTable) -> bool:
     """An argument of a call that compares, matches or asserts (`url.startswith(...)`)."""
-    last = _LAST_NAME.search(callee)
-    name = last.group(1).lower() if last else ""
-    if name in _MATCHERS or _ASSERTING.match(name) or _ASSERTING.match(callee.lstrip("$@ \t")):
+    name, matches = _callee_kind(callee)
+    if matches:
         return True
     mocks = mock_names(source, clients)
     if mocks and _ROOT_NAME.match(callee) and _ROOT_NAME.match(callee).group(1).lower() in mocks:  # type: ignore[union-attr]
         return True
     return name in _VERB_CALLS and _replied(source, opener)
+
+
+@lru_cache(maxsize=4096)
+def _callee_kind(callee: str) -> tuple[str, bool]:
+    """A callee's last name (lower case) and whether it compares, matches or asserts.
+
+    Kept per callee text: a file calls the same few names many times.
+    """
+    last = _LAST_NAME.search(callee)
+    name = last.group(1).lower() if last else ""
+    matches = bool(
+        name in _MATCHERS or _ASSERTING.match(name) or _ASSERTING.match(callee.lstrip("$@ \t"))
+    )
+    return name, matches
 
 
 def _replied(source: Source, opener: int) -> bool:
@@ -357,7 +376,8 @@ def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
             made = (m.group("made") or m.group("made2") or "").lower()
             if receiver in clients.mock_receivers or "mock" in made or "fake" in made:
                 names.add(name.lower().lstrip("$@_"))
-        if clients.mock_modules:  # `import { http, HttpResponse } from "msw"`
+        # `import { http, HttpResponse } from "msw"`: the module's name is in the text first
+        if any(module in source.text for module in clients.mock_modules):
             for m in _IMPORTED.finditer(source.text, source.pos, source.endpos):
                 if m.group("module") in clients.mock_modules:
                     for name in re.findall(

@@ -514,6 +514,12 @@ class ClientTable(NamedTuple):
         tuple[BaseClient, re.Pattern[str] | None, tuple[re.Pattern[str], ...]], ...
     ]
     base_finder: re.Pattern[str] | None
+    # The finder's pieces without a leading `\b`: each begins with a literal, which the
+    # regex engine looks for as a string, so a file holding none is passed over fast.
+    base_hints: tuple[re.Pattern[str], ...]
+    # builder_names as lower-case words, for a text in ASCII (`in` instead of a search
+    # for several words ignoring case); empty when a name is not ASCII.
+    builder_words: tuple[str, ...]
 
 
 @cache
@@ -576,6 +582,10 @@ def table(language: str) -> ClientTable:
             if row.language in ("*", language)
         ),
         base_finder=_finder(language),
+        base_hints=tuple(
+            re.compile(piece.removeprefix(r"\b"), re.M) for piece in _finder_pieces(language)
+        ),
+        builder_words=_builder_words(language),
         mock_modules=frozenset(
             name
             for lang, names in MOCK_MODULES
@@ -586,29 +596,32 @@ def table(language: str) -> ClientTable:
             (re.compile(p) for lang, p in ROUTER_FACTORIES if lang in ("*", language)), None
         ),
         builder_names=re.compile(
-            "(?i)"
-            + "|".join(
-                sorted(
-                    {
-                        re.escape(name.split()[-1])
-                        for row in URL_JOINS
-                        if row.language in ("*", language)
-                        for name in row.callee.split("|")
-                    }
-                    | {
-                        re.escape(name)
-                        for row in CHAIN_CALLS
-                        if row.language in ("*", language) and row.role == "segments"
-                        for name in row.names.split("|")
-                    }
-                )
-            )
+            "(?i)" + "|".join(sorted(re.escape(name) for name in _builder_names(language)))
         ),
     )
 
 
-def _finder(language: str) -> re.Pattern[str] | None:
-    """One pattern for every way a client of the language gets its base URL."""
+def _builder_names(language: str) -> set[str]:
+    """The names of the language's URL-join and path-segment calls."""
+    return {
+        name.split()[-1]
+        for row in URL_JOINS
+        if row.language in ("*", language)
+        for name in row.callee.split("|")
+    } | {
+        name
+        for row in CHAIN_CALLS
+        if row.language in ("*", language) and row.role == "segments"
+        for name in row.names.split("|")
+    }
+
+
+def _builder_words(language: str) -> tuple[str, ...]:
+    words = tuple(sorted(name.lower() for name in _builder_names(language)))
+    return words if all(word.isascii() for word in words) else ()
+
+
+def _finder_pieces(language: str) -> list[str]:
     pieces = []
     for row in BASE_CLIENTS:
         if row.language not in ("*", language):
@@ -618,6 +631,12 @@ def _finder(language: str) -> re.Pattern[str] | None:
         pieces.extend(
             r"\." + re.escape(kind[1:]) + r"\b" for kind in row.base.split("|") if kind[0] == "="
         )
+    return pieces
+
+
+def _finder(language: str) -> re.Pattern[str] | None:
+    """One pattern for every way a client of the language gets its base URL."""
+    pieces = _finder_pieces(language)
     return re.compile("|".join(f"(?:{p})" for p in pieces), re.M) if pieces else None
 
 
