@@ -16,13 +16,16 @@ from apispec.exceptions import ApispecError
 from apispec.filters import complete as complete_filter
 from apispec.filters.parse import tokenize as filter_tokens
 from apispec.inputs import load_toml, read_input_text
+from apispec.lint.cache import Stamp, content_hash, stamp, walked
 from apispec.lint.config import Config, find_config, load_config, parse_severity, parse_size
-from apispec.lint.discover import discover, read_text
+from apispec.lint.discover import decode, discover, read_bytes, read_text
 from apispec.lint.engine import Checker, Options, lint_in_budget
 from apispec.lint.extract import extract_references, language_of
 from apispec.lint.finding import Finding, Severity
+from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.match import match
 from apispec.lint.prefilter import worth_decoding
+from apispec.lint.repository import Repository
 from apispec.lint.rules import BY_CODE, expand_codes
 from apispec.lint.suppression_comment import suppression_edit
 from apispec.model import Endpoint, Registry, load_registry
@@ -34,11 +37,16 @@ __all__ = [
     "Config",
     "Finding",
     "FixPlan",
+    "Helper",
+    "HelperTable",
+    "Repository",
     "Severity",
+    "Stamp",
     "call_sites",
     "complete_filter",
     "config_keys",
     "expand_codes",
+    "file_helpers",
     "filter_tokens",
     "find_config",
     "fix_plan",
@@ -50,9 +58,11 @@ __all__ = [
     "parse_severity",
     "parse_size",
     "read_document",
+    "read_file",
     "registry_for",
     "rule_url",
     "suppression",
+    "workspace_candidates",
     "workspace_files",
 ]
 
@@ -88,10 +98,12 @@ def make_checker(
     targets: tuple[str, ...],
     registry_dir: Path | None,
     overlays: tuple[Path, ...] = (),
+    helpers: HelperTable | None = None,
 ) -> Checker:
-    """A linter for one configuration, as `apispec lint` would build it (registry loaded once)."""
+    """A linter for one configuration, as `apispec lint` would build it (registry loaded once);
+    `helpers`: the workspace's helper table, as the CLI's second pass over a tree has it."""
     registry = load_registry(registry_dir, overlays)
-    return Checker(registry, Options(config, targets, registry_dir, overlays))
+    return Checker(registry, Options(config, targets, registry_dir, overlays, helpers))
 
 
 def registry_for(
@@ -105,19 +117,49 @@ def registry_for(
         return load_registry(None), None, (), f"{exc}; using the bundled registry"
 
 
-def lint_document(checker: Checker, text: str, name: str) -> tuple[list[Finding], str | None]:
-    """(findings, None), or ((), why it was not linted): over the time budget
-    (`file-timeout`, CPU time of the lint thread) or an internal error, as `apispec lint`
-    reports such a file."""
+def lint_document(
+    checker: Checker, text: str, name: str
+) -> tuple[list[Finding], str | None, list[Helper]]:
+    """(findings, None, the API helpers the text defines), or ((), why it was not linted, ()):
+    over the time budget (`file-timeout`, CPU time of the lint thread) or an internal
+    error, as `apispec lint` reports such a file."""
     result = lint_in_budget(checker, text, name)
     if result.skipped is not None:
-        return [], result.skipped.reason.removeprefix("not linted: ")
-    return result.findings, None
+        return [], result.skipped.reason.removeprefix("not linted: "), []
+    return result.findings, None, result.helpers
+
+
+def file_helpers(checker: Checker, data: bytes, name: str) -> list[Helper]:
+    """The API helpers a file's bytes define, as the first pass of `apispec lint` learns them
+    (bytes the prefilter rejects, binary ones and a file over its budget define none)."""
+    text, _reason = decode(data, checker.worth_decoding)
+    if text is None:
+        return []
+    return lint_in_budget(checker, text, name).helpers
+
+
+def read_file(path: str, max_size: int) -> tuple[bytes, Stamp | None, bytes] | None:
+    """(bytes, status, content hash) of a file within the size limit; None: unreadable or larger."""
+    data, info, _reason = read_bytes(path, max_size)
+    if data is None or info is None:
+        return None
+    return data, stamp(info), content_hash(data)
 
 
 def read_document(path: str, max_size: int) -> tuple[str | None, str | None]:
     """(text, None); (None, reason) when the CLI would skip it; (None, None): nothing to lint."""
     return read_text(path, max_size, worth_decoding)
+
+
+def workspace_candidates(folder: Path, config: Config) -> dict[str, Stamp]:
+    """The files `apispec lint FOLDER` would lint, each with its status as the walk saw it."""
+    candidates, _skipped = discover(
+        [folder],
+        excludes=config.exclude,
+        respect_gitignore=config.respect_gitignore,
+        max_size=config.max_file_size,
+    )
+    return {c.path: walked(c) for c in candidates}
 
 
 def workspace_files(folder: Path, config: Config) -> list[str]:

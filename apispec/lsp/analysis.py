@@ -2,7 +2,9 @@
 
 An Analyzer belongs to one worker thread (the linter's Checker keeps per-file
 state), and caches a Checker per profile so the registry is loaded and the
-rules are set up once, not per keystroke.
+rules are set up once, not per keystroke. A document that calls a helper
+another workspace file defines is linted again with the workspace's helper
+table, as `apispec lint FOLDER`'s second pass does (apispec.lsp.helper_index).
 """
 
 from __future__ import annotations
@@ -23,14 +25,25 @@ class Result:
     findings: tuple[adapter.Finding, ...]
     skipped: str | None = None
     problems: tuple[str, ...] = ()  # settings the profile could not use, one line each
+    helpers: tuple[adapter.Helper, ...] = ()  # the API helpers the text defines (first pass)
+    dependency: bytes | None = None  # the digest of the helper table it was linted with
+
+
+MEMO = 64  # first-pass results kept per thread (open documents, by version)
 
 
 class Analyzer:
     def __init__(self) -> None:
         self._checkers: dict[tuple[object, ...], tuple[adapter.Checker, tuple[str, ...]]] = {}
+        # per profile, the one Checker that knows the workspace's helpers, with their digest
+        self._helped: dict[tuple[object, ...], tuple[bytes, adapter.Checker]] = {}
+        # uri: (version, profile key, result) of a first pass, shared by learning and linting
+        self._memo: dict[str, tuple[int, tuple[object, ...], Result]] = {}
 
     def forget(self) -> None:
         self._checkers.clear()
+        self._helped.clear()
+        self._memo.clear()
 
     def checker(self, profile: Profile) -> tuple[adapter.Checker, tuple[str, ...]]:
         """The Checker of a profile, and the problems met while building it."""
@@ -58,10 +71,48 @@ class Analyzer:
         self._checkers[profile.key] = (checker, tuple(problems))
         return checker, tuple(problems)
 
-    def lint(self, doc: Document, profile: Profile) -> Result:
-        checker, problems = self.checker(profile)
+    def _helped_checker(
+        self, profile: Profile, table: tuple[adapter.Repository, bytes]
+    ) -> adapter.Checker:
+        plain, _ = self.checker(profile)
+        repository, digest = table
+        known = self._helped.get(profile.key)
+        if known is not None and known[0] == digest:
+            return known[1]
+        options = plain.options
+        checker = adapter.make_checker(
+            options.config,
+            options.targets,
+            options.registry_dir,
+            options.overlays,
+            repository.table,
+        )
+        self._helped[profile.key] = (digest, checker)
+        return checker
+
+    def lint(
+        self,
+        doc: Document,
+        profile: Profile,
+        table: tuple[adapter.Repository, bytes] | None = None,
+    ) -> Result:
+        """The first pass (`table` None: what the text defines, its findings if it calls no
+        other file's helper), or the second, with the workspace's helper table."""
+        memo = self._memo.get(doc.uri) if table is None and doc.version is not None else None
+        if memo is not None and memo[:2] == (doc.version, profile.key):
+            return memo[2]
+        plain, problems = self.checker(profile)
+        checker = plain if table is None else self._helped_checker(profile, table)
         reason = doc.not_linted(profile.config.max_file_size)
         if reason is not None:
             return Result((), reason, problems)
-        findings, reason = adapter.lint_document(checker, doc.text, doc.lint_name)
-        return Result(tuple(findings), reason, problems)
+        findings, reason, helpers = adapter.lint_document(checker, doc.text, doc.lint_name)
+        if table is not None:
+            return Result(tuple(findings), reason, problems, (), table[1])
+        result = Result(tuple(findings), reason, problems, tuple(helpers))
+        if doc.version is not None:
+            self._memo.pop(doc.uri, None)
+            self._memo[doc.uri] = (doc.version, profile.key, result)
+            if len(self._memo) > MEMO:
+                del self._memo[next(iter(self._memo))]
+        return result

@@ -54,7 +54,9 @@ async def initialized(ls: ApispecServer, params: types.InitializedParams) -> Non
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(ls.lint_pool, adapter.load_registry)  # warm, off the loop
     if ls.documents.all() or ls.profiles.by_folder:
-        ls.configuration_changed()
+        ls.configuration_changed()  # which learns the workspace's helpers too
+    else:
+        ls.learn_workspace()  # in the background: no document waits for it
 
 
 def did_open(ls: ApispecServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -71,10 +73,12 @@ def did_save(ls: ApispecServer, params: types.DidSaveTextDocumentParams) -> None
     if is_config_file(params.text_document.uri):
         ls.configuration_changed()
     else:
+        ls.file_changed(params.text_document.uri)
         ls.touched()
 
 
 def did_close(ls: ApispecServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.document_closed(ls.documents.get(params.text_document.uri))
     ls.documents.close(params.text_document.uri)
     ls.forget(params.text_document.uri)
 
@@ -93,8 +97,14 @@ async def did_change_configuration(
 def did_change_watched_files(ls: ApispecServer, params: types.DidChangeWatchedFilesParams) -> None:
     if any(is_config_file(c.uri) or c.uri.endswith("/.gitignore") for c in params.changes):
         ls.configuration_changed()
-    else:
-        ls.touched()
+        return
+    for change in params.changes:
+        ls.file_changed(
+            change.uri,
+            deleted=change.type == types.FileChangeType.Deleted,
+            created=change.type == types.FileChangeType.Created,
+        )
+    ls.touched()
 
 
 async def did_change_workspace_folders(
@@ -105,6 +115,8 @@ async def did_change_workspace_folders(
 
 
 def shutdown(ls: ApispecServer, params: None) -> None:
+    for task in ls.syncing.values():
+        task.cancel()
     ls.lint_pool.shutdown(wait=False, cancel_futures=True)
     ls.workspace_pool.shutdown(wait=False, cancel_futures=True)
 
@@ -136,7 +148,14 @@ async def workspace_diagnostic(
 
     def collect() -> list[FileReport]:
         return list(
-            scan(ls.folders(), ls.documents, ls.profiles, ls.workspace_analyzer, stop.is_set)
+            scan(
+                ls.folders(),
+                ls.documents,
+                ls.profiles,
+                ls.workspace_analyzer,
+                stop.is_set,
+                ls.helper_index,
+            )
         )
 
     try:
@@ -342,7 +361,7 @@ def create_server() -> ApispecServer:
             types.TEXT_DOCUMENT_DIAGNOSTIC,
             document_diagnostic,
             types.DiagnosticOptions(
-                identifier="apispec", inter_file_dependencies=False, workspace_diagnostics=True
+                identifier="apispec", inter_file_dependencies=True, workspace_diagnostics=True
             ),
         ),
         (types.WORKSPACE_DIAGNOSTIC, workspace_diagnostic, None),

@@ -9,6 +9,12 @@ stale work. A
 second thread serves workspace diagnostics, so a scan of the whole tree
 never delays the document being edited. Each thread has its own Analyzer
 (the linter's Checker keeps per-file state).
+
+The workspace's own API helpers (apispec.lsp.helper_index) are learnt in
+the background after `initialized`: the walk in the workspace thread, then
+one file per job in the lint thread, so a document's lint waits for one
+file at most. A document's result is kept with the digest of the helper
+table it depends on, and linted again when that table changes.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from apispec.lsp import adapter
 from apispec.lsp.analysis import Analyzer, Result
 from apispec.lsp.diagnostics import of_result
 from apispec.lsp.documents import Document, Documents, path_of
+from apispec.lsp.helper_index import HelperIndex
 from apispec.lsp.maturity import newest_target
 from apispec.lsp.settings import ClientSettings, Profile, Profiles
 from apispec.lsp.workspace import result_id
@@ -41,6 +48,7 @@ log = logging.getLogger("apispec.lsp")
 
 CONFIG_FILES = ("pyproject.toml", ".apispec.toml")
 WATCHED = ("**/pyproject.toml", "**/.apispec.toml", "**/.gitignore")
+WATCHED_SOURCES = "**/*"  # any file may define an API helper another one calls
 CLIENT_TIMEOUT = 10.0  # seconds to wait for the client's answer to our own requests
 
 
@@ -90,7 +98,12 @@ class ApispecServer(LanguageServer):
         self.workspace_analyzer = Analyzer()  # used only in the `workspace` thread
         self.lint_pool = ThreadPoolExecutor(1, thread_name_prefix="apispec-lint")
         self.workspace_pool = ThreadPoolExecutor(1, thread_name_prefix="apispec-workspace")
-        self.results: dict[str, tuple[int | None, tuple[object, ...], Result]] = {}
+        # uri: (version, profile key, helper table digest it depends on, result)
+        self.results: dict[str, tuple[int | None, tuple[object, ...], bytes | None, Result]] = {}
+        self.helper_index = HelperIndex()
+        self.syncing: dict[Path, asyncio.Task[None]] = {}  # a walk and learn per folder
+        self.resync: set[Path] = set()  # folders to walk again when their sync ends
+        self.relearning: set[asyncio.Task[None]] = set()  # single files learnt again
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.started: dict[str, float] = {}  # when each document's last lint started
         self.push = True  # publish diagnostics unless the client pulls them
@@ -184,7 +197,7 @@ class ApispecServer(LanguageServer):
         if not self.can_watch:
             return
         options = types.DidChangeWatchedFilesRegistrationOptions(
-            watchers=[types.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
+            watchers=[types.FileSystemWatcher(glob_pattern=g) for g in (*WATCHED, WATCHED_SOURCES)]
         )
         registration = types.Registration(
             id="apispec-configuration",
@@ -238,27 +251,188 @@ class ApispecServer(LanguageServer):
 
     # -- linting --------------------------------------------------------------------
 
-    def _lint(self, doc: Document, profile: Profile, only_if_current: bool) -> Result | None:
-        """In the lint thread. None: the document changed before its turn came."""
+    def _lint(
+        self,
+        doc: Document,
+        profile: Profile,
+        folder: Path | None,
+        only_if_current: bool,
+        loop: asyncio.AbstractEventLoop,
+    ) -> Result | None:
+        """In the lint thread. None: the document changed before its turn came.
+
+        The first pass is the result, unless the text calls a helper another file of
+        the folder defines: then it is linted again with the folder's table, as the
+        CLI's second pass does.
+        """
         if only_if_current and self.documents.get(doc.uri) is not doc:
             return None
-        return self.analyzer.lint(doc, profile)
+        first = self._learn_open(doc, profile, loop)
+        table = self.helper_index.table(folder)
+        path = doc.path
+        if first.skipped is not None or table is None or path is None:
+            return first
+        if not table[0].calls_others(doc.text, str(path)):
+            return first
+        return self.analyzer.lint(doc, profile, table)
 
     async def result(self, doc: Document, only_if_current: bool = False) -> Result | None:
         profile = self.profile(doc)
+        await self.learn_open_documents()
+        folder = self.folder_of(doc.path)
+        dependency = self._dependency(doc, folder)
         cached = self.results.get(doc.uri)
-        if cached is not None and cached[:2] == (doc.version, profile.key):
-            return cached[2]
+        if cached is not None and cached[:3] == (doc.version, profile.key, dependency):
+            return cached[3]
         loop = asyncio.get_running_loop()
         result = await loop.run_in_executor(
-            self.lint_pool, self._lint, doc, profile, only_if_current
+            self.lint_pool, self._lint, doc, profile, folder, only_if_current, loop
         )
         if result is None:
             return None
         self.report(result.problems)
         if self.documents.get(doc.uri) is doc:
-            self.results[doc.uri] = (doc.version, profile.key, result)
+            self.results[doc.uri] = (doc.version, profile.key, result.dependency, result)
         return result
+
+    def _dependency(self, doc: Document, folder: Path | None) -> bytes | None:
+        path = doc.path
+        if path is None:
+            return None
+        return self.helper_index.dependency(folder, doc.text, str(path))
+
+    # -- the workspace's own API helpers -------------------------------------------
+
+    def _learn_open(
+        self, doc: Document, profile: Profile, loop: asyncio.AbstractEventLoop
+    ) -> Result:
+        """In the lint thread: an open document's first pass, and what it defines learnt."""
+        first = self.analyzer.lint(doc, profile)
+        path = doc.path
+        if path is not None and self.documents.get(doc.uri) is doc:
+            changed = self.helper_index.set_open(str(path), doc.version, first.helpers)
+            if changed:
+                loop.call_soon_threadsafe(self.helpers_changed, changed)
+        return first
+
+    async def learn_open_documents(self) -> None:
+        """Learn the helpers of the open documents edited since they were last learnt, so a
+        document linted next sees its neighbours' unsaved helpers (one job, memoised: the
+        lint of each of them reuses its first pass)."""
+        stale = [
+            (doc, self.profile(doc))
+            for doc in self.documents.all()
+            if doc.path is not None
+            and self.folder_of(doc.path) is not None
+            and self.helper_index.open_version(str(doc.path)) != doc.version
+        ]
+        if stale:
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(
+                self.lint_pool, lambda: [self._learn_open(d, p, loop) for d, p in stale]
+            )
+
+    def learn_workspace(self) -> None:
+        """Walk every workspace folder and learn what its files define, in the background."""
+        folders = self.folders()
+        self.helper_index.relearn(folders)
+        for folder in folders:
+            self.sync_soon(folder)
+
+    def sync_soon(self, folder: Path) -> None:
+        task = self.syncing.get(folder)
+        if task is not None and not task.done():
+            self.resync.add(folder)  # walked again when the running sync ends
+            return
+        self.syncing[folder] = asyncio.ensure_future(self._sync(folder))
+
+    async def _sync(self, folder: Path) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            again = True
+            while again:
+                self.resync.discard(folder)
+                profile = self.profiles.profile(folder, folder)
+                files = await loop.run_in_executor(self.workspace_pool, _walk, folder, profile)
+                todo, changed = self.helper_index.walked(folder, files)
+                for path in todo:  # one job per file: a document's lint waits for one at most
+                    if folder not in self.folders():
+                        return
+                    changed |= await self._learn_file(folder, path)
+                self.helper_index.mark_ready(folder)
+                if changed:
+                    self.helpers_changed([folder])
+                again = folder in self.resync
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a background task has nobody to answer: log it
+            self.report_server_error(exc, type(exc))
+
+    async def _learn_file(self, folder: Path, path: str) -> bool:
+        profile = self.profiles.profile(Path(path).parent, folder)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.lint_pool, self._learn_disk, folder, path, profile)
+
+    def _learn_disk(self, folder: Path, path: str, profile: Profile) -> bool:
+        """In the lint thread: what a file on disk defines, read once per content."""
+        read = adapter.read_file(path, profile.config.max_file_size)
+        if read is None:
+            return self.helper_index.set_file(folder, path, None, None, ())
+        data, status, digest = read
+        helpers = self.helper_index.learnt(profile.key, digest)
+        if helpers is None:
+            checker, _ = self.analyzer.checker(profile)
+            helpers = tuple(adapter.file_helpers(checker, data, path))
+        return self.helper_index.set_file(folder, path, status, (profile.key, digest), helpers)
+
+    def file_changed(self, uri: str, deleted: bool = False, created: bool = False) -> None:
+        """A file saved, changed on disk, created or deleted: learn it (or walk again)."""
+        path = path_of(uri)
+        if path is None:
+            return
+        known = self.helper_index.folders_of(str(path))
+        if deleted and known:
+            changed = self.helper_index.forget_file(str(path))
+            if changed:
+                self.helpers_changed(changed)
+        elif known and not created:
+            for folder in known:
+                task = asyncio.ensure_future(self._relearn(folder, str(path)))
+                self.relearning.add(task)
+                task.add_done_callback(self.relearning.discard)
+        elif created or deleted:  # a new file, or a directory: walk its folder again
+            folder = self.folder_of(path)
+            if folder is not None:
+                self.sync_soon(folder)
+
+    async def _relearn(self, folder: Path, path: str) -> None:
+        try:
+            if await self._learn_file(folder, path):
+                self.helpers_changed([folder])
+        except Exception as exc:
+            self.report_server_error(exc, type(exc))
+
+    def document_closed(self, doc: Document | None) -> None:
+        if doc is not None and doc.path is not None:
+            changed = self.helper_index.close(str(doc.path))
+            if changed:
+                self.helpers_changed(changed)
+
+    def helpers_changed(self, folders: list[Path]) -> None:
+        """A folder's helper table changed: the documents that depend on it are linted again
+        (pushed at once; a pulling client is asked to pull again)."""
+        self.touched()
+        if not self.push:
+            if self.can_refresh:
+                self.workspace_diagnostic_refresh(None)
+            return
+        for doc in self.documents.all():
+            folder = self.folder_of(doc.path)
+            cached = self.results.get(doc.uri)
+            if folder not in folders or cached is None:
+                continue
+            if cached[2] != self._dependency(doc, folder):
+                self.schedule(doc.uri, delay=0)
 
     def schedule(self, uri: str, delay: float | None = None) -> None:
         """Publish the document's diagnostics (push clients only), throttled.
@@ -320,6 +494,7 @@ class ApispecServer(LanguageServer):
     def configuration_changed(self) -> None:
         """A configuration file or the settings changed: lint everything again."""
         self.profiles.forget()
+        self.learn_workspace()
         self.analyzer.forget()  # a Checker per profile: the old profiles' go too
         self.workspace_analyzer.forget()
         self.results.clear()
@@ -348,12 +523,20 @@ class ApispecServer(LanguageServer):
     def document_report(
         self, doc: Document, result: Result, previous: str | None
     ) -> types.RelatedFullDocumentDiagnosticReport | types.RelatedUnchangedDocumentDiagnosticReport:
-        rid = result_id(doc.text, self.profile(doc).key)
+        rid = result_id(doc.text, self.profile(doc).key, result.dependency)
         if previous == rid:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
         return types.RelatedFullDocumentDiagnosticReport(
             items=of_result(result, doc.index(self.encoding)), result_id=rid
         )
+
+
+def _walk(folder: Path, profile: Profile) -> dict[str, adapter.Stamp]:
+    """The files `apispec lint FOLDER` would read, with their status; none if it cannot be walked."""
+    try:
+        return adapter.workspace_candidates(folder, profile.config)
+    except (adapter.ApispecError, OSError):
+        return {}
 
 
 def is_config_file(uri: str) -> bool:
