@@ -64,6 +64,7 @@ _COMPARED_AFTER = re.compile(
     re.I,
 )
 # After a string in a case table: `case "/x":`, a switch arm `"/x" => ...`, `'/x' { ... }`.
+_INDENT = re.compile(r"[ \t]*")
 _AFTER_FIRST = frozenset("=!<ainI-")  # how the operators after a string begin
 _CASE_AFTER = re.compile(r"\s*(?:=>(?!\s*\{?\s*$)|\{)")
 _SWITCH = re.compile(r"\bswitch\b|\bmatch\b|\bcase\b", re.I)
@@ -272,7 +273,11 @@ def compared(
         return True  # an operand, or a Location or Link header's value (a server's answer)
     if bracket == "{" and _table_key(source, start, end, opener):
         return True
-    if not text[line_start:start].strip() and _case_arm(source, start, end):
+    if (
+        not before
+        and _INDENT.match(text, line_start).end() >= start
+        and _case_arm(source, start, end)
+    ):  # first on its line (the indentation read, never the whole line: a one-line JSON file)
         return True
     return callee is not None and _matcher(source, callee, opener, clients)
 
