@@ -273,11 +273,7 @@ def compared(
         return True  # an operand, or a Location or Link header's value (a server's answer)
     if bracket == "{" and _table_key(source, start, end, opener):
         return True
-    if (
-        not before
-        and _INDENT.match(text, line_start).end() >= start
-        and _case_arm(source, start, end)
-    ):  # first on its line (the indentation read, never the whole line: a one-line JSON file)
+    if not before and _case_arm(source, start, end, line_start):
         return True
     return callee is not None and _matcher(source, callee, opener, clients)
 
@@ -313,11 +309,14 @@ def _table_key(source: Source, start: int, end: int, opener: int | None = None) 
     return text[k] in "{,"
 
 
-def _case_arm(source: Source, start: int, end: int) -> bool:
-    """An arm of a switch: `"/x" => ...` (C#), `'/x' { ... }` (PowerShell) at a line's start."""
+def _case_arm(source: Source, start: int, end: int, line_start: int) -> bool:
+    """An arm of a switch: `"/x" => ...` (C#), `'/x' { ... }` (PowerShell) at a line's start.
+
+    Only the line's indentation is read, never the whole line before the literal (a
+    one-line JSON file of thousands of literals would make that quadratic).
+    """
     text = source.text
-    line_start = source.line_start(start)
-    if text[line_start:start].strip() or not _CASE_AFTER.match(
+    if _INDENT.match(text, line_start).end() < start or not _CASE_AFTER.match(
         text, end, min(source.endpos, end + 8)
     ):
         return False
