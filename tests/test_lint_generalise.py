@@ -203,3 +203,19 @@ def test_a_header_in_the_options_of_a_splatted_hashtable_belongs_to_the_calls_sp
     # `@shared` sends it (no Bearer: API009); `$vendor`'s header goes to no call of this API.
     _, findings = _lint("splatted-headers")
     assert [f for f in findings if f[2] == "API009"] == [("Get-Alarms.ps1", 4, "API009")]
+
+
+def test_clauses_added_to_a_list_over_several_statements_are_joined_with_every_clause() -> None:
+    # `clauses.append(...)`, `where.push(...)`, `terms.Add(...)`, `$c[] = ...`,
+    # `array_push($c, ...)`, Go's `parts = append(parts, ...)`: each added clause is in
+    # the joined filter, so a wrong separator (`AND`, `OR`, `&&`) and a wrong clause
+    # (an unquoted interpolated id) are reported where they are written.
+    _, findings = _lint("clauses-appended")
+    assert findings == [
+        ("Report.cs", 11, "API006"),  # FLT005 `paused` (info)
+        ("Report.cs", 13, "API006"),  # `AND`
+        ("alarms.py", 11, "API006"),  # `parentid = {probe_id}` unquoted
+        ("board.ts", 7, "API006"),  # `OR`
+        ("probes.php", 5, "API006"),  # FLT005 `Down` (info)
+        ("sensors.go", 17, "API006"),  # `&&`
+    ]
