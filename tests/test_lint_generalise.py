@@ -219,3 +219,16 @@ def test_clauses_added_to_a_list_over_several_statements_are_joined_with_every_c
         ("probes.php", 5, "API006"),  # FLT005 `Down` (info)
         ("sensors.go", 17, "API006"),  # `&&`
     ]
+
+
+def test_a_header_in_the_request_an_own_helper_builds_is_checked_once() -> None:
+    # The helper's request joins this API's base with its path parameter: it is no call
+    # itself, but every call of the helper sends its header (a headers object it names,
+    # a builder's `.header(...)`). Another service's helper (`desk`) keeps its `Basic`;
+    # Ruby's lower-case symbol key `authorization:` is a header too.
+    _, findings = _lint("helper-headers")
+    assert [f for f in findings if f[2] == "API009"] == [
+        ("Exporter.java", 15, "API009"),
+        ("report.rb", 4, "API009"),
+        ("sync.mjs", 3, "API009"),
+    ]
