@@ -326,13 +326,8 @@ def _statement(source: Source, pos: int) -> tuple[int, int]:
         opener = source.enclosing_opener(at, 600)
         if opener < 0:
             break
-        if text[opener] == "{" and text[max(source.pos, opener - 40) : opener].rstrip()[-1:] not in (
-            "(",
-            ",",
-            "=",
-            ":",
-            "[",
-        ):
+        before = text[max(source.pos, opener - 40) : opener].rstrip()[-1:]
+        if text[opener] == "{" and (not before or before not in "(,=:["):
             break  # a block (a function's body), not a mapping inside the statement
         closer = source.matching_closer(opener)
         lo = min(lo, source.line_start(opener))

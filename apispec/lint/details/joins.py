@@ -222,7 +222,10 @@ def _variable_list(
     dollar = var.startswith("$")
     name = re.escape(var[1:] if dollar else var)
     pattern = re.compile(
-        r"(?<![\w$.])" + (r"\$" if dollar else "") + name + r"(?:\s*:\s*[\w.<>\[\]| ]+?)?\s*(?::=|=)(?!=)\s*",
+        r"(?<![\w$.])"
+        + (r"\$" if dollar else "")
+        + name
+        + r"(?:\s*:\s*[\w.<>\[\]| ]+?)?\s*(?::=|=)(?!=)\s*",
         re.I if dollar else 0,
     )
     last = None
