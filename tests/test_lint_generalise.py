@@ -232,3 +232,10 @@ def test_a_header_in_the_request_an_own_helper_builds_is_checked_once() -> None:
         ("report.rb", 4, "API009"),
         ("sync.mjs", 3, "API009"),
     ]
+
+
+def test_a_tuple_pattern_of_a_switch_arm_or_case_is_compared_not_requested() -> None:
+    # An HttpMessageHandler fake's `("GET", "/api/v2/x") => ...` arms and Python's
+    # `case ("GET", "/api/v2/x"):` match requests; the test's own request is a call.
+    calls, _ = _lint("switch-tuples")
+    assert calls == [("tests/FakePrtgHandler.cs", 23, "GET", "/experimental/probes")]

@@ -250,10 +250,15 @@ def compared(
             callee = m.group(1) if m is not None and m.group(1).strip() else None
     bracket = text[opener] if opener >= 0 else ""
     # A tuple or list holding the path stands for it: `("DELETE", "/x") in calls`.
-    if bracket == "[" or (bracket == "(" and callee is None):
+    if bracket == "[" or (bracket == "(" and (callee is None or callee in ("case", "when"))):
         closer = source.matching_closer(opener, 600)
         if closer > 0 and (
-            _operand(source, opener, closer + 1) or _table_key(source, opener, closer + 1)
+            _operand(source, opener, closer + 1)
+            or _table_key(source, opener, closer + 1)
+            or (  # a switch arm's tuple pattern: `("GET", "/x") => ...`
+                not text[source.line_start(opener) : opener].strip()
+                and _case_arm(source, opener, closer + 1)
+            )
         ):
             return True
     after = source.skip_space(end)
