@@ -255,10 +255,7 @@ def compared(
         if closer > 0 and (
             _operand(source, opener, closer + 1)
             or _table_key(source, opener, closer + 1)
-            or (  # a switch arm's tuple pattern: `("GET", "/x") => ...`
-                not text[source.line_start(opener) : opener].strip()
-                and _case_arm(source, opener, closer + 1)
-            )
+            or _arm_pattern(source, opener, closer + 1)
         ):
             return True
     after = source.skip_space(end)
@@ -311,6 +308,13 @@ def _table_key(source: Source, start: int, end: int, opener: int | None = None) 
     while k > opener and text[k] in " \t\r\n":
         k -= 1
     return text[k] in "{,"
+
+
+def _arm_pattern(source: Source, start: int, end: int) -> bool:
+    """A switch arm's tuple pattern at a line's start: `("GET", "/x") => ...` (C#)."""
+    return not source.text[source.line_start(start) : start].strip() and _case_arm(
+        source, start, end
+    )
 
 
 def _case_arm(source: Source, start: int, end: int) -> bool:
