@@ -203,3 +203,39 @@ def test_a_header_in_the_options_of_a_splatted_hashtable_belongs_to_the_calls_sp
     # `@shared` sends it (no Bearer: API009); `$vendor`'s header goes to no call of this API.
     _, findings = _lint("splatted-headers")
     assert [f for f in findings if f[2] == "API009"] == [("Get-Alarms.ps1", 4, "API009")]
+
+
+def test_clauses_added_to_a_list_over_several_statements_are_joined_with_every_clause() -> None:
+    # `clauses.append(...)`, `where.push(...)`, `terms.Add(...)`, `$c[] = ...`,
+    # `array_push($c, ...)`, Go's `parts = append(parts, ...)`: each added clause is in
+    # the joined filter, so a wrong separator (`AND`, `OR`, `&&`) and a wrong clause
+    # (an unquoted interpolated id) are reported where they are written.
+    _, findings = _lint("clauses-appended")
+    assert findings == [
+        ("Report.cs", 11, "API006"),  # FLT005 `paused` (info)
+        ("Report.cs", 13, "API006"),  # `AND`
+        ("alarms.py", 11, "API006"),  # `parentid = {probe_id}` unquoted
+        ("board.ts", 7, "API006"),  # `OR`
+        ("probes.php", 5, "API006"),  # FLT005 `Down` (info)
+        ("sensors.go", 17, "API006"),  # `&&`
+    ]
+
+
+def test_a_header_in_the_request_an_own_helper_builds_is_checked_once() -> None:
+    # The helper's request joins this API's base with its path parameter: it is no call
+    # itself, but every call of the helper sends its header (a headers object it names,
+    # a builder's `.header(...)`). Another service's helper (`desk`) keeps its `Basic`;
+    # Ruby's lower-case symbol key `authorization:` is a header too.
+    _, findings = _lint("helper-headers")
+    assert [f for f in findings if f[2] == "API009"] == [
+        ("Exporter.java", 15, "API009"),
+        ("report.rb", 4, "API009"),
+        ("sync.mjs", 3, "API009"),
+    ]
+
+
+def test_a_tuple_pattern_of_a_switch_arm_or_case_is_compared_not_requested() -> None:
+    # An HttpMessageHandler fake's `("GET", "/api/v2/x") => ...` arms and Python's
+    # `case ("GET", "/api/v2/x"):` match requests; the test's own request is a call.
+    calls, _ = _lint("switch-tuples")
+    assert calls == [("tests/FakePrtgHandler.cs", 23, "GET", "/experimental/probes")]

@@ -232,7 +232,7 @@ def references(
         if candidate.weak and use is None:
             ref.extra["weak"] = True
         refs.append(ref)
-    attach_headers(source, refs)
+    attach_headers(source, refs, context.bases if context is not None else None)
     return _per_method(refs)
 
 

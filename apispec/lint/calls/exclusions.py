@@ -251,10 +251,12 @@ def compared(
             callee = m.group(1) if m is not None and m.group(1).strip() else None
     bracket = text[opener] if opener >= 0 else ""
     # A tuple or list holding the path stands for it: `("DELETE", "/x") in calls`.
-    if bracket == "[" or (bracket == "(" and callee is None):
+    if bracket == "[" or (bracket == "(" and (callee is None or callee in ("case", "when"))):
         closer = source.matching_closer(opener, 600)
         if closer > 0 and (
-            _operand(source, opener, closer + 1) or _table_key(source, opener, closer + 1)
+            _operand(source, opener, closer + 1)
+            or _table_key(source, opener, closer + 1)
+            or _arm_pattern(source, opener, closer + 1)
         ):
             return True
     after = source.skip_space(end)
@@ -307,6 +309,11 @@ def _table_key(source: Source, start: int, end: int, opener: int | None = None) 
     while k > opener and text[k] in " \t\r\n":
         k -= 1
     return text[k] in "{,"
+
+
+def _arm_pattern(source: Source, start: int, end: int) -> bool:
+    """A switch arm's tuple pattern at a line's start: `("GET", "/x") => ...` (C#)."""
+    return _case_arm(source, start, end, source.line_start(start))
 
 
 def _case_arm(source: Source, start: int, end: int, line_start: int) -> bool:

@@ -7,7 +7,10 @@ one call, so a rule reports it once. A header belongs to a call, not to a file:
 one set on a named object (`pve_headers = {...}`, `jira.DefaultRequestHeaders`,
 `req.Header.Set(...)`) goes to the call that uses that name, and is another
 service's when no call of this API does; one among the arguments of a call
-that is not this API's is that call's.
+that is not this API's is that call's. A header set in the statement that
+builds the file's own helper's request (this API's base joined with the
+helper's path parameter, which is no call itself) is sent by every call of the
+helper: it is checked once.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from itertools import pairwise
 from apispec.lint.bases import factory_name
 from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
-from apispec.lint.candidates import chain_from, flatten
+from apispec.lint.candidates import Base, chain_from, flatten
 from apispec.lint.details.resolve import resolve_at
 from apispec.lint.reference import Reference, Span
 from apispec.lint.scan import PARAM, Lit, Source
@@ -29,6 +32,8 @@ from apispec.lint.scan import PARAM, Lit, Source
 # After an "Authorization" key: `: `, ` => `, `, ` (Go's Header.Set, Postman's "value": ...)
 _HEADER_SEPARATOR = re.compile(r"\]?\s*(?::|=>|,\s*[\"']value[\"']\s*:|,|=)\s*")
 _AUTH_IDENT = re.compile(r"\bAuthorization\s*(?::|=)(?!=)\s*")
+# Ruby's symbol keys name headers in lower case (RestClient, HTTP.rb): `authorization: key`.
+_RUBY_AUTH = re.compile(r"(?<![\w:@$])(?::authorization\s*=>|authorization:(?!:))\s*")
 _AUTH_SCHEME = re.compile(r"AuthenticationHeaderValue\(\s*\"(\w+)\"\s*,")
 _ASSIGNED_TO = re.compile(
     r"(?:^|[\s;(,])\$?(?:script:|global:)?([A-Za-z_][\w]*)(?:\.[\w.]+)?\s*(?::[^=\n]*)?(?::=|=)\s*@?\Z"
@@ -85,6 +90,12 @@ def authorization_headers(source: Source) -> list[tuple[int, Header]]:
         value = header_value(source, m.end())
         if value is not None:
             found.append((m.start(), ("Authorization", value[0], value[1])))
+    if source.dialect.name == "ruby":
+        for m in _RUBY_AUTH.finditer(text, source.pos, source.endpos):
+            if source.token_at(m.start()) is None:
+                value = header_value(source, m.end())
+                if value is not None:
+                    found.append((m.start(), ("Authorization", value[0], value[1])))
     for m in _AUTH_SCHEME.finditer(text, source.pos, source.endpos):
         if source.token_at(m.start()) is None:
             found.append(
@@ -134,7 +145,9 @@ def header_value(source: Source, pos: int) -> tuple[str, Span] | None:
     return "{}", Span(m.start(), m.end())
 
 
-def attach_headers(source: Source, refs: list[Reference]) -> None:
+def attach_headers(
+    source: Source, refs: list[Reference], bases: dict[str, Base] | None = None
+) -> None:
     """Give each Authorization header to exactly one reference.
 
     A header inside a call's window belongs to that call (the first such call
@@ -179,6 +192,10 @@ def attach_headers(source: Source, refs: list[Reference]) -> None:
                 target = _nearby(source, refs, starts, in_order, pos)
             elif owner:
                 target = _user(source, refs, owner)
+            if target is None and _in_helper_request(source, pos, owner, bases or {}):
+                target = _nearby(source, refs, starts, in_order, pos)
+                if refs[target].extra.get("weak"):
+                    target = next(k for k, ref in enumerate(refs) if not ref.extra.get("weak"))
         if target is None or refs[target].extra.get("weak"):
             continue  # another service's header: no call of this API uses it
         assigned.setdefault(target, []).append(header)
@@ -268,3 +285,85 @@ def _nearby(
         return earlier[-1]
     later = [k for k, start in enumerate(starts) if start >= pos]
     return later[0] if later else len(refs) - 1
+
+
+_THIS_API = re.compile(r":1616\b|prtg", re.I)
+_OWNER_USES = 6  # uses of a header's object looked at for the request that sends it
+
+
+def _in_helper_request(source: Source, pos: int, owner: str | None, bases: dict[str, Base]) -> bool:
+    """Whether the header at `pos` is sent by a request to this API that is no call itself.
+
+    A helper's body builds one request for every path it is given (`fetch(new
+    URL(`/api/v2${path}`, host), { headers })`, `HttpRequest.newBuilder().uri(
+    URI.create(baseUrl + API_V2 + path)).header("Authorization", key)`, a Feign
+    builder's interceptor beside `.target(..., ".../api/v2")`): the statement that
+    holds the header, or one that names the object it is set on, joins this API's
+    base (`/api/v2` with no other host, or a base variable of this API).
+    """
+    if _builds_api_request(source, _statement(source, pos), bases):
+        return True
+    if not owner:
+        return False
+    word = re.compile(r"(?<![\w$.])" + re.escape(owner) + r"(?![\w])")
+    text = source.text
+    for k, m in enumerate(word.finditer(text, _line_end(source, pos), source.endpos)):
+        if k >= _OWNER_USES:
+            break
+        if source.token_at(m.start()) is None and _builds_api_request(
+            source, _statement(source, m.start()), bases
+        ):
+            return True
+    return False
+
+
+def _statement(source: Source, pos: int) -> tuple[int, int]:
+    """The lines of the statement around `pos`: its outer call, and a chain's `.link` lines."""
+    text = source.text
+    lo, hi = source.line_start(pos), _line_end(source, pos)
+    at = pos
+    for _ in range(4):
+        opener = source.enclosing_opener(at, 600)
+        if opener < 0:
+            break
+        before = text[max(source.pos, opener - 40) : opener].rstrip()[-1:]
+        if text[opener] == "{" and (not before or before not in "(,=:["):
+            break  # a block (a function's body), not a mapping inside the statement
+        closer = source.matching_closer(opener)
+        lo = min(lo, source.line_start(opener))
+        hi = max(hi, _line_end(source, closer) if closer > 0 else hi)
+        at = opener
+    for _ in range(8):  # a builder chain: `.uri(...)` and `.header(...)` on lines of their own
+        if text[source.skip_space(lo) : source.skip_space(lo) + 1] != "." or lo <= source.pos:
+            break
+        lo = source.line_start(lo - 1)
+    for _ in range(8):
+        nxt = source.skip_space(hi)
+        if not text.startswith(".", nxt) or hi >= source.endpos:
+            break
+        hi = _line_end(source, nxt)
+    return lo, hi
+
+
+def _line_end(source: Source, pos: int) -> int:
+    end = source.text.find("\n", pos, source.endpos)
+    return source.endpos if end < 0 else end
+
+
+def _builds_api_request(source: Source, span: tuple[int, int], bases: dict[str, Base]) -> bool:
+    text = source.text
+    lo, hi = span
+    at = text.find("/api/v2", lo, hi)
+    while at >= 0:
+        token = source.token_at(at)
+        if token is not None and source.in_comment(at) is False:
+            before = text[token[0] : at]
+            if "://" not in before or _THIS_API.search(before):
+                return True
+        at = text.find("/api/v2", at + 7, hi)
+    for name, base in bases.items():
+        if (base.strong or not base.host) and re.search(
+            r"(?<![\w$])\$?\{?" + re.escape(name) + r"(?![\w])", text[lo:hi], re.I
+        ):  # (names are kept in lower case; `this.base` is a field)
+            return True
+    return False

@@ -40,6 +40,11 @@ _LIST_OPEN = re.compile(
     r"(?:@\(|new\s*(?:[\w.]*\s*)?\[\s*\]\s*\{|\[\]\s*[\w.]+\s*\{|array\(|\[|\()", re.I
 )
 _PS_JOIN = re.compile(r"\s*-join\s*", re.I)
+# An empty collection made by a constructor: `new List<string>()`, `new ArrayList<>()`.
+_NEW_EMPTY = re.compile(r"new\s+[\w.]+\s*(?:<[^<>;]*>)?\s*\(\s*\)(?!\s*\{)")
+# Calls that add elements to the list they are called on, and those that add a list's.
+_ADDERS = frozenset(("append", "push", "add", "unshift", "insert", "add_last", "addlast"))
+_EXTENDERS = frozenset(("extend", "addrange", "addall", "concat", "push_all"))
 _REACH = 3000  # characters before a use where a list variable's assignment is looked for
 
 
@@ -88,6 +93,11 @@ def join_at(source: Source, pos: int, end: int, resolve: Resolve) -> list[Part] 
                 items = [resolve(a, b) for a, b in args[1:]]
                 known = None if any(item is None for item in items) else items
                 return _join(known, resolve(*args[0]))  # type: ignore[arg-type]
+            receiver = m.group()[: -len(name)].rstrip(".?")
+            if len(args) == 1 and receiver and literal[0] and not receiver.endswith(("-", ":")):
+                # `clauses.join(" AND ")`: a list variable's elements
+                elements = _variable_list(source, receiver, pos, resolve)
+                return _join(elements, resolve(*args[0]))
             if len(args) != 2 or literal.count(True) != 1:
                 return None
             sep_at, list_at = (0, 1) if literal[0] else (1, 0)
@@ -212,20 +222,95 @@ def _variable_list(
     dollar = var.startswith("$")
     name = re.escape(var[1:] if dollar else var)
     pattern = re.compile(
-        r"(?<![\w$.])" + (r"\$" if dollar else "") + name + r"\s*(?::=|=)(?!=)\s*",
+        r"(?<![\w$.])"
+        + (r"\$" if dollar else "")
+        + name
+        + r"(?:\s*:\s*[\w.<>\[\]| ]+?)?\s*(?::=|=)(?!=)\s*",
         re.I if dollar else 0,
     )
     last = None
     for m in pattern.finditer(source.text, max(source.pos, before - _REACH), before):
-        if source.token_at(m.start()) is None:
-            last = m
+        if source.token_at(m.start()) is None and not source.text.startswith("append(", m.end()):
+            last = m  # (Go's `a = append(a, ...)` adds to the list: not a new one)
     if last is None:
         return None
+    if _NEW_EMPTY.match(source.text, last.end()):
+        return _appended(source, var, last.end(), before, [], resolve)
     opener = _LIST_OPEN.match(source.text, last.end())
     if opener is None or source.text[opener.end() - 1] not in "([{":
         return None
     closer = source.matching_closer(opener.end() - 1)
-    return _elements(source, opener.end(), closer, resolve) if closer > 0 else None
+    if closer < 0:
+        return None
+    elements = _elements(source, opener.end(), closer, resolve) if closer > opener.end() else []
+    return _appended(source, var, closer + 1, before, elements, resolve)
+
+
+def _appended(
+    source: Source,
+    var: str,
+    after: int,
+    before: int,
+    elements: list[list[Part]] | None,
+    resolve: Resolve,
+) -> list[list[Part]] | None:
+    """A list's elements with those the statements between `after` and `before` add to it.
+
+    Clauses are pushed one statement at a time, most under a condition
+    (`if site: clauses.append(...)`): each added element is taken as present, so
+    the joined filter has every clause and separator the code can send; an element
+    the resolver cannot read is a placeholder. Adders: `.append`/`.push`/`.Add`
+    (`.extend`/`.AddRange` a list's), Ruby's `<<`, PHP's `$a[] =` and `array_push`,
+    `+=`, Go's `a = append(a, ...)`.
+    """
+    if elements is None:
+        return None
+    text = source.text
+    name = re.escape(var)
+    adds = re.compile(
+        r"(?<![\w$.])(?:array_push\s*\(\s*"
+        + name
+        + r"\s*,|"
+        + name
+        + r"\s*(?:(?:\.|->|\?\.)\s*(\w+)\s*\(|(<<|\+=)|\[\s*\]\s*=(?!=)|(?::=|=)\s*append\s*\(\s*"
+        + name
+        + r"\s*,))",
+        re.I if var.startswith("$") else 0,
+    )
+    found = list(elements)
+    if text.find(var.lstrip("$"), after, before) < 0:
+        return found
+    for m in adds.finditer(text, after, before):
+        if source.token_at(m.start()) is not None:
+            continue
+        method = (m.group(1) or "").lower()
+        if m.group(1) is not None and method not in _ADDERS and method not in _EXTENDERS:
+            continue
+        at = source.skip_space(m.end())
+        if m.group(2) or text[m.end() - 1] == "=":  # `<<`, `+=`, `[] =`: one value (or a list)
+            listed = _list_at(source, at, before, resolve) if text.startswith("[", at) else None
+            if listed is not None:
+                found.extend(listed)
+            else:
+                found.append(resolve(at, None) or [Part("{}", True, at, at)])
+            continue
+        opener = m.end() - 1 if text[m.end() - 1] == "(" else text.rfind("(", m.start(), m.end())
+        closer = source.matching_closer(opener)
+        if closer < 0 or closer > before:
+            continue
+        args = _arguments(source, opener, closer)
+        if method in _EXTENDERS:
+            for lo, hi in args:
+                listed = _list_at(source, lo, hi, resolve)
+                found.extend(listed if listed is not None else [[Part("{}", True, lo, lo)]])
+            continue
+        if m.group(1) is None:  # `array_push($a, ...)`, `a = append(a, ...)`: the list first
+            args = args[1:]
+        for lo, hi in args:
+            spread = text.find("...", lo, hi) >= 0
+            element = None if spread else resolve(lo, hi)
+            found.append(element or [Part("{}", True, lo, lo)])
+    return found
 
 
 def _elements(source: Source, lo: int, closer: int, resolve: Resolve) -> list[list[Part]] | None:
