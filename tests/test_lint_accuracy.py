@@ -21,9 +21,9 @@ PER_LANGUAGE = {"clients"}  # sets whose every language must hold the thresholds
 # Holdout sets: client code written from the spec alone by people who never saw the
 # linter, kept to measure how it does on code nobody tuned it on (docs/linter.md,
 # "Accuracy"). They count in the all-sets figures; alone, each must not fall below what
-# was measured when it was added (a regression guard), which is under the tuned sets'
-# thresholds for rule codes: the figures in the docs say by how much.
-MEASURED = {"holdout2": 0.91, "holdout3": 0.91}  # set: lowest rule codes right
+# was measured (a regression guard), which is under the tuned sets' thresholds for rule
+# codes: the figures in the docs say by how much.
+MEASURED = {"holdout2": 0.94, "holdout3": 0.91}  # set: lowest rule codes right
 
 
 @pytest.fixture(scope="module")
