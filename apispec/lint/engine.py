@@ -136,8 +136,9 @@ class Checker:
         extraction = extract(text, path, self.registry, self.helpers)
         file.references = extraction.references
         self.defined = extraction.helpers
-        for reference in file.references:
-            budget.check()
+        for index, reference in enumerate(file.references):
+            if not index & 15:  # reading the thread's CPU clock is a system call: not per call
+                budget.check()
             findings.extend(self.check_reference(file, reference))
         if self.options.show_calls:
             self.calls = [self._record(path, ref) for ref in file.references]

@@ -26,7 +26,7 @@ and in logs. Read it from the environment or a secret store instead.
 def check(file: FileContext) -> Iterator[Finding]:
     if not file.references:  # only files that call the API: elsewhere it is not ours to say
         return
-    for secret in find_secrets(file.text, file.project_path()):
+    for secret in find_secrets(file.text, file.project_path):
         yield file.at(
             META,
             secret.span,
