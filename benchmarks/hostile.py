@@ -236,7 +236,8 @@ CASES += (
 
 def _lint_runner() -> Callable[[Any, str], object]:
     from apispec.lint.config import Config
-    from apispec.lint.engine import Checker, Options, fewer_collections
+    from apispec.lint.engine import Checker, Options
+    from apispec.lint.pool import fewer_collections
     from apispec.model import load_registry
 
     registry = load_registry()

@@ -9,8 +9,9 @@ import pytest
 
 from apispec.lint.config import Config, load_config
 from apispec.lint.discover import discover
-from apispec.lint.engine import PARALLEL_MIN_FILES, Options, lint_files, lint_text
+from apispec.lint.engine import Options, lint_text
 from apispec.lint.finding import Severity
+from apispec.lint.pool import PARALLEL_MIN_FILES, lint_files
 
 ENGINE = Path(__file__).parent / "fixtures" / "lint" / "engine"
 

@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
     import time
 
-    from apispec.lint.engine import fewer_collections
+    from apispec.lint.pool import fewer_collections
     from apispec.lint.run import LintRequest, execute
     from apispec.terminal import Progress, color_for, interactive
 

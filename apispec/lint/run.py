@@ -24,9 +24,10 @@ from apispec.exceptions import (
 from apispec.lint.cache import open_store
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
-from apispec.lint.engine import LintResult, Options, lint_files, lint_one
+from apispec.lint.engine import LintResult, Options, lint_one
 from apispec.lint.finding import Finding, Severity, Skipped
 from apispec.lint.fix import apply_fixes
+from apispec.lint.pool import lint_files
 from apispec.lint.report import FORMATS
 from apispec.lint.rewrite import Fixer, Suppressor, add_suppressions, unified
 from apispec.lint.rules import expand_codes

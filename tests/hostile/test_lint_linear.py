@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from apispec.lint.engine import PARALLEL_MIN_FILES
+from apispec.lint.pool import PARALLEL_MIN_FILES
 
 BOUND = 15.0  # seconds of wall time; each input takes well under 2 s of CPU now
 
