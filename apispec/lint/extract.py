@@ -86,14 +86,21 @@ def extract_references(
 
 
 def extract(
-    text: str, filename: str, registry: Registry | None = None, helpers: HelperTable | None = None
+    text: str,
+    filename: str,
+    registry: Registry | None = None,
+    helpers: HelperTable | None = None,
+    lines: Lines | None = None,
 ) -> Extraction:
-    """The calls in `text` and the helpers it defines (for the repository pass)."""
+    """The calls in `text` and the helpers it defines (for the repository pass).
+
+    `lines` are the text's, when the caller made them already (the engine does).
+    """
     table = helpers if helpers is not None else HelperTable()
     if not might_reference(text) and not (table and table.names_in(text.lower())):
         return Extraction([], [])
     language = language_of(filename, text)
-    shared = _Text(text, collections(registry), table)
+    shared = _Text(text, collections(registry), table, lines)
     refs = _region(shared, language, 0, len(text))
     return Extraction(refs, shared.defined)
 
@@ -101,10 +108,12 @@ def extract(
 class _Text:
     """What every region of one text shares: its lines, evidence and helpers, read once."""
 
-    def __init__(self, text: str, known: frozenset[str], helpers: HelperTable) -> None:
+    def __init__(
+        self, text: str, known: frozenset[str], helpers: HelperTable, lines: Lines | None = None
+    ) -> None:
         self.text = text
         self.known = known
-        self.lines = Lines(text)
+        self.lines = Lines(text) if lines is None else lines
         self.lower = text.lower() if helpers else ""
         self.helpers = helpers
         self.evidence = Evidence(text, known, helpers.names_in(self.lower))
