@@ -18,6 +18,7 @@ from typing import NamedTuple
 from apispec.lint.bases import base_at, client_of_call, clients_of, segment_arguments, url_join_base
 from apispec.lint.budget import check
 from apispec.lint.languages.clients import table
+from apispec.lint.patterns import lazy
 from apispec.lint.receivers import call_site, callee_of
 from apispec.lint.scan import PARAM, Part, Source
 
@@ -35,12 +36,12 @@ _BASE_ASSIGN = re.compile(
 _ASSIGN_REACH = 300  # characters before a base URL where `NAME =` may stand
 _PARAM_NAME = re.compile(r"[\w.$:]*?([A-Za-z_]\w*)\W*\Z")
 _VERB_LINE = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?=/)")
-_ANNOTATION = re.compile(r"@(?:[\w.]*\.)?([A-Za-z_]\w*)\s*\(\s*\Z")
+_ANNOTATION = lazy(r"@(?:[\w.]*\.)?([A-Za-z_]\w*)\s*\(\s*\Z")
 _API_V2 = re.compile(r"/api/v2(?!\.?\w)")  # not /api/v2.0, /api/v2x
 _HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#]*)")
 _THIS_API = re.compile(r":1616\b|prtg", re.I)
-_BARE_HOST = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
-_ROOT_URL = re.compile(r"https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d+)?)/?")
+_BARE_HOST = lazy(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
+_ROOT_URL = lazy(r"https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d+)?)/?")
 # A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
 _UNSEEN = object()
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
@@ -598,7 +599,7 @@ def _candidate(
     return Candidate(chain, flat, offs, owner, hit, bare, evidence, one_word, weak)
 
 
-_PATH_LIKE = re.compile(r"/?[\w.~\x00{}:-]+(?:/[\w.~\x00{}:-]*)*\Z")
+_PATH_LIKE = lazy(r"/?[\w.~\x00{}:-]+(?:/[\w.~\x00{}:-]*)*\Z")
 _SENDS = frozenset(
     ("get", "post", "put", "patch", "delete", "head", "options", "request", "send", "fetch")
 )

@@ -17,7 +17,6 @@ Files in no known language get a generic scanner that reports only full
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from functools import cache
 from importlib import import_module
@@ -39,6 +38,7 @@ from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.languages.dialect import Dialect, GenericDialect
 from apispec.lint.languages.table import DIALECTS, EMBEDDING, EXTENSIONS, INTERPRETERS, NAMES
 from apispec.lint.lines import Lines
+from apispec.lint.patterns import lazy
 from apispec.lint.prefilter import collections, might_reference
 from apispec.lint.reference import Reference
 from apispec.lint.scan import Source
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = ["extract", "extract_references", "extract_region", "language_of", "might_reference"]
 
-_SHEBANG = re.compile(r"#!\s*\S*?(?:/env\s+)?(\w+)")
+_SHEBANG = lazy(r"#!\s*\S*?(?:/env\s+)?(\w+)")
 
 
 def language_of(filename: str, text: str = "") -> str:

@@ -26,6 +26,7 @@ from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import Base, chain_from, flatten
 from apispec.lint.details.resolve import resolve_at
+from apispec.lint.patterns import lazy
 from apispec.lint.reference import Reference, Span
 from apispec.lint.scan import PARAM, Lit, Source
 
@@ -33,13 +34,13 @@ from apispec.lint.scan import PARAM, Lit, Source
 _HEADER_SEPARATOR = re.compile(r"\]?\s*(?::|=>|,\s*[\"']value[\"']\s*:|,|=)\s*")
 _AUTH_IDENT = re.compile(r"\bAuthorization\s*(?::|=)(?!=)\s*")
 # Ruby's symbol keys name headers in lower case (RestClient, HTTP.rb): `authorization: key`.
-_RUBY_AUTH = re.compile(r"(?<![\w:@$])(?::authorization\s*=>|authorization:(?!:))\s*")
+_RUBY_AUTH = lazy(r"(?<![\w:@$])(?::authorization\s*=>|authorization:(?!:))\s*")
 _AUTH_SCHEME = re.compile(r"AuthenticationHeaderValue\(\s*\"(\w+)\"\s*,")
 _ASSIGNED_TO = re.compile(
     r"(?:^|[\s;(,])\$?(?:script:|global:)?([A-Za-z_][\w]*)(?:\.[\w.]+)?\s*(?::[^=\n]*)?(?::=|=)\s*@?\Z"
 )
-_SHELL_ASSIGNED = re.compile(r"\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=")
-_ROOT = re.compile(r"^\s*(?:(?:var|let|const|auto|val)\s+)?\$?(?:this\.|self\.)?([A-Za-z_]\w*)")
+_SHELL_ASSIGNED = lazy(r"\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=")
+_ROOT = lazy(r"^\s*(?:(?:var|let|const|auto|val)\s+)?\$?(?:this\.|self\.)?([A-Za-z_]\w*)")
 # Calls that set a header on the object they are called on: `req.Header.Set(...)`.
 _SETTERS = frozenset(
     [
