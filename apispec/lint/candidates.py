@@ -45,6 +45,7 @@ _ROOT_URL = lazy(r"https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d+)?)/?")
 # A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
 _UNSEEN = object()
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+_WORD_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz")  # spares the regex most literals
 # A pattern, not a path: regular expression or wildcard syntax, route parameters (`:id`).
 _PATTERN = re.compile(r"[*^\\()|\[\]+]|\$(?=\Z|[)|/])|/:[A-Za-z_]")
 
@@ -632,7 +633,11 @@ class _Sites:
 
     def may_take(self, start: int, raw: str) -> bool:
         """Whether a literal without a slash may still be a path: a lower-case word argument."""
-        if not _WORD.fullmatch(raw) or not (self.clients or self._any_builder()):
+        if (
+            raw[:1] not in _WORD_FIRST
+            or not _WORD.fullmatch(raw)
+            or not (self.clients or self._any_builder())
+        ):
             return False
         text = self.source.text
         k = start - 1

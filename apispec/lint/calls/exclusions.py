@@ -210,7 +210,7 @@ def is_route(clients: ClientTable, callee: str, args_after: str, after_call: str
     `args_after` is the argument text after the path, `after_call` the text
     right after the closing bracket (a mock's `.reply(...)`).
     """
-    names = [n for n in MEMBER_SPACED.split(callee) if n]
+    names = _member_names(callee)
     if not names:
         return False
     name = names[-1].lower()
@@ -228,6 +228,13 @@ def is_route(clients: ClientTable, callee: str, args_after: str, after_call: str
         rest = args_after.lstrip()
         return rest.startswith(",") and not rest[1:].lstrip().startswith("{")
     return False
+
+
+@lru_cache(maxsize=4096)
+def _member_names(callee: str) -> tuple[str, ...]:
+    """A callee's names (`api.client.get` -> api, client, get), kept per callee text:
+    a file calls the same few names many times, and each call asks more than once."""
+    return tuple(n for n in MEMBER_SPACED.split(callee) if n)
 
 
 def compared(
@@ -402,7 +409,7 @@ def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
 
 def bound_router(source: Source, clients: ClientTable, callee: str, args_after: str) -> bool:
     """`api.get("/x", handler)` where `api` holds a router the file makes (`express.Router()`)."""
-    names = [n for n in MEMBER_SPACED.split(callee) if n]
+    names = _member_names(callee)
     if len(names) != 2 or clients.router_factory is None:
         return False
     routers = source.memo.get("router_names")

@@ -85,7 +85,14 @@ def authorization_headers(source: Source) -> list[tuple[int, Header]]:
             if k < len(offs):
                 span = Span(offs[k], parts[-1].end)
                 found.append((lit.start, ("Authorization", value_text, span)))
-    for m in _AUTH_IDENT.finditer(text, source.pos, source.endpos):
+    # the regex starts with `\b`, so it is tried at every offset: searched only where
+    # the name is written at all
+    idents = (
+        _AUTH_IDENT.finditer(text, source.pos, source.endpos)
+        if text.find("Authorization", source.pos, source.endpos) >= 0
+        else ()
+    )
+    for m in idents:
         if source.token_at(m.start()) is not None:
             continue
         value = header_value(source, m.end())
