@@ -112,6 +112,8 @@ def leading_operand(source: Source, chain: Chain) -> Chain:
     text = source.text
     lo = max(source.pos, chain.start - 160)
     before = text[lo : chain.start]
+    if not before.rstrip().endswith(("+", ".")):
+        return chain  # as _LEADING ends, tried at each of 160 offsets: most literals stop here
     m = _LEADING.search(before)
     if m is None or not concat.fullmatch(before[m.end(1) :]):
         return chain
