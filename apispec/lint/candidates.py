@@ -47,6 +47,14 @@ _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 _WORD_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz")  # spares the regex most literals
 # A pattern, not a path: regular expression or wildcard syntax, route parameters (`:id`).
 _PATTERN = re.compile(r"[*^\\()|\[\]+]|\$(?=\Z|[)|/])|/:[A-Za-z_]")
+_PATTERN_CHARS = frozenset("*^\\()|[]+$")  # a match holds one of these, or is `/:`
+
+
+def _pattern_like(text: str) -> bool:
+    """`_PATTERN.search(text)`, the regex spared for the many paths without any of its characters."""
+    if _PATTERN_CHARS.isdisjoint(text) and "/:" not in text:
+        return False
+    return _PATTERN.search(text) is not None
 
 
 @dataclass(slots=True)
@@ -554,7 +562,7 @@ def _candidate(
     if bare:
         path_flat = "/" + path_flat
     raw_segments = path_flat.split("/")[1:]
-    if not raw_segments or not raw_segments[0] or _PATTERN.search(path_flat):
+    if not raw_segments or not raw_segments[0] or _pattern_like(path_flat):
         return None
     first = raw_segments[0]
     second = raw_segments[1] if len(raw_segments) > 1 else ""
@@ -565,7 +573,7 @@ def _candidate(
             base = name
             hit.via_api_v2 = True  # relative to a variable holding the .../api/v2 base
     prefix = flat[: hit.start - 7] if hit.via_api_v2 and base is None else None
-    if prefix is not None and _PATTERN.search(prefix.replace("$", "")):
+    if prefix is not None and _pattern_like(prefix.replace("$", "")):
         return None  # `*/api/v2/...`, `^/api/v2/...`: a pattern a fake matches
     if (context.named or context.api_hosts) and context.foreign(
         context.host(prefix) if prefix is not None else None, base

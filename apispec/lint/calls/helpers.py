@@ -160,7 +160,9 @@ def _joins(source: Source, context: Context) -> bool:
             whole = base == "/api/v2" or not (
                 at and (lower[at - 1].isalnum() or lower[at - 1] == "_")
             )
-            if whole and _JOINED_AFTER.match(region, end):
+            if region[end : end + 1] == "/" and region[end + 1 : end + 2].isalnum():
+                pass  # `/api/v2/devices`: a path goes on, which _JOINED_AFTER never matches
+            elif whole and _JOINED_AFTER.match(region, end):
                 return True
             at = lower.find(base, end)
     return False
