@@ -174,10 +174,10 @@ def test_an_internal_error_skips_the_file_and_the_run_goes_on(tmp_path: Path, mo
 
     real = engine.extract
 
-    def flaky(text: str, path: str, registry, helpers):
+    def flaky(text: str, path: str, registry, helpers, lines=None):
         if path == "a.py":
             raise RecursionError("maximum recursion depth exceeded")
-        return real(text, path, registry, helpers)
+        return real(text, path, registry, helpers, lines)
 
     monkeypatch.setattr(engine, "extract", flaky)
     candidates, _ = discover([Path(".")])

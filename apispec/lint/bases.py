@@ -17,25 +17,26 @@ from bisect import bisect_left
 from typing import NamedTuple
 
 from apispec.lint.languages.clients import BaseClient, ClientTable, Join, table
+from apispec.lint.patterns import lazy
 from apispec.lint.receivers import CallSite, argument_end
 from apispec.lint.scan import PARAM, Source
 
-_API_V2_END = re.compile(r"/api/v2(/?)\Z")
-_VERB_LITERAL = re.compile(
+_API_V2_END = lazy(r"/api/v2(/?)\Z")
+_VERB_LITERAL = lazy(
     r"\s*['\"](?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|get|post|put|patch|delete)['\"]\s*,\s*\Z"
 )
-_HOST = re.compile(r"[A-Za-z][\w+.-]*://([^/\s?#]*)")
-_ASSIGNED_TO = re.compile(
+_HOST = lazy(r"[A-Za-z][\w+.-]*://([^/\s?#]*)")
+_ASSIGNED_TO = lazy(
     r"([A-Za-z_$][\w$.]*)[ \t]*(?::[ \t]*[\w$.<>\[\], |?]{1,80})?[ \t]*:?=[ \t]*(?:await[ \t]+)?\Z"
 )
-_AS_NAME = re.compile(r"\s*as\s+([A-Za-z_]\w*)")
+_AS_NAME = lazy(r"\s*as\s+([A-Za-z_]\w*)")
 _OPTION_VALUE = r"\s*(?::|=>|=(?!=))\s*"
-_SHORTHAND = re.compile(r"\s*[,}]")
+_SHORTHAND = lazy(r"\s*[,}]")
 _LATER_REACH = 20_000  # characters around a factory where its base may be set later
-_OWNER = re.compile(r"([\w$.]+)\s*\Z")
+_OWNER = lazy(r"([\w$.]+)\s*\Z")
 # The base URL attribute of an object (`prtg.base_url`, `this.prtgClient.baseUrl`), whatever
 # module made the object: the object's name says whose API it is.
-_OWNED_BASE = re.compile(
+_OWNED_BASE = lazy(
     r"([\w$.]*?[\w$]+)\s*(?:\?\.|\.|->)\s*"
     r"(?:base_?url|base_?uri|baseaddress|base_?address|prefix_?url|api_?url|api_?base)",
     re.IGNORECASE,

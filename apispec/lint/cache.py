@@ -47,6 +47,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from apispec.inputs import InputError, read_input
+from apispec.lint.patterns import lazy
 
 FORMAT = 2  # the layout of shards and of packed results (apispec.lint.packed)
 SHARDS = 16
@@ -56,7 +57,7 @@ _MAGIC = b"apispec lint cache %d\n" % FORMAT
 _CHECK = 16  # bytes of SHA-256 over a shard's payload
 _STALE_TEMPORARY = 3600  # seconds after which a writer's temporary file is abandoned
 _PACKAGE = Path(__file__).resolve().parent.parent
-_PACKAGE_FILES = re.compile(r".*\.(?:py|yaml|json|lark|j2|jinja)$")
+_PACKAGE_FILES = lazy(r".*\.(?:py|yaml|json|lark|j2|jinja)$")
 
 # Configuration that chooses the files, the report or the exit code, never a file's
 # findings: changing it keeps the cache (`--fail-on never` replays what a plain run cached).

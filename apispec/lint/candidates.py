@@ -18,12 +18,12 @@ from typing import NamedTuple
 from apispec.lint.bases import base_at, client_of_call, clients_of, segment_arguments, url_join_base
 from apispec.lint.budget import check
 from apispec.lint.languages.clients import table
+from apispec.lint.patterns import lazy
 from apispec.lint.receivers import call_site, callee_of
 from apispec.lint.scan import PARAM, Part, Source
 
 _LEADING = re.compile(r"(?<![\w.$>:])(\$?[A-Za-z_](?:[\w.]|->|::)*)\s*(\+|\.)\s*\Z")
 _PORT = re.compile(r":1616\b")
-_PRTG = re.compile(r"prtg", re.I)
 _EXPERIMENTAL = re.compile(r"experimental/([\w-]+)")
 # What may stand before `/api/v2`: a host (or a variable holding one), or a full
 # URL whose path has a prefix (a server behind a reverse proxy: https://h/prtg/api/v2).
@@ -35,17 +35,26 @@ _BASE_ASSIGN = re.compile(
 _ASSIGN_REACH = 300  # characters before a base URL where `NAME =` may stand
 _PARAM_NAME = re.compile(r"[\w.$:]*?([A-Za-z_]\w*)\W*\Z")
 _VERB_LINE = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?=/)")
-_ANNOTATION = re.compile(r"@(?:[\w.]*\.)?([A-Za-z_]\w*)\s*\(\s*\Z")
+_ANNOTATION = lazy(r"@(?:[\w.]*\.)?([A-Za-z_]\w*)\s*\(\s*\Z")
 _API_V2 = re.compile(r"/api/v2(?!\.?\w)")  # not /api/v2.0, /api/v2x
 _HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#]*)")
 _THIS_API = re.compile(r":1616\b|prtg", re.I)
-_BARE_HOST = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
-_ROOT_URL = re.compile(r"https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d+)?)/?")
+_BARE_HOST = lazy(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
+_ROOT_URL = lazy(r"https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d+)?)/?")
 # A one-word path without a slash (`"sensor-status-summary"`), as an own helper's argument.
 _UNSEEN = object()
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+_WORD_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz")  # spares the regex most literals
 # A pattern, not a path: regular expression or wildcard syntax, route parameters (`:id`).
 _PATTERN = re.compile(r"[*^\\()|\[\]+]|\$(?=\Z|[)|/])|/:[A-Za-z_]")
+_PATTERN_CHARS = frozenset("*^\\()|[]+$")  # a match holds one of these, or is `/:`
+
+
+def _pattern_like(text: str) -> bool:
+    """`_PATTERN.search(text)`, the regex spared for the many paths without any of its characters."""
+    if _PATTERN_CHARS.isdisjoint(text) and "/:" not in text:
+        return False
+    return _PATTERN.search(text) is not None
 
 
 @dataclass(slots=True)
@@ -111,6 +120,8 @@ def leading_operand(source: Source, chain: Chain) -> Chain:
     text = source.text
     lo = max(source.pos, chain.start - 160)
     before = text[lo : chain.start]
+    if not before.rstrip().endswith(("+", ".")):
+        return chain  # as _LEADING ends, tried at each of 160 offsets: most literals stop here
     m = _LEADING.search(before)
     if m is None or not concat.fullmatch(before[m.end(1) :]):
         return chain
@@ -305,7 +316,9 @@ class Evidence:
     ) -> None:
         self.known = known
         self.port = _PORT.search(text) is not None
-        self.prtg = _PRTG.search(text) is not None
+        # "prtg" in any case; lower() is seven times faster than a re.I search, and no
+        # other character folds to p, r, t or g
+        self.prtg = "prtg" in text.lower()
         self.bearer = "Bearer" in text
         self.api_v2 = _has_api_v2(text)
         # `/experimental/<collection>` mentions; one outside a comment is evidence.
@@ -549,7 +562,7 @@ def _candidate(
     if bare:
         path_flat = "/" + path_flat
     raw_segments = path_flat.split("/")[1:]
-    if not raw_segments or not raw_segments[0] or _PATTERN.search(path_flat):
+    if not raw_segments or not raw_segments[0] or _pattern_like(path_flat):
         return None
     first = raw_segments[0]
     second = raw_segments[1] if len(raw_segments) > 1 else ""
@@ -560,7 +573,7 @@ def _candidate(
             base = name
             hit.via_api_v2 = True  # relative to a variable holding the .../api/v2 base
     prefix = flat[: hit.start - 7] if hit.via_api_v2 and base is None else None
-    if prefix is not None and _PATTERN.search(prefix.replace("$", "")):
+    if prefix is not None and _pattern_like(prefix.replace("$", "")):
         return None  # `*/api/v2/...`, `^/api/v2/...`: a pattern a fake matches
     if (context.named or context.api_hosts) and context.foreign(
         context.host(prefix) if prefix is not None else None, base
@@ -598,7 +611,7 @@ def _candidate(
     return Candidate(chain, flat, offs, owner, hit, bare, evidence, one_word, weak)
 
 
-_PATH_LIKE = re.compile(r"/?[\w.~\x00{}:-]+(?:/[\w.~\x00{}:-]*)*\Z")
+_PATH_LIKE = lazy(r"/?[\w.~\x00{}:-]+(?:/[\w.~\x00{}:-]*)*\Z")
 _SENDS = frozenset(
     ("get", "post", "put", "patch", "delete", "head", "options", "request", "send", "fetch")
 )
@@ -631,7 +644,11 @@ class _Sites:
 
     def may_take(self, start: int, raw: str) -> bool:
         """Whether a literal without a slash may still be a path: a lower-case word argument."""
-        if not _WORD.fullmatch(raw) or not (self.clients or self._any_builder()):
+        if (
+            raw[:1] not in _WORD_FIRST
+            or not _WORD.fullmatch(raw)
+            or not (self.clients or self._any_builder())
+        ):
             return False
         text = self.source.text
         k = start - 1

@@ -22,6 +22,7 @@ from apispec.lint.discover import DEFAULT_MAX_SIZE, pattern_error
 if TYPE_CHECKING:  # imported where used: most runs have no per-file ignores
     import pathspec
 from apispec.lint.finding import FAIL_LEVELS, Severity
+from apispec.lint.patterns import lazy
 from apispec.lint.rules import expand_codes
 
 KEYS = (
@@ -40,8 +41,8 @@ KEYS = (
     "output-format",
     "helpers",
 )
-_HELPER_NAME = re.compile(r"[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*")
-_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB)?\s*", re.IGNORECASE)
+_HELPER_NAME = lazy(r"[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*")
+_SIZE = lazy(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB)?\s*", re.IGNORECASE)
 _UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
 
 

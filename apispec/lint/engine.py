@@ -122,7 +122,7 @@ class Checker:
         lines = Lines(text)
         file = FileContext(self.run, text, path, lines, self.config.root)
         findings: list[Finding] = []
-        extraction = extract(text, path, self.registry, self.helpers)
+        extraction = extract(text, path, self.registry, self.helpers, lines)
         file.references = extraction.references
         self.defined = extraction.helpers
         for index, reference in enumerate(file.references):

@@ -17,7 +17,6 @@ Files in no known language get a generic scanner that reports only full
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from functools import cache
 from importlib import import_module
@@ -39,6 +38,7 @@ from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.languages.dialect import Dialect, GenericDialect
 from apispec.lint.languages.table import DIALECTS, EMBEDDING, EXTENSIONS, INTERPRETERS, NAMES
 from apispec.lint.lines import Lines
+from apispec.lint.patterns import lazy
 from apispec.lint.prefilter import collections, might_reference
 from apispec.lint.reference import Reference
 from apispec.lint.scan import Source
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = ["extract", "extract_references", "extract_region", "language_of", "might_reference"]
 
-_SHEBANG = re.compile(r"#!\s*\S*?(?:/env\s+)?(\w+)")
+_SHEBANG = lazy(r"#!\s*\S*?(?:/env\s+)?(\w+)")
 
 
 def language_of(filename: str, text: str = "") -> str:
@@ -86,14 +86,21 @@ def extract_references(
 
 
 def extract(
-    text: str, filename: str, registry: Registry | None = None, helpers: HelperTable | None = None
+    text: str,
+    filename: str,
+    registry: Registry | None = None,
+    helpers: HelperTable | None = None,
+    lines: Lines | None = None,
 ) -> Extraction:
-    """The calls in `text` and the helpers it defines (for the repository pass)."""
+    """The calls in `text` and the helpers it defines (for the repository pass).
+
+    `lines` are the text's, when the caller made them already (the engine does).
+    """
     table = helpers if helpers is not None else HelperTable()
     if not might_reference(text) and not (table and table.names_in(text.lower())):
         return Extraction([], [])
     language = language_of(filename, text)
-    shared = _Text(text, collections(registry), table)
+    shared = _Text(text, collections(registry), table, lines)
     refs = _region(shared, language, 0, len(text))
     return Extraction(refs, shared.defined)
 
@@ -101,10 +108,12 @@ def extract(
 class _Text:
     """What every region of one text shares: its lines, evidence and helpers, read once."""
 
-    def __init__(self, text: str, known: frozenset[str], helpers: HelperTable) -> None:
+    def __init__(
+        self, text: str, known: frozenset[str], helpers: HelperTable, lines: Lines | None = None
+    ) -> None:
         self.text = text
         self.known = known
-        self.lines = Lines(text)
+        self.lines = Lines(text) if lines is None else lines
         self.lower = text.lower() if helpers else ""
         self.helpers = helpers
         self.evidence = Evidence(text, known, helpers.names_in(self.lower))

@@ -8,14 +8,14 @@ written: only literal segments are inserted, removed or replaced.
 from __future__ import annotations
 
 import difflib
-import re
 from functools import cache
 
 from apispec.lint.finding import Applicability, Edit, Finding, Fix
+from apispec.lint.patterns import lazy
 from apispec.lint.reference import Reference
 from apispec.model import Endpoint, Maturity
 
-_CONCAT = re.compile(r"\s*(?:\+|\.)\s*\Z")  # `+` or PHP's `.` before an emptied literal
+_CONCAT = lazy(r"\s*(?:\+|\.)\s*\Z")  # `+` or PHP's `.` before an emptied literal
 
 
 def _keys(template: str) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from apispec.lint.patterns import lazy
 from apispec.lint.scan import Source
 
 # Words that look like a call or definition name but are statements.
@@ -51,13 +52,13 @@ KEYWORDS = frozenset(
         "with",
     ]
 )
-_IDENT = re.compile(r"[A-Za-z_][\w]*")
-_PS_PARAM = re.compile(r"\$(?:script:|global:)?([A-Za-z_]\w*)")
-_PS_POSITION = re.compile(r"\bPosition\s*=\s*(\d+)", re.I)
-_SHELL_LOCAL = re.compile(
+_IDENT = lazy(r"[A-Za-z_][\w]*")
+_PS_PARAM = lazy(r"\$(?:script:|global:)?([A-Za-z_]\w*)")
+_PS_POSITION = lazy(r"\bPosition\s*=\s*(\d+)", re.I)
+_SHELL_LOCAL = lazy(
     r"\b(?:local|declare|typeset|readonly)?[ \t]*([A-Za-z_]\w*)=[\"']?\$\{?([1-9])\b"
 )
-_RETURN = re.compile(r"\breturn\b[ \t]*")
+_RETURN = lazy(r"\breturn\b[ \t]*")
 _BODY_REACH = 20_000  # characters a body may span; longer ones are cut (bounded work)
 
 

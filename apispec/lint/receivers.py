@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from apispec.lint.patterns import lazy
 from apispec.lint.scan import Source
 
 CALLEE = re.compile(r"((?:[\w$@]+(?:\(\))?\s*(?:\.|->|::|\?\.)\s*)*[\w$@-]*[\w$])\s*$")
@@ -27,8 +28,8 @@ _TYPE_ARGUMENT_CHARS = frozenset(
 )
 _TYPE_ARGUMENT_REACH = 200
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$@")
-_MEMBER = re.compile(r"(?:\?\.|\.|->|::)\s*\Z")
-_NEXT_LINK = re.compile(r"\s*(?:\?\.|\.|->)\s*([A-Za-z_$][\w$]*)")
+_MEMBER = lazy(r"(?:\?\.|\.|->|::)\s*\Z")
+_NEXT_LINK = lazy(r"\s*(?:\?\.|\.|->)\s*([A-Za-z_$][\w$]*)")
 _MAX_LINKS = 40
 
 
@@ -260,7 +261,7 @@ class CallSite(NamedTuple):
 
 # A call that sends the request (its name starts with a verb, or says request/send):
 # what follows it in a chain works on the response.
-_NEW_BEFORE = re.compile(r"\bnew\s+(?:[\w.]+\.)?\Z")
+_NEW_BEFORE = lazy(r"\bnew\s+(?:[\w.]+\.)?\Z")
 
 
 def call_site(source: Source, start: int) -> CallSite | None:

@@ -410,32 +410,33 @@ class _Brackets:
 
     def __init__(self, source: Source) -> None:
         text = source.text
-        self.positions: list[int] = []  # every bracket, in order
         self.closer: dict[int, int] = {}  # opener: its closer (-1: never closed)
         self.open_after: dict[int, int] = {}  # closer: the innermost bracket open after it
         self._opener: dict[int, int] | None = None
-        stack: list[int] = []
-        gaps = []
+        closer, open_after = self.closer, self.open_after
+        finditer = _BRACKET.finditer
+        gaps = []  # the text between strings and comments
         prev = source.pos
         for start, end in zip(source.token_starts, source.token_ends, strict=True):
             if start > prev:
                 gaps.append((prev, start))
-            prev = max(prev, end)
+            if end > prev:
+                prev = end
         if prev < source.endpos:
             gaps.append((prev, source.endpos))
-        positions = self.positions
-        for lo, hi in gaps:
-            for m in _BRACKET.finditer(text, lo, hi):
-                at = m.start()
-                positions.append(at)
-                if m.group() in OPENERS:
-                    stack.append(at)
-                    self.closer[at] = -1
-                elif stack:
-                    self.closer[stack.pop()] = at
-                    self.open_after[at] = stack[-1] if stack else -1
-                else:
-                    self.open_after[at] = -1
+        self.positions: list[int] = [  # every bracket, in order
+            m.start() for lo, hi in gaps for m in finditer(text, lo, hi)
+        ]
+        stack: list[int] = []
+        for at in self.positions:
+            if text[at] in OPENERS:
+                stack.append(at)
+                closer[at] = -1
+            elif stack:
+                closer[stack.pop()] = at
+                open_after[at] = stack[-1] if stack else -1
+            else:
+                open_after[at] = -1
 
     def opener(self, closer: int) -> int:
         """The bracket `closer` closes (-1: none); the reverse map is made on first use."""

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from apispec.lint.patterns import lazy
 from apispec.lint.reference import Span
 
 
@@ -50,7 +51,7 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$@
 _BEARER = re.compile(r"Bearer(?<!\wBearer)\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})")
 _URL_USERINFO = re.compile(r"://(?P<user>[^\s:/@'\"$]+):(?P<value>[^\s@/'\"$]+)@")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
-_WORD_CHAR = re.compile(r"\w")
+_WORD_CHAR = lazy(r"\w")
 _CURL_USER = re.compile(
     r"(?:\s-u\s*|\s--user[=\s]\s*)(['\"]?)(?P<user>[^\s:'\"$]+):(?P<value>[^\s'\"$]+)\1"
 )
@@ -59,19 +60,17 @@ _PLACEHOLDER = re.compile(
     r"your[_-].*|example.*|dummy|test|none|null|redacted|placeholder|replace.*|todo)$",
     re.I,
 )
-_INTERPOLATED = re.compile(r"\$\{|\$\(|\{\{|#\{|%s|\{[\w.]*\}|\$[A-Za-z_]")
+_INTERPOLATED = lazy(r"\$\{|\$\(|\{\{|#\{|%s|\{[\w.]*\}|\$[A-Za-z_]")
 # Test files (by path) and the dummy values tests use: not credentials anyone leaked.
-_TEST_FILE = re.compile(
+_TEST_FILE = lazy(
     r"(?:^|[/\\])(?:tests?|__tests__|specs?|testdata)[/\\]|(?:^|[/\\])test_[^/\\]*\Z"
     r"|_(?:test|spec)\.\w+\Z|\.(?:test|spec)\.\w+\Z|Tests?\.(?:cs|java|kt|ps1)\Z",
     re.I,
 )
-_DUMMY = re.compile(r"test|fake|dummy|mock|stub|sample|example|wrong|invalid|bogus|dev\b", re.I)
+_DUMMY = lazy(r"test|fake|dummy|mock|stub|sample|example|wrong|invalid|bogus|dev\b", re.I)
 _DUMMY_LENGTH = 12  # a shorter value in a test file is a placeholder, not a credential
 _HEADER_NAMES = re.compile(r"authorization|x-api-key|csrf|content-type", re.I)
-_SECRET_NAME = re.compile(
-    r"pass(?:word|wd)?|pwd|api[_-]?key|apikey|api[_-]?token|secret|token", re.I
-)
+_SECRET_NAME = lazy(r"pass(?:word|wd)?|pwd|api[_-]?key|apikey|api[_-]?token|secret|token", re.I)
 # The default of an environment lookup: os.environ.get("PRTG_TOKEN", "3c1f..."),
 # os.getenv("KEY", "..."), process.env.PRTG_TOKEN ?? "...", $env:PRTG_TOKEN ?? '...'.
 # (Quotes may be escaped: a notebook's code is a JSON string.)

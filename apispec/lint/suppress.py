@@ -9,12 +9,12 @@ suppression that suppresses nothing is reported as API012, like ruff's RUF100
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from apispec.lint.finding import Finding
+from apispec.lint.patterns import lazy
 
-_MARKER = re.compile(r"apispec:\s*ignore(?P<file>-file)?(?:\[(?P<codes>[^\]\n]*)\])?")
+_MARKER = lazy(r"apispec:\s*ignore(?P<file>-file)?(?:\[(?P<codes>[^\]\n]*)\])?")
 
 
 @dataclass(frozen=True)

@@ -19,32 +19,33 @@ from apispec.lint.calls import chains, exclusions, method
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import Candidate, Chain
 from apispec.lint.languages.clients import table
+from apispec.lint.patterns import lazy
 from apispec.lint.receivers import Link, callee_of, links_after, method_chain
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import Part, Source
 
-_ASSIGN = re.compile(
+_ASSIGN = lazy(
     r"(?:^|[;{(\s])(?:(?:const|let|var|my|local|final|String|string|val|auto)\s+)?"
     r"(\$?(?:script:|global:|env:)?[A-Za-z_][\w.]*)\s*(?::=|=)\s*(?:(?:new|await)\s+)?$",
     re.M,
 )
-_MEMBER = re.compile(r"\.|->|::")
+_MEMBER = lazy(r"\.|->|::")
 # What stands before a `{` that opens a body of code: a lambda's arrow, a block keyword;
 # before the `(...)` of a signature, a word that makes the block a value (`when (k) {`,
 # PowerShell's `$p = if (...) { "/x" }`) or none.
-_CODE_BLOCK = re.compile(r"(?:->|=>|\b(?:try|do|finally))\s*\Z")
-_VALUE_BLOCK = re.compile(r"\b(?:if|when|switch|match|case|else)\s*\Z")
-_CHOOSER = re.compile(
+_CODE_BLOCK = lazy(r"(?:->|=>|\b(?:try|do|finally))\s*\Z")
+_VALUE_BLOCK = lazy(r"\b(?:if|when|switch|match|case|else)\s*\Z")
+_CHOOSER = lazy(
     r"(\$?[A-Za-z_][\w.]*)\s*(?::\s*\w+\s*)?=\s*(?:when|if|switch|match|case)\b[^{\n]*\Z"
 )
 # What may stand before an entry of a table on its line: `name = `, `name: `, `"name": `,
 # `[name] = `, a YAML `- `, or nothing (an element of a list).
-_ENTRY = re.compile(
+_ENTRY = lazy(
     r"[ \t-]*((?:\$?[\w.-]+|[\"'][\w.-]+[\"']|\[[\"']?[\w.-]+[\"']?\])[ \t]*(?:=>|=|:)[ \t]*)?\Z"
 )
 # The query of a URL held in a variable, set apart: Go's `u.RawQuery = ...`, JavaScript's
 # `url.search = ...`, .NET's `builder.Query = ...`.
-_QUERY_SET = re.compile(r"\$?([A-Za-z_]\w*)\s*\.\s*(?:RawQuery|search|Query)\s*=(?!=)\s*")
+_QUERY_SET = lazy(r"\$?([A-Za-z_]\w*)\s*\.\s*(?:RawQuery|search|Query)\s*=(?!=)\s*")
 # Calls that print or log what they are given: a URL passed to them is not sent.
 _PRINTERS = frozenset(
     (

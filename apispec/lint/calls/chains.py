@@ -20,19 +20,19 @@ kept here, as it does for every chain (lint/receivers.py).
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from apispec.lint.languages.clients import VERBS, ClientTable
+from apispec.lint.patterns import lazy
 from apispec.lint.receivers import Link
 from apispec.lint.scan import Source
 
-_NAME_BEFORE = re.compile(r"([A-Za-z_]\w*)\s*\Z")
-_DOT_BEFORE = re.compile(r"(?:\.|\?\.)\s*\Z")
-_LINK_AFTER = re.compile(r"\s*(?:\.|\?\.)\s*([A-Za-z_]\w*)\s*(?=[({])")
-_ARGUMENT_VERB = re.compile(r"\s*(?:[\"'](\w+)[\"']|(?:[\w.]*\.)?HttpMethod\.(\w+))")
-_QUERY_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
-_RECEIVER = re.compile(r"(?:new\s+)?[A-Za-z_][\w.]*(?:\(\))?\s*\Z")
+_NAME_BEFORE = lazy(r"([A-Za-z_]\w*)\s*\Z")
+_DOT_BEFORE = lazy(r"(?:\.|\?\.)\s*\Z")
+_LINK_AFTER = lazy(r"\s*(?:\.|\?\.)\s*([A-Za-z_]\w*)\s*(?=[({])")
+_ARGUMENT_VERB = lazy(r"\s*(?:[\"'](\w+)[\"']|(?:[\w.]*\.)?HttpMethod\.(\w+))")
+_QUERY_CALL = lazy(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
+_RECEIVER = lazy(r"(?:new\s+)?[A-Za-z_][\w.]*(?:\(\))?\s*\Z")
 _VERB_SET = frozenset(VERBS)
 _LIMIT = 24  # links read each way: a chain is a handful of calls
 _REACH = 80  # characters between a link's name and its bracket, or a dot and a name

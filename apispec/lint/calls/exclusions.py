@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING
 from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.languages.clients import ClientTable
+from apispec.lint.patterns import lazy
 from apispec.lint.receivers import callee_of
 
 if TYPE_CHECKING:
     from apispec.lint.candidates import Chain
     from apispec.lint.scan import Source
 
-_ROUTER_OBJECT = re.compile(r"\b(?:component|element|handler|view|controller)\s*[:=]")
+_ROUTER_OBJECT = lazy(r"\b(?:component|element|handler|view|controller)\s*[:=]")
 _MOCK_REPLY = re.compile(r"\s*\.\s*(?:reply|respond|replyWith\w*|intercept|mockResolvedValue)\b")
 _REPLIES = frozenset(
     [
@@ -44,13 +45,13 @@ _REPLIES = frozenset(
 )
 _CHAINED = re.compile(r"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")
 _DECORATOR = re.compile(r"\s*@")
-_BLOCK = re.compile(r"[ \t]*(?:\{|do\b)")
+_BLOCK = lazy(r"[ \t]*(?:\{|do\b)")
 _VERBS = frozenset(("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"))
-_ANNOTATION = re.compile(r"@([A-Za-z_][\w.]*)\s*\(\s*\Z")
-_MARKER = re.compile(r"@([A-Za-z_]\w*)\b")
+_ANNOTATION = lazy(r"@([A-Za-z_][\w.]*)\s*\(\s*\Z")
+_MARKER = lazy(r"@([A-Za-z_]\w*)\b")
 # Before a string that is compared: an operator (`==`, `-like`, `in`, `case`); matched
 # against the few characters before it, so the pattern is tried at one place only.
-_COMPARED_BEFORE = re.compile(
+_COMPARED_BEFORE = lazy(
     r"(?:===?|!==?|<>|\bis|\bnot\s+in|\bin|-(?:c|i)?(?:eq|ne|like|notlike|match|notmatch|"
     r"contains|notcontains|in|notin)|\bcase|\bwhen)\Z",
     re.I,
@@ -64,10 +65,10 @@ _COMPARED_AFTER = re.compile(
     re.I,
 )
 # After a string in a case table: `case "/x":`, a switch arm `"/x" => ...`, `'/x' { ... }`.
-_INDENT = re.compile(r"[ \t]*")
+_INDENT = lazy(r"[ \t]*")
 _AFTER_FIRST = frozenset("=!<ainI-")  # how the operators after a string begin
-_CASE_AFTER = re.compile(r"\s*(?:=>(?!\s*\{?\s*$)|\{)")
-_SWITCH = re.compile(r"\bswitch\b|\bmatch\b|\bcase\b", re.I)
+_CASE_AFTER = lazy(r"\s*(?:=>(?!\s*\{?\s*$)|\{)")
+_SWITCH = lazy(r"\bswitch\b|\bmatch\b|\bcase\b", re.I)
 # Calls that compare, match or assert rather than request.
 _MATCHERS = frozenset(
     [
@@ -125,7 +126,7 @@ _MATCHERS = frozenset(
 )
 _ASSERTING = re.compile(r"(?i)^(?:assert|expect|should|verify|check_?)")
 _LAST_NAME = re.compile(r"([\w$@-]+)\W*\Z")
-_ROOT_NAME = re.compile(r"\s*[$@_]*([A-Za-z]\w*)")
+_ROOT_NAME = lazy(r"\s*[$@_]*([A-Za-z]\w*)")
 # A mock's route methods: `nock(h).get(path)`, `scope.post(path)`, chained to a reply.
 _VERB_CALLS = frozenset(["get", "post", "put", "patch", "delete", "head", "options", "any", "all"])
 _RESPONSE_HEADER = re.compile(
@@ -209,7 +210,7 @@ def is_route(clients: ClientTable, callee: str, args_after: str, after_call: str
     `args_after` is the argument text after the path, `after_call` the text
     right after the closing bracket (a mock's `.reply(...)`).
     """
-    names = [n for n in MEMBER_SPACED.split(callee) if n]
+    names = _member_names(callee)
     if not names:
         return False
     name = names[-1].lower()
@@ -227,6 +228,13 @@ def is_route(clients: ClientTable, callee: str, args_after: str, after_call: str
         rest = args_after.lstrip()
         return rest.startswith(",") and not rest[1:].lstrip().startswith("{")
     return False
+
+
+@lru_cache(maxsize=4096)
+def _member_names(callee: str) -> tuple[str, ...]:
+    """A callee's names (`api.client.get` -> api, client, get), kept per callee text:
+    a file calls the same few names many times, and each call asks more than once."""
+    return tuple(n for n in MEMBER_SPACED.split(callee) if n)
 
 
 def compared(
@@ -401,7 +409,7 @@ def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
 
 def bound_router(source: Source, clients: ClientTable, callee: str, args_after: str) -> bool:
     """`api.get("/x", handler)` where `api` holds a router the file makes (`express.Router()`)."""
-    names = [n for n in MEMBER_SPACED.split(callee) if n]
+    names = _member_names(callee)
     if len(names) != 2 or clients.router_factory is None:
         return False
     routers = source.memo.get("router_names")
@@ -418,11 +426,11 @@ def bound_router(source: Source, clients: ClientTable, callee: str, args_after: 
     return rest.startswith(",")
 
 
-_IMPORTED = re.compile(
+_IMPORTED = lazy(
     r"\bimport\s+(?:type\s+)?(?P<names>\{[^}]*\}|[A-Za-z_$][\w$]*(?:\s*,\s*\{[^}]*\})?)"
     r"\s*from\s*[\"'](?P<module>[^\"']+)[\"']"
 )
-_ROUTER_BOUND = re.compile(r"([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=\s*(?:new\s+)?\Z")
+_ROUTER_BOUND = lazy(r"([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=\s*(?:new\s+)?\Z")
 _ROUTER_VERBS = frozenset(
     ("get", "post", "put", "patch", "delete", "head", "options", "all", "use", "route")
 )

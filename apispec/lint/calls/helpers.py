@@ -24,16 +24,17 @@ from apispec.lint.calls.method import MEMBER_SPACED, VERB_SET, from_callee
 from apispec.lint.candidates import Chain, Context
 from apispec.lint.functions import FunctionDef, Param, split_top
 from apispec.lint.helpers import METHOD_PARAMS, QUERY_PARAMS, Helper, HelperTable
+from apispec.lint.patterns import lazy
 from apispec.lint.scan import Source
 
 # Before a parameter: a base (a variable holding one, or a literal ending in /api/v2)
 # and what joins them: `+`, `.`, adjacent interpolations, a `/`, a comma (`urljoin(B, p)`).
-_JOINED = re.compile(
+_JOINED = lazy(
     r"(?:(?P<lit>/api/v2)/?['\"`]?|(?P<var>[A-Za-z_]\w*)[})]?['\"`]?)"
     r"[ \t]*(?:\+|\.{1,2}|,)?[ \t]*['\"`]?/?\$?[{(]?\Z"
 )
 # A base-URL client option: axios/ky/got, HttpClient, httpx/aiohttp, resty, Faraday, Guzzle.
-_BASE_OPTION = re.compile(
+_BASE_OPTION = lazy(
     r"\b(?:baseURL|baseUrl|BaseAddress|base_url|prefixUrl|base_uri|BaseUri|SetBaseURL)\b\s*[:=(]"
 )
 # What every base option above contains: searched first, most files have none.
@@ -73,22 +74,22 @@ _SENDS = frozenset(
         "newrequestwithcontext",
     ]
 )
-_VERB_WORD = re.compile(
+_VERB_WORD = lazy(
     r"['\"](GET|POST|PUT|PATCH|DELETE)['\"]|\bMethod(Get|Post|Put|Patch|Delete)\b"
     r"|\bHttpMethod\.(Get|Post|Put|Patch|Delete)\b|-Method\s+['\"]?(Get|Post|Put|Patch|Delete)\b"
     r"|-X\s+['\"]?(GET|POST|PUT|PATCH|DELETE)\b",
     re.I,
 )
-_KEYWORD_ARG = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?!:))")
-_PS_NAMED = re.compile(r"-([A-Za-z_]\w*)\s*:?\s*\Z")
-_SHELL_LOCAL = re.compile(r"\b([A-Za-z_]\w*)=\"?\$\{?([1-9])\b")
+_KEYWORD_ARG = lazy(r"\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?!:))")
+_PS_NAMED = lazy(r"-([A-Za-z_]\w*)\s*:?\s*\Z")
+_SHELL_LOCAL = lazy(r"\b([A-Za-z_]\w*)=\"?\$\{?([1-9])\b")
 _ALIAS_REACH = 200  # characters of an assignment's right-hand side read for an alias
-_ASSIGN = re.compile(
+_ASSIGN = lazy(
     r"(?:^|[;{(\s])(?:var\s+|let\s+|const\s+|local\s+|my\s+)?\$?([A-Za-z_]\w*)\s*(?::=|=(?!=))[ \t]*(?=\S)",
     re.M,
 )
 # A parameter handed to a client (not joined to a base) is the path only if named like one.
-_PATH_LIKE = re.compile(r"path|endpoint|ur[il]|route|resource|location|relative", re.I)
+_PATH_LIKE = lazy(r"path|endpoint|ur[il]|route|resource|location|relative", re.I)
 
 
 class HelperCall(NamedTuple):
@@ -159,7 +160,9 @@ def _joins(source: Source, context: Context) -> bool:
             whole = base == "/api/v2" or not (
                 at and (lower[at - 1].isalnum() or lower[at - 1] == "_")
             )
-            if whole and _JOINED_AFTER.match(region, end):
+            if region[end : end + 1] == "/" and region[end + 1 : end + 2].isalnum():
+                pass  # `/api/v2/devices`: a path goes on, which _JOINED_AFTER never matches
+            elif whole and _JOINED_AFTER.match(region, end):
                 return True
             at = lower.find(base, end)
     return False
@@ -579,7 +582,7 @@ def _named_value(words: list[str], name: str) -> str | None:
 # Receivers that are the helper's own object where its class calls it.
 _SELF = frozenset({"self", "this", "cls", "me", "base", "super", "static"})
 # Go's method receiver (`func (c *Client) Health(...)`): the method's own object.
-_GO_RECEIVER = re.compile(r"func[ \t]*\([ \t]*([A-Za-z_]\w*)[ \t]+\*?[\w.]+")
+_GO_RECEIVER = lazy(r"func[ \t]*\([ \t]*([A-Za-z_]\w*)[ \t]+\*?[\w.]+")
 
 
 def trusted_receivers(uses: list[tuple[HelperCall, bool]]) -> frozenset[str]:

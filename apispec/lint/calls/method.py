@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 
 from apispec.lint.languages.clients import VERBS
+from apispec.lint.patterns import lazy
 
 VERB_SET = frozenset(VERBS)
 MEMBER_SPACED = re.compile(r"\s*(?:\.|->|::|\?\.)\s*")
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _QUOTED_WORD = re.compile(r"['\"]([A-Za-z]+)['\"]")
-_QUOTED_UPPER = re.compile(r"['\"]([A-Z]+)['\"]")
+_QUOTED_UPPER = lazy(r"['\"]([A-Z]+)['\"]")
 
 
 def from_callee(callee: str) -> str | None:

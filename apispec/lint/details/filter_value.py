@@ -8,13 +8,13 @@ percent-encoding.
 
 from __future__ import annotations
 
-import re
 from urllib.parse import unquote_plus
 
+from apispec.lint.patterns import lazy
 from apispec.lint.reference import QueryValue, Span
 from apispec.lint.scan import PARAM, Part
 
-_HEX2 = re.compile(r"[0-9A-Fa-f]{2}")
+_HEX2 = lazy(r"[0-9A-Fa-f]{2}")
 
 
 def value_from_parts(

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 
 from apispec.lint.candidates import chain_from
+from apispec.lint.patterns import lazy
 from apispec.lint.receivers import argument_end, links_after
 from apispec.lint.scan import Part, Source
 
@@ -30,18 +31,18 @@ _LIST_FACTORIES = frozenset(
     ("of", "aslist", "listof", "mutablelistof", "setof", "arrayof", "sequenceof", "stream")
 )
 # `.collect(Collectors.joining(" and "))`: a stream's join, the separator in `joining`.
-_COLLECTOR = re.compile(r"\s*(?:[\w.]*\.)?joining\s*\(")
+_COLLECTOR = lazy(r"\s*(?:[\w.]*\.)?joining\s*\(")
 # Calls that map each element with a function: `array_map(fn ($t) => "...", $tags)`,
 # `tags.map(t => `...`)`, `.map { "..." }`; the function's body as written stands for each.
 _MAPS = frozenset(("map", "array_map", "select", "collect"))
-_ARROW = re.compile(r"(?:=>|->|return)\s*|\{\s*(?:[\w, ]+->\s*)?")
-_IDENT = re.compile(r"\$?(?:script:|global:)?[A-Za-z_]\w*(?:(?:\.|::|->|\?\.)[A-Za-z_]\w*)*")
-_LIST_OPEN = re.compile(
+_ARROW = lazy(r"(?:=>|->|return)\s*|\{\s*(?:[\w, ]+->\s*)?")
+_IDENT = lazy(r"\$?(?:script:|global:)?[A-Za-z_]\w*(?:(?:\.|::|->|\?\.)[A-Za-z_]\w*)*")
+_LIST_OPEN = lazy(
     r"(?:@\(|new\s*(?:[\w.]*\s*)?\[\s*\]\s*\{|\[\]\s*[\w.]+\s*\{|array\(|\[|\()", re.I
 )
-_PS_JOIN = re.compile(r"\s*-join\s*", re.I)
+_PS_JOIN = lazy(r"\s*-join\s*", re.I)
 # An empty collection made by a constructor: `new List<string>()`, `new ArrayList<>()`.
-_NEW_EMPTY = re.compile(r"new\s+[\w.]+\s*(?:<[^<>;]*>)?\s*\(\s*\)(?!\s*\{)")
+_NEW_EMPTY = lazy(r"new\s+[\w.]+\s*(?:<[^<>;]*>)?\s*\(\s*\)(?!\s*\{)")
 # Calls that add elements to the list they are called on, and those that add a list's.
 _ADDERS = frozenset(("append", "push", "add", "unshift", "insert", "add_last", "addlast"))
 _EXTENDERS = frozenset(("extend", "addrange", "addall", "concat", "push_all"))

@@ -18,6 +18,7 @@ from apispec.lint.candidates import PathHit, chain_from, flatten
 from apispec.lint.details.filter_value import parse_query_string, value_from_parts
 from apispec.lint.details.resolve import resolve_at, resolve_parts
 from apispec.lint.languages.clients import table
+from apispec.lint.patterns import lazy
 from apispec.lint.receivers import argument_end
 from apispec.lint.reference import QueryValue, Span
 from apispec.lint.scan import CLOSERS, OPENERS, PARAM, Part, Source
@@ -34,32 +35,30 @@ _SETTER = re.compile(
     r"\.(?:Set|Add|set|append|add|AddQueryParameter|addQueryParameter|queryParam)\(\s*"
 )
 # The receiver of a setter, and its first name: `q` of `q.Set(`, `url` of `url.searchParams.set(`.
-_RECEIVER = re.compile(r"(\$?[A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)*\s*\Z")
-_VARIABLE = re.compile(r"\$?\{?\$?([A-Za-z_]\w*)(?:\.(?:Encode|toString|String)\(\))?\}?\Z")
-_QUERY_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+_RECEIVER = lazy(r"(\$?[A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)*\s*\Z")
+_VARIABLE = lazy(r"\$?\{?\$?([A-Za-z_]\w*)(?:\.(?:Encode|toString|String)\(\))?\}?\Z")
+_QUERY_NAME = lazy(r"[a-z][a-z0-9_]*\Z")
 _MAP_KEY = re.compile(r"\s*\[?\s*(?:(['\"])([\w.-]+)\1|([A-Za-z_]\w*))\s*\]?\s*(?:=>|:|=)(?!=)\s*")
 _NESTED_QUERY = frozenset(("query", "params", "searchParams", "qs", "query_params", "queryParams"))
-_SHORTHAND_KEY = re.compile(r"([A-Za-z_$][\w$]*)\s*(?=[,}])")
+_SHORTHAND_KEY = lazy(r"([A-Za-z_$][\w$]*)\s*(?=[,}])")
 # What may hold a mapping: `{`, `@{`, `dict(`, `[`, `url.Values{`, `new Dictionary<..>{`,
 # `new { ... }` (C#'s anonymous objects), `new URLSearchParams({`, `urlencode({`,
 # `http_build_query([`.
-_MAPPING_START = re.compile(
+_MAPPING_START = lazy(
     r"(?:(?:new\s+)?[\w.]*(?:URLSearchParams|urlencode|http_build_query)\(\s*"
     r"|new\s+[\w.]+(?:<[^;{}()]*>)?\s*(?:\(\s*\))?\s*|new\s*(?=\{)|url\.Values|map\[string\]\[?\]?string)?"
     r"(@\{|\{|dict\(|\[|array\()"
 )
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
-_FORMAT_SLOT = re.compile(r"\{(\d*)\}|%[sdv]")
-_JOIN_AFTER = re.compile(r"[ \t]*(?:\+|\.\.?(?![\w.])|<>|\|\|)[ \t]*")
-_EXPRESSION = re.compile(r"[^\s,;)\]}]*")
-_VERB = re.compile(r"%[sv]")
+_FORMAT_SLOT = lazy(r"\{(\d*)\}|%[sdv]")
+_JOIN_AFTER = lazy(r"[ \t]*(?:\+|\.\.?(?![\w.])|<>|\|\|)[ \t]*")
+_EXPRESSION = lazy(r"[^\s,;)\]}]*")
+_VERB = lazy(r"%[sv]")
 _FORMAT_CALLS = frozenset(("format", "sprintf", "printf"))
-_ENCODED_VARIABLE = re.compile(
-    r"\$?([A-Za-z_]\w*)(?:\s*\.\s*(?:Encode|toString|String)\s*\(\s*\))?"
-)
+_ENCODED_VARIABLE = lazy(r"\$?([A-Za-z_]\w*)(?:\s*\.\s*(?:Encode|toString|String)\s*\(\s*\))?")
 _COMMA = re.compile(r"\s*,\s*")
 _BRACES = re.compile(r"^\$?\{|\}$")
-_PLAIN_VARIABLE = re.compile(r"\$?[A-Za-z_]\w*")
+_PLAIN_VARIABLE = lazy(r"\$?[A-Za-z_]\w*")
 
 
 def call_query(source: Source, info: CallInfo) -> list[QueryValue]:
@@ -439,7 +438,7 @@ def value_of_variable(source: Source, name: str, expression: str, before: int) -
     return value_from_parts(name, parts, parts[0].start, parts[-1].end, decode=False)
 
 
-_TEMPLATE_VARIABLE = re.compile(r"\{([A-Za-z_][\w.-]*)\}\Z")
+_TEMPLATE_VARIABLE = lazy(r"\{([A-Za-z_][\w.-]*)\}\Z")
 
 
 def template_values(

@@ -22,6 +22,7 @@ from apispec.lint.calls.method import MEMBER_SPACED
 from apispec.lint.candidates import chain_from
 from apispec.lint.details.joins import join_at
 from apispec.lint.functions import FunctionDef, returned, split_top
+from apispec.lint.patterns import lazy
 from apispec.lint.scan import Part, Source
 
 _DEPTH = 8  # how many steps (variable, call, encoder, wrapper) are followed from a use
@@ -55,11 +56,11 @@ _ENCODERS = frozenset(
 )
 # Calls whose first argument is a template of the result (placeholders stay unknown).
 _FORMATTERS = frozenset(["sprintf", "format", "printf", "fprintf", "string.format"])
-_WRAPPED = re.compile(r"\A\s*(?:\$\{|\$\(|\{|\()(?P<inner>[\s\S]*)(?:\}|\))\s*\Z")
-_TYPE_PREFIX = re.compile(r"\A\s*\[[\w.]+\]::")
-_IDENTIFIER = re.compile(r"\A\s*(?:\$\{?)?(?:(?:script|global|env):)?([A-Za-z_][\w]*)\}?\s*\Z")
-_ECHO = re.compile(r"\b(?:printf|echo)\s+(?:-[a-z]+\s+)*")
-_JQ_ARG = re.compile(r"--arg\s+(\w+)\s+(\S+)")
+_WRAPPED = lazy(r"\A\s*(?:\$\{|\$\(|\{|\()(?P<inner>[\s\S]*)(?:\}|\))\s*\Z")
+_TYPE_PREFIX = lazy(r"\A\s*\[[\w.]+\]::")
+_IDENTIFIER = lazy(r"\A\s*(?:\$\{?)?(?:(?:script|global|env):)?([A-Za-z_][\w]*)\}?\s*\Z")
+_ECHO = lazy(r"\b(?:printf|echo)\s+(?:-[a-z]+\s+)*")
+_JQ_ARG = lazy(r"--arg\s+(\w+)\s+(\S+)")
 
 
 def resolve_at(source: Source, pos: int, depth: int = 0) -> list[Part] | None:

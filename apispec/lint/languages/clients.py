@@ -52,6 +52,8 @@ from enum import StrEnum
 from functools import cache
 from typing import NamedTuple
 
+from apispec.lint.patterns import lazy
+
 VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _ROUTER_VERBS = "get|post|put|patch|delete|head|options|all|use|any"
 _HELPER_VERBS = "get|post|put|patch|delete"
@@ -524,7 +526,12 @@ class ClientTable(NamedTuple):
 
 @cache
 def table(language: str) -> ClientTable:
-    """The rows for `language` (and every language), compiled once per process."""
+    """The rows for `language` (and every language), compiled once per process.
+
+    The patterns asked only once a file looks like it needs them (a client's factory
+    and setters, the finder of them all, a router's factory, the builder names) are
+    compiled on first use: most files of a language never need them.
+    """
     rows = [row for row in (*CLIENTS, *JVM, *DOUBLES) if row.language in ("*", language)]
 
     def of(role: Role) -> list[Client]:
@@ -571,9 +578,9 @@ def table(language: str) -> ClientTable:
         base_factories=tuple(
             (
                 row,
-                re.compile(row.factory, re.M) if row.factory else None,
+                lazy(row.factory, re.M) if row.factory else None,
                 tuple(
-                    re.compile(r"\.\s*" + re.escape(kind[1:]) + r"\s*(?::|=>|=(?!=))\s*")
+                    lazy(r"\.\s*" + re.escape(kind[1:]) + r"\s*(?::|=>|=(?!=))\s*")
                     for kind in row.base.split("|")
                     if kind.startswith("=") and not row.factory.startswith("^class")
                 ),
@@ -593,9 +600,9 @@ def table(language: str) -> ClientTable:
             for name in names.split("|")
         ),
         router_factory=next(
-            (re.compile(p) for lang, p in ROUTER_FACTORIES if lang in ("*", language)), None
+            (lazy(p) for lang, p in ROUTER_FACTORIES if lang in ("*", language)), None
         ),
-        builder_names=re.compile(
+        builder_names=lazy(
             "(?i)" + "|".join(sorted(re.escape(name) for name in _builder_names(language)))
         ),
     )
@@ -637,7 +644,7 @@ def _finder_pieces(language: str) -> list[str]:
 def _finder(language: str) -> re.Pattern[str] | None:
     """One pattern for every way a client of the language gets its base URL."""
     pieces = _finder_pieces(language)
-    return re.compile("|".join(f"(?:{p})" for p in pieces), re.M) if pieces else None
+    return lazy("|".join(f"(?:{p})" for p in pieces), re.M) if pieces else None
 
 
 def _names(callee: str) -> frozenset[str]:

@@ -21,21 +21,22 @@ from typing import NamedTuple
 
 from apispec.lint.languages.table import FENCE_LANGUAGES
 from apispec.lint.lines import Lines
+from apispec.lint.patterns import lazy
 from apispec.lint.reference import QueryValue, Reference, Segment, Span
 from apispec.lint.scan import Source, unescape
 
 # A fence line: up to three spaces, then three or more backticks or tildes; also
 # backticks written escaped (`\`\`\``), as docs generated from shell heredocs have them.
-_OPENER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,}|(?:\\`){3,})[ \t]*([^\n`\\]*)\n")
-_CLOSER = re.compile(r"[ \t]{0,3}(`{3,}|~{3,}|(?:\\`){3,})[ \t]*$", re.M)
-_SHELLISH = re.compile(r"^\s*(?:\$\s+)?(?:curl|wget|https?|xh)\s", re.M)
+_OPENER = lazy(r"[ \t]{0,3}(`{3,}|~{3,}|(?:\\`){3,})[ \t]*([^\n`\\]*)\n")
+_CLOSER = lazy(r"[ \t]{0,3}(`{3,}|~{3,}|(?:\\`){3,})[ \t]*$", re.M)
+_SHELLISH = lazy(r"^\s*(?:\$\s+)?(?:curl|wget|https?|xh)\s", re.M)
 # An inline code span holding a request: a command, or an HTTP request line.
-_SPAN = re.compile(r"(?<![`\\])`([^`\n]+)`(?!`)")
-_SPAN_COMMAND = re.compile(r"\s*(?:\$\s+)?(?:curl|wget|xh|http|https)\s+\S")
-_SPAN_REQUEST = re.compile(r"\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\S*/api/v2")
+_SPAN = lazy(r"(?<![`\\])`([^`\n]+)`(?!`)")
+_SPAN_COMMAND = lazy(r"\s*(?:\$\s+)?(?:curl|wget|xh|http|https)\s+\S")
+_SPAN_REQUEST = lazy(r"\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\S*/api/v2")
 # Data blocks show what a server answered: a call only when they describe a request.
-_REQUEST_KEY = re.compile(r"[\"']?method[\"']?\s*:")
-_SCRIPT = re.compile(r"<script\b[^>]*>(?P<body>[\s\S]*?)</script\s*>", re.I)
+_REQUEST_KEY = lazy(r"[\"']?method[\"']?\s*:")
+_SCRIPT = lazy(r"<script\b[^>]*>(?P<body>[\s\S]*?)</script\s*>", re.I)
 
 
 class Region(NamedTuple):
@@ -179,7 +180,7 @@ def notebook(source: Source) -> list[Region]:
     ]
 
 
-_CELL_MAGIC_SHELL = re.compile(r"[ \t]*%%(?:bash|sh|script[ \t]+(?:ba)?sh)\b")
+_CELL_MAGIC_SHELL = lazy(r"[ \t]*%%(?:bash|sh|script[ \t]+(?:ba)?sh)\b")
 
 
 def _shell_lines(code: str, cells: list[int]) -> tuple[str, str | None]:
@@ -214,13 +215,13 @@ def _shell_lines(code: str, cells: list[int]) -> tuple[str, str | None]:
 
 # CI workflow YAML: keys whose value is a shell script, and the mappings that set its
 # environment (GitHub Actions `run`/`env`, GitLab CI `script`/`variables`).
-_SCRIPT_KEY = re.compile(
+_SCRIPT_KEY = lazy(
     r"^([ \t]*(?:-[ \t]+)?)(run|script|before_script|after_script):(?=[ \t]|$)[ \t]*([^\n#]*)",
     re.M,
 )
-_ENV_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)?)(?:env|variables):[ \t]*$", re.M)
-_ENV_ENTRY = re.compile(r"^[ \t]*([A-Za-z_]\w*):[ \t]+(?=\S)", re.M)
-_EXPRESSION = re.compile(r"\$\{\{[^\n}]{0,200}\}\}")  # `${{ secrets.TOKEN }}`: one value
+_ENV_KEY = lazy(r"^([ \t]*(?:-[ \t]+)?)(?:env|variables):[ \t]*$", re.M)
+_ENV_ENTRY = lazy(r"^[ \t]*([A-Za-z_]\w*):[ \t]+(?=\S)", re.M)
+_EXPRESSION = lazy(r"\$\{\{[^\n}]{0,200}\}\}")  # `${{ secrets.TOKEN }}`: one value
 
 
 def has_scripts(text: str) -> bool:

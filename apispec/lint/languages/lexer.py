@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol
 
+from apispec.lint.patterns import lazy
 from apispec.lint.scan import Lit, split_interpolations
 
 if TYPE_CHECKING:  # a class made at import would cost every run
@@ -57,7 +58,7 @@ if TYPE_CHECKING:  # a class made at import would cost every run
 
 # A heredoc's terminator line: the word alone, maybe indented, maybe followed by
 # `;`, `,` or `)` (PHP's `EOT;`, a heredoc passed as an argument).
-_TERMINATOR = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*[;,)]*[ \t]*\r?$", re.M)
+_TERMINATOR = lazy(r"^[ \t]*([A-Za-z_]\w*)[ \t]*[;,)]*[ \t]*\r?$", re.M)
 
 
 class Memo:
