@@ -31,9 +31,10 @@ from apispec.lint.calls.helpers import (
     trusted_receivers,
     with_helper,
 )
-from apispec.lint.candidates import Candidate, Context, Evidence, candidates
+from apispec.lint.candidates import Candidate, candidates
 from apispec.lint.details.build import build
 from apispec.lint.details.headers import attach_headers
+from apispec.lint.evidence import Context, Evidence
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.languages.dialect import Dialect, GenericDialect
 from apispec.lint.languages.table import DIALECTS, EMBEDDING, EXTENSIONS, INTERPRETERS, NAMES

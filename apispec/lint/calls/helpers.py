@@ -21,7 +21,8 @@ from typing import NamedTuple
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED, VERB_SET, from_callee
-from apispec.lint.candidates import Chain, Context
+from apispec.lint.candidates import Chain
+from apispec.lint.evidence import Context
 from apispec.lint.functions import FunctionDef, Param, split_top
 from apispec.lint.helpers import METHOD_PARAMS, QUERY_PARAMS, Helper, HelperTable
 from apispec.lint.patterns import lazy

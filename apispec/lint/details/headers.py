@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 from apispec.lint.bases import factory_name
 from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
-from apispec.lint.candidates import Base, chain_from, flatten
+from apispec.lint.candidates import chain_from, flatten
 from apispec.lint.details.resolve import resolve_at
+from apispec.lint.evidence import Base
 from apispec.lint.patterns import lazy
 from apispec.lint.reference import Reference, Span
 from apispec.lint.scan import PARAM, Lit, Source
