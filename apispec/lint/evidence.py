@@ -62,7 +62,8 @@ def base_variables(source: Source) -> dict[str, Base]:
         if not raw.endswith("/api/v2"):
             continue
         line_start = source.line_start(lit.start)
-        if "=" not in text[line_start : lit.start]:  # `NAME =` may end the line before
+        # `NAME =` may end the line before (only the reach is read: a long line is one file)
+        if "=" not in text[max(line_start, lit.start - _ASSIGN_REACH) : lit.start]:
             line_start = (
                 source.line_start(line_start - 1) if line_start > source.pos else line_start
             )

@@ -25,6 +25,7 @@ from apispec.lint.functions import FunctionDef, returned, split_top
 from apispec.lint.patterns import lazy
 from apispec.lint.scan import Part, Source
 
+_BLANKS = re.compile(r"[^\S\n]*")  # the blanks str.strip() would remove, within a line
 _DEPTH = 8  # how many steps (variable, call, encoder, wrapper) are followed from a use
 _REACH = 3000  # characters before a use where the variable's assignment is looked for
 # Calls whose result is their first argument, encoded or converted: looked through.
@@ -257,8 +258,9 @@ def _returned(source: Source, fn: FunctionDef, depth: int) -> list[Part] | None:
         j = source.first_lit_after(start)
         while j < len(source.lits) and source.lits[j].start < end:
             lit = source.lits[j]
-            line = text[source.line_start(lit.start) : lit.start]
-            if not line.strip():  # a string standing as a statement: the function's output
+            line_start = source.line_start(lit.start)
+            if _BLANKS.match(text, line_start).end() >= lit.start:  # a string as a statement:
+                # the function's output (only the line's indentation is read)
                 return resolve_parts(source, list(lit.parts), depth + 1)
             j += 1
     for at in returned(source, fn):

@@ -24,6 +24,7 @@ from apispec.lint.languages.lexer import Body, Heredoc, LineCloser, Memo, Span
 from apispec.lint.reference import QueryValue
 from apispec.lint.scan import Lit, Source, split_interpolations
 
+_INDENT = re.compile(r"[ \t]*")
 _HOLES = re.compile(r"#\{(?:[^}\n#]|#(?!\{))*\}|%[sd]")
 # A `#{...}` field may hold strings of its own ("#{h["k"]}"); one line, bounded.
 _FIELD = (
@@ -212,7 +213,8 @@ def _block_params(source: Source, closer: int) -> list[QueryValue]:
     if block >= 0:
         stop = max(block, source.matching_closer(block))
     else:  # do ... end: its lines, to the `end` indented like the call
-        indent = re.match(r"[ \t]*", text[source.line_start(closer) :]).end()  # type: ignore[union-attr]
+        line_start = source.line_start(closer)
+        indent = _INDENT.match(text, line_start).end() - line_start
         ending = re.compile(rf"^[ \t]{{0,{indent}}}end\b", re.M).search(text, m.end(), stop)
         stop = ending.start() if ending else min(stop, m.end() + 2000)
     found: list[QueryValue] = []
