@@ -10,8 +10,9 @@ import pytest
 from apispec.exceptions import UsageError
 from apispec.mock.auth import load_users
 from apispec.mock.context import MockConfig, MockState
-from apispec.mock.data import MAX_OBJECTS, generate_tree, load_tree, nested
+from apispec.mock.data import MAX_OBJECTS, generate_tree, nested
 from apispec.mock.routes import build_routes
+from apispec.mock.user_tree import load_tree
 from apispec.model import Registry
 
 FIXTURES = Path(__file__).parent / "fixtures" / "mock"

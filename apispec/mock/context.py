@@ -16,10 +16,11 @@ from starlette.requests import Request
 
 from apispec.mock.auth import DEFAULT_USERS, Accounts, User, load_users, make_users
 from apispec.mock.bodies import BodyError, decode_json
-from apispec.mock.data import Kinds, SideData, Tree, generate_tree, load_tree, side_data
+from apispec.mock.data import Kinds, SideData, Tree, generate_tree, side_data
 from apispec.mock.errors import ApiError
 from apispec.mock.faults import Faults
 from apispec.mock.index import INDEX_MIN, ListIndex
+from apispec.mock.user_tree import load_tree
 from apispec.model import Endpoint, Registry, load_registry
 from apispec.releases import Release
 
