@@ -24,13 +24,8 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, NamedTuple
 
 from apispec.lint.calls.assemble import call_info, http_helper_argument, table_entry
-from apispec.lint.calls.helpers import (
-    helper_call,
-    infer,
-    through_helper,
-    trusted_receivers,
-    with_helper,
-)
+from apispec.lint.calls.helpers import helper_call, through_helper, trusted_receivers, with_helper
+from apispec.lint.calls.inference import infer
 from apispec.lint.candidates import Candidate, candidates
 from apispec.lint.details.build import build
 from apispec.lint.details.headers import attach_headers
