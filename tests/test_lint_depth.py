@@ -12,8 +12,6 @@ findings test runs the CLI on the folder and checks where each points.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -101,27 +99,12 @@ def test_every_fixture_is_pinned() -> None:
     assert {p.name for p in FIXTURES.iterdir()} == set(QUERIES)
 
 
-def test_findings_point_at_the_part_that_is_wrong() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "apispec",
-            "lint",
-            "--format",
-            "json",
-            "--target",
-            "25.x.122",
-            str(FIXTURES),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 1, done.stderr
+def test_findings_point_at_the_part_that_is_wrong(cli) -> None:
+    done = cli("lint", "--format", "json", "--target", "25.x.122", str(FIXTURES))
+    assert done.code == 1, done.err
     found = {
         (Path(f["path"]).name, f["line"], f["column"], f["code"])
-        for f in json.loads(done.stdout)["findings"]
+        for f in json.loads(done.out)["findings"]
     }
     for expected in [
         ("filters.py", 10, 13, "API006"),  # the " AND " of " AND ".join(clauses)

@@ -9,8 +9,6 @@ costs its own line only) and a `local-exec` command run as shell.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -42,25 +40,10 @@ def test_calls_of_a_terraform_module() -> None:
     ]
 
 
-def test_findings_point_into_the_template(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "apispec",
-            "lint",
-            "--format",
-            "json",
-            "--target",
-            "25.x.122",
-            str(FIXTURE),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 1, done.stderr
-    found = {(f["line"], f["column"], f["code"]) for f in json.loads(done.stdout)["findings"]}
+def test_findings_point_into_the_template(cli) -> None:
+    done = cli("lint", "--format", "json", "--target", "25.x.122", str(FIXTURE))
+    assert done.code == 1, done.err
+    found = {(f["line"], f["column"], f["code"]) for f in json.loads(done.out)["findings"]}
     assert (31, 78, "API006") in found  # the `OR` inside urlencode("...")
     assert (36, 75, "API008") in found  # limit=5000 in the join() list
     assert (36, 88, "API011") in found  # sort in the join() list
