@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Sequence
 
-from apispec.exceptions import (
+from apispec.support.exceptions import (
     EXIT_INTERNAL,
     EXIT_USAGE,
     ApispecError,
@@ -21,7 +21,7 @@ from apispec.exceptions import (
     did_you_mean,
     internal_error_line,
 )
-from apispec.printable import printable
+from apispec.support.printable import printable
 
 # Modules under apispec/commands/, in the order `apispec --help` lists them.
 COMMANDS = (
@@ -86,7 +86,7 @@ def _option_strings(parser: argparse.ArgumentParser) -> list[str]:
 
 def _version() -> str:
     from apispec import __version__
-    from apispec.model import load_registry
+    from apispec.registry.load import load_registry
 
     newest = load_registry().newest_release
     return f"apispec {__version__} (registry: newest release {newest})"

@@ -238,7 +238,7 @@ def _lint_runner() -> Callable[[Any, str], object]:
     from apispec.lint.config import Config
     from apispec.lint.engine import Checker, Options
     from apispec.lint.pool import fewer_collections
-    from apispec.model import load_registry
+    from apispec.registry.load import load_registry
 
     registry = load_registry()
     checker = Checker(registry, Options(Config(), (registry.newest_release.text,)))

@@ -56,7 +56,7 @@ def main() -> int:
 
     from apispec.lint.config import Config
     from apispec.lint.engine import Checker, Options, lint_in_budget
-    from apispec.model import load_registry
+    from apispec.registry.load import load_registry
 
     registry = load_registry()
     checker = Checker(registry, Options(Config(), (registry.newest_release.text,)))

@@ -39,7 +39,7 @@ import httpx
 
 from apispec.mock.data import generate_tree
 from apispec.mock.selection import compiled_filter
-from apispec.model import load_registry
+from apispec.registry.load import load_registry
 
 FILTER = 'status = down and basic.tags contains "ping" or favorite = true'
 LIST_PATH = "/experimental/sensors"

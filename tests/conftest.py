@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from apispec.cli import main
-from apispec.model import Registry, load_registry
-from apispec.registry_files import default_directory
+from apispec.registry.files import default_directory
+from apispec.registry.load import load_registry
+from apispec.registry.model import Registry
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

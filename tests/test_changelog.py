@@ -8,8 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from apispec.changelog import build_changelog, render_markdown
-from apispec.model import NONE_PLANNED, TO_BE_DECIDED, Registry, load_registry
+from apispec.generate.changelog import build_changelog, render_markdown
+from apispec.registry.load import load_registry
+from apispec.registry.model import NONE_PLANNED, TO_BE_DECIDED, Registry
 
 
 def _keys(entries: list[dict]) -> set[tuple[str, str]]:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from apispec.model import Registry
+from apispec.registry.model import Registry
 from tests.hostile.helpers import apispec_run, clean
 
 NOTE = (

@@ -19,7 +19,7 @@ import pytest
 
 from apispec.filters import check
 from apispec.filters.export import browser_data
-from apispec.model import Registry
+from apispec.registry.model import Registry
 
 FILTERS = [
     # valid, and the spec's examples
@@ -128,7 +128,7 @@ process.stdout.write(JSON.stringify(out));
 
 def test_javascript_checker_agrees_with_python(registry: Registry, tmp_path: Path) -> None:
     node = _node()
-    script = files("apispec") / "templates" / "docs" / "html" / "filter.js"
+    script = files("apispec.generate") / "templates" / "docs" / "html" / "filter.js"
     driver = tmp_path / "driver.js"
     driver.write_text(DRIVER, encoding="utf-8")
     cases = [(text, endpoint) for text in FILTERS for endpoint in ENDPOINTS]

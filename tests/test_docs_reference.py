@@ -14,9 +14,9 @@ from html.parser import HTMLParser
 import pytest
 from markdown_it import MarkdownIt
 
-from apispec.docs_site import anchor, render_site
-from apispec.model import Endpoint, Maturity, Registry
-from apispec.openapi import build_document
+from apispec.generate.docs_site import anchor, render_site
+from apispec.generate.openapi import build_document
+from apispec.registry.model import Endpoint, Maturity, Registry
 
 VOID = {"meta", "br", "wbr", "input", "hr", "img", "link"}
 

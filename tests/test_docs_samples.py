@@ -25,11 +25,8 @@ from typing import Any
 import httpx
 import pytest
 
-from apispec.mock import MockConfig
-from apispec.mock.server import RunningMock, start_in_thread
-from apispec.model import Endpoint, Registry
-from apispec.openapi import build_document
-from apispec.openapi.samples import (
+from apispec.generate.openapi import build_document
+from apispec.generate.openapi.samples import (
     SAMPLE_BASE_URL,
     TOKEN_VARIABLE,
     SampleRequest,
@@ -38,7 +35,10 @@ from apispec.openapi.samples import (
     python,
     sample_request,
 )
-from apispec.release_status import Badge, badge_in
+from apispec.generate.release_status import Badge, badge_in
+from apispec.mock import MockConfig
+from apispec.mock.server import RunningMock, start_in_thread
+from apispec.registry.model import Endpoint, Registry
 
 SUFFIX = {"Shell": ".sh", "Python": ".py", "PowerShell": ".ps1"}
 # The notice each lifecycle state earns from the linter: nothing else may be found.

@@ -10,10 +10,11 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
-from apispec.docs_site import anchor, render_site
-from apispec.model import Registry, load_registry
-from apispec.release_status import Badge, badge_in
-from apispec.templating import md_code, md_text
+from apispec.generate.docs_site import anchor, render_site
+from apispec.generate.release_status import Badge, badge_in
+from apispec.generate.templating import md_code, md_text
+from apispec.registry.load import load_registry
+from apispec.registry.model import Registry
 
 REPO = Path(__file__).resolve().parent.parent
 REGENERATE = "apispec docs --all-releases --format md -o docs/reference"

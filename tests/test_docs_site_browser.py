@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from apispec.docs_site import anchor, render_site, write_site
-from apispec.release_status import badge_in
+from apispec.generate.docs_site import anchor, render_site, write_site
+from apispec.generate.release_status import badge_in
 
 BUILD = Path(__file__).resolve().parent.parent / "build"
 FLAGS = (

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from apispec.docs_site import anchor, render_site, write_site
+from apispec.generate.docs_site import anchor, render_site, write_site
 from tests.test_docs_site_browser import BUILD, DESK, Browser, _chromium
 
 CREDENTIALS = {"username": "prtgadmin", "password": "prtgadmin"}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from apispec.exceptions import UsageError
 from apispec.filters import CODES, check
+from apispec.support.exceptions import UsageError
 
 
 def test_every_example_filter_of_the_spec_checks_clean(registry):

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from apispec.cli import main
+from apispec.docgen.filters import generated_part, reference
 from apispec.filters import CODES
-from apispec.filters.docs import generated_part, reference
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "filters.md"
@@ -22,7 +22,7 @@ SHELL_BLOCKS = re.findall(r"```text\n(\$ apispec .*?)\n```", PAGE, re.S)
 
 def test_the_generated_part_is_current(registry):
     assert generated_part(PAGE) == reference(registry), (
-        "docs/filters.md is stale: run `python -m apispec.filters.docs docs/filters.md`"
+        "docs/filters.md is stale: run `python -m apispec.docgen.filters docs/filters.md`"
     )
 
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from apispec.exceptions import UsageError
 from apispec.filters import FilterError, compile
 from apispec.filters.evaluate import ID_FIELD, PARENT_FIELD
+from apispec.support.exceptions import UsageError
 from tests.conftest import FIXTURES
 
 RECORDS = json.loads((FIXTURES / "filters" / "tree.json").read_text())["records"]
@@ -150,7 +150,7 @@ def test_built_conditions_are_bounded_as_parsed_filters_are() -> None:
 
 def test_numbers_beyond_the_range_are_out_of_range_on_number_properties(registry_copy) -> None:
     from apispec.filters import check
-    from apispec.model import load_registry
+    from apispec.registry.load import load_registry
 
     path = registry_copy / "filters.yaml"
     path.write_text(

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from apispec.filters import apply_fixes, check, parse
 from apispec.filters.fix import apply_edits
-from apispec.filters.parse import tokenize
+from apispec.filters.tokens import tokenize
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

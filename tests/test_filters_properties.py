@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from apispec.filters import check, parse
 from apispec.filters.format import format_tree
 from apispec.filters.grammar import lark_parser
-from apispec.filters.parse import accepted_after, fast_parse, mask
+from apispec.filters.parse import fast_parse, mask
+from apispec.filters.tokens import accepted_after
 from tests.filter_strategies import spans_of, valid_filters
 
 FILTER_ALPHABET = st.sampled_from(

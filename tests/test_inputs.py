@@ -1,4 +1,4 @@
-"""apispec.inputs: the one way a user-named file is read."""
+"""apispec.support.inputs: the one way a user-named file is read."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from apispec.inputs import (
+from apispec.support.inputs import (
     MAX_DEPTH,
     InputError,
     check_depth,

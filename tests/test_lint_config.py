@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from apispec.exceptions import ApispecError
 from apispec.lint.config import load_config, parse_size
 from apispec.lint.finding import Severity
 from apispec.lint.rules import BY_CODE
+from apispec.support.exceptions import ApispecError
 
 FULL = """
 [tool.apispec]

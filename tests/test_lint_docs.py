@@ -1,6 +1,6 @@
 """docs/linter.md and docs/cli.md show what apispec prints today (issue 13, acceptance 4).
 
-Each generated part is real output of the CLI (`python -m apispec.lint.docs` writes them);
+Each generated part is real output of the CLI (`python -m apispec.docgen.lint` writes them);
 a change to a rule, a message, a reporter or the examples that is not regenerated fails
 here, naming the command that fixes it.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from apispec.lint.docs import PAGES, ROOT, generated
+from apispec.docgen.lint import PAGES, ROOT, generated
 
 
 @pytest.mark.parametrize(
@@ -19,7 +19,7 @@ def test_generated_part_is_current(page: str, name: str) -> None:
     make = dict(PAGES[page])[name]
     text = (ROOT / page).read_text(encoding="utf-8")
     assert generated(text, name) == make(), (
-        f"{page}: the {name!r} part is stale; run `python -m apispec.lint.docs`"
+        f"{page}: the {name!r} part is stale; run `python -m apispec.docgen.lint`"
     )
 
 

@@ -17,7 +17,7 @@ import pytest
 from apispec.lint.config import Config
 from apispec.lint.engine import Options, lint_text
 from apispec.lint.extract import extract_references, language_of
-from apispec.model import load_registry
+from apispec.registry.load import load_registry
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 NEWEST = Options(Config(), (load_registry().newest_release.text,))  # the default target

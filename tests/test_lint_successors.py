@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from apispec.model import Registry
+from apispec.registry.model import Registry
 
 BASE = 'BASE = "https://prtg.example.com:1616/api/v2"\n'
 

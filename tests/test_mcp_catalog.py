@@ -7,9 +7,10 @@ import json
 import mcp.types
 import pytest
 
-from apispec.mcp_catalog import MAX_NAME, build_catalog, build_tools, tool_name
-from apispec.model import Maturity, load_registry
-from apispec.openapi import build_document
+from apispec.generate.mcp_catalog import MAX_NAME, build_catalog, build_tools, tool_name
+from apispec.generate.openapi import build_document
+from apispec.registry.load import load_registry
+from apispec.registry.model import Maturity
 
 REGISTRY = load_registry()
 RELEASES = [r.text for r in REGISTRY.release_list]

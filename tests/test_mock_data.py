@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from apispec.exceptions import UsageError
 from apispec.mock.auth import load_users
 from apispec.mock.context import MockConfig, MockState
 from apispec.mock.data import MAX_OBJECTS, generate_tree, nested
 from apispec.mock.routes import build_routes
 from apispec.mock.user_tree import load_tree
-from apispec.model import Registry
+from apispec.registry.model import Registry
+from apispec.support.exceptions import UsageError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "mock"
 
@@ -150,7 +150,7 @@ def test_schemathesis_config_names_objects_of_the_seeded_tree(registry: Registry
     import tomllib
 
     from apispec.mock.data import Kinds
-    from apispec.mock.routes import strip_experimental
+    from apispec.mock.paths import strip_experimental
 
     config = tomllib.loads((FIXTURES / "schemathesis.toml").read_text())
     tree = generate_tree(registry, 10_000, 0)

@@ -19,7 +19,7 @@ from apispec.filters import check
 from apispec.mock import MockConfig
 from apispec.mock.auth import USER_KIND
 from apispec.mock.server import RunningMock, start_in_thread
-from apispec.model import Endpoint, Maturity, Registry
+from apispec.registry.model import Endpoint, Maturity, Registry
 
 WAIT = 0.4
 ADMIN = {"username": "prtgadmin", "password": "prtgadmin"}

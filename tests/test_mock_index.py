@@ -25,7 +25,7 @@ from apispec.mock.index import INDEX_MIN, ListIndex
 from apispec.mock.lists import Include, ListQuery
 from apispec.mock.selection import Selection
 from apispec.mock.server import RunningMock, start_in_thread
-from apispec.model import load_registry
+from apispec.registry.load import load_registry
 
 REGISTRY = load_registry()
 TREE = generate_tree(REGISTRY, 4_000, 9)

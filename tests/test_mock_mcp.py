@@ -10,10 +10,10 @@ from typing import Any
 import httpx
 import pytest
 
-from apispec.mcp_catalog import build_tools, tool_name
+from apispec.generate.mcp_catalog import build_tools, tool_name
 from apispec.mock import MockConfig
 from apispec.mock.server import RunningMock, start_in_thread
-from apispec.model import Registry
+from apispec.registry.model import Registry
 
 mcp = pytest.importorskip("mcp")
 httpx2 = pytest.importorskip("httpx2")

@@ -11,8 +11,9 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 
-from apispec.model import Maturity, Registry, load_registry
-from apispec.openapi import build_document
+from apispec.generate.openapi import build_document
+from apispec.registry.load import load_registry
+from apispec.registry.model import Maturity, Registry
 
 REGISTRY = load_registry()
 RELEASES = [r.text for r in REGISTRY.release_list]

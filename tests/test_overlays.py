@@ -11,9 +11,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from apispec.exceptions import RegistryError
-from apispec.model import Maturity, load_registry
-from apispec.registry_files import default_directory
+from apispec.registry.files import default_directory
+from apispec.registry.load import load_registry
+from apispec.registry.model import Maturity
+from apispec.support.exceptions import RegistryError
 
 OVERLAY = """\
 overlay:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from apispec.model import load_registry
-from apispec.openapi import build_document
-from apispec.registry_diff import compare, directory_kind, registry_view
+from apispec.generate.openapi import build_document
+from apispec.registry.diff import compare, directory_kind, registry_view
+from apispec.registry.load import load_registry
 
 FIXTURE = Path(__file__).parent / "fixtures" / "registry_import" / "server"
 
@@ -143,7 +143,7 @@ def test_an_openapi_document_is_compared_at_its_release(cli, tmp_path: Path) -> 
 
 
 def test_directories_are_told_apart_by_what_they_hold(tmp_path: Path, overlay: Path) -> None:
-    from apispec.registry_files import default_directory
+    from apispec.registry.files import default_directory
 
     assert directory_kind(overlay) == "overlay"
     assert directory_kind(FIXTURE) == "openapi"
@@ -179,7 +179,7 @@ def test_compare_keeps_partial_lists_from_losing_values() -> None:
 
 
 def test_copies_of_the_bundled_registry_show_no_difference(cli, tmp_path: Path) -> None:
-    from apispec.registry_files import default_directory
+    from apispec.registry.files import default_directory
 
     shutil.copytree(default_directory(), tmp_path / "copy")
     result = cli("registry", "diff", str(tmp_path / "copy"), "--exit-code")

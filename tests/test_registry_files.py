@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apispec.registry_files import read_registry
+from apispec.registry.files import read_registry
 
 
 def test_cache_is_used_and_invalidated_by_an_edit(registry_copy, tmp_path, monkeypatch):

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from apispec.model import Maturity, load_registry
+from apispec.registry.load import load_registry
+from apispec.registry.model import Maturity
 
 FIXTURE = Path(__file__).parent / "fixtures" / "registry_import" / "server"
 
@@ -70,9 +71,9 @@ def test_round_trip_through_the_live_mock_is_empty(tmp_path: Path, mock_url: str
 def test_importing_the_generated_document_of_each_release_changes_nothing(tmp_path: Path) -> None:
     """Every release's generated description imports to no endpoint and no enumeration."""
     registry = load_registry()
-    from apispec.importer.overlay import build_overlay
-    from apispec.importer.run import read_description
-    from apispec.openapi import build_document
+    from apispec.generate.openapi import build_document
+    from apispec.registry.importer.overlay import build_overlay
+    from apispec.registry.importer.run import read_description
 
     for release in registry.release_list:
         path = tmp_path / f"{release.text}.json"

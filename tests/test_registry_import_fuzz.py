@@ -16,12 +16,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apispec.exceptions import ApispecError
-from apispec.importer.overlay import build_overlay, render
-from apispec.importer.run import read_description
-from apispec.model import load_registry
-from apispec.overlays import check_overlays
-from apispec.registry_files import read_registry
+from apispec.registry.files import read_registry
+from apispec.registry.importer.overlay import build_overlay, render
+from apispec.registry.importer.run import read_description
+from apispec.registry.load import load_registry
+from apispec.registry.overlays import check_overlays
+from apispec.support.exceptions import ApispecError
 
 KEYS = st.sampled_from(
     [

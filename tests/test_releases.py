@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from apispec.releases import ReleaseSyntaxError, parse_release
+from apispec.registry.releases import ReleaseSyntaxError, parse_release
 
 SPEC_ORDER = [
     "24.3.100",

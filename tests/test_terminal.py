@@ -1,4 +1,4 @@
-"""apispec.terminal: when colour is on, and the progress line of long runs (issue 13 points 6, 9)."""
+"""apispec.support.terminal: when colour is on, and the progress line of long runs (issue 13 points 6, 9)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from apispec.terminal import Progress, color_for
+from apispec.support.terminal import Progress, color_for
 
 
 class Terminal(io.StringIO):

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from apispec.model import Registry
-    from apispec.releases import Release
+    from apispec.registry.model import Registry
+    from apispec.registry.releases import Release
 
 
 def add_registry_option(
@@ -48,6 +48,6 @@ def chosen_release(registry: Registry, named: str | None, how: str = "--release 
 
 def registry_from(args: argparse.Namespace) -> Registry:
     """The registry `--registry` and `--overlay` name (default: the bundled one)."""
-    from apispec.model import load_registry
+    from apispec.registry.load import load_registry
 
     return load_registry(args.registry, tuple(args.overlay))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from apispec.commands import add_registry_option, registry_from
-from apispec.exceptions import EXIT_OK
+from apispec.support.exceptions import EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,8 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from apispec.changelog import build_changelog, render_markdown
     from apispec.commands import chosen_release
+    from apispec.generate.changelog import build_changelog, render_markdown
 
     start, end = (None, args.start) if args.end is None else (args.start, args.end)
     registry = registry_from(args)

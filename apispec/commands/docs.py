@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from apispec.commands import add_registry_option, registry_from
-from apispec.exceptions import EXIT_OK, EXIT_USAGE
+from apispec.support.exceptions import EXIT_OK, EXIT_USAGE
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,8 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from apispec.commands import chosen_release
-    from apispec.docs_site import render_site, write_site
-    from apispec.exceptions import UsageError
+    from apispec.generate.docs_site import render_site, write_site
+    from apispec.support.exceptions import UsageError
 
     if args.output.exists() and not args.output.is_dir():
         raise UsageError(f"output {args.output} exists and is not a directory")

@@ -76,7 +76,7 @@ Source = tuple[str, int, str]  # (name, line of the filter's first line, filter)
 
 def _inputs(args: argparse.Namespace) -> list[Source]:
     """The filters in input order, named `<filter N>` or `<stdin>` with their line."""
-    from apispec.exceptions import UsageError
+    from apispec.support.exceptions import UsageError
 
     found = [(f"<filter {i}>", 1, text) for i, text in enumerate(args.filters, 1)]
     for name, _, text in found:
@@ -96,7 +96,7 @@ def _inputs(args: argparse.Namespace) -> list[Source]:
 
 def _read_stdin() -> str:
     """Standard input as UTF-8 (a leading byte order mark is dropped); anything else is a usage error."""
-    from apispec.exceptions import UsageError
+    from apispec.support.exceptions import UsageError
 
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:  # a text stream without bytes underneath (tests, embedding)
@@ -251,8 +251,8 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def run_complete(args: argparse.Namespace) -> int:
-    from apispec.exceptions import UsageError
     from apispec.filters.complete import complete
+    from apispec.support.exceptions import UsageError
 
     text = args.filter
     cursor = len(text) if args.cursor is None else args.cursor

@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
 
     from apispec.lint.pool import fewer_collections
     from apispec.lint.run import LintRequest, execute
-    from apispec.terminal import Progress, color_for, interactive
+    from apispec.support.terminal import Progress, color_for, interactive
 
     started = time.perf_counter()
     reads_stdin = args.stdin_filename is not None or "-" in args.paths
@@ -175,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
         show_calls=args.show_calls,
     )
     if args.show_calls and args.format not in (None, "json", *_TEXT):
-        from apispec.exceptions import UsageError
+        from apispec.support.exceptions import UsageError
 
         raise UsageError(f"--show-calls lists calls as text or json, not {args.format}")
     try:
@@ -188,8 +188,9 @@ def run(args: argparse.Namespace) -> int:
     if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline, --add-suppressions
         sys.stdout.write(outcome.direct)
         return outcome.exit_code
-    from apispec.lint.report import View, render
+    from apispec.lint.report import render
     from apispec.lint.report.text import statistics
+    from apispec.lint.report.view import View
 
     fmt = args.format or outcome.output_format or "full"
     to_terminal = args.output is None and interactive(sys.stdout)
@@ -210,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         report = render(fmt, outcome.result, view)
     if args.output:
-        from apispec.outputs import write_atomic
+        from apispec.support.outputs import write_atomic
 
         write_atomic(args.output, report)
         if args.statistics and fmt not in _TEXT:
@@ -229,7 +230,7 @@ def _problems(outcome: Outcome) -> None:
     """Warnings, files not fixed, and files apispec crashed on: one line each on stderr."""
     import sys
 
-    from apispec.printable import printable
+    from apispec.support.printable import printable
 
     for message in outcome.warnings:
         print(f"apispec: warning: {printable(message)}", file=sys.stderr)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from apispec.exceptions import UsageError
+from apispec.support.exceptions import UsageError
 
 INSTALL_HINT = (
     "apispec lsp needs the extra 'lsp': pip install 'apispec-v2[lsp] @ git+https://github.com/apispec-v2/apispec'"

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from apispec.commands import add_registry_option, registry_from
-from apispec.exceptions import EXIT_OK
+from apispec.support.exceptions import EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,8 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from apispec.commands import chosen_release
-    from apispec.mcp_catalog import build_catalog
-    from apispec.text_table import render_table
+    from apispec.generate.mcp_catalog import build_catalog
+    from apispec.support.text_table import render_table
 
     registry = registry_from(args)
     release = chosen_release(registry, args.release)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from apispec.commands import add_registry_option, registry_from
-from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
+from apispec.support.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--check takes no {', '.join(given)}")
         return _check(args.check, args.allow_external_refs)
     from apispec.commands import chosen_release
-    from apispec.openapi import build_document
-    from apispec.openapi.render import render
+    from apispec.generate.openapi import build_document
+    from apispec.generate.openapi.render import render
 
     registry = registry_from(args)
     document = build_document(registry, chosen_release(registry, args.release))
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
-    from apispec.outputs import write_atomic
+    from apispec.support.outputs import write_atomic
 
     write_atomic(args.output, text)
     operations = sum(len(item) for item in document["paths"].values())
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(path: Path, allow_external_refs: bool) -> int:
-    from apispec.openapi.check import check_file
+    from apispec.generate.openapi.check import check_file
 
     findings = check_file(path, allow_external_refs)
     for finding in findings:

@@ -7,11 +7,17 @@ import json
 from pathlib import Path
 
 from apispec.commands import add_registry_option, registry_from
-from apispec.exceptions import EXIT_FINDINGS, EXIT_OK, RegistryError, UsageError, did_you_mean
+from apispec.support.exceptions import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    RegistryError,
+    UsageError,
+    did_you_mean,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from apispec.model import Maturity  # the run loads the model anyway
+    from apispec.registry.model import Maturity  # the run loads the model anyway
 
     parser = sub.add_parser("registry", help="list, show and check the endpoint registry")
     inner = parser.add_subparsers(dest="registry_command", metavar="ACTION", required=True)
@@ -93,7 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from apispec.text_table import render_table
+    from apispec.support.text_table import render_table
 
     registry = registry_from(args)
     endpoints = list(registry.endpoints)
@@ -155,13 +161,13 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from apispec.registry_check import check_source
-    from apispec.registry_files import read_registry
+    from apispec.registry.check import check_source
+    from apispec.registry.files import read_registry
 
     try:
         source = read_registry(args.registry, with_lines=True)
         if args.overlay:
-            from apispec.overlays import check_overlays
+            from apispec.registry.overlays import check_overlays
 
             merged, findings, _ = check_overlays(source, args.overlay)
             document = (merged or source).document
@@ -188,8 +194,8 @@ def run_check(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     import sys
 
-    from apispec.importer.run import import_overlay
-    from apispec.importer.sources import parse_headers
+    from apispec.registry.importer.run import import_overlay
+    from apispec.registry.importer.sources import parse_headers
 
     headers = parse_headers(args.header)
     registry = registry_from(args)
@@ -211,9 +217,9 @@ def run_import(args: argparse.Namespace) -> int:
 def run_diff(args: argparse.Namespace) -> int:
     import sys
 
-    from apispec.importer.sources import parse_headers
-    from apispec.registry_diff import diff_operands
-    from apispec.registry_diff_render import render
+    from apispec.registry.diff import diff_operands
+    from apispec.registry.diff_render import render
+    from apispec.registry.importer.sources import parse_headers
 
     if len(args.operands) > 2:
         raise UsageError("registry diff takes one or two operands: [A] B")

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from apispec.commands import add_registry_option, registry_from
-from apispec.exceptions import EXIT_OK
+from apispec.support.exceptions import EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from apispec.text_table import render_table
+    from apispec.support.text_table import render_table
 
     registry = registry_from(args)
     notes = {info.release.text: info.notes for info in registry.releases}

@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from apispec.exceptions import UsageError
+    from apispec.support.exceptions import UsageError
 
     if args.all:
         from apispec.lint.rules import rules_markdown
@@ -33,10 +33,10 @@ def run(args: argparse.Namespace) -> int:
 
 def page(word: str) -> str:
     """The page a code or a rule name asks for; a did-you-mean over codes and names otherwise."""
-    from apispec.exceptions import UsageError, did_you_mean
     from apispec.filters.diagnostics import CODES as FILTER_CODES
     from apispec.filters.pages import page as filter_page
     from apispec.lint.rules import BY_CODE
+    from apispec.support.exceptions import UsageError, did_you_mean
 
     code = word.strip().upper()
     if code in BY_CODE:

@@ -32,7 +32,7 @@ from apispec.filters.ast import (
 )
 from apispec.filters.format import format_expr, format_tree
 from apispec.filters.grammar import KEYWORDS
-from apispec.filters.parse import MAX_NESTING
+from apispec.filters.result import MAX_NESTING
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from apispec.model import Registry
+    from apispec.registry.model import Registry
 
 FORMAT = 2  # bump when the JSON shape below changes
 
@@ -132,7 +132,7 @@ def default_catalog() -> Catalog:
                 return Catalog.from_json(data)
         except (OSError, ValueError, KeyError, TypeError):
             pass
-    from apispec.model import load_registry
+    from apispec.registry.load import load_registry
 
     catalog = catalog_of(load_registry())
     if path is not None:
@@ -147,9 +147,9 @@ def _cache_path() -> Path | None:
 
     from apispec.filters.grammar import cache_key
 
-    # The bundled registry (`apispec.registry_files.default_directory()`, not
+    # The bundled registry (`apispec.registry.files.default_directory()`, not
     # imported: start-up) is the package's `registry` directory.
-    directory = Path(__file__).resolve().parent.parent / "registry"
+    directory = Path(__file__).resolve().parent.parent / "registry" / "data"
     data = [str(FORMAT).encode()]
     try:
         for file in sorted(directory.glob("*")):
@@ -162,7 +162,7 @@ def _cache_path() -> Path | None:
 
 def _write(path: Path, catalog: Catalog) -> None:
     """Write atomically, so a concurrent reader never sees half a file."""
-    from apispec.outputs import WriteError, write_atomic
+    from apispec.support.outputs import WriteError, write_atomic
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,6 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from apispec.exceptions import UsageError, did_you_mean
 from apispec.filters.ast import (
     Boolean,
     Comparison,
@@ -31,13 +30,14 @@ from apispec.filters.ast import (
 from apispec.filters.catalog import Catalog, PropertyInfo, resolve
 from apispec.filters.diagnostics import Diagnostic, Fix, fix_of, make, moved, ordered
 from apispec.filters.grammar import KEYWORDS
-from apispec.filters.parse import Span, parse
+from apispec.filters.parse import parse
+from apispec.filters.tokens import BARE, Span
 from apispec.filters.tree_builder import MAX_NUMBER
+from apispec.support.exceptions import UsageError, did_you_mean
 
 if TYPE_CHECKING:
-    from apispec.model import Endpoint, Registry
+    from apispec.registry.model import Endpoint, Registry
 
-BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 Written = Callable[[int, int], str]
 
 

@@ -1,7 +1,7 @@
 """Completion candidates at a cursor, for editors.
 
 What may follow the text before the cursor comes from the parser: the
-terminals the LALR parser accepts there (`parse.accepted_after`). Those are
+terminals the LALR parser accepts there (`tokens.accepted_after`). Those are
 turned into concrete candidates with the registry: property names, the
 operators the property before the cursor allows, and the values of
 enumeration and boolean properties.
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from apispec.filters.catalog import resolve
 from apispec.filters.grammar import OPERATOR_TERMINALS, RELATION_TERMINALS
-from apispec.filters.parse import accepted_after, tokenize
+from apispec.filters.tokens import accepted_after, tokenize
 
 if TYPE_CHECKING:
-    from apispec.model import Registry
+    from apispec.registry.model import Registry
 
 _PARTIAL = re.compile(r"[A-Za-z0-9_.]*\Z")
 

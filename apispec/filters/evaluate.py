@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from apispec.exceptions import UsageError
 from apispec.filters.ast import (
     And,
     Comparison,
@@ -31,9 +30,10 @@ from apispec.filters.ast import (
 )
 from apispec.filters.diagnostics import Diagnostic
 from apispec.filters.tree_builder import MAX_NUMBER, number_value
+from apispec.support.exceptions import UsageError
 
 if TYPE_CHECKING:
-    from apispec.model import Registry
+    from apispec.registry.model import Registry
 
 Record = dict[str, Any]
 Predicate = Callable[[Record], bool]

@@ -21,7 +21,7 @@ from apispec.filters.grammar import (
 )
 
 if TYPE_CHECKING:
-    from apispec.model import Registry
+    from apispec.registry.model import Registry
 
 
 def browser_data(registry: Registry) -> dict[str, Any]:

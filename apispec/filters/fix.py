@@ -17,7 +17,7 @@ from apispec.filters.check import check
 from apispec.filters.diagnostics import Diagnostic, Edit
 
 if TYPE_CHECKING:
-    from apispec.model import Endpoint, Registry
+    from apispec.registry.model import Endpoint, Registry
 
 MAX_ROUNDS = 10
 

@@ -1,4 +1,4 @@
-"""The LALR tables of `grammar/filter.lark`, cached on disk so checking needs no Lark.
+"""The LALR tables of `filters/filter.lark`, cached on disk so checking needs no Lark.
 
 A valid filter is parsed by the small driver in `parse.py` from plain tables:
 one regular expression for the terminals, the action table and, per rule,
@@ -43,7 +43,7 @@ KEYWORDS = frozenset(
     {"and", "or", "not", "in", "contains", "matches", "true", "false"}
     | {"ancestors", "descendants", "parents", "children"}
 )
-GRAMMAR_FILE = Path(__file__).resolve().parent.parent / "grammar" / "filter.lark"
+GRAMMAR_FILE = Path(__file__).resolve().parent / "filter.lark"
 FORMAT = 1  # bump when the JSON shape of the tables changes
 KEYS = {"token_re", "ignore", "states", "start_state", "end_state", "reductions", "display"}
 
@@ -191,7 +191,7 @@ def _load_tables() -> dict[str, Any]:
     except (OSError, ValueError):
         pass  # missing, unreadable or damaged: build it again
     data = _tables_from_lark()
-    from apispec.outputs import WriteError, write_atomic
+    from apispec.support.outputs import WriteError, write_atomic
 
     try:
         directory.mkdir(parents=True, exist_ok=True)

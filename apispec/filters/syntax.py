@@ -15,7 +15,6 @@ from collections.abc import Iterable
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from apispec.filters.check import BARE
 from apispec.filters.diagnostics import Diagnostic, Fix, fix_of, line_column, make
 from apispec.filters.grammar import (
     KEYWORDS,
@@ -23,7 +22,8 @@ from apispec.filters.grammar import (
     RELATION_TERMINALS,
     tables,
 )
-from apispec.filters.parse import (
+from apispec.filters.tokens import (
+    BARE,
     LONG_FILTER,
     OffsetMap,
     Token,

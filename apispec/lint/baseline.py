@@ -12,10 +12,10 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from apispec.exceptions import UsageError
-from apispec.inputs import InputError, read_input_text, too_deep
 from apispec.lint.finding import Finding
-from apispec.outputs import write_atomic
+from apispec.support.exceptions import UsageError
+from apispec.support.inputs import InputError, read_input_text, too_deep
+from apispec.support.outputs import write_atomic
 
 VERSION = 1
 

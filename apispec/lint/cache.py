@@ -46,8 +46,8 @@ from enum import Enum
 from pathlib import Path, PurePath
 from typing import Any
 
-from apispec.inputs import InputError, read_input
 from apispec.lint.patterns import lazy
+from apispec.support.inputs import InputError, read_input
 
 FORMAT = 2  # the layout of shards and of packed results (apispec.lint.packed)
 SHARDS = 16
@@ -112,7 +112,7 @@ def run_key(options: Any, shown_from: str | None = None) -> RunKey:
     the run lints with, so an edited registry or overlay is a new key even
     when its paths stay the same); every other field of `Options` as written.
     """
-    from apispec.model import load_registry
+    from apispec.registry.load import load_registry
 
     registry = load_registry(options.registry_dir, options.overlays)
     digest = hashlib.sha256()
@@ -250,7 +250,7 @@ class Store:
         """Write the shards this run changed, merged with what other runs wrote meanwhile."""
         if not self._changed:
             return
-        from apispec.outputs import WriteError, write_atomic
+        from apispec.support.outputs import WriteError, write_atomic
 
         try:
             self.path.mkdir(parents=True, exist_ok=True)

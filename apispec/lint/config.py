@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from apispec.exceptions import ApispecError, UsageError, did_you_mean
-from apispec.inputs import InputError, load_toml, read_input, read_input_text
 from apispec.lint.budget import DEFAULT_SECONDS
 from apispec.lint.discover import DEFAULT_MAX_SIZE, pattern_error
+from apispec.support.exceptions import ApispecError, UsageError, did_you_mean
+from apispec.support.inputs import InputError, load_toml, read_input, read_input_text
 
 if TYPE_CHECKING:  # imported where used: most runs have no per-file ignores
     import pathspec

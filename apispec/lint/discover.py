@@ -16,8 +16,8 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from apispec.inputs import InputError, file_kind, megabytes, read_input
 from apispec.lint.finding import Skipped
+from apispec.support.inputs import InputError, file_kind, megabytes, read_input
 
 if TYPE_CHECKING:  # imported where used: a tree without .gitignore never needs it
     import pathspec

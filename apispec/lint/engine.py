@@ -15,7 +15,6 @@ from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
-from apispec.exceptions import debug_traceback
 from apispec.lint import budget, suppress
 from apispec.lint.config import Config
 from apispec.lint.extract import extract
@@ -27,8 +26,10 @@ from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import Reference
 from apispec.lint.rules import BY_CODE, Hook, in_hook
 from apispec.lint.rules.context import Call, FileContext, RunContext
-from apispec.model import Endpoint, Registry, load_registry
-from apispec.releases import Release
+from apispec.registry.load import load_registry
+from apispec.registry.model import Endpoint, Registry
+from apispec.registry.releases import Release
+from apispec.support.exceptions import debug_traceback
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from apispec.lint.patterns import lazy
 from apispec.lint.prefilter import collections, might_reference
 from apispec.lint.reference import Reference
 from apispec.lint.scan import Source
-from apispec.model import Registry
+from apispec.registry.model import Registry
 
 if TYPE_CHECKING:
     from apispec.lint.languages.embedded import Region

@@ -13,7 +13,7 @@ from functools import cache
 from apispec.lint.finding import Applicability, Edit, Finding, Fix
 from apispec.lint.patterns import lazy
 from apispec.lint.reference import Reference
-from apispec.model import Endpoint, Maturity
+from apispec.registry.model import Endpoint, Maturity
 
 _CONCAT = lazy(r"\s*(?:\+|\.)\s*\Z")  # `+` or PHP's `.` before an emptied literal
 

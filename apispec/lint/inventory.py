@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from apispec.printable import printable, unicode_safe
+from apispec.support.printable import printable, unicode_safe
 
 if TYPE_CHECKING:
     from apispec.lint.engine import LintResult

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from apispec.lint.reference import Reference
-from apispec.model import Endpoint, Registry
+from apispec.registry.model import Endpoint, Registry
 
 # Template parameters whose values are words, not ids.
 WORD_PARAMS = frozenset({"type", "name", "kind"})

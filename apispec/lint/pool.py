@@ -25,7 +25,7 @@ from apispec.lint.engine import Checker, FileResult, LintResult, Options, lint_i
 from apispec.lint.finding import Skipped
 from apispec.lint.packed import Packed, pack_result, unpack_result
 from apispec.lint.repository import Repository
-from apispec.model import load_registry
+from apispec.registry.load import load_registry
 
 # Fewer files than this per process: starting the process costs more than it saves.
 FILES_PER_WORKER = 200

@@ -9,7 +9,8 @@ needs one of these markers (see docs/linter-detection.md): a path with
 
 from __future__ import annotations
 
-from apispec.model import Registry, load_registry
+from apispec.registry.load import load_registry
+from apispec.registry.model import Registry
 
 # Substrings at least one of which is present in every file extraction can
 # report on; kept as plain `in` tests because they run on every file.

@@ -12,11 +12,11 @@ import difflib
 import os
 from pathlib import Path
 
-from apispec.inputs import InputError
 from apispec.lint.engine import LintResult, Options, lint_text
 from apispec.lint.finding import Finding
 from apispec.lint.fix import apply_fixes
 from apispec.lint.suppression_comment import suppression_edit
+from apispec.support.inputs import InputError
 
 # Findings a suppression comment is never written for: a suppression of an unused
 # suppression would only hide the stale comment it reports.
@@ -161,7 +161,7 @@ class Fixer:
 
     def run(self) -> str:
         """Apply (or with `diff` show) the changes; the report is re-linted where files changed."""
-        from apispec.outputs import WriteError, link_atomic, read_for_update, write_atomic
+        from apispec.support.outputs import WriteError, link_atomic, read_for_update, write_atomic
 
         diffs = []
         refreshed: dict[str, list[Finding]] = {}

@@ -13,14 +13,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
-from apispec.exceptions import (
-    EXIT_FINDINGS,
-    EXIT_INTERNAL,
-    EXIT_OK,
-    EXIT_USAGE,
-    UsageError,
-    did_you_mean,
-)
 from apispec.lint.cache import open_store
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
@@ -31,7 +23,16 @@ from apispec.lint.pool import lint_files
 from apispec.lint.report import FORMATS
 from apispec.lint.rewrite import Fixer, Suppressor, add_suppressions, unified
 from apispec.lint.rules import expand_codes
-from apispec.model import Registry, load_registry
+from apispec.registry.load import load_registry
+from apispec.registry.model import Registry
+from apispec.support.exceptions import (
+    EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    did_you_mean,
+)
 
 _FAIL_RANK = {
     "info": Severity.INFO.rank,

@@ -10,8 +10,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from apispec.exceptions import UsageError
 from apispec.lint.finding import Finding
+from apispec.support.exceptions import UsageError
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 _FILE = re.compile(r"^\+\+\+ (?:b/)?(.*)$", re.MULTILINE)

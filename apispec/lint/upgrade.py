@@ -15,7 +15,7 @@ from __future__ import annotations
 from hashlib import sha256
 
 from apispec.lint.finding import Finding, Severity
-from apispec.model import Registry
+from apispec.registry.model import Registry
 
 _NOT_YET = "API005"
 _REMOVED = "API001"

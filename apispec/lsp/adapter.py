@@ -12,10 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from apispec.exceptions import ApispecError
 from apispec.filters import complete as complete_filter
-from apispec.filters.parse import tokenize as filter_tokens
-from apispec.inputs import load_toml, read_input_text
+from apispec.filters.tokens import tokenize as filter_tokens
 from apispec.lint.cache import Stamp, content_hash, stamp, walked
 from apispec.lint.config import Config, find_config, load_config, parse_severity, parse_size
 from apispec.lint.discover import decode, discover, read_bytes, read_text
@@ -28,7 +26,10 @@ from apispec.lint.prefilter import worth_decoding
 from apispec.lint.repository import Repository
 from apispec.lint.rules import BY_CODE, expand_codes
 from apispec.lint.suppression_comment import suppression_edit
-from apispec.model import Endpoint, Registry, load_registry
+from apispec.registry.load import load_registry
+from apispec.registry.model import Endpoint, Registry
+from apispec.support.exceptions import ApispecError
+from apispec.support.inputs import load_toml, read_input_text
 
 __all__ = [
     "ApispecError",

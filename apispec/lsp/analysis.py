@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from apispec.exceptions import ApispecError
 from apispec.lsp import adapter
 from apispec.lsp.documents import Document
 from apispec.lsp.maturity import default_release
 from apispec.lsp.settings import Profile
+from apispec.support.exceptions import ApispecError
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from apispec.lsp import adapter, context
 from apispec.lsp.maturity import status
-from apispec.model import Endpoint, Registry
-from apispec.releases import Release
+from apispec.registry.model import Endpoint, Registry
+from apispec.registry.releases import Release
 
 
 @dataclass(frozen=True)

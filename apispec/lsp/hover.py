@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from apispec.lsp import adapter, context
 from apispec.lsp.maturity import status
-from apispec.model import Endpoint, Registry
-from apispec.releases import Release
+from apispec.registry.model import Endpoint, Registry
+from apispec.registry.releases import Release
 
 # Where the generated reference pages live: docs/reference/<release>/README.md.
 REFERENCE_URL = (
@@ -93,7 +93,7 @@ def describe(endpoints: list[Endpoint], registry: Registry, target: Release) -> 
 
 def reference_url(endpoint: Endpoint, registry: Registry, target: Release) -> str:
     """The endpoint on the reference page of the target, or of its last release with it."""
-    from apispec.docs_site import anchor
+    from apispec.generate.docs_site import anchor
 
     release = target
     if not registry.available_in(endpoint, target):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from apispec.model import Endpoint, Maturity, Registry
-from apispec.releases import Release
+from apispec.registry.model import Endpoint, Maturity, Registry
+from apispec.registry.releases import Release
 
 
 @dataclass(frozen=True)

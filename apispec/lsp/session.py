@@ -41,8 +41,8 @@ from apispec.lsp.helper_index import HelperIndex
 from apispec.lsp.maturity import newest_target
 from apispec.lsp.settings import ClientSettings, Profile, Profiles
 from apispec.lsp.workspace import result_id
-from apispec.model import Registry
-from apispec.releases import Release
+from apispec.registry.model import Registry
+from apispec.registry.releases import Release
 
 log = logging.getLogger("apispec.lsp")
 

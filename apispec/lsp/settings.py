@@ -26,8 +26,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from apispec.exceptions import ApispecError, did_you_mean
 from apispec.lsp import adapter
+from apispec.support.exceptions import ApispecError, did_you_mean
 
 PREFERENCES = ("filesystemFirst", "editorFirst", "editorOnly")
 LINT_KEYS = (

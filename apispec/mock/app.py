@@ -37,7 +37,7 @@ from apispec.mock.errors import (
 from apispec.mock.log import RequestLog
 from apispec.mock.routes import Route as ApiRoute
 from apispec.mock.routes import build_routes
-from apispec.model import Endpoint, Maturity
+from apispec.registry.model import Endpoint, Maturity
 
 log = logging.getLogger("apispec.mock")
 
@@ -213,7 +213,7 @@ def _openapi(state: MockState) -> Any:
 
     async def serve(request: Request) -> Response:
         if "doc" not in cache:
-            from apispec.openapi import build_document
+            from apispec.generate.openapi import build_document
 
             cache["doc"] = build_document(state.registry, state.release)
         return JSONResponse(cache["doc"], headers={REQUEST_ID_HEADER: request_id(request)})
@@ -224,7 +224,7 @@ def _openapi(state: MockState) -> Any:
 async def _http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own errors (paths outside /api/v2) in the spec's error body."""
     assert isinstance(exc, HTTPException)
-    from apispec.model import load_registry
+    from apispec.registry.load import load_registry
 
     try:
         code = code_for_status(load_registry(), exc.status_code)

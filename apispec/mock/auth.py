@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from apispec.exceptions import UsageError
-from apispec.inputs import load_json, read_input_text
 from apispec.mock.data import Kinds
 from apispec.mock.errors import ApiError
+from apispec.support.exceptions import UsageError
+from apispec.support.inputs import load_json, read_input_text
 
 ADMIN = "administrator"
 READ_ONLY = "read-only"

@@ -16,8 +16,8 @@ import math
 import re
 from typing import Any
 
-from apispec.exceptions import did_you_mean
 from apispec.mock.errors import ApiError
+from apispec.support.exceptions import did_you_mean
 
 MAX_DEPTH = 64  # no body of the API nests more than a few levels
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -21,8 +21,9 @@ from apispec.mock.errors import ApiError
 from apispec.mock.faults import Faults
 from apispec.mock.index import INDEX_MIN, ListIndex
 from apispec.mock.user_tree import load_tree
-from apispec.model import Endpoint, Registry, load_registry
-from apispec.releases import Release
+from apispec.registry.load import load_registry
+from apispec.registry.model import Endpoint, Registry
+from apispec.registry.releases import Release
 
 T = TypeVar("T")
 
@@ -56,7 +57,7 @@ class MockState:
     """The mock's world: data and accounts, built once per application from the config."""
 
     def __init__(self, config: MockConfig, registry: Registry | None = None) -> None:
-        from apispec.exceptions import UsageError
+        from apispec.support.exceptions import UsageError
 
         self.config = config
         self.registry = registry or load_registry()
@@ -85,6 +86,7 @@ class MockState:
         self.accounts = Accounts(users, self.kinds)
         self.faults = Faults(self.registry, config.fault_rate, config.latency_ms, config.seed)
         self.job_runs: dict[str, float] = {}
+        self.tick_hooks: set[Callable[[MockState, float], None]] = set()
         # side records (auto-discovery jobs) not yet fully available: {(collection, id): time}
         self.side_pending: dict[tuple[str, str], float] = {}
         # Bumped on every change, so filtered and sorted lists can be reused until
@@ -152,10 +154,16 @@ class MockState:
             del self.side_pending[key]
         if ready or ready_side:
             self.changed()
-        if self.job_runs:
-            from apispec.mock.creation import finish_jobs
+        for hook in tuple(self.tick_hooks):
+            hook(self, now)
 
-            finish_jobs(self, now)
+    def on_tick(self, hook: Callable[[MockState, float], None]) -> None:
+        """Run `hook(state, now)` whenever time is settled (once per request).
+
+        Handlers that start something timed (an auto-discovery job) register
+        how it ends, so the state never imports the handlers.
+        """
+        self.tick_hooks.add(hook)
 
 
 @dataclass

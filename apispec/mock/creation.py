@@ -327,6 +327,7 @@ def start_job(call: Call) -> Response:
         raise ApiError("WRONG_NODE_STATUS", f"auto-discovery job {oid} is already running")
     job["status"] = RUNNING
     state.job_runs[oid] = time.monotonic() + max(state.config.wait_for, 0.1)
+    state.on_tick(finish_jobs)
     return Response(status_code=204)
 
 

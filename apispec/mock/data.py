@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from apispec.exceptions import UsageError
-from apispec.model import Registry
+from apispec.registry.model import Registry
+from apispec.support.exceptions import UsageError
 
 API_PREFIX = "/api/v2"
 EXPERIMENTAL_PREFIX = "/experimental"

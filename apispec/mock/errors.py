@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from apispec.model import Registry, load_registry
+from apispec.registry.load import load_registry
+from apispec.registry.model import Registry
 
 REQUEST_ID_HEADER = "X-Request-Id"
 

@@ -12,7 +12,7 @@ import asyncio
 import random
 
 from apispec.mock.errors import ApiError, gateway_codes
-from apispec.model import Registry
+from apispec.registry.model import Registry
 
 
 class Faults:

@@ -15,9 +15,9 @@ from typing import Any
 
 from starlette.requests import Request
 
-from apispec.exceptions import did_you_mean
 from apispec.mock.errors import ApiError
-from apispec.model import Registry
+from apispec.registry.model import Registry
+from apispec.support.exceptions import did_you_mean
 
 ALL_SECTIONS = ("*", "all_sections")  # the spec's words for "every section available"
 INHERITANCE = "inheritance"

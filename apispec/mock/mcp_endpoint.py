@@ -48,7 +48,7 @@ class McpEndpoint:
     @property
     def catalog(self) -> dict[str, Any]:
         if self._catalog is None:
-            from apispec.mcp_catalog import build_catalog
+            from apispec.generate.mcp_catalog import build_catalog
 
             entries = build_catalog(self.state.registry, self.state.release)
             self._catalog = {entry.name: entry for entry in entries}

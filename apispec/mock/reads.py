@@ -14,6 +14,7 @@ from apispec.mock.context import Call, MockState
 from apispec.mock.data import MASK, PAUSED, SECTION_LEVELS, nested, reference
 from apispec.mock.errors import ApiError
 from apispec.mock.lists import Include, page_headers, parse_include, parse_query
+from apispec.mock.paths import created_kind, strip_experimental
 from apispec.mock.selection import select
 
 WAIT_FOR_HEADER = "Wait-For"
@@ -328,7 +329,6 @@ def get_object_types(call: Call) -> Response:
     state = call.state
     oid = call.params[call.endpoint.path_params[0]]
     record = tree_object(call, oid, None)
-    from apispec.mock.routes import created_kind, strip_experimental
 
     collection = state.kinds.collection_of.get(record["type"])
     types = []

@@ -19,9 +19,9 @@ from starlette.responses import Response
 from apispec.mock import creation, reads, session
 from apispec.mock.auth import GROUP_KIND, USER_KIND
 from apispec.mock.context import Call, MockState
-from apispec.mock.data import EXPERIMENTAL_PREFIX
 from apispec.mock.errors import ApiError
-from apispec.model import Endpoint
+from apispec.mock.paths import UnknownEndpointShape, created_kind, strip_experimental
+from apispec.registry.model import Endpoint
 
 # A handler answers at once, or (lists: filtering runs off the event loop) when awaited.
 Handler = Callable[[Call], Response | Awaitable[Response]]
@@ -29,10 +29,6 @@ Handler = Callable[[Call], Response | Awaitable[Response]]
 OBJECTS = "objects"  # the spec's path for lists of every tree kind
 ITEM_VIEWS = ("overview", "clone", "settings")  # deprecated views of one object
 _PARAM = re.compile(r"\{[a-z_]+\}")
-
-
-class UnknownEndpointShape(RuntimeError):
-    """A registry endpoint the mock has no behaviour for."""
 
 
 @dataclass(frozen=True)
@@ -57,23 +53,6 @@ class Route:
     @property
     def literal_count(self) -> int:
         return sum(s is not None for s in self.segments)
-
-
-def strip_experimental(path: str) -> str:
-    return (
-        path.removeprefix(EXPERIMENTAL_PREFIX)
-        if path.startswith(EXPERIMENTAL_PREFIX + "/")
-        else path
-    )
-
-
-def created_kind(state: MockState, word: str) -> str:
-    """The object kind a creating path's last word names (`devices`, `group`, `autodiscoveryjob`)."""
-    for kind in state.registry.object_kinds:
-        squashed = re.sub(r"[^a-z]", "", kind.name.lower())
-        if word in (kind.collection, kind.name, squashed):
-            return kind.name
-    raise UnknownEndpointShape(f"no object kind is named {word!r}")
 
 
 def _collection(state: MockState, words: list[str]) -> tuple[str | None, int]:

@@ -14,11 +14,11 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
-from apispec.exceptions import UsageError
 from apispec.mock.app import create_app
 from apispec.mock.context import MockConfig, MockState
 from apispec.mock.data import API_PREFIX
-from apispec.model import Registry
+from apispec.registry.model import Registry
+from apispec.support.exceptions import UsageError
 
 LOOPBACK = "127.0.0.1"
 

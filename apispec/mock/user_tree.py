@@ -11,8 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from apispec.exceptions import UsageError
-from apispec.inputs import load_json, read_input_text
 from apispec.mock.data import (
     MAX_ID_DIGITS,
     MAX_OBJECTS,
@@ -24,7 +22,9 @@ from apispec.mock.data import (
     record_of,
     status_values,
 )
-from apispec.model import Registry
+from apispec.registry.model import Registry
+from apispec.support.exceptions import UsageError
+from apispec.support.inputs import load_json, read_input_text
 
 
 def load_tree(registry: Registry, path: Path) -> Tree:

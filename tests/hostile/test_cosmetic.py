@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apispec.registry_files import default_directory
+from apispec.registry.files import default_directory
 from tests.hostile.helpers import apispec_run, clean
 
 

@@ -19,8 +19,9 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from apispec.docs_site import render_site
-from apispec.model import Registry, load_registry
+from apispec.generate.docs_site import render_site
+from apispec.registry.load import load_registry
+from apispec.registry.model import Registry
 
 HOSTILE = (
     # an unbalanced backtick that would pair with the template's next code span
@@ -144,7 +145,7 @@ def _assert_inert(name: str, page: Rendered) -> None:
 
 @pytest.fixture(scope="module")
 def poisoned(tmp_path_factory: pytest.TempPathFactory) -> Registry:
-    from apispec.registry_files import default_directory
+    from apispec.registry.files import default_directory
 
     target = tmp_path_factory.mktemp("poisoned") / "registry"
     import shutil
@@ -191,7 +192,7 @@ def test_html_pages_render_registry_text_as_text(poisoned: Registry) -> None:
 
 
 def test_changelog_markdown_renders_registry_text_as_text(poisoned: Registry) -> None:
-    from apispec.changelog import build_changelog, render_markdown
+    from apispec.generate.changelog import build_changelog, render_markdown
 
     releases = poisoned.release_list
     text = render_markdown(build_changelog(poisoned, None, releases[-1].text))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import apispec.lint.rewrite
-import apispec.outputs
+import apispec.support.outputs
 from tests.hostile.helpers import apispec_run, clean
 
 SOURCE = (
@@ -125,7 +125,7 @@ def test_enospc_mid_write_keeps_every_byte_and_the_run_goes_on(
             return real_write(fd, bytes(data)[: len(data) // 2])
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(apispec.outputs.os, "write", full_disk_while_writing_a)
+    monkeypatch.setattr(apispec.support.outputs.os, "write", full_disk_while_writing_a)
     monkeypatch.chdir(tmp_path)
     result = clean(cli("lint", "--fix", "src"), 2)
     assert result.err == "apispec: error: src/a.py: cannot write: No space left on device\n"

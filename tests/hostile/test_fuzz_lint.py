@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from apispec.cli import main
 from apispec.lint.report import FORMATS
-from apispec.model import load_registry
+from apispec.registry.load import load_registry
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PATHS = [*sorted({e.path for e in load_registry().endpoints}), "/health", "/objects/count"]

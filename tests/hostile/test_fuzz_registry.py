@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apispec.cli import main
-from apispec.registry_files import default_directory
+from apispec.registry.files import default_directory
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FILES = sorted(p.name for p in default_directory().glob("*.yaml"))

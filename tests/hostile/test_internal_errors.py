@@ -25,10 +25,10 @@ LINE = (
 )
 INJECT = """
 import sys
-import apispec.model
+import apispec.registry.load
 def explode(*args, **kwargs):
     raise RuntimeError("the registry exploded\\non line two")
-apispec.model.load_registry = explode
+apispec.registry.load.load_registry = explode
 from apispec.cli import main
 raise SystemExit(main(sys.argv[1:]))
 """

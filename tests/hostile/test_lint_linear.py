@@ -293,7 +293,7 @@ def test_time_budget_outside_the_main_thread(tmp_path: Path) -> None:
     from apispec.lint import budget
     from apispec.lint.config import Config
     from apispec.lint.engine import Checker, Options
-    from apispec.model import load_registry
+    from apispec.registry.load import load_registry
 
     registry = load_registry()
     checker = Checker(registry, Options(Config(), (registry.newest_release.text,)))

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from apispec.mock import MockConfig
 from apispec.mock.app import MAX_BODY
 from apispec.mock.server import RunningMock, start_in_thread
-from apispec.model import load_registry
+from apispec.registry.load import load_registry
 from tests.filter_strategies import valid_filters
 
 METHODS = ("get", "post", "put", "patch", "delete")

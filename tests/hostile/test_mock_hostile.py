@@ -22,8 +22,8 @@ import pytest
 
 from apispec.mock import MockConfig
 from apispec.mock.server import RunningMock, start_in_thread
-from apispec.model import load_registry
-from apispec.registry_files import default_directory
+from apispec.registry.files import default_directory
+from apispec.registry.load import load_registry
 
 REPO = Path(__file__).resolve().parents[2]
 ADMIN = {"username": "prtgadmin", "password": "prtgadmin"}

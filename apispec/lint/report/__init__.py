@@ -10,58 +10,34 @@ alerts follow each release apart.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the CLI imports FORMATS at start-up: keep this module light
     from apispec.lint.engine import LintResult
+    from apispec.lint.report.view import View
 
-# `text` is the name the default had before `full` and `concise` existed: it stays `full`.
-FORMATS = (
-    "full",
-    "concise",
-    "text",
-    "json",
-    "sarif",
-    "github",
-    "gitlab",
-    "junit",
-    "markdown",
-    "csv",
-)
-
-
-@dataclass(frozen=True)
-class View:
-    """How a report is shown, as the command decides it (the result does not know)."""
-
-    color: bool = False  # ANSI colours: only for a terminal (or FORCE_COLOR)
-    unsafe_fixes: bool = False  # `[*]` marks the fixes this run's `--fix` would apply
-    show_skipped: bool = False  # list binary files and ignored paths, not only count them
-    elapsed: float | None = None  # seconds the run took; shown when set (a terminal)
-    quiet: bool = False  # the findings only, without the summary
+# Each format and the (module, function) that renders it; a module is imported only
+# when its format is asked for. `text` is the name the default had before `full` and
+# `concise` existed: it stays `full`.
+RENDERERS: dict[str, tuple[str, str]] = {
+    "full": ("text", "render_full"),
+    "concise": ("text", "render_concise"),
+    "text": ("text", "render_full"),
+    "json": ("json", "render"),
+    "sarif": ("sarif", "render"),
+    "github": ("github", "render"),
+    "gitlab": ("gitlab", "render"),
+    "junit": ("junit", "render"),
+    "markdown": ("markdown", "render"),
+    "csv": ("csv", "render"),
+}
+FORMATS = tuple(RENDERERS)
 
 
 def render(fmt: str, result: LintResult, view: View | None = None) -> str:
-    view = view or View()
-    renderer: Callable[[LintResult, View], str]
-    if fmt in ("full", "text"):
-        from apispec.lint.report.text import render_full as renderer
-    elif fmt == "concise":
-        from apispec.lint.report.text import render_concise as renderer
-    elif fmt == "json":
-        from apispec.lint.report.json import render as renderer
-    elif fmt == "sarif":
-        from apispec.lint.report.sarif import render as renderer
-    elif fmt == "github":
-        from apispec.lint.report.github import render as renderer
-    elif fmt == "gitlab":
-        from apispec.lint.report.gitlab import render as renderer
-    elif fmt == "markdown":
-        from apispec.lint.report.markdown import render as renderer
-    elif fmt == "csv":
-        from apispec.lint.report.csv import render as renderer
-    else:
-        from apispec.lint.report.junit import render as renderer
-    return renderer(result, view)
+    from apispec.lint.report.view import View
+
+    module, function = RENDERERS[fmt]
+    renderer = getattr(import_module(f"apispec.lint.report.{module}"), function)
+    return renderer(result, view or View())

@@ -12,10 +12,10 @@ import csv
 import io
 
 from apispec.lint.engine import LintResult
-from apispec.lint.report import View
 from apispec.lint.report.grouped import grouped
+from apispec.lint.report.view import View
 from apispec.lint.rules import BY_CODE
-from apispec.printable import unicode_safe
+from apispec.support.printable import unicode_safe
 
 HEADER = (
     "path",

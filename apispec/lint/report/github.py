@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Severity
-from apispec.lint.report import View
 from apispec.lint.report.grouped import grouped, targets_suffix
-from apispec.printable import printable
+from apispec.lint.report.view import View
+from apispec.support.printable import printable
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

@@ -6,8 +6,8 @@ import json
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Severity
-from apispec.lint.report import View
-from apispec.printable import unicode_safe
+from apispec.lint.report.view import View
+from apispec.support.printable import unicode_safe
 
 _SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 

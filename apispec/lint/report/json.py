@@ -9,8 +9,8 @@ from typing import Any
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Finding, Fix, Skipped
-from apispec.lint.report import View
-from apispec.printable import unicode_safe
+from apispec.lint.report.view import View
+from apispec.support.printable import unicode_safe
 
 Facts = dict[tuple[str, str], dict[str, str | None]]
 

@@ -6,9 +6,9 @@ from collections import defaultdict
 from xml.etree import ElementTree as ET
 
 from apispec.lint.engine import LintResult
-from apispec.lint.report import View
 from apispec.lint.report.grouped import Grouped, grouped
-from apispec.printable import printable
+from apispec.lint.report.view import View
+from apispec.support.printable import printable
 
 
 def render(result: LintResult, view: View | None = None) -> str:

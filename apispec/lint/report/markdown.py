@@ -11,11 +11,11 @@ import re
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Applicability
-from apispec.lint.report import View
 from apispec.lint.report.grouped import grouped
 from apispec.lint.report.text import plural
+from apispec.lint.report.view import View
 from apispec.lint.rules import BY_CODE
-from apispec.printable import printable
+from apispec.support.printable import printable
 
 # ASCII punctuation that Markdown or HTML would read as syntax inside a table cell.
 _SYNTAX = re.compile(r"([\\`*_\[\]<>|&~#!])")

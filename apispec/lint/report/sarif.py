@@ -14,10 +14,10 @@ from typing import Any
 from apispec import __version__
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Finding, Severity
-from apispec.lint.report import View
 from apispec.lint.report.json import endpoint_dict
+from apispec.lint.report.view import View
 from apispec.lint.rules import DOCS_URL, RULES
-from apispec.printable import unicode_safe, uri_path
+from apispec.support.printable import unicode_safe, uri_path
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

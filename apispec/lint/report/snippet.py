@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from apispec.printable import printable
+from apispec.support.printable import printable
 
 TAB_STOP = 4
 WIDTH = 120  # cells of source shown at most

@@ -12,12 +12,12 @@ from collections import Counter
 
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Applicability, Finding, Severity
-from apispec.lint.report import View
 from apispec.lint.report.grouped import Grouped, grouped, targets_suffix
 from apispec.lint.report.snippet import snippet
 from apispec.lint.report.style import BLUE, BOLD, CYAN, DIM, SEVERITY, Style
+from apispec.lint.report.view import View
 from apispec.lint.rules import BY_CODE
-from apispec.printable import printable
+from apispec.support.printable import printable
 
 
 def plural(count: int, word: str) -> str:

@@ -22,7 +22,6 @@ from enum import StrEnum
 from types import ModuleType
 from typing import NamedTuple
 
-from apispec.exceptions import UsageError, did_you_mean
 from apispec.lint.rules import (
     api001_removed_endpoint,
     api002_deprecated_endpoint,
@@ -38,6 +37,7 @@ from apispec.lint.rules import (
     api012_unused_suppression,
 )
 from apispec.lint.rules.meta import DOCS_URL, Rule
+from apispec.support.exceptions import UsageError, did_you_mean
 
 __all__ = ["BY_CODE", "CODES", "DOCS_URL", "RULES", "Hook", "Rule", "Status", "rule"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.rules.context import Call
 from apispec.lint.rules.meta import Rule
-from apispec.model import Endpoint
-from apispec.releases import Release
+from apispec.registry.model import Endpoint
+from apispec.registry.releases import Release
 
 META = Rule(
     "API001",

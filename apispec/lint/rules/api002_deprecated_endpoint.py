@@ -6,8 +6,8 @@ from apispec.lint.finding import Finding, Fix, Severity
 from apispec.lint.fix import build_fix
 from apispec.lint.rules.context import Call
 from apispec.lint.rules.meta import Rule
-from apispec.model import Endpoint, Maturity
-from apispec.releases import Release
+from apispec.registry.model import Endpoint, Maturity
+from apispec.registry.releases import Release
 
 META = Rule(
     "API002",

@@ -9,7 +9,7 @@ from apispec.lint.reference import QueryValue, Span
 from apispec.lint.rules.context import Call
 from apispec.lint.rules.filter_fixes import fix_for
 from apispec.lint.rules.meta import Rule
-from apispec.model import Registry
+from apispec.registry.model import Registry
 
 META = Rule(
     "API006",

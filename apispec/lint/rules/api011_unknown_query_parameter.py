@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from apispec.exceptions import did_you_mean
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.reference import QueryValue
 from apispec.lint.rules.context import Call
 from apispec.lint.rules.meta import Rule
+from apispec.support.exceptions import did_you_mean
 
 META = Rule(
     "API011",

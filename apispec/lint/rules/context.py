@@ -16,8 +16,8 @@ from apispec.lint.lines import Lines
 from apispec.lint.match import Match
 from apispec.lint.reference import Reference, Span
 from apispec.lint.rules.meta import Rule
-from apispec.model import NONE_PLANNED, Endpoint, Registry
-from apispec.releases import Release
+from apispec.registry.model import NONE_PLANNED, Endpoint, Registry
+from apispec.registry.releases import Release
 
 
 class RunContext:

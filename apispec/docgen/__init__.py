@@ -1,0 +1,1 @@
+"""Documentation generators: real command output written into docs/ (run as python -m apispec.docgen.lint)."""

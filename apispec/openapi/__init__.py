@@ -1,9 +1,0 @@
-"""The OpenAPI 3.1 document of one release, built from the registry alone.
-
-`build_document` is the public entry point (the mock server and the MCP
-catalog use it); `apispec.openapi.check` validates any OpenAPI file.
-"""
-
-from apispec.openapi.build import build_document
-
-__all__ = ["build_document"]

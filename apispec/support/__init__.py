@@ -1,0 +1,1 @@
+"""Plumbing every part shares: safe file input and output, guarded YAML, terminal, tables, printable text, errors."""

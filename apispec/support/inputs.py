@@ -1,0 +1,194 @@
+"""Reading a file the user named: configuration, registry, document, baseline, data.
+
+Every such file is read through `read_input`, so one place decides what apispec
+opens on a user's behalf. Only regular files are read: a FIFO or a device named
+where a document is expected would block forever or never end. Files are
+opened non-blocking and checked again on the open descriptor, so a path swapped
+for a FIFO between the check and the open cannot block either. A size cap keeps
+a stray multi-gigabyte file from exhausting memory, and every failure is one
+line naming the file (exit 2), never a traceback.
+
+Parsed documents get the same treatment for their shape: `check_depth` refuses
+nesting deeper than `MAX_DEPTH`, because every consumer downstream (schema
+validation, the registry model, JSON encoding) walks documents recursively.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import Any
+
+from apispec.support.exceptions import UsageError
+
+# A registry file, configuration, OpenAPI document, baseline or mock data file
+# larger than this is refused; the largest public OpenAPI documents are ~10 MB
+# and a 100,000-object mock tree is ~30 MB of JSON.
+MAX_INPUT_SIZE = 64 * 1024 * 1024
+# Nesting deeper than this is refused in every parsed document: real ones stay
+# below 30, and recursive consumers need several stack frames per level.
+MAX_DEPTH = 100
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+class InputError(UsageError):
+    """A named input that cannot be used: `name: reason`, exit 2.
+
+    `reason` alone is kept so a caller can phrase the message its own way.
+    """
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"{name}: {reason}")
+        self.name = name
+        self.reason = reason
+
+
+def file_kind(mode: int) -> str | None:
+    """What a non-regular file is (`a named pipe`), or None for a regular file."""
+    return next(
+        (kind for test, kind in _KINDS if test(mode)),
+        None if stat.S_ISREG(mode) else "a special file",
+    )
+
+
+def megabytes(size: int) -> str:
+    """A size for messages: `64 MB`, `5.7 MB`, `512 KB`, `100 bytes`."""
+    for unit, factor in (("MB", 1024 * 1024), ("KB", 1024)):
+        if size >= factor:
+            return f"{size / factor:.1f} {unit}".replace(f".0 {unit}", f" {unit}")
+    return f"{size} bytes"
+
+
+def _refuse_kind(name: str, mode: int, expected: str | None) -> None:
+    kind = file_kind(mode)
+    if kind is None:
+        return
+    wanted = f", expected {expected}" if expected else ""
+    if kind == "a directory":
+        raise InputError(name, f"is a directory{wanted}")
+    raise InputError(name, f"not a regular file ({kind}){wanted}")
+
+
+def read_input(
+    path: str | os.PathLike[str],
+    *,
+    name: str | None = None,
+    max_size: int = MAX_INPUT_SIZE,
+    expected: str | None = None,
+) -> bytes:
+    """The bytes of a regular file the user named; InputError for anything else.
+
+    `name` is how messages call the file (default: the path as given);
+    `expected` completes them (`is a directory, expected an OpenAPI document`).
+    """
+    shown = name if name is not None else os.fspath(path)
+    try:
+        _refuse_kind(shown, os.stat(path).st_mode, expected)
+        fd = os.open(path, _OPEN_FLAGS)
+    except FileNotFoundError:
+        raise InputError(shown, "cannot read: no such file") from None
+    except OSError as exc:
+        raise InputError(shown, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        _refuse_kind(shown, info.st_mode, expected)  # swapped after the stat above
+        if info.st_size > max_size:
+            raise InputError(
+                shown, f"too large ({megabytes(info.st_size)}; the limit is {megabytes(max_size)})"
+            )
+        chunks: list[bytes] = []
+        total = 0
+        while total <= max_size:
+            chunk = os.read(fd, max(info.st_size + 1 - total, 65536))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > max_size:  # grew while being read
+            raise InputError(shown, f"too large (more than {megabytes(max_size)})")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputError(shown, f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def read_input_text(
+    path: str | os.PathLike[str],
+    *,
+    name: str | None = None,
+    max_size: int = MAX_INPUT_SIZE,
+    expected: str | None = None,
+) -> str:
+    """`read_input` decoded as UTF-8 (a byte order mark is dropped)."""
+    data = read_input(path, name=name, max_size=max_size, expected=expected)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        shown = name if name is not None else os.fspath(path)
+        raise InputError(shown, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def check_depth(data: Any, name: str, limit: int = MAX_DEPTH) -> None:
+    """InputError when lists and mappings nest deeper than `limit` (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            raise InputError(name, f"nested deeper than {limit} levels")
+        stack.extend((child, depth + 1) for child in children)
+
+
+def too_deep(name: str, limit: int = MAX_DEPTH) -> InputError:
+    """The error for a parser that ran out of stack on nesting (RecursionError)."""
+    return InputError(name, f"nested deeper than {limit} levels")
+
+
+def load_json(text: str, name: str) -> Any:
+    """JSON with the nesting cap; a syntax error is one line with its position."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            name, f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise too_deep(name) from None
+    check_depth(data, name)
+    return data
+
+
+def load_toml(text: str, name: str) -> dict[str, Any]:
+    """TOML with the nesting cap (tomllib recurses on nested arrays and inline tables)."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(name, f"invalid TOML: {exc}") from None
+    except RecursionError:
+        raise too_deep(name) from None
+    check_depth(data, name)
+    return data
