@@ -1,0 +1,281 @@
+"""Which calls send requests: knowledge rows, the file's own wrappers, and verb-named calls.
+
+A call is a request when a client row says so (`requests.get`, a method of an
+object an `httpx.Client(...)` made), when it runs a wrapper of this file (a
+function whose parameter reaches a request's URL: the request is read again with
+the call's arguments bound, a few levels deep), or when its name is a verb and an
+argument holds an API URL. A wrapper's own request, whose URL depends on its
+parameters, is a template, not a call; each call of the wrapper is one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from apispec.lint.extract.imported import in_scope, through
+from apispec.lint.extract.ir import (
+    AltV,
+    Arg,
+    CallE,
+    Function,
+    Hole,
+    MapV,
+    Name,
+    ObjV,
+    ParamV,
+    SeqV,
+    Text,
+    Value,
+)
+from apispec.lint.extract.request import Request
+from apispec.lint.extract.values import MAX_INLINE, Ctx, Resolver, argument, options
+from apispec.lint.helpers import HelperTable
+from apispec.lint.knowledge import VERBS, Client
+
+if TYPE_CHECKING:
+    from apispec.lint.extract.lower import FileModel
+    from apispec.lint.knowledge import Knowledge
+
+_VERB_WORDS = frozenset(VERBS)
+
+
+class Requests:
+    """Finds the requests of one file's model."""
+
+    def __init__(
+        self, model: FileModel, knowledge: Knowledge, helpers: HelperTable | None = None
+    ) -> None:
+        self.model = model
+        self.knowledge = knowledge
+        self.resolver = Resolver(model, knowledge)
+        self.helpers = helpers if helpers is not None else HelperTable()
+        self._wrapper: dict[int, bool] = {}
+
+    def all(self) -> list[Request]:
+        """Every request the file makes, outside the templates of its wrappers."""
+        found: list[Request] = []
+        for call in self.model.calls:
+            if call.node_id in self.model.decorators:
+                continue
+            function = self.model.function_at(call.start)
+            ctx = Ctx(call.start, function)
+            self.resolver.fresh()
+            for request in self.at(call, ctx, 0):
+                if function is not None and self._depends(request, function):
+                    continue  # a wrapper's template: its callers are the calls
+                found.append(request)
+        return found
+
+    def _depends(self, request: Request, function: Function) -> bool:
+        """Whether the request's URL is built from a parameter of `function`."""
+        call = request.call
+        ctx = Ctx(call.start, function, open=function.node_id)
+        self.resolver.fresh()
+        for again in self.at(call, ctx, 0):
+            if _leads(again.url, function.node_id) or _has_param(again.base, function.node_id):
+                return True
+        return False
+
+    def at(self, call: CallE, ctx: Ctx, depth: int) -> list[Request]:
+        """The requests one call sends (through wrappers, bound to its arguments)."""
+        resolver = self.resolver
+        receiver = None
+        if call.receiver is not None:
+            if isinstance(call.receiver, Name) and call.receiver.name in self.knowledge.self_names:
+                receiver = ctx.this
+            else:
+                receiver = resolver.value(call.receiver, ctx)
+        row, base, join, obj = self._row(call, receiver, ctx)
+        if row is not None:
+            return [self._request(call, row, ctx, base, join, obj)]
+        if depth < MAX_INLINE:
+            function = resolver.callee_function(call, ctx, 0)
+            if function is not None and self.is_wrapper(function):
+                env = tuple(resolver.bind(function, call.args, ctx, 0))
+                this = receiver if receiver is not None else ctx.this
+                inner: list[Request] = []
+                for inside in self.calls_in(function):
+                    inside_ctx = Ctx(inside.start, function, env, this, ctx.open, ctx.inline + 1)
+                    for request in self.at(inside, inside_ctx, depth + 1):
+                        request.call = call if depth == 0 else request.call
+                        request.wrapped = True
+                        inner.append(request)
+                return inner
+        if self.helpers:
+            helper = self.helpers.get(call.callee, self.model.language)
+            if helper is not None and in_scope(helper, call, receiver, self.model.imports):
+                request = through(self.resolver, helper, call, ctx)
+                if request is not None:
+                    request.trusted = helper.strong
+                    return [request]
+        return []
+
+    def calls_in(self, function: Function) -> list[CallE]:
+        """The calls in a function's own body (not in functions nested inside it)."""
+        return [
+            c
+            for c in self.model.calls
+            if function.start <= c.start < function.end
+            and self.model.function_at(c.start) is function
+        ]
+
+    def is_wrapper(self, function: Function) -> bool:
+        """Whether a parameter of the function reaches a request's URL."""
+        known = self._wrapper.get(function.node_id)
+        if known is not None:
+            return known
+        self._wrapper[function.node_id] = False  # recursion: not (yet) a wrapper
+        result = False
+        for call in self.calls_in(function):
+            ctx = Ctx(call.start, function, open=function.node_id)
+            for request in self.at(call, ctx, 1):
+                if _leads(request.url, function.node_id) or _has_param(
+                    request.base, function.node_id
+                ):
+                    result = True
+                    break
+            if result:
+                break
+        self._wrapper[function.node_id] = result
+        return result
+
+    def _row(
+        self, call: CallE, receiver: Value | None, ctx: Ctx
+    ) -> tuple[Client | None, Value | None, str, ObjV | None]:
+        knowledge = self.knowledge
+        for option in options(receiver) if receiver is not None else []:
+            if isinstance(option, ObjV) and option.kind == "client":
+                row = knowledge.client("object:" + option.name, call.callee)
+                if row is not None:
+                    factory = next(
+                        (f for f in knowledge.factories.values() if f.name == option.name), None
+                    )
+                    return row, option.field("base"), factory.join if factory else "slash", option
+            if isinstance(option, ObjV) and option.kind == "module":
+                row = knowledge.client(option.name, call.callee)
+                if row is not None:
+                    return row, None, "slash", None
+        qualified = self.resolver.qualified(call, ctx, 0)
+        if "." in qualified:
+            on, _, callee = qualified.rpartition(".")
+            row = knowledge.client(on, callee)
+            if row is not None:
+                return row, None, "slash", None
+        return None, None, "slash", None
+
+    def _request(
+        self,
+        call: CallE,
+        row: Client,
+        ctx: Ctx,
+        base: Value | None,
+        join: str,
+        obj: ObjV | None,
+    ) -> Request:
+        resolver = self.resolver
+        url_arg = argument(call.args, row.url)
+        url = (
+            resolver.value(url_arg.value, ctx)
+            if url_arg is not None
+            else Text((Hole("", call.start, call.start),))
+        )
+        method: str | None
+        if row.method == "callee":
+            method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
+        elif isinstance(row.method, tuple):
+            arg = argument(call.args, row.method)
+            method = None
+            if arg is not None:
+                literal = resolver.literal(arg.value, ctx)
+                method = literal.upper() if literal else None
+        else:
+            method = row.method
+        query = self._place(call, row.query, ctx)
+        headers = self._place(call, row.headers, ctx)
+        if query is None:  # `**kwargs` spread into the call: its `params` entry
+            query = self._from_spread(call, ctx, "params")
+        if headers is None:
+            headers = self._from_spread(call, ctx, "headers")
+        request = Request(call, url, method, base, join, query, headers, "client")
+        request.option_names = row.options
+        if obj is not None:
+            defaults = obj.field("params")
+            if defaults is not None:
+                request.extra_query.append(defaults)
+            default_headers = obj.field("headers")
+            if default_headers is not None and request.headers is None:
+                request.headers = default_headers
+        return request
+
+    def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
+        arg = argument(call.args, place)
+        if arg is None:
+            return None
+        return self.resolver.value(arg.value, ctx)
+
+    def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
+        for arg in call.args:
+            if arg.spread != "**":
+                continue
+            value = self.resolver.value(arg.value, ctx)
+            for option in options(value):
+                if isinstance(option, MapV):
+                    for entry in reversed(option.entries):
+                        if entry.key == key:
+                            return entry.value
+                if isinstance(option, ParamV):
+                    return None
+        return None
+
+
+def _leads(value: Value | None, function: int) -> bool:
+    """Whether a parameter of `function` stands before or in the URL's first path segment.
+
+    Such a function is a wrapper: its callers say which endpoint it calls. A parameter
+    further on (`f"/devices/{device_id}"`) is an id: the function itself is the call.
+    """
+    from apispec.lint.extract.build import locate
+
+    for option in options(value) if value is not None else []:
+        if not isinstance(option, Text):
+            continue
+        loc = locate(option)
+        if loc is None:
+            if _has_param(option, function):
+                return True
+            continue
+        flat = loc.flat
+        k = loc.start
+        while k < loc.end and flat.chars[k] == "/":
+            k += 1
+        while k < loc.end and flat.chars[k] != "/":
+            k += 1
+        for hole in flat.holes[:k]:
+            if hole is not None and hole.param is not None and hole.param.function == function:
+                return True
+    return False
+
+
+def _has_param(value: Value | None, function: int) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, Text):
+        return any(
+            isinstance(p, Hole) and p.param is not None and p.param.function == function
+            for p in value.pieces
+        )
+    if isinstance(value, AltV):
+        return any(_has_param(v, function) for v in value.options)
+    if isinstance(value, ParamV):
+        return value.param.function == function
+    if isinstance(value, SeqV):
+        return any(_has_param(v, function) for v in value.items)
+    return False
+
+
+def positional(args: tuple[Arg, ...]) -> list[Arg]:
+    return [a for a in args if a.name is None and not a.spread]
+
+
+__all__ = ["Request", "Requests", "positional", "replace"]
