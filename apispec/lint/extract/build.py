@@ -306,6 +306,8 @@ def join_base(base: Text, url: Text, rule: str) -> Text | None:
     if _SCHEME.match(flat):
         return url  # an absolute URL ignores the base
     base_flat = Flat.of(base).chars
+    if rule == "rfc3986" and "/" not in base_flat.replace("\0", ""):
+        rule = "slash"  # a base of unknown text: its path is taken to be a directory
     if rule == "rfc3986":
         if flat.startswith("/"):
             m = re.match(r"[A-Za-z][A-Za-z0-9+.-]*://[^/\0]*", base_flat)

@@ -20,11 +20,13 @@ from apispec.lint.extract.ir import (
     CallE,
     Function,
     Hole,
+    Lit,
     MapV,
     Name,
     ObjV,
     ParamV,
     SeqV,
+    Str,
     Text,
     Value,
 )
@@ -84,24 +86,29 @@ class Requests:
         if call.receiver is not None:
             if isinstance(call.receiver, Name) and call.receiver.name in self.knowledge.self_names:
                 receiver = ctx.this
+                if receiver is None and (owner := self.model.class_at(call.start)) is not None:
+                    receiver = ObjV("instance", owner)
             else:
                 receiver = resolver.value(call.receiver, ctx)
+        function = resolver.callee_function(call, ctx, 0) if depth < MAX_INLINE else None
+        if function is None:
+            routed = self._through_override(call, receiver, ctx, depth)
+            if routed is not None:
+                return routed
         row, base, join, obj = self._row(call, receiver, ctx)
-        if row is not None:
+        if row is not None and function is None:
             return [self._request(call, row, ctx, base, join, obj)]
-        if depth < MAX_INLINE:
-            function = resolver.callee_function(call, ctx, 0)
-            if function is not None and self.is_wrapper(function):
-                env = tuple(resolver.bind(function, call.args, ctx, 0))
-                this = receiver if receiver is not None else ctx.this
-                inner: list[Request] = []
-                for inside in self.calls_in(function):
-                    inside_ctx = Ctx(inside.start, function, env, this, ctx.open, ctx.inline + 1)
-                    for request in self.at(inside, inside_ctx, depth + 1):
-                        request.call = call if depth == 0 else request.call
-                        request.wrapped = True
-                        inner.append(request)
-                return inner
+        if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
+            env = tuple(resolver.bind(function, call.args, ctx, 0))
+            this = receiver if receiver is not None else ctx.this
+            inner: list[Request] = []
+            for inside in self.calls_in(function):
+                inside_ctx = Ctx(inside.start, function, env, this, ctx.open, ctx.inline + 1)
+                for request in self.at(inside, inside_ctx, depth + 1):
+                    request.call = call if depth == 0 else request.call
+                    request.wrapped = True
+                    inner.append(request)
+            return inner
         if self.helpers:
             helper = self.helpers.get(call.callee, self.model.language)
             if helper is not None and in_scope(helper, call, receiver, self.model.imports):
@@ -140,11 +147,68 @@ class Requests:
         self._wrapper[function.node_id] = result
         return result
 
+    def client_class(self, cls: str) -> str | None:
+        """The client object kind a class of the file extends (`class S(requests.Session)`)."""
+        seen = set()
+        while cls in self.model.classes and cls not in seen:
+            seen.add(cls)
+            for written in self.model.classes[cls][2]:
+                head, _, rest = written.partition(".")
+                target = self.model.imports.get(head, head)
+                factory = self.knowledge.factory(f"{target}.{rest}" if rest else target)
+                if factory is not None:
+                    return factory.name
+                if written in self.model.classes:
+                    cls = written
+                    break
+            else:
+                return None
+        return None
+
+    def _through_override(
+        self, call: CallE, receiver: Value | None, ctx: Ctx, depth: int
+    ) -> list[Request] | None:
+        """A verb method of a client subclass that overrides `request`: the override runs.
+
+        `class S(requests.Session)` whose `request(method, url)` joins its base: `s.get(p)`
+        is `s.request("GET", p)`, so the override is read with those arguments bound.
+        """
+        if depth >= MAX_INLINE or call.callee.lower() not in _VERB_WORDS:
+            return None
+        for option in options(receiver) if receiver is not None else []:
+            if not isinstance(option, ObjV) or option.kind != "instance":
+                continue
+            kind = self.client_class(option.name)
+            if kind is None:
+                continue
+            override = next(
+                (f for f in self.model.by_name.get("request", ()) if f.owner == option.name),
+                None,
+            )
+            if override is None or not self.is_wrapper(override):
+                return None
+            verb = Str((Lit(call.callee.upper(), call.start),), call.start, call.start)
+            args = (Arg(verb), *call.args)
+            env = tuple(self.resolver.bind(override, args, ctx, 0))
+            found: list[Request] = []
+            for inside in self.calls_in(override):
+                inside_ctx = Ctx(inside.start, override, env, option, ctx.open, ctx.inline + 1)
+                for request in self.at(inside, inside_ctx, depth + 1):
+                    request.call = call if depth == 0 else request.call
+                    request.wrapped = True
+                    found.append(request)
+            return found
+        return None
+
     def _row(
         self, call: CallE, receiver: Value | None, ctx: Ctx
     ) -> tuple[Client | None, Value | None, str, ObjV | None]:
         knowledge = self.knowledge
         for option in options(receiver) if receiver is not None else []:
+            if isinstance(option, ObjV) and option.kind in ("instance", "super"):
+                kind = self.client_class(option.name)
+                if kind is not None:
+                    option = ObjV("client", kind)
             if isinstance(option, ObjV) and option.kind == "client":
                 row = knowledge.client("object:" + option.name, call.callee)
                 if row is not None:

@@ -19,6 +19,8 @@ from apispec.lint.extract.build import Located
 THIS_API = re.compile(r":1616\b|prtg", re.I)
 _EXPERIMENTAL = re.compile(r"experimental/([\w-]+)")
 _HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#\0]*)")
+_BARE_HOST = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
+_ROOT_URL = re.compile(r"https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d+)?)/?")
 
 
 def host_of(prefix: str) -> str | None:
@@ -81,6 +83,15 @@ class FileEvidence:
             host = host_of(loc.prefix)
             if host:
                 self.api_hosts.add(host)
+
+    def literal(self, raw: str) -> None:
+        """A bare host or a server's root URL naming this API (`prtg.corp.example.com`,
+        `https://prtg.example.net:1616`) tells this API's host apart from others'."""
+        root = _ROOT_URL.fullmatch(raw)
+        host = root.group(1) if root else raw if _BARE_HOST.fullmatch(raw) else None
+        if host is not None and THIS_API.search(host):
+            self.named = True
+            self.api_hosts.add(host.lower())
 
     def accepts(
         self, loc: Located, *, wrapped: bool = False, client: bool = False, trusted: bool = False

@@ -74,6 +74,9 @@ def extract_tree(
     evidence = FileEvidence.of(text, known)
     for item in found:
         evidence.learn(item.loc)
+    for literal, _ in model.strings:
+        if len(literal.pieces) == 1 and isinstance(literal.pieces[0], Lit):
+            evidence.literal(literal.pieces[0].text)
     lines = lines if lines is not None else Lines(text)
     refs: dict[tuple[int, str | None], Reference] = {}
     for item in found:

@@ -437,11 +437,26 @@ class Resolver:
                 found.extend(
                     Text((Lit(e.key, e.key_start),)) for e in option.entries if e.key is not None
                 )
+            elif isinstance(option, ObjV) and option.kind == "class":  # an enum's members
+                found.extend(self.members(option.name, ctx, depth))
         if not found:
             return None
         return alt(found)
 
     # -- attributes, items, calls -------------------------------------------------
+
+    def members(self, cls: str, ctx: Ctx, depth: int) -> list[Value]:
+        """The values of a class's own attributes, in order (an enumeration's members)."""
+        prefix = "@" + cls + "."
+        found: list[Value] = []
+        for key, assigns in self.model.assigns.items():
+            if not key.startswith(prefix):
+                continue
+            for assign in assigns:
+                if self.model.function_at(assign.start) is None:
+                    found.append(self.assigned(assign, ctx, depth))
+                    break
+        return found
 
     def field(self, owner: str, name: str, ctx: Ctx, depth: int, start: int, end: int) -> Value:
         """An attribute of an object of class `owner`: where its methods assign it."""
@@ -490,8 +505,10 @@ class Resolver:
                 return found
         target = self.value(obj, ctx, depth + 1)
         for option in options(target):
+            if isinstance(option, Text) and expr.name == "value":
+                return option  # an enumeration member's value
             if isinstance(option, ObjV):
-                if option.kind == "instance" and option.name in self.model.classes:
+                if option.kind in ("instance", "class") and option.name in self.model.classes:
                     bound = replace(ctx, this=option)
                     return self.field(
                         option.name, expr.name, bound, depth + 1, expr.start, expr.end
@@ -505,7 +522,7 @@ class Resolver:
                 for entry in reversed(option.entries):
                     if entry.key == expr.name:
                         return entry.value
-        return Text((Hole(dotted, expr.start, expr.end, expr.name.lower()),))
+        return Text((Hole(dotted, expr.start, expr.end, dotted.lower()),))
 
     def _index(self, expr: Index, ctx: Ctx, depth: int) -> Value:
         env = self.knowledge.environment(expr, self.model.parsed.text)
@@ -561,6 +578,14 @@ class Resolver:
             return ObjV("client", factory.name, tuple(fields))
         if call.receiver is None and call.callee in self.model.classes:
             return self.instance(call.callee, call, ctx, depth)
+        if call.receiver is None and call.callee in self.knowledge.self_names:
+            owner = self.model.class_at(call.start)  # `cls(...)` in a class method
+            if owner is not None:
+                return self.instance(owner, call, ctx, depth)
+        if call.receiver is None and call.callee == "super":
+            owner = self.model.class_at(call.start)
+            if owner is not None:
+                return ObjV("super", owner)
         if call.callee[:1].isupper() and qualified != call.callee:
             # a class imported from another module: an instance of it
             return ObjV("instance", call.callee, module=qualified.rsplit(".", 1)[0])
@@ -777,6 +802,18 @@ class Resolver:
             separator = self.value(receiver, ctx, depth + 1)
             items = self.value(args[0].value, ctx, depth + 1)
             return self.join(as_text(separator), items, call)
+        if transform == "urljoin":  # urljoin(base, path): RFC 3986 resolution
+            if len(args) < 2:
+                return self._hole(call)
+            from apispec.lint.extract.build import join_base
+
+            base = as_text(self.value(args[0].value, ctx, depth + 1), call.start, call.end)
+            found = []
+            for path in options(self.value(args[1].value, ctx, depth + 1)):
+                joined = join_base(base, as_text(path, call.start, call.end), "rfc3986")
+                if joined is not None:
+                    found.append(joined)
+            return alt(found) if found else self._hole(call)
         if transform == "query_string":  # urlencode(mapping)
             if not args:
                 return self._hole(call)

@@ -242,6 +242,8 @@ def _statement(
                 continue
             if key.startswith("@"):  # an attribute of the object: a field of its class
                 key = lowering.field_key(owner, key[1:])
+            elif owner is not None and function is None and "." not in key:
+                key = lowering.field_key(owner, key)  # a class attribute (an enum member)
             model.assigns.setdefault(key, []).append(
                 Assign(key, value, start, end, scope, "assign.add" in captures, item, unpack)
             )

@@ -14,7 +14,10 @@
 (return_statement (_) @return.value) @return
 
 (for_statement left: (_) @for.target right: (_) @for.iter) @for
-(for_in_clause left: (_) @for.target right: (_) @for.iter) @for
+(list_comprehension (for_in_clause left: (_) @for.target right: (_) @for.iter)) @for
+(dictionary_comprehension (for_in_clause left: (_) @for.target right: (_) @for.iter)) @for
+(set_comprehension (for_in_clause left: (_) @for.target right: (_) @for.iter)) @for
+(generator_expression (for_in_clause left: (_) @for.target right: (_) @for.iter)) @for
 
 (import_from_statement) @import
 (import_statement) @import
