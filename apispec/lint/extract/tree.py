@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from apispec.lint.extract.build import (
     Located,
@@ -39,8 +40,16 @@ _PATTERN = re.compile(r"[*^$()\[\]]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
-# tree languages: the apispec language name -> the grammar
+# tree languages: the apispec language name -> the grammar (and its lowering)
 GRAMMAR_OF = {"python": "python"}
+# grammars chosen by the file's extension where one language has several
+GRAMMAR_BY_SUFFIX: dict[str, str] = {}
+
+
+def grammar_for(language: str, filename: str) -> str:
+    """The grammar that parses a file of `language` (TypeScript and TSX by extension)."""
+    suffix = PurePath(filename).suffix.lower()
+    return GRAMMAR_BY_SUFFIX.get(suffix) or GRAMMAR_OF[language]
 
 
 @dataclass
@@ -60,8 +69,9 @@ def extract_tree(
     filename: str = "",
 ) -> tuple[list[Reference], list[Helper]]:
     """The References of one file (or region) in a tree language, and the wrappers it defines."""
-    parsed = parse(text, GRAMMAR_OF[language])
+    parsed = parse(text, grammar_for(language, filename))
     model = lower(parsed)
+    model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
     rows = knowledge(language)
     finder = Requests(model, rows, helpers)
     found: list[Found] = []
