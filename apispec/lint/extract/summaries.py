@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from apispec.lint.extract.ir import (
     Hole,
     Lit,
+    MapV,
     ParamV,
     Text,
 )
@@ -147,8 +148,21 @@ def _method_param(
 
 def _query_param(function, request: Request) -> tuple[int | None, str | None, bool]:  # type: ignore[no-untyped-def]
     for option in options(request.query) if request.query is not None else []:
-        if isinstance(option, ParamV) and option.param.function == function.node_id:
-            if option.param.kind == "**":
+        param = None
+        if isinstance(option, ParamV):
+            param = option.param
+        elif (
+            isinstance(option, Text)
+            and len(option.pieces) == 1
+            and isinstance(option.pieces[0], Hole)
+        ):
+            param = option.pieces[0].param
+        elif isinstance(option, MapV):  # `{**params}`, `dict(params)`: the caller's keywords
+            for entry in option.entries:
+                if isinstance(entry.value, ParamV) and entry.value.param.kind == "**":
+                    return None, None, True
+        if param is not None and param.function == function.node_id:
+            if param.kind == "**":
                 return None, None, True
-            return option.param.index, option.param.name, False
+            return param.index, param.name, False
     return None, None, False

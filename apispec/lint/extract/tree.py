@@ -23,13 +23,13 @@ from apispec.lint.extract.build import (
     texts,
     url_query,
 )
-from apispec.lint.extract.clients import Request, Requests
+from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.evidence import FileEvidence
-from apispec.lint.extract.ir import CallE, Lit, Name, Opaque, Str, Text
+from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
-from apispec.lint.extract.values import Ctx
+from apispec.lint.extract.values import Ctx, options
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import knowledge
 from apispec.lint.lines import Lines
@@ -84,7 +84,7 @@ def extract_tree(
     evidence = FileEvidence.of(text, known)
     for item in found:
         evidence.learn(item.loc)
-    for literal, _ in model.strings:
+    for literal, _, _ in model.strings:
         if len(literal.pieces) == 1 and isinstance(literal.pieces[0], Lit):
             evidence.literal(literal.pieces[0].text)
     lines = lines if lines is not None else Lines(text)
@@ -115,7 +115,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
     """String literals naming an API URL that no known request took, in value contexts."""
     found: list[Found] = []
     resolver = finder.resolver
-    for literal, context in model.strings:
+    for literal, context, whole in model.strings:
         if context != "value":
             continue
         raw = "".join(p.text for p in literal.pieces if isinstance(p, Lit))
@@ -125,7 +125,10 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             continue
         function = model.function_at(literal.start)
         resolver.fresh()
-        value = resolver.value(literal, Ctx(literal.start, function))
+        open_id = function.node_id if function is not None else -1
+        value = resolver.value(whole, Ctx(literal.start, function, open=open_id))
+        if function is not None and _leads(value, function.node_id):
+            continue  # a wrapper's own URL template: its callers are the calls
         call = _enclosing_call(model, literal)
         if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
             continue
@@ -161,6 +164,13 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
         return True
     receiver = call.receiver
+    if isinstance(receiver, Name) and receiver.name in rows.mocks:
+        return True  # a test double handed in by name (pytest's `requests_mock` fixture)
+    if receiver is not None and any(
+        isinstance(o, ObjV) and o.kind == "mock"
+        for o in options(finder.resolver.value(receiver, ctx))
+    ):
+        return True
     # `app.get("/x", handler)`: a route of the file's own app
     return (
         isinstance(receiver, Name)

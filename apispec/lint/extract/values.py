@@ -164,9 +164,12 @@ class Resolver:
                 continue
             value = self.value(piece, ctx, depth + 1)
             found = options(value)
-            if len(found) > 1:
-                alternatives.append([self._text_of(v, piece) for v in found])
+            choices = self._choices(found, piece) if len(found) > 1 else []
+            if len(choices) > 1:
+                alternatives.append(choices)
                 pieces.append(Hole("", -1, -1))  # a marker filled per alternative
+            elif choices:
+                pieces.extend(choices[0].pieces)
             else:
                 pieces.extend(self._text_of(found[0], piece).pieces)
         if not alternatives:
@@ -189,6 +192,21 @@ class Resolver:
                 break
         return alt(results)
 
+    def _choices(self, found: list[Value], expr: Expr) -> list[Text]:
+        """The texts an interpolated value may be; words alone are one variable segment.
+
+        `f"{base}/{KINDS[kind]}/{oid}"` names a collection by a variable: whichever word
+        it holds, the path has a parameter there (the rules know every collection it
+        may be). A choice between paths (`/a/b` or `/c`) stays a choice.
+        """
+        texts = [self._text_of(v, expr) for v in found]
+        if all(isinstance(v, Text) for v in found) and not any(
+            "/" in p.text for text in texts for p in text.pieces if isinstance(p, Lit)
+        ):
+            source = self.model.parsed.text[expr.start : expr.end]
+            return [Text((Hole(source, expr.start, expr.end, hint_of(source)),))]
+        return texts
+
     def _text_of(self, value: Value, expr: Expr) -> Text:
         text = self.model.parsed.text[expr.start : expr.end]
         return as_text(value, expr.start, expr.end, text)
@@ -204,9 +222,12 @@ class Resolver:
         alternatives: list[list[Text]] = []
         for value, expr in zip(values, exprs, strict=True):
             found = options(value)
-            if len(found) > 1:
-                alternatives.append([self._text_of(v, expr) for v in found])
+            choices = self._choices(found, expr) if len(found) > 1 and len(values) > 1 else []
+            if len(choices) > 1 or (len(found) > 1 and not choices):
+                alternatives.append(choices or [self._text_of(v, expr) for v in found])
                 pieces.append(Hole("", -1, -1))
+            elif choices:
+                pieces.extend(choices[0].pieces)
             else:
                 pieces.extend(self._text_of(found[0], expr).pieces)
         if not alternatives:
@@ -226,7 +247,10 @@ class Resolver:
                     partial = True
                 continue
             name = self.literal(key, ctx, depth)
-            entries.append(Entry(name, key.start, key.end, self.value(value, ctx, depth + 1)))
+            start, end = key.start, key.end
+            if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
+                start, end = key.pieces[0].start, key.pieces[0].end  # the name, not its quotes
+            entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1)))
         return MapV(tuple(entries), expr.start, expr.end, partial)
 
     def literal(self, expr: Expr, ctx: Ctx, depth: int = 0) -> str | None:
@@ -249,6 +273,9 @@ class Resolver:
                         if bound == name:
                             return value
                 param_id = Param(function.node_id, index, name, kind)
+                typed = self.typed(function.types.get(name))
+                if typed is not None and typed.kind == "client":
+                    return typed  # `session: aiohttp.ClientSession`: whatever the caller passes
                 if function.node_id == ctx.open:
                     fallback = (
                         self.value(default, replace(ctx, pos=default.start), depth + 1)
@@ -289,7 +316,11 @@ class Resolver:
         name = written.rsplit(".", 1)[-1]
         if name in self.model.classes:
             return ObjV("instance", name)
-        target = self.model.imports.get(written.split(".")[0])
+        head, _, rest = written.partition(".")
+        target = self.model.imports.get(head)
+        factory = self.knowledge.factory(f"{target}.{rest}" if target and rest else target or "")
+        if factory is not None:  # `session: aiohttp.ClientSession`: a client object
+            return ObjV("client", factory.name)
         if target is not None and name[:1].isupper():
             module = target.rsplit(".", 1)[0] if written == name else target
             return ObjV("instance", name, module=module)
@@ -379,8 +410,8 @@ class Resolver:
             if self.model.scopes_at(call.start)[0] != scope:
                 continue
             effect = self.knowledge.mutators.get(call.callee)
-            if effect is None:
-                continue
+            if effect is None or any(isinstance(o, ObjV) for o in options(value)):
+                continue  # an object's method (`rsps.add(...)`), not a mapping's or list's
             inner = replace(ctx, pos=call.start)
             value = self._mutate(value, effect, call, inner, depth)
         return value
@@ -568,6 +599,8 @@ class Resolver:
         transform = knowledge.transform(qualified, call.callee)
         if transform is not None:
             return self._transform(transform, call, ctx, depth)
+        if any(qualified == m or qualified.startswith(m + ".") for m in knowledge.mocks):
+            return ObjV("mock", qualified)  # `responses.RequestsMock()`: a test double
         factory = knowledge.factory(qualified)
         if factory is not None:
             fields = []

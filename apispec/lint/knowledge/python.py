@@ -136,7 +136,18 @@ KNOWLEDGE = Knowledge(
     constructors=frozenset({"__init__", "__post_init__"}),
     modules=frozenset({"requests", "httpx", "aiohttp", "urllib", "os", "urllib3"}),
     env_pattern=re.compile(r"os\.environ\[\s*['\"]([A-Za-z_][\w]*)['\"]\s*\]"),
-    mocks=("responses", "respx", "requests_mock", "httpretty", "aioresponses", "pytest_httpx"),
+    mocks=(
+        "responses",
+        "respx",
+        "requests_mock",
+        "httpretty",
+        "aioresponses",
+        "pytest_httpx",
+        "httpx_mock",
+        "respx_mock",
+        "unittest.mock",
+        "mock",
+    ),
     routers=frozenset(
         {"app", "router", "api", "bp", "blueprint", "server", "application", "route", "routes"}
     ),

@@ -67,7 +67,8 @@ class FileModel:
     loops: dict[str, list[Loop]] = field(default_factory=dict)
     imports: dict[str, str] = field(default_factory=dict)  # local name -> "module.name"
     decorators: set[int] = field(default_factory=set)  # call node ids inside decorators
-    strings: list[tuple[Str, str]] = field(default_factory=list)  # (literal, its context)
+    # (literal, its context, the whole expression it is part of: `base + "/x?" + query`)
+    strings: list[tuple[Str, str, Expr]] = field(default_factory=list)
     calls_on: dict[str, list[CallE]] = field(default_factory=dict)  # receiver name -> calls
     by_name: dict[str, list[Function]] = field(default_factory=dict)
     _starts: list[int] = field(default_factory=list)
@@ -160,6 +161,10 @@ class Lowering:
 
     def class_bases(self, node: Node) -> tuple[str, ...]:
         return ()
+
+    def string_root(self, node: Node) -> Node:
+        """The whole expression a literal is part of (a concatenation, a format call)."""
+        return node
 
     def string_context(self, node: Node) -> str:
         """Where a string literal stands: "value", or why it is no call ("compare", "key",
@@ -275,10 +280,11 @@ def _statement(
         context = lowering.string_context(node)
         if context != "inner":
             value = lowering.expr(node)
-            if isinstance(value, Str):
-                model.strings.append((value, context))
-            else:  # a concatenation of literals
-                model.strings.append((Str((value,), value.start, value.end), context))
+            root = lowering.string_root(node)
+            whole = value if root is node else lowering.expr(root)
+            if not isinstance(value, Str):  # a concatenation of literals
+                value = Str((value,), value.start, value.end)
+            model.strings.append((value, context, whole))
     elif kind == "decorator":
         for node in captures["decorator"][0].children:
             if node.type in ("call", "call_expression", "annotation", "attribute"):

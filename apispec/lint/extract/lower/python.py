@@ -360,6 +360,24 @@ class PythonLowering(Lowering):
                 if name is not None and alias is not None:
                     yield self.text(alias), f"{module}.{self.text(name)}"
 
+    def string_root(self, node: Node) -> Node:
+        root = node
+        parent = node.parent
+        while parent is not None:
+            if parent.type in ("binary_operator", "parenthesized_expression", "concatenated_string"):
+                root, parent = parent, parent.parent
+            elif (
+                parent.type == "attribute"
+                and parent.parent is not None
+                and parent.parent.type == "call"
+                and (attr := parent.child_by_field_name("attribute")) is not None
+                and self.text(attr) == "format"
+            ):
+                root, parent = parent.parent, parent.parent.parent
+            else:
+                break
+        return root
+
     def string_context(self, node: Node) -> str:
         parent = node.parent
         if parent is None:
@@ -386,13 +404,16 @@ class PythonLowering(Lowering):
         if (
             kind in ("tuple", "list", "set")
             and parent.parent is not None
-            and parent.parent.type
-            in (
-                "comparison_operator",
-                "case_pattern",
-            )
+            and parent.parent.type in ("comparison_operator", "case_pattern")
         ):
             return "compare"
+        if (
+            kind == "tuple"
+            and parent.parent is not None
+            and parent.parent.type == "pair"
+            and parent.parent.child_by_field_name("key") == parent
+        ):
+            return "key"  # `{("GET", "/x"): handler}`: a fake server's route table
         ancestor = parent
         while ancestor is not None and ancestor.type not in (
             "module",
