@@ -31,7 +31,7 @@ from apispec.lint.extract.ir import (
     Value,
 )
 from apispec.lint.extract.request import Request
-from apispec.lint.extract.values import MAX_INLINE, Ctx, Resolver, argument, options
+from apispec.lint.extract.values import MAX_INLINE, Ctx, Resolver, argument, element, options
 from apispec.lint.helpers import HelperTable
 from apispec.lint.knowledge import VERBS, Client
 
@@ -61,13 +61,45 @@ class Requests:
             if call.node_id in self.model.decorators:
                 continue
             function = self.model.function_at(call.start)
-            ctx = Ctx(call.start, function)
-            self.resolver.fresh()
-            for request in self.at(call, ctx, 0):
-                if function is not None and self._depends(request, function):
-                    continue  # a wrapper's template: its callers are the calls
-                found.append(request)
+            for bound in self.iterations(call, function):
+                ctx = Ctx(call.start, function, bound=bound)
+                self.resolver.fresh()
+                for request in self.at(call, ctx, 0):
+                    if function is not None and self._depends(request, function):
+                        continue  # a wrapper's template: its callers are the calls
+                    found.append(request)
         return found
+
+    def iterations(
+        self, call: CallE, function: Function | None
+    ) -> list[tuple[tuple[str, Value], ...]]:
+        """The loop variables of each pass of the innermost loop around a call.
+
+        `for path, method in [("/a", "GET"), ("/b", "POST")]: send(method, path)` makes
+        two requests, each with its own pair: the variables are bound together.
+        """
+        around = [
+            loop
+            for loops in self.model.loops.values()
+            for loop in loops
+            if loop.start <= call.start < loop.end
+        ]
+        if not around:
+            return [()]
+        inner = max(loop.start for loop in around)
+        group = [loop for loop in around if loop.start == inner]
+        self.resolver.fresh()
+        iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
+        items = [i for o in options(iterable) if isinstance(o, SeqV) for i in o.items]
+        if not items or len(items) > 12:
+            return [()]
+        return [
+            tuple(
+                (loop.key, element(item, loop.unpack) if loop.unpack >= 0 else item)
+                for loop in group
+            )
+            for item in items
+        ]
 
     def _depends(self, request: Request, function: Function) -> bool:
         """Whether the request's URL is built from a parameter of `function`."""

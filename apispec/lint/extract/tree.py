@@ -121,8 +121,11 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         raw = "".join(p.text for p in literal.pieces if isinstance(p, Lit))
         if "/" not in raw and "api" not in raw.lower():
             continue
-        if any(isinstance(p, Lit) and p.text and p.start in used for p in literal.pieces):
-            continue
+        if any(
+            isinstance(p, Lit) and any(p.offset(i) in used for i in range(len(p.text)))
+            for p in literal.pieces
+        ):
+            continue  # a request took (part of) this literal
         function = model.function_at(literal.start)
         resolver.fresh()
         open_id = function.node_id if function is not None else -1

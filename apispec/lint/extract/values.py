@@ -70,6 +70,7 @@ class Ctx:
     this: Value | None = None  # the receiver object of an inlined method call
     open: int = -1  # node id of the function whose parameters stay open (a wrapper)
     inline: int = 0
+    bound: tuple[tuple[str, Value], ...] = ()  # loop variables of one iteration
 
 
 def hint_of(text: str) -> str:
@@ -263,6 +264,9 @@ class Resolver:
     # -- names ------------------------------------------------------------------
 
     def name(self, name: str, ctx: Ctx, depth: int, start: int = 0, end: int = 0) -> Value:
+        for bound, value in ctx.bound:
+            if bound == name:
+                return value
         function = ctx.function
         if function is not None and function.start <= ctx.pos < function.end:
             for index, (param, kind, default) in enumerate(function.params):
@@ -372,7 +376,7 @@ class Resolver:
             inner = replace(ctx, pos=assign.value.start)
             value = self.value(assign.value, inner, depth + 1)
             if assign.unpack >= 0:
-                value = alt(_element(v, assign.unpack) for v in options(value))
+                value = alt(element(v, assign.unpack) for v in options(value))
         finally:
             self._active.discard(id(assign))
         if cacheable:
@@ -461,7 +465,7 @@ class Resolver:
         for option in options(iterable):
             if isinstance(option, SeqV):
                 found.extend(
-                    _element(item, loop.unpack) if loop.unpack >= 0 else item
+                    element(item, loop.unpack) if loop.unpack >= 0 else item
                     for item in option.items
                 )
             elif isinstance(option, MapV):  # iterating a mapping gives its keys
@@ -902,7 +906,7 @@ def _sub(lit: Lit, start: int, end: int) -> Lit:
     return Lit(lit.text[start:end], lit.offset(start), lit.offsets[start:end])
 
 
-def _element(value: Value, index: int) -> Value:
+def element(value: Value, index: int) -> Value:
     if isinstance(value, SeqV) and 0 <= index < len(value.items):
         return value.items[index]
     return value

@@ -401,6 +401,11 @@ class PythonLowering(Lowering):
                 return "href"
         if kind == "subscript" and parent.child_by_field_name("subscript") == node:
             return "key"
+        if kind == "assignment" and (left := parent.child_by_field_name("left")) is not None:
+            key = left.child_by_field_name("subscript") if left.type == "subscript" else None
+            written = self.text(key).strip("'\"").lower() if key is not None else ""
+            if written in ("location", "content-location", "link"):
+                return "href"  # a URL a server answers with
         if (
             kind in ("tuple", "list", "set")
             and parent.parent is not None
