@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.imported import in_scope, through
+from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
@@ -53,6 +53,28 @@ class Requests:
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
+        self.resolver.duck = self._duck_types()
+
+    def _duck_types(self) -> dict[str, tuple[str, str]]:
+        """Receivers of unknown class that call a method only one class has (not a common
+        name: `s.paginate(...)`, `api.get_json(...)`): they are of that class, in the file."""
+        found: dict[str, tuple[str, str]] = {}
+        methods: dict[str, set[str]] = {}
+        for function in self.model.functions:
+            if function.owner:
+                methods.setdefault(function.name, set()).add(function.owner)
+        for call in self.model.calls:
+            receiver = call.receiver
+            if not isinstance(receiver, Name) or call.callee.lower() in COMMON:
+                continue
+            owners = methods.get(call.callee)
+            if owners is not None and len(owners) == 1:
+                found.setdefault(receiver.name, (next(iter(owners)), ""))
+                continue
+            helper = self.helpers.get(call.callee, self.model.language) if self.helpers else None
+            if helper is not None and helper.owner:
+                found.setdefault(receiver.name, (helper.owner, helper.module))
+        return found
 
     def all(self) -> list[Request]:
         """Every request the file makes, outside the templates of its wrappers."""
@@ -347,7 +369,7 @@ def _leads(value: Value | None, function: int) -> bool:
             k += 1
         while k < loc.end and flat.chars[k] != "/":
             k += 1
-        for hole in flat.holes[:k]:
+        for hole in flat.holes[loc.start : k]:  # a parameter in the host is a base, no path
             if hole is not None and hole.param is not None and hole.param.function == function:
                 return True
     return False

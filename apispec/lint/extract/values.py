@@ -116,6 +116,8 @@ class Resolver:
         self.steps = 0
         self._memo: dict[tuple[int, int], Value] = {}  # (id of assignment, open) -> value
         self._active: set[int] = set()
+        # receiver name -> (class, module) its calls say it is (clients.Requests fills it)
+        self.duck: dict[str, tuple[str, str]] = {}
 
     def fresh(self) -> None:
         """A new top-level question: the step budget starts again."""
@@ -294,6 +296,9 @@ class Resolver:
                     return typed
                 if default is not None:
                     return self.value(default, replace(ctx, pos=default.start), depth + 1)
+                owner = self.duck.get(name)
+                if owner is not None:  # `s.paginate(...)` elsewhere: `s` is what has paginate
+                    return ObjV("instance", owner[0], module=owner[1])
                 if kind == "**":
                     return MapV((), start, end, partial=True)
                 return Text((Hole(name, start, end, name.lower()),))
