@@ -18,6 +18,7 @@ from apispec.lint.extract.ir import (
     AltV,
     Arg,
     CallE,
+    Entry,
     Function,
     Hole,
     Lit,
@@ -315,8 +316,11 @@ class Requests:
             query = self._from_spread(call, ctx, "params")
         if headers is None:
             headers = self._from_spread(call, ctx, "headers")
+        if headers is None:
+            headers = self._object_headers(call, ctx)
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
+        request.query_keyword = row.query[1]
         if obj is not None:
             defaults = obj.field("params")
             if defaults is not None:
@@ -325,6 +329,75 @@ class Requests:
             if default_headers is not None and request.headers is None:
                 request.headers = default_headers
         return request
+
+    def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
+        """Headers set on the object a call is made on, or on the request object it makes.
+
+        `session.headers["Authorization"] = ...`, `session.headers.update({...})` and
+        `req.add_header("Authorization", ...)` (after `req = Request(url)`) belong to the
+        requests made through that object.
+        """
+        names: list[str] = []
+        text = self.model.parsed.text
+        if call.receiver is not None:
+            names.append(text[call.receiver.start : call.receiver.end])
+        holder = self._assigned_to(call)
+        if holder:
+            names.append(holder)
+        entries: list[Entry] = []
+        for name in names:
+            for assign in self.model.assigns.get(name + ".headers", ()):
+                if assign.item is None:
+                    continue
+                inner = Ctx(assign.start, self.model.function_at(assign.start))
+                key = self.resolver.literal(assign.item, inner)
+                value = self.resolver.value(assign.value, inner)
+                entries.append(
+                    Entry(
+                        key,
+                        assign.item.start,
+                        assign.item.end,
+                        value,
+                        (assign.value.start, assign.value.end),
+                    )
+                )
+            for setter in self._header_setters(name):
+                inner = Ctx(setter.start, self.model.function_at(setter.start))
+                positional = [a for a in setter.args if a.name is None and not a.spread]
+                if len(positional) >= 2:
+                    key = self.resolver.literal(positional[0].value, inner)
+                    value = self.resolver.value(positional[1].value, inner)
+                    written = (positional[1].value.start, positional[1].value.end)
+                    entries.append(
+                        Entry(
+                            key, positional[0].value.start, positional[0].value.end, value, written
+                        )
+                    )
+                elif len(positional) == 1:
+                    found = self.resolver.value(positional[0].value, inner)
+                    if isinstance(found, MapV):
+                        entries.extend(found.entries)
+        return MapV(tuple(entries)) if entries else None
+
+    def _assigned_to(self, call: CallE) -> str | None:
+        """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
+        for key, assigns in self.model.assigns.items():
+            for assign in assigns:
+                if isinstance(assign.value, CallE) and assign.value.node_id == call.node_id:
+                    return key
+        return None
+
+    def _header_setters(self, name: str) -> list[CallE]:
+        text = self.model.parsed.text
+        found = []
+        for call in self.model.calls:
+            receiver = call.receiver
+            if receiver is None or call.callee not in self.knowledge.header_setters:
+                continue
+            written = text[receiver.start : receiver.end]
+            if written == name or written == name + ".headers":
+                found.append(call)
+        return found
 
     def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
         arg = argument(call.args, place)

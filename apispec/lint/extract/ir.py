@@ -208,6 +208,9 @@ class Entry:
     key_start: int
     key_end: int
     value: Value
+    # where the value is written in this mapping (a header names its line, not the
+    # constant's), when it is an expression of this file
+    written: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,4 +22,5 @@ class Request:
     wrapped: bool = False  # made through a wrapper of the file (its path may be one word)
     trusted: bool = False  # through a wrapper whose base names this API: any path counts
     option_names: tuple[str, ...] = ()
+    query_keyword: str = ""  # the keyword the library reads the query from (`params`)
     extra_query: list[Value] = field(default_factory=list)

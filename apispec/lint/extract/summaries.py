@@ -20,12 +20,14 @@ from apispec.lint.extract.ir import (
     Hole,
     Lit,
     MapV,
+    Name,
     ParamV,
     Text,
 )
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Ctx, options
 from apispec.lint.helpers import Helper
+from apispec.lint.knowledge import VERBS
 
 if TYPE_CHECKING:
     from apispec.lint.extract.clients import Requests
@@ -75,6 +77,13 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request)
+        if (
+            query_index is None
+            and not query_name
+            and not kwargs
+            and _spreads_keywords(request, function)
+        ):
+            query_name = request.query_keyword or None  # `**kwargs` handed on: `params=...`
         strong = (
             file_names_api
             or bool(_NAMES_THIS_API.search(base_text))
@@ -102,7 +111,45 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 module=module,
             )
         )
+    helpers.extend(_client_verbs(finder, helpers))
     return helpers
+
+
+def _spreads_keywords(request: Request, function) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the request's call hands on the wrapper's own `**kwargs`."""
+    names = {name for name, kind, _ in function.params if kind == "**"}
+    return any(
+        arg.spread == "**" and isinstance(arg.value, Name) and arg.value.name in names
+        for arg in request.call.args
+    )
+
+
+def _client_verbs(finder: Requests, helpers: list[Helper]) -> list[Helper]:
+    """A client subclass's verb methods, inherited from the library, run its `request`
+    override: `PrtgSession(...).get(path)` in another file is `request("GET", path)`."""
+    found = []
+    for helper in helpers:
+        if helper.name != "request" or not helper.owner:
+            continue
+        kind = finder.client_class(helper.owner)
+        if kind is None:
+            continue
+        for verb in VERBS:
+            if any(h.name == verb and h.owner == helper.owner for h in helpers):
+                continue
+            found.append(
+                helper._replace(
+                    name=verb,
+                    path=0,
+                    method=None,
+                    method_name=None,
+                    method_default=None,
+                    implied=verb.upper(),
+                    query=None,
+                    query_name=helper.query_name or "params",
+                )
+            )
+    return found
 
 
 def _template(finder: Requests, function) -> tuple[Request, int] | None:  # type: ignore[no-untyped-def]

@@ -212,7 +212,13 @@ class Resolver:
 
     def _text_of(self, value: Value, expr: Expr) -> Text:
         text = self.model.parsed.text[expr.start : expr.end]
-        return as_text(value, expr.start, expr.end, text)
+        found = as_text(value, expr.start, expr.end, text)
+        if found.pieces and all(isinstance(p, Hole) for p in found.pieces):
+            # wholly unknown: the placeholder stands where this string names it
+            first = found.pieces[0]
+            assert isinstance(first, Hole)
+            return Text((Hole(text, expr.start, expr.end, first.hint, first.param),))
+        return found
 
     def concat(self, values: Sequence[Value], exprs: Sequence[Expr]) -> Value:
         """Operands joined as strings (each alternative of each operand)."""
@@ -253,7 +259,8 @@ class Resolver:
             start, end = key.start, key.end
             if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
                 start, end = key.pieces[0].start, key.pieces[0].end  # the name, not its quotes
-            entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1)))
+            written = (value.start, value.end)
+            entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1), written))
         return MapV(tuple(entries), expr.start, expr.end, partial)
 
     def literal(self, expr: Expr, ctx: Ctx, depth: int = 0) -> str | None:
@@ -392,7 +399,8 @@ class Resolver:
         added = self.assigned(later, ctx, depth)
         if later.item is not None:
             key = self.literal(later.item, replace(ctx, pos=later.start), depth)
-            entry = Entry(key, later.item.start, later.item.end, added)
+            written = (later.value.start, later.value.end)
+            entry = Entry(key, later.item.start, later.item.end, added, written)
             if isinstance(value, MapV):
                 return MapV((*value.entries, entry), value.start, value.end, value.partial)
             if isinstance(value, SeqV):

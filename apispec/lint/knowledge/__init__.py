@@ -88,6 +88,9 @@ class Knowledge:
     routers: frozenset[str] = frozenset()  # receivers whose verb calls register routes
     route_callees: frozenset[str] = frozenset()
     matchers: frozenset[str] = frozenset()  # calls that compare or match a string
+    # calls that set headers on the object they are called on (`req.add_header(k, v)`,
+    # `session.headers.update({...})`)
+    header_setters: frozenset[str] = frozenset()
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

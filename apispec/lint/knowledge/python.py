@@ -132,6 +132,7 @@ KNOWLEDGE = Knowledge(
         "add": "append",
         "insert": "append",
     },
+    header_setters=frozenset({"add_header", "update", "setdefault", "putheader"}),
     self_names=frozenset({"self", "cls"}),
     constructors=frozenset({"__init__", "__post_init__"}),
     modules=frozenset({"requests", "httpx", "aiohttp", "urllib", "os", "urllib3"}),

@@ -364,7 +364,11 @@ class PythonLowering(Lowering):
         root = node
         parent = node.parent
         while parent is not None:
-            if parent.type in ("binary_operator", "parenthesized_expression", "concatenated_string"):
+            if parent.type in (
+                "binary_operator",
+                "parenthesized_expression",
+                "concatenated_string",
+            ):
                 root, parent = parent, parent.parent
             elif (
                 parent.type == "attribute"
