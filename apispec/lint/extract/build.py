@@ -278,7 +278,9 @@ def header_values(value: Value | None) -> list[tuple[str, str, Span | None]]:
             shown = "".join(
                 "{}" if h is not None else c for c, h in zip(flat.chars, flat.holes, strict=True)
             )
-            span = Span(flat.offsets[0], flat.end_of(len(flat.chars) - 1))
+            span = Span(flat.offsets[0], max(flat.offsets[0], flat.end_of(len(flat.chars) - 1)))
+            if entry.written is not None and not entry.written[0] <= span.start < entry.written[1]:
+                span = Span(*entry.written)  # a name: the header is where the mapping names it
             found.append((entry.key, shown, span))
         if found:
             break

@@ -130,13 +130,25 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
         query = resolver.value(arg.value, ctx) if arg is not None else None
     elif helper.query_kwargs:
         known = set(helper.params)
-        query = MapV(
-            tuple(
-                Entry(a.name, a.value.start, a.value.end, resolver.value(a.value, ctx))
-                for a in call.args
-                if a.name and a.name not in known
-            )
-        )
+        entries: list[Entry] = []
+        for arg in call.args:
+            if arg.name and arg.name not in known:
+                written = (arg.value.start, arg.value.end)
+                entries.append(
+                    Entry(
+                        arg.name,
+                        arg.value.start,
+                        arg.value.end,
+                        resolver.value(arg.value, ctx),
+                        written,
+                    )
+                )
+            elif arg.spread == "**":  # `**params`: the mapping's entries are keywords
+                for option in options(resolver.value(arg.value, ctx)):
+                    if isinstance(option, MapV):
+                        entries.extend(e for e in option.entries if e.key not in known)
+                        break
+        query = MapV(tuple(entries))
     join = helper.join if helper.join != "concat" else "concat"
     request = Request(call, path, method, base, join, query, None, "wrapper", wrapped=True)
     return request
