@@ -113,7 +113,7 @@ class Requests:
         group = [loop for loop in around if loop.start == inner]
         self.resolver.fresh()
         iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
-        items = [i for o in options(iterable) if isinstance(o, SeqV) for i in o.items]
+        items = self.resolver.elements(iterable, Ctx(group[0].start, function), 0)
         if not items or len(items) > 12:
             return [()]
         return [

@@ -474,22 +474,27 @@ class Resolver:
             return None
         loop = max(around, key=lambda lp: lp.start)
         iterable = self.value(loop.iterable, replace(ctx, pos=loop.start), depth + 1)
-        found: list[Value] = []
-        for option in options(iterable):
-            if isinstance(option, SeqV):
-                found.extend(
-                    element(item, loop.unpack) if loop.unpack >= 0 else item
-                    for item in option.items
-                )
-            elif isinstance(option, MapV):  # iterating a mapping gives its keys
-                found.extend(
-                    Text((Lit(e.key, e.key_start),)) for e in option.entries if e.key is not None
-                )
-            elif isinstance(option, ObjV) and option.kind == "class":  # an enum's members
-                found.extend(self.members(option.name, ctx, depth))
+        found = [
+            element(item, loop.unpack) if loop.unpack >= 0 else item
+            for item in self.elements(iterable, ctx, depth)
+        ]
         if not found:
             return None
         return alt(found)
+
+    def elements(self, iterable: Value, ctx: Ctx, depth: int) -> list[Value]:
+        """What a loop over a value visits: a list's items, a mapping's keys, an enum's members."""
+        found: list[Value] = []
+        for option in options(iterable):
+            if isinstance(option, SeqV):
+                found.extend(option.items)
+            elif isinstance(option, MapV):
+                found.extend(
+                    Text((Lit(e.key, e.key_start),)) for e in option.entries if e.key is not None
+                )
+            elif isinstance(option, ObjV) and option.kind == "class":
+                found.extend(self.members(option.name, ctx, depth))
+        return found
 
     # -- attributes, items, calls -------------------------------------------------
 
@@ -824,6 +829,12 @@ class Resolver:
                     pieces.append(Hole(slot_text, slot_start, slot_end, ""))
                 else:
                     filled = as_text(value, slot_start, slot_end, slot_text)
+                    if filled.pieces and all(isinstance(p, Hole) for p in filled.pieces):
+                        first = filled.pieces[0]  # unknown: it stands where the slot is
+                        assert isinstance(first, Hole)
+                        filled = Text(
+                            (Hole(slot_text, slot_start, slot_end, first.hint, first.param),)
+                        )
                     if verb == "q":  # Go's %q quotes its argument
                         filled = Text(
                             (Lit('"', slot_start), *filled.pieces, Lit('"', slot_end - 1))
@@ -842,6 +853,25 @@ class Resolver:
             if not args:
                 return self._hole(call)
             return self.value(args[0].value, ctx, depth + 1)
+        if transform == "dict":  # `dict(a=1, **b)`, `dict(mapping, c=2)`
+            entries: list[Entry] = []
+            for arg in call.args:
+                if arg.name:
+                    written = (arg.value.start, arg.value.end)
+                    value = self.value(arg.value, ctx, depth + 1)
+                    entries.append(Entry(arg.name, arg.value.start, arg.value.end, value, written))
+                    continue
+                found = self.value(arg.value, ctx, depth + 1)
+                for option in options(found):
+                    if isinstance(option, MapV):
+                        entries.extend(option.entries)
+                        break
+            return MapV(tuple(entries), call.start, call.end)
+        if transform == "quoted":  # `json.dumps(x)`: the text in double quotes
+            if not args:
+                return self._hole(call)
+            inner = self._text_of(self.value(args[0].value, ctx, depth + 1), args[0].value)
+            return Text((Lit('"', call.start), *inner.pieces, Lit('"', call.end - 1)))
         if transform == "receiver":  # a method that returns its receiver's text (`.strip()`)
             return (
                 self.value(receiver, ctx, depth + 1) if receiver is not None else self._hole(call)

@@ -118,6 +118,8 @@ KNOWLEDGE = Knowledge(
         ".urljoin": "urljoin",
         ".urlencode": "query_string",
         "str.join": "join",
+        "json.dumps": "quoted",
+        "dict": "dict",
         ".strip": "receiver",
         ".rstrip": "receiver",
         ".lstrip": "receiver",

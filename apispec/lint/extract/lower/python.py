@@ -169,7 +169,6 @@ class PythonLowering(Lowering):
             and (attr := function.child_by_field_name("attribute")) is not None
             and self.text(attr) == "format"
             and (obj := function.child_by_field_name("object")) is not None
-            and obj.type in ("string", "concatenated_string")
         ):
             start, end = self.span(node)
             arguments = node.child_by_field_name("arguments")
