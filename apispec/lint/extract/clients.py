@@ -80,9 +80,12 @@ class Requests:
     def all(self) -> list[Request]:
         """Every request the file makes, outside the templates of its wrappers."""
         found: list[Request] = []
+        senders = self._senders()
         for call in self.model.calls:
             if call.node_id in self.model.decorators:
                 continue
+            if call.callee not in senders and call.callee.lower() not in senders:
+                continue  # no row, wrapper or verb has this name: it sends nothing
             function = self.model.function_at(call.start)
             for bound in self.iterations(call, function):
                 ctx = Ctx(call.start, function, bound=bound)
@@ -92,6 +95,18 @@ class Requests:
                         continue  # a wrapper's template: its callers are the calls
                     found.append(request)
         return found
+
+    def _senders(self) -> set[str]:
+        """Callee names a request can be made through: rows, the file's functions, wrappers
+        of other files, verbs. Every other call is skipped before its arguments are read."""
+        names = {name for row in self.knowledge.clients for name in row.callees}
+        names.update(self.model.by_name)
+        names.update(_VERB_WORDS)
+        names.add("request")
+        if self.helpers:
+            names.update(h.name for h in self.helpers.helpers)
+            names.update(h.name.lower() for h in self.helpers.helpers)
+        return names
 
     def iterations(
         self, call: CallE, function: Function | None

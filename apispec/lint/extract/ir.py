@@ -14,6 +14,7 @@ Every offset here is a character offset into the decoded text of the file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # -- expressions ------------------------------------------------------------------
@@ -86,16 +87,42 @@ class Arg:
     spread: str = ""  # "*" a list spread, "**" a mapping spread
 
 
-@dataclass(frozen=True, slots=True)
 class CallE:
-    """A call: `callee(args)`; `receiver` is the object a method is called on."""
+    """A call: `callee(args)`; `receiver` is the object a method is called on.
 
-    callee: str  # the called name as written last (`get`, `Invoke-RestMethod`)
-    receiver: Expr | None
-    args: tuple[Arg, ...]
-    start: int
-    end: int
-    node_id: int = 0  # the tree node's id, to find the call again
+    Its arguments are lowered the first time they are read: most calls of a file
+    are never asked about (a call that cannot send a request is looked at no further).
+    """
+
+    __slots__ = ("_args", "_lower", "callee", "end", "node_id", "receiver", "start")
+
+    def __init__(
+        self,
+        callee: str,
+        receiver: Expr | None,
+        args: tuple[Arg, ...] | None,
+        start: int,
+        end: int,
+        node_id: int = 0,
+        lower: Callable[[], tuple[Arg, ...]] | None = None,
+    ) -> None:
+        self.callee = callee  # the called name as written last (`get`, `Invoke-RestMethod`)
+        self.receiver = receiver
+        self._args = args
+        self._lower = lower
+        self.start = start
+        self.end = end
+        self.node_id = node_id  # the tree node's id, to find the call again
+
+    @property
+    def args(self) -> tuple[Arg, ...]:
+        if self._args is None:
+            self._args = self._lower() if self._lower is not None else ()
+            self._lower = None
+        return self._args
+
+    def __repr__(self) -> str:
+        return f"CallE({self.callee!r}, {self.start}-{self.end})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,10 +84,12 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
             and _spreads_keywords(request, function)
         ):
             query_name = request.query_keyword or None  # `**kwargs` handed on: `params=...`
-        strong = (
-            file_names_api
-            or bool(_NAMES_THIS_API.search(base_text))
-            or any("prtg" in h for h in hints)
+        # strong: the base is this API's (it ends in /api/v2 and it, or the defining file,
+        # names this API), so any path through the wrapper is a call; otherwise only paths
+        # that start as this API's do (evidence.py)
+        api_base = base_text.rstrip("/").endswith("/api/v2")
+        strong = (api_base and (file_names_api or bool(_NAMES_THIS_API.search(base_text)))) or any(
+            "prtg" in h for h in hints
         )
         helpers.append(
             Helper(

@@ -31,7 +31,7 @@ from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
 from apispec.lint.extract.values import Ctx, options
 from apispec.lint.helpers import Helper, HelperTable
-from apispec.lint.knowledge import knowledge
+from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference
 
@@ -70,9 +70,9 @@ def extract_tree(
 ) -> tuple[list[Reference], list[Helper]]:
     """The References of one file (or region) in a tree language, and the wrappers it defines."""
     parsed = parse(text, grammar_for(language, filename))
-    model = lower(parsed)
-    model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
     rows = knowledge(language)
+    model = lower(parsed, callees_of(rows, helpers))
+    model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
     finder = Requests(model, rows, helpers)
     found: list[Found] = []
     used: set[int] = set()
@@ -84,9 +84,11 @@ def extract_tree(
     evidence = FileEvidence.of(text, known)
     for item in found:
         evidence.learn(item.loc)
-    for literal, _, _ in model.strings:
-        if len(literal.pieces) == 1 and isinstance(literal.pieces[0], Lit):
-            evidence.literal(literal.pieces[0].text)
+    for ref in model.strings:
+        if "." in ref.raw and (":1616" in ref.raw or "prtg" in ref.raw.lower()):
+            literal = ref.literal
+            if len(literal.pieces) == 1 and isinstance(literal.pieces[0], Lit):
+                evidence.literal(literal.pieces[0].text)
     lines = lines if lines is not None else Lines(text)
     refs: dict[tuple[int, str | None], Reference] = {}
     for item in found:
@@ -95,6 +97,21 @@ def extract_tree(
             refs.setdefault((ref.span.start, ref.method), ref)
     defined = export(finder, language, filename, evidence.strong) if model.functions else []
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined
+
+
+def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
+    """The call names lowering keeps: what sends, fills a mapping, sets a header, or
+    is a wrapper of another file."""
+    names = {name for row in rows.clients for name in row.callees}
+    names.update(rows.mutators)
+    names.update(rows.header_setters)
+    names.update(rows.matchers)
+    names.update(rows.route_callees)
+    names.update(VERBS)
+    names.add("request")
+    if helpers:
+        names.update(h.name for h in helpers.helpers)
+    return frozenset(names)
 
 
 def _locations(request: Request) -> list[Located]:
@@ -115,12 +132,13 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
     """String literals naming an API URL that no known request took, in value contexts."""
     found: list[Found] = []
     resolver = finder.resolver
-    for literal, context, whole in model.strings:
-        if context != "value":
+    for ref in model.strings:
+        if ref.context != "value":
             continue
-        raw = "".join(p.text for p in literal.pieces if isinstance(p, Lit))
+        raw = ref.raw
         if "/" not in raw and "api" not in raw.lower():
             continue
+        literal, whole = ref.literal, ref.whole
         if any(
             isinstance(p, Lit) and any(p.offset(i) in used for i in range(len(p.text)))
             for p in literal.pieces

@@ -28,18 +28,58 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Query
 
 
-@dataclass
 class Assign:
-    """One assignment: `key = value` (or `key[item] = value`, `key += value`)."""
+    """One assignment: `key = value` (or `key[item] = value`, `key += value`).
 
-    key: str  # a name, or "@Class.field" for an attribute of the object
-    value: Expr
-    start: int  # where the statement starts (a use sees assignments before it)
-    end: int
-    scope: int  # node id of the function it is in (0: the module)
-    add: bool = False  # `+=`: appended to what the key held
-    item: Expr | None = None  # `key[item] = value`: one entry of a mapping or list
-    unpack: int = -1  # `a, b = ...`: the position of this key in the target
+    The value is lowered the first time it is read: a file's assignments are many,
+    the names a request's values follow are few.
+    """
+
+    __slots__ = (
+        "_lowering",
+        "_node",
+        "_value",
+        "add",
+        "end",
+        "item",
+        "key",
+        "scope",
+        "start",
+        "unpack",
+    )
+
+    def __init__(
+        self,
+        key: str,
+        node: Node,
+        lowering: Lowering,
+        start: int,
+        end: int,
+        scope: int,
+        add: bool = False,
+        item: Expr | None = None,
+        unpack: int = -1,
+    ) -> None:
+        self.key = key  # a name, or "@Class.field" for an attribute of the object
+        self._node = node
+        self._lowering = lowering
+        self._value: Expr | None = None
+        self.start = start  # where the statement starts (a use sees assignments before it)
+        self.end = end
+        self.scope = scope  # node id of the function it is in (0: the module)
+        self.add = add  # `+=`: appended to what the key held
+        self.item = item  # `key[item] = value`: one entry of a mapping or list
+        self.unpack = unpack  # `a, b = ...`: the position of this key in the target
+
+    @property
+    def value(self) -> Expr:
+        if self._value is None:
+            self._value = self._lowering.expr(self._node)
+        return self._value
+
+    @property
+    def value_node(self) -> Node:
+        return self._node
 
 
 @dataclass
@@ -52,6 +92,29 @@ class Loop:
     start: int
     end: int
     scope: int
+
+
+class StringRef:
+    """A string literal of the file, lowered only when its text may matter."""
+
+    __slots__ = ("_lowering", "_node", "_root", "context", "raw")
+
+    def __init__(self, node: Node, root: Node, context: str, lowering: Lowering) -> None:
+        self._node = node
+        self._root = root
+        self._lowering = lowering
+        self.context = context  # "value", or why it is no call ("compare", "key", "doc", ...)
+        self.raw = lowering.text(node)  # as written, quotes and escapes included
+
+    @property
+    def literal(self) -> Str:
+        value = self._lowering.expr(self._node)
+        return value if isinstance(value, Str) else Str((value,), value.start, value.end)
+
+    @property
+    def whole(self) -> Expr:
+        """The whole expression the literal is part of (`base + "/x?" + query`)."""
+        return self.literal if self._root is self._node else self._lowering.expr(self._root)
 
 
 @dataclass
@@ -67,8 +130,7 @@ class FileModel:
     loops: dict[str, list[Loop]] = field(default_factory=dict)
     imports: dict[str, str] = field(default_factory=dict)  # local name -> "module.name"
     decorators: set[int] = field(default_factory=set)  # call node ids inside decorators
-    # (literal, its context, the whole expression it is part of: `base + "/x?" + query`)
-    strings: list[tuple[Str, str, Expr]] = field(default_factory=list)
+    strings: list[StringRef] = field(default_factory=list)
     calls_on: dict[str, list[CallE]] = field(default_factory=dict)  # receiver name -> calls
     by_name: dict[str, list[Function]] = field(default_factory=dict)
     _starts: list[int] = field(default_factory=list)
@@ -149,6 +211,11 @@ class Lowering:
     def call(self, node: Node) -> CallE | None:
         raise NotImplementedError
 
+    def call_name(self, node: Node) -> str:
+        """The called name alone (`get` of `session.get(...)`), read without lowering."""
+        call = self.call(node)
+        return call.callee if call is not None else ""
+
     def function(self, node: Node) -> Function | None:
         raise NotImplementedError
 
@@ -189,8 +256,18 @@ def lowering_class(language: str) -> type[Lowering]:
     return module.LOWERING  # type: ignore[no-any-return]
 
 
-def lower(parsed: Parsed, start_byte: int = 0, end_byte: int | None = None) -> FileModel:
-    """The file's calls, assignments, functions, classes, loops and imports."""
+def lower(
+    parsed: Parsed,
+    callees: frozenset[str] | set[str] = frozenset(),
+    start_byte: int = 0,
+    end_byte: int | None = None,
+) -> FileModel:
+    """The file's calls, assignments, functions, classes, loops and imports.
+
+    Only calls named in `callees` (what can send a request, fill a mapping or set a
+    header) or named like a function the file defines are kept; a file's other calls
+    are never lowered. Only string literals that may name a URL or a host are kept.
+    """
     from tree_sitter import QueryCursor
 
     lowering = lowering_class(parsed.language)(parsed)
@@ -220,10 +297,23 @@ def lower(parsed: Parsed, start_byte: int = 0, end_byte: int | None = None) -> F
         if function.owner is None:
             function.owner = model.class_at(function.start)
     model.index_functions()
+    wanted = set(callees) | set(model.by_name)
+    lowered = {name.lower() for name in wanted}
     for kind, captures in pending:
+        if kind == "call":
+            name = lowering.call_name(captures["call"][0])
+            if name not in wanted and name.lower() not in lowered:
+                continue
+        elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
+            continue
         _statement(lowering, model, kind, captures)
     model.index_statements()
     return model
+
+
+def _may_name_url(raw: str) -> bool:
+    """A literal worth reading: a path, a URL, a host naming this API, an `api` name."""
+    return "/" in raw or "prtg" in raw.lower() or ":1616" in raw or "api" in raw.lower()
 
 
 def _statement(
@@ -238,10 +328,10 @@ def _statement(
         if node is None or "assign.value" not in captures:
             return
         start, end = lowering.span(node)
-        value = lowering.expr(captures["assign.value"][0])
         function = model.function_at(start)
         scope = function.node_id if function else 0
         owner = model.class_at(start)
+        value_node = captures["assign.value"][0]
         for key, item, unpack in lowering.targets(captures["assign.name"][0]):
             if not key:
                 continue
@@ -250,7 +340,17 @@ def _statement(
             elif owner is not None and function is None and "." not in key:
                 key = lowering.field_key(owner, key)  # a class attribute (an enum member)
             model.assigns.setdefault(key, []).append(
-                Assign(key, value, start, end, scope, "assign.add" in captures, item, unpack)
+                Assign(
+                    key,
+                    value_node,
+                    lowering,
+                    start,
+                    end,
+                    scope,
+                    "assign.add" in captures,
+                    item,
+                    unpack,
+                )
             )
     elif kind in ("return", "return.value"):
         if "return.value" not in captures:
@@ -279,12 +379,7 @@ def _statement(
         node = captures["string"][0]
         context = lowering.string_context(node)
         if context != "inner":
-            value = lowering.expr(node)
-            root = lowering.string_root(node)
-            whole = value if root is node else lowering.expr(root)
-            if not isinstance(value, Str):  # a concatenation of literals
-                value = Str((value,), value.start, value.end)
-            model.strings.append((value, context, whole))
+            model.strings.append(StringRef(node, lowering.string_root(node), context, lowering))
     elif kind == "decorator":
         for node in captures["decorator"][0].children:
             if node.type in ("call", "call_expression", "annotation", "attribute"):

@@ -194,8 +194,20 @@ class PythonLowering(Lowering):
         else:
             callee = ""
             receiver = self.expr(function)
-        args = self.arguments(arguments) if arguments is not None else ()
-        return CallE(callee, receiver, args, start, end, node.id)
+        if arguments is None:
+            return CallE(callee, receiver, (), start, end, node.id)
+        return CallE(callee, receiver, None, start, end, node.id, lambda: self.arguments(arguments))
+
+    def call_name(self, node: Node) -> str:
+        function = node.child_by_field_name("function")
+        if function is None:
+            return ""
+        if function.type == "identifier":
+            return self.text(function)
+        if function.type == "attribute":
+            attr = function.child_by_field_name("attribute")
+            return self.text(attr) if attr is not None else ""
+        return ""
 
     def arguments(self, node: Node) -> tuple[Arg, ...]:
         if node.type == "generator_expression":
