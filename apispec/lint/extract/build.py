@@ -136,7 +136,13 @@ def segments(loc: Located) -> tuple[list[Segment], str, Span] | None:
     last = found[-1].span
     assert first is not None and last is not None
     end = last.end if last.end >= first.start else first.end
-    return found, "/" + "/".join(shown), Span(first.start, end)
+    start = first.start
+    lead = loc.start
+    while lead < len(s) and s[lead] == "/":
+        lead += 1
+    if lead > loc.start and flat.holes[lead - 1] is None and flat.offsets[lead - 1] == start - 1:
+        start -= 1  # the path's leading slash, where the code writes one before it
+    return found, "/" + "/".join(shown), Span(start, end)
 
 
 def url_query(loc: Located) -> list[QueryValue]:

@@ -10,6 +10,8 @@ parameters, is a template, not a call; each call of the wrapper is one.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -37,10 +39,11 @@ from apispec.lint.helpers import HelperTable
 from apispec.lint.knowledge import VERBS, Client
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import FileModel
+    from apispec.lint.extract.lower import FileModel, Loop
     from apispec.lint.knowledge import Knowledge
 
 _VERB_WORDS = frozenset(VERBS)
+_WORD = re.compile(r"[a-z_][a-z0-9_]*")
 
 
 class Requests:
@@ -54,6 +57,8 @@ class Requests:
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
+        self._by_function: dict[int, list[CallE]] | None = None
+        self._loops: list[Loop] | None = None
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -91,7 +96,11 @@ class Requests:
                 ctx = Ctx(call.start, function, bound=bound)
                 self.resolver.fresh()
                 for request in self.at(call, ctx, 0):
-                    if function is not None and self._depends(request, function):
+                    if (
+                        function is not None
+                        and _may_depend(request, function)
+                        and self._depends(request, function)
+                    ):
                         continue  # a wrapper's template: its callers are the calls
                     found.append(request)
         return found
@@ -116,12 +125,22 @@ class Requests:
         `for path, method in [("/a", "GET"), ("/b", "POST")]: send(method, path)` makes
         two requests, each with its own pair: the variables are bound together.
         """
-        around = [
-            loop
-            for loops in self.model.loops.values()
-            for loop in loops
-            if loop.start <= call.start < loop.end
-        ]
+        if self._loops is None:
+            self._loops = sorted(
+                (loop for loops in self.model.loops.values() for loop in loops),
+                key=lambda loop: loop.start,
+            )
+        around = (
+            [
+                loop
+                for loop in self._loops[
+                    : bisect_right([lp.start for lp in self._loops], call.start)
+                ]
+                if call.start < loop.end
+            ]
+            if self._loops
+            else []
+        )
         if not around:
             return [()]
         inner = max(loop.start for loop in around)
@@ -190,12 +209,13 @@ class Requests:
 
     def calls_in(self, function: Function) -> list[CallE]:
         """The calls in a function's own body (not in functions nested inside it)."""
-        return [
-            c
-            for c in self.model.calls
-            if function.start <= c.start < function.end
-            and self.model.function_at(c.start) is function
-        ]
+        if self._by_function is None:
+            self._by_function = {}
+            for call in self.model.calls:
+                owner = self.model.function_at(call.start)
+                if owner is not None:
+                    self._by_function.setdefault(owner.node_id, []).append(call)
+        return self._by_function.get(function.node_id, [])
 
     def is_wrapper(self, function: Function) -> bool:
         """Whether a parameter of the function reaches a request's URL."""
@@ -433,6 +453,23 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
+
+
+def _may_depend(request: Request, function: Function) -> bool:
+    """Whether a request's URL or base has a piece named like one of the function's
+    parameters (read with its parameters unbound, a parameter is a hole of its name)."""
+    names = {name.lower() for name, _, _ in function.params}
+    if not names:
+        return False
+    for value in (request.url, request.base):
+        for option in options(value) if value is not None else []:
+            if isinstance(option, Text) and any(
+                isinstance(p, Hole)
+                and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
+                for p in option.pieces
+            ):
+                return True
+    return False
 
 
 def _leads(value: Value | None, function: int) -> bool:

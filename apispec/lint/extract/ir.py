@@ -307,7 +307,7 @@ class Function:
     end: int
     owner: str | None = None  # the class it is a method of
     receiver: str | None = None  # Go's `c` in `func (c *Client)`; self/this are implicit
-    returns: list[Expr] = field(default_factory=list)
+    returns: list[Callable[[], Expr]] = field(default_factory=list)  # lowered on demand
     exported: bool = True
     types: dict[str, str] = field(default_factory=dict)  # parameter -> its declared type
 

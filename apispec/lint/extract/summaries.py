@@ -37,6 +37,8 @@ _NAMES_THIS_API = re.compile(r":1616\b|prtg", re.I)
 
 def module_of(filename: str) -> str:
     """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`)."""
+    if not PurePath(filename).name:
+        return ""
     parts = list(PurePath(filename).with_suffix("").parts)
     if parts and parts[-1] in ("__init__", "index", "mod"):
         parts.pop()
@@ -52,7 +54,9 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
     helpers: list[Helper] = []
     module = module_of(filename)
     for function in finder.model.functions:
-        if not function.name or not function.exported or not finder.is_wrapper(function):
+        if not function.name or not function.exported or not finder.calls_in(function):
+            continue
+        if not finder.is_wrapper(function):
             continue
         template = _template(finder, function)
         if template is None:

@@ -704,7 +704,8 @@ class Resolver:
         env = tuple(self.bind(function, call.args, ctx, depth))
         this = self.receiver_object(call, ctx, depth)
         found = []
-        for expr in function.returns[:4]:
+        for lowered in function.returns[:4]:
+            expr = lowered()
             inner = Ctx(expr.start, function, env, this, ctx.open, ctx.inline + 1)
             found.append(self.value(expr, inner, depth + 1))
         return alt(found)

@@ -14,7 +14,7 @@ Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
@@ -135,13 +135,33 @@ class FileModel:
     by_name: dict[str, list[Function]] = field(default_factory=dict)
     _starts: list[int] = field(default_factory=list)
     _ordered: list[Function] = field(default_factory=list)
+    _parent: dict[int, Function | None] = field(default_factory=dict)
+    _classes: list[tuple[int, int, str]] = field(default_factory=list)
+    _class_starts: list[int] = field(default_factory=list)
 
     def index_functions(self) -> None:
-        """Order the functions for `function_at` (statements need their scope)."""
+        """Order the functions and link each to the one around it (statements need scopes).
+
+        Function bodies nest, so the innermost one around a position is found from the
+        last function starting before it by climbing to enclosing functions: a few steps,
+        however many functions the file has.
+        """
         self._ordered = sorted(self.functions, key=lambda f: (f.start, -f.end))
         self._starts = [f.start for f in self._ordered]
+        self._parent = {}
+        stack: list[Function] = []
+        for function in self._ordered:
+            while stack and not function.start < stack[-1].end:
+                stack.pop()
+            self._parent[function.node_id] = stack[-1] if stack else None
+            stack.append(function)
         for function in self.functions:
             self.by_name.setdefault(function.name, []).append(function)
+        self._classes = sorted(
+            ((start, end, name) for name, (start, end, _) in self.classes.items()),
+            key=lambda c: (c[0], -c[1]),
+        )
+        self._class_starts = [c[0] for c in self._classes]
 
     def index_statements(self) -> None:
         """Order calls and assignments by position, and calls by their receiver's name."""
@@ -154,28 +174,32 @@ class FileModel:
 
     def function_at(self, pos: int) -> Function | None:
         """The innermost function whose body holds `pos`."""
-        k = bisect_right(self._starts, pos)
-        best: Function | None = None
-        for function in reversed(self._ordered[:k]):
-            if function.start <= pos < function.end and (
-                best is None or function.end - function.start < best.end - best.start
-            ):
-                best = function
-            if best is not None and function.end < best.start:
-                break
-        return best
+        k = bisect_right(self._starts, pos) - 1
+        candidate = self._ordered[k] if k >= 0 else None
+        while candidate is not None and not candidate.start <= pos < candidate.end:
+            candidate = self._parent.get(candidate.node_id)
+        return candidate
 
     def scopes_at(self, pos: int) -> list[int]:
         """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
-        found = [f for f in self._ordered if f.start <= pos < f.end]
-        found.sort(key=lambda f: f.end - f.start)
-        return [f.node_id for f in found] + [0]
+        found = []
+        function = self.function_at(pos)
+        while function is not None:
+            found.append(function.node_id)
+            function = self._parent.get(function.node_id)
+        return [*found, 0]
 
     def class_at(self, pos: int) -> str | None:
+        """The innermost class around `pos` (classes nest rarely: a short scan back)."""
+        k = bisect_right(self._class_starts, pos) - 1
         best: tuple[int, str] | None = None
-        for name, (start, end, _) in self.classes.items():
+        while k >= 0:
+            start, end, name = self._classes[k]
             if start <= pos < end and (best is None or end - start < best[0]):
                 best = (end - start, name)
+                if best is not None and k > 0 and self._classes[k - 1][1] <= start:
+                    break
+            k -= 1
         return best[1] if best else None
 
 
@@ -198,6 +222,17 @@ class Lowering:
 
     def span(self, node: Node) -> tuple[int, int]:
         return self.char(node.start_byte), self.char(node.end_byte)
+
+    def lazy(self, node: Node) -> Callable[[], Expr]:
+        """The node's expression, lowered when first asked for."""
+        found: list[Expr] = []
+
+        def get() -> Expr:
+            if not found:
+                found.append(self.expr(node))
+            return found[0]
+
+        return get
 
     def opaque(self, node: Node) -> Opaque:
         start, end = self.span(node)
@@ -292,11 +327,10 @@ def lower(
             kind = next(iter(captures))
             pending.append((kind, captures))
     model.functions = list(functions.values())
-    # method owners: the class around each function
-    for function in model.functions:
+    model.index_functions()
+    for function in model.functions:  # method owners: the class around each function
         if function.owner is None:
             function.owner = model.class_at(function.start)
-    model.index_functions()
     wanted = set(callees) | set(model.by_name)
     lowered = {name.lower() for name in wanted}
     for kind, captures in pending:
@@ -359,7 +393,7 @@ def _statement(
         start, _ = lowering.span(node)
         function = model.function_at(start)
         if function is not None:
-            function.returns.append(lowering.expr(node))
+            function.returns.append(lowering.lazy(node))
     elif kind in ("for", "for.target", "for.iter"):
         if "for.iter" not in captures:
             return

@@ -246,7 +246,7 @@ class PythonLowering(Lowering):
             params = self._params(params_node) if params_node is not None else []
             function = Function(node.id, name, params, start, end)
             if body is not None:
-                function.returns.append(self.expr(body))
+                function.returns.append(self.lazy(body))
             return function
         name_node = node.child_by_field_name("name")
         params_node = node.child_by_field_name("parameters")
