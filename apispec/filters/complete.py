@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from apispec.filters.catalog import resolve
 from apispec.filters.grammar import OPERATOR_TERMINALS, RELATION_TERMINALS
@@ -22,13 +22,15 @@ if TYPE_CHECKING:
 
 _PARTIAL = re.compile(r"[A-Za-z0-9_.]*\Z")
 
+CompletionKind = Literal["property", "operator", "value", "keyword", "punctuation"]
+
 
 @dataclass(frozen=True)
 class Completion:
     """Replace `text[start:end]` with `insert` to accept the candidate `label`."""
 
     label: str
-    kind: str  # property | operator | value | keyword | punctuation
+    kind: CompletionKind
     detail: str
     insert: str
     start: int
@@ -67,7 +69,7 @@ def complete(
     prop = catalog.properties.get(last_name or "")
     found: list[Completion] = []
 
-    def add(label: str, kind: str, detail: str, insert: str | None = None) -> None:
+    def add(label: str, kind: CompletionKind, detail: str, insert: str | None = None) -> None:
         found.append(Completion(label, kind, detail, insert or label, start, cursor))
 
     value_position = "LSQB" in accepted or ("TEXT" in accepted and "NUMBER" in accepted)

@@ -46,7 +46,7 @@ def section_body(state: MockState, oid: str, section: str, inheritance: bool) ->
         name: (MASK if value and name in masked[section] else value)
         for name, value in tree.settings[source["id"]][section].items()
     }
-    body = dict(values)
+    body: dict[str, Any] = dict(values)
     if inheritance:
         inherited = source["id"] != oid
         shadow = {**values, **{name: "1" for name in shadow_only[section]}}
