@@ -172,14 +172,14 @@ class _Operands(_Node):
     # Followed down without recursion: the tree may be deeper than the stack.
     @property
     def start(self) -> int:
-        node: Expr = self  # type: ignore[assignment]
+        node = self.operands[0]
         while isinstance(node, _Operands):
             node = node.operands[0]
         return node.start
 
     @property
     def end(self) -> int:
-        node: Expr = self  # type: ignore[assignment]
+        node = self.operands[-1]
         while isinstance(node, _Operands):
             node = node.operands[-1]
         return node.end

@@ -196,7 +196,7 @@ def _operator_not_allowed(
             fix = fix_of("safe", (c.op_start, c.op_end, "="))
     elif c.op == "in" and "=" in prop.operators and is_list:
         spread, fix = _spread(c, prop, "=", written, alone)
-        several = len(c.value.items) > 1  # type: ignore[union-attr]
+        several = isinstance(c.value, ListValue) and len(c.value.items) > 1
         hint = f"compare with `=`{' and join with `or`' if several else ''}: `{spread}`"
     return make("FLT003", message, c.op_start, c.op_end, hint, fix)
 
