@@ -209,9 +209,9 @@ def _walk_collections(root: _Node, segments: list[tuple[str, bool]]) -> list[_No
                 walk(child, i + 1)
             return
         if not is_param:
-            child = node.literal.get(text)
-            if child is not None:
-                walk(child, i + 1)
+            literal = node.literal.get(text)
+            if literal is not None:
+                walk(literal, i + 1)
             return
         for param_child in (node.id_param, node.word_param):
             if param_child is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from apispec.lint.engine import LintResult
