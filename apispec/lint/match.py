@@ -51,13 +51,6 @@ class Match:
     def matched(self) -> bool:
         return self.template is not None
 
-    @property
-    def method_allowed(self) -> bool | None:
-        """None when the method is unknown or the path unmatched."""
-        if self.method is None or not self.matched:
-            return None
-        return self.endpoint is not None
-
 
 @dataclass
 class _Node:
