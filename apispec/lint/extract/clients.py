@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
@@ -32,9 +33,10 @@ from apispec.lint.extract.ir import (
     Str,
     Text,
     Value,
+    argument,
 )
 from apispec.lint.extract.request import Request
-from apispec.lint.extract.values import MAX_INLINE, Ctx, Resolver, argument, element, options
+from apispec.lint.extract.values import Resolver
 from apispec.lint.helpers import HelperTable
 from apispec.lint.knowledge import VERBS, Client
 
@@ -201,10 +203,10 @@ class Requests:
         if self.helpers:
             helper = self.helpers.get(call.callee, self.model.language)
             if helper is not None and in_scope(helper, call, receiver, self.model.imports):
-                request = through(self.resolver, helper, call, ctx)
-                if request is not None:
-                    request.trusted = helper.strong
-                    return [request]
+                sent = through(self.resolver, helper, call, ctx)
+                if sent is not None:
+                    sent.trusted = helper.strong
+                    return [sent]
         return []
 
     def calls_in(self, function: Function) -> list[CallE]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.ir import (
     Attr,
     CallE,
@@ -26,7 +27,7 @@ from apispec.lint.extract.ir import (
     argument,
 )
 from apispec.lint.extract.request import Request
-from apispec.lint.extract.values import Ctx, Resolver, options
+from apispec.lint.extract.values import Resolver
 from apispec.lint.helpers import Helper
 
 # Method names shared by HTTP libraries, mappings and responses: a wrapper with one of

@@ -16,7 +16,9 @@ import re
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.ir import (
+    Function,
     Hole,
     Lit,
     MapV,
@@ -25,7 +27,6 @@ from apispec.lint.extract.ir import (
     Text,
 )
 from apispec.lint.extract.request import Request
-from apispec.lint.extract.values import Ctx, options
 from apispec.lint.helpers import Helper
 from apispec.lint.knowledge import VERBS
 
@@ -179,8 +180,8 @@ def _template(finder: Requests, function) -> tuple[Request, int] | None:  # type
 
 
 def _method_param(
-    finder: Requests, function, request: Request
-) -> tuple[int | None, str | None, str | None]:  # type: ignore[no-untyped-def]
+    finder: Requests, function: Function, request: Request
+) -> tuple[int | None, str | None, str | None]:
     """The wrapper's parameter that holds the method, and its default verb."""
     call = request.call
     for arg in call.args:

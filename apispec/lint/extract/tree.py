@@ -24,12 +24,12 @@ from apispec.lint.extract.build import (
     url_query,
 )
 from apispec.lint.extract.clients import Request, Requests, _leads
+from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
 from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
-from apispec.lint.extract.values import Ctx, options
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
@@ -92,9 +92,9 @@ def extract_tree(
     lines = lines if lines is not None else Lines(text)
     refs: dict[tuple[int, str | None], Reference] = {}
     for item in found:
-        ref = _reference(item, evidence, language, lines)
-        if ref is not None:
-            refs.setdefault((ref.span.start, ref.method), ref)
+        made = _reference(item, evidence, language, lines)
+        if made is not None:
+            refs.setdefault((made.span.start, made.method), made)
     defined = export(finder, language, filename, evidence.strong) if model.functions else []
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined
 
@@ -116,7 +116,7 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
 
 def _locations(request: Request) -> list[Located]:
     found = []
-    bases = texts(request.base) or [None]
+    bases: list[Text | None] = [*texts(request.base)] or [None]
     for url in texts(request.url):
         for base in bases:
             full = join_base(base, url, request.join) if base is not None else url
@@ -252,7 +252,7 @@ def _reference(
         headers=tuple(headers),  # type: ignore[arg-type]
         language=language,
         evidence=why,
-        extra={"callee": item.callee},
+        extra={},
     )
     if weak:
         ref.extra["weak"] = True

@@ -25,19 +25,13 @@ _OPTIONS = (
 )
 
 
-def _verbs(on: str, **places: object) -> tuple[Client, ...]:
+def _verbs(on: str) -> tuple[Client, ...]:
     """The verb methods and `request(method, url)` of one library or client object."""
-    common = {"query": (-1, "params"), "headers": (-1, "headers"), "body": (-1, "json")}
-    common.update(places)  # type: ignore[arg-type]
+    query, headers, body = (-1, "params"), (-1, "headers"), (-1, "json")
     return (
-        Client(on, VERBS, url=(0, "url"), options=_OPTIONS, **common),  # type: ignore[arg-type]
+        Client(on, VERBS, (0, "url"), "callee", query, headers, body, _OPTIONS),
         Client(
-            on,
-            ("request", "stream"),
-            url=(1, "url"),
-            method=(0, "method"),
-            options=_OPTIONS,
-            **common,  # type: ignore[arg-type]
+            on, ("request", "stream"), (1, "url"), (0, "method"), query, headers, body, _OPTIONS
         ),
     )
 

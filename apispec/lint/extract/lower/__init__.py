@@ -350,71 +350,89 @@ def _may_name_url(raw: str) -> bool:
     return "/" in raw or "prtg" in raw.lower() or ":1616" in raw or "api" in raw.lower()
 
 
-def _statement(
-    lowering: Lowering, model: FileModel, kind: str, captures: dict[str, list[Node]]
-) -> None:
-    if kind == "call":
-        call = lowering.call(captures["call"][0])
-        if call is not None:
-            model.calls.append(call)
-    elif kind in ("assign", "assign.add", "assign.name", "assign.value"):
-        node = (captures.get("assign") or captures.get("assign.add") or [None])[0]
-        if node is None or "assign.value" not in captures:
-            return
-        start, end = lowering.span(node)
-        function = model.function_at(start)
-        scope = function.node_id if function else 0
-        owner = model.class_at(start)
-        value_node = captures["assign.value"][0]
-        for key, item, unpack in lowering.targets(captures["assign.name"][0]):
-            if not key:
-                continue
-            if key.startswith("@"):  # an attribute of the object: a field of its class
-                key = lowering.field_key(owner, key[1:])
-            elif owner is not None and function is None and "." not in key:
-                key = lowering.field_key(owner, key)  # a class attribute (an enum member)
-            model.assigns.setdefault(key, []).append(
-                Assign(
-                    key,
-                    value_node,
-                    lowering,
-                    start,
-                    end,
-                    scope,
-                    "assign.add" in captures,
-                    item,
-                    unpack,
-                )
-            )
-    elif kind in ("return", "return.value"):
-        if "return.value" not in captures:
-            return
-        node = captures["return.value"][0]
-        start, _ = lowering.span(node)
-        function = model.function_at(start)
-        if function is not None:
-            function.returns.append(lowering.lazy(node))
-    elif kind in ("for", "for.target", "for.iter"):
-        if "for.iter" not in captures:
-            return
-        node = captures["for"][0]
-        start, end = lowering.span(node)
-        function = model.function_at(start)
-        iterable = lowering.expr(captures["for.iter"][0])
-        for key, _, unpack in lowering.targets(captures["for.target"][0]):
-            if key:
-                model.loops.setdefault(key, []).append(
-                    Loop(key, unpack, iterable, start, end, function.node_id if function else 0)
-                )
-    elif kind == "import":
-        for local, target in lowering.imports(captures["import"][0]):
-            model.imports[local] = target
-    elif kind == "string":
-        node = captures["string"][0]
-        context = lowering.string_context(node)
-        if context != "inner":
-            model.strings.append(StringRef(node, lowering.string_root(node), context, lowering))
-    elif kind == "decorator":
-        for node in captures["decorator"][0].children:
-            if node.type in ("call", "call_expression", "annotation", "attribute"):
-                model.decorators.add(node.id)
+Captures = dict[str, list["Node"]]
+
+
+def _statement(lowering: Lowering, model: FileModel, kind: str, captures: Captures) -> None:
+    handler = _STATEMENTS.get(kind.split(".")[0])
+    if handler is not None:
+        handler(lowering, model, captures)
+
+
+def _call(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    call = lowering.call(captures["call"][0])
+    if call is not None:
+        model.calls.append(call)
+
+
+def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    nodes = captures.get("assign") or captures.get("assign.add")
+    if not nodes or "assign.value" not in captures:
+        return
+    node = nodes[0]
+    start, end = lowering.span(node)
+    function = model.function_at(start)
+    scope = function.node_id if function else 0
+    owner = model.class_at(start)
+    value_node = captures["assign.value"][0]
+    add = "assign.add" in captures
+    for key, item, unpack in lowering.targets(captures["assign.name"][0]):
+        if not key:
+            continue
+        if key.startswith("@"):  # an attribute of the object: a field of its class
+            key = lowering.field_key(owner, key[1:])
+        elif owner is not None and function is None and "." not in key:
+            key = lowering.field_key(owner, key)  # a class attribute (an enum member)
+        model.assigns.setdefault(key, []).append(
+            Assign(key, value_node, lowering, start, end, scope, add, item, unpack)
+        )
+
+
+def _return(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    if "return.value" not in captures:
+        return
+    node = captures["return.value"][0]
+    function = model.function_at(lowering.char(node.start_byte))
+    if function is not None:
+        function.returns.append(lowering.lazy(node))
+
+
+def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    if "for.iter" not in captures:
+        return
+    start, end = lowering.span(captures["for"][0])
+    function = model.function_at(start)
+    scope = function.node_id if function else 0
+    iterable = lowering.expr(captures["for.iter"][0])
+    for key, _, unpack in lowering.targets(captures["for.target"][0]):
+        if key:
+            model.loops.setdefault(key, []).append(Loop(key, unpack, iterable, start, end, scope))
+
+
+def _import(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    for local, target in lowering.imports(captures["import"][0]):
+        model.imports[local] = target
+
+
+def _string(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    node = captures["string"][0]
+    context = lowering.string_context(node)
+    if context != "inner":
+        model.strings.append(StringRef(node, lowering.string_root(node), context, lowering))
+
+
+def _decorator(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    for node in captures["decorator"][0].children:
+        if node.type in ("call", "call_expression", "annotation", "attribute"):
+            model.decorators.add(node.id)
+
+
+_STATEMENTS = {
+    "call": _call,
+    "assign": _assign,
+    "return": _return,
+    "for": _for,
+    "import": _import,
+    "string": _string,
+    "decorator": _decorator,
+}

@@ -35,71 +35,73 @@ class PythonLowering(Lowering):
     self_names = frozenset({"self", "cls"})
 
     def expr(self, node: Node) -> Expr:
-        kind = node.type
-        if kind == "string":
-            return self.string(node)
-        if kind == "concatenated_string":
-            start, end = self.span(node)
-            return Concat(
-                tuple(self.string(c) for c in node.named_children if c.type == "string"), start, end
-            )
-        if kind == "identifier":
-            start, end = self.span(node)
-            return Name(self.text(node), start, end)
-        if kind in ("integer", "float"):
-            start, end = self.span(node)
-            return Str((Lit(self.text(node), start),), start, end)
-        if kind == "attribute":
-            obj = node.child_by_field_name("object")
-            attr = node.child_by_field_name("attribute")
-            start, end = self.span(node)
-            if obj is None or attr is None:
-                return self.opaque(node)
-            return Attr(self.expr(obj), self.text(attr), start, end)
-        if kind == "subscript":
-            value = node.child_by_field_name("value")
-            key = node.child_by_field_name("subscript")
-            start, end = self.span(node)
-            if value is None or key is None:
-                return self.opaque(node)
-            return Index(self.expr(value), self.expr(key), start, end)
-        if kind == "call":
-            return self._call_expr(node)
-        if kind == "binary_operator":
-            return self._binary(node)
-        if kind == "dictionary":
-            return self._dictionary(node)
-        if kind in ("list", "tuple", "set", "expression_list"):
-            start, end = self.span(node)
-            items = tuple(self.expr(c) for c in node.named_children if c.type != "comment")
-            return ListE(items, start, end)
-        if kind in ("list_comprehension", "generator_expression", "set_comprehension"):
-            body = node.child_by_field_name("body")
-            start, end = self.span(node)
-            if body is None:
-                return self.opaque(node)
-            element = self.expr(body)  # two copies: what a join puts between elements shows
-            return ListE((element, element), start, end)
-        if kind == "conditional_expression":
-            named = [c for c in node.named_children if c.type != "comment"]
-            start, end = self.span(node)
-            if len(named) == 3:
-                return Cond((self.expr(named[0]), self.expr(named[2])), start, end)
+        method = _EXPRESSIONS.get(node.type)
+        return method(self, node) if method is not None else self.opaque(node)
+
+    def _concatenated(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        return Concat(
+            tuple(self.string(c) for c in node.named_children if c.type == "string"), start, end
+        )
+
+    def _identifier(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        return Name(self.text(node), start, end)
+
+    def _number(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        return Str((Lit(self.text(node), start),), start, end)
+
+    def _attribute(self, node: Node) -> Expr:
+        obj = node.child_by_field_name("object")
+        attr = node.child_by_field_name("attribute")
+        start, end = self.span(node)
+        if obj is None or attr is None:
             return self.opaque(node)
-        if kind == "boolean_operator":
-            left = node.child_by_field_name("left")
-            right = node.child_by_field_name("right")
-            operator = node.child_by_field_name("operator")
-            start, end = self.span(node)
-            if left is None or right is None:
-                return self.opaque(node)
-            if operator is not None and self.text(operator) == "or":
-                return Cond((self.expr(left), self.expr(right)), start, end)
-            return self.expr(right)
-        if kind in ("parenthesized_expression", "await"):
-            inner = [c for c in node.named_children if c.type != "comment"]
-            return self.expr(inner[0]) if len(inner) == 1 else self.opaque(node)
+        return Attr(self.expr(obj), self.text(attr), start, end)
+
+    def _subscript(self, node: Node) -> Expr:
+        value = node.child_by_field_name("value")
+        key = node.child_by_field_name("subscript")
+        start, end = self.span(node)
+        if value is None or key is None:
+            return self.opaque(node)
+        return Index(self.expr(value), self.expr(key), start, end)
+
+    def _sequence(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        items = tuple(self.expr(c) for c in node.named_children if c.type != "comment")
+        return ListE(items, start, end)
+
+    def _comprehension(self, node: Node) -> Expr:
+        body = node.child_by_field_name("body")
+        start, end = self.span(node)
+        if body is None:
+            return self.opaque(node)
+        element = self.expr(body)  # two copies: what a join puts between elements shows
+        return ListE((element, element), start, end)
+
+    def _conditional(self, node: Node) -> Expr:
+        named = [c for c in node.named_children if c.type != "comment"]
+        start, end = self.span(node)
+        if len(named) == 3:
+            return Cond((self.expr(named[0]), self.expr(named[2])), start, end)
         return self.opaque(node)
+
+    def _boolean(self, node: Node) -> Expr:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        operator = node.child_by_field_name("operator")
+        start, end = self.span(node)
+        if left is None or right is None:
+            return self.opaque(node)
+        if operator is not None and self.text(operator) == "or":
+            return Cond((self.expr(left), self.expr(right)), start, end)
+        return self.expr(right)
+
+    def _parenthesized(self, node: Node) -> Expr:
+        inner = [c for c in node.named_children if c.type != "comment"]
+        return self.expr(inner[0]) if len(inner) == 1 else self.opaque(node)
 
     def string(self, node: Node) -> Str:
         start, end = self.span(node)
@@ -341,9 +343,9 @@ class PythonLowering(Lowering):
         if kind in ("pattern_list", "tuple_pattern", "list_pattern"):
             found: list[tuple[str, Expr | None, int]] = []
             for index, child in enumerate(c for c in node.named_children if c.type != "comment"):
-                for key, item, _ in self.targets(child):
-                    if item is None:
-                        found.append((key, None, index))
+                for inner_key, inner_item, _ in self.targets(child):
+                    if inner_item is None:
+                        found.append((inner_key, None, index))
             return found
         return []
 
@@ -354,10 +356,10 @@ class PythonLowering(Lowering):
                     name = self.text(child)
                     yield name.split(".")[0], name.split(".")[0]
                 elif child.type == "aliased_import":
-                    name = child.child_by_field_name("name")
+                    original = child.child_by_field_name("name")
                     alias = child.child_by_field_name("alias")
-                    if name is not None and alias is not None:
-                        yield self.text(alias), self.text(name)
+                    if original is not None and alias is not None:
+                        yield self.text(alias), self.text(original)
             return
         module_node = node.child_by_field_name("module_name")
         module = self.text(module_node) if module_node is not None else ""
@@ -366,10 +368,10 @@ class PythonLowering(Lowering):
                 name = self.text(child)
                 yield name, f"{module}.{name}"
             elif child.type == "aliased_import":
-                name = child.child_by_field_name("name")
+                original = child.child_by_field_name("name")
                 alias = child.child_by_field_name("alias")
-                if name is not None and alias is not None:
-                    yield self.text(alias), f"{module}.{self.text(name)}"
+                if original is not None and alias is not None:
+                    yield self.text(alias), f"{module}.{self.text(original)}"
 
     def string_root(self, node: Node) -> Node:
         root = node
@@ -434,7 +436,7 @@ class PythonLowering(Lowering):
             and parent.parent.child_by_field_name("key") == parent
         ):
             return "key"  # `{("GET", "/x"): handler}`: a fake server's route table
-        ancestor = parent
+        ancestor: Node | None = parent
         while ancestor is not None and ancestor.type not in (
             "module",
             "block",
@@ -472,5 +474,29 @@ def _static(node: Node) -> bool:
         for c in parent.children
     )
 
+
+_EXPRESSIONS = {
+    "string": PythonLowering.string,
+    "concatenated_string": PythonLowering._concatenated,
+    "identifier": PythonLowering._identifier,
+    "integer": PythonLowering._number,
+    "float": PythonLowering._number,
+    "attribute": PythonLowering._attribute,
+    "subscript": PythonLowering._subscript,
+    "call": PythonLowering._call_expr,
+    "binary_operator": PythonLowering._binary,
+    "dictionary": PythonLowering._dictionary,
+    "list": PythonLowering._sequence,
+    "tuple": PythonLowering._sequence,
+    "set": PythonLowering._sequence,
+    "expression_list": PythonLowering._sequence,
+    "list_comprehension": PythonLowering._comprehension,
+    "generator_expression": PythonLowering._comprehension,
+    "set_comprehension": PythonLowering._comprehension,
+    "conditional_expression": PythonLowering._conditional,
+    "boolean_operator": PythonLowering._boolean,
+    "parenthesized_expression": PythonLowering._parenthesized,
+    "await": PythonLowering._parenthesized,
+}
 
 LOWERING = PythonLowering
