@@ -29,6 +29,10 @@ class Lit:
     # offset of every character when the text is not a contiguous copy of the source
     # (escapes, line continuations); None: text[i] stands at start + i
     offsets: tuple[int, ...] | None = None
+    # a word a variable held, put into a larger string: as a path segment it is a
+    # parameter (`f"{base}/timeseries/{sid}/{window}"` names `{type}`, whatever
+    # `window` held when the code was read)
+    var: bool = False
 
     def offset(self, index: int) -> int:
         if self.offsets is None:

@@ -67,8 +67,12 @@ def extract_tree(
     lines: Lines | None = None,
     helpers: HelperTable | None = None,
     filename: str = "",
+    evidence_text: str | None = None,
 ) -> tuple[list[Reference], list[Helper]]:
-    """The References of one file (or region) in a tree language, and the wrappers it defines."""
+    """The References of one file (or region) in a tree language, and the wrappers it defines.
+
+    `evidence_text`: the whole file a region is part of (its prose names the API too).
+    """
     parsed = parse(text, grammar_for(language, filename))
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
@@ -81,7 +85,7 @@ def extract_tree(
             found.append(Found(request, loc, request.method, request.call.callee))
             used.update(loc.flat.offsets)
     found.extend(_orphans(model, finder, used))
-    evidence = FileEvidence.of(text, known)
+    evidence = FileEvidence.of(evidence_text if evidence_text is not None else text, known)
     for item in found:
         evidence.learn(item.loc)
     for ref in model.strings:

@@ -11,6 +11,7 @@ it is written. The walk is bounded by steps and depth, never by characters.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from itertools import product
@@ -55,6 +56,8 @@ from apispec.lint.extract.ir import (
     argument,
 )
 
+_WORD = re.compile(r"[A-Za-z][\w.-]*")
+
 if TYPE_CHECKING:
     from apispec.lint.extract.lower import FileModel
     from apispec.lint.knowledge import Knowledge
@@ -87,7 +90,7 @@ class Resolver:
         if isinstance(expr, Name):
             return names.name(self, expr.name, ctx, depth, expr.start, expr.end)
         if isinstance(expr, Concat):
-            return self.concat([self.value(p, ctx, depth + 1) for p in expr.parts], expr.parts)
+            return self.concat([self.value(p, ctx, depth + 1) for p in expr.parts], expr.parts, ctx)
         if isinstance(expr, Format):
             return formats.format_value(self, expr, ctx, depth)
         if isinstance(expr, Mapping):
@@ -127,7 +130,7 @@ class Resolver:
             elif choices:
                 pieces.extend(choices[0].pieces)
             else:
-                pieces.extend(self.text_of(found[0], piece).pieces)
+                pieces.extend(self._variable(self.text_of(found[0], piece), piece, ctx).pieces)
         if not alternatives:
             return Text(tuple(pieces))
         return self._expand(pieces, alternatives)
@@ -163,6 +166,25 @@ class Resolver:
             return [Text((Hole(source, expr.start, expr.end, hint_of(source)),))]
         return texts
 
+    def _variable(self, text: Text, expr: Expr, ctx: Ctx) -> Text:
+        """A single word a name holds, interpolated or joined into a string, marked as a
+        variable's (a path segment of it is a parameter); a wrapper's bound argument is
+        the caller's text as written, never marked."""
+        if not isinstance(expr, (Name, Attr, Index)):
+            return text
+        if (
+            isinstance(expr, Name)
+            and ctx.env is not None
+            and any(k == expr.name for k, _ in ctx.env)
+        ):
+            return text
+        if not (len(text.pieces) == 1 and isinstance(text.pieces[0], Lit)):
+            return text
+        lit = text.pieces[0]
+        if not _WORD.fullmatch(lit.text):
+            return text
+        return Text((Lit(lit.text, lit.start, lit.offsets, True),))
+
     def text_of(self, value: Value, expr: Expr) -> Text:
         text = self.model.parsed.text[expr.start : expr.end]
         found = as_text(value, expr.start, expr.end, text)
@@ -173,7 +195,9 @@ class Resolver:
             return Text((Hole(text, expr.start, expr.end, first.hint, first.param),))
         return found
 
-    def concat(self, values: Sequence[Value], exprs: Sequence[Expr]) -> Value:
+    def concat(
+        self, values: Sequence[Value], exprs: Sequence[Expr], ctx: Ctx | None = None
+    ) -> Value:
         """Operands joined as strings (each alternative of each operand)."""
         if all(isinstance(v, SeqV) for v in values) and values:  # list + list
             items: list[Value] = []
@@ -191,7 +215,11 @@ class Resolver:
             elif choices:
                 pieces.extend(choices[0].pieces)
             else:
-                pieces.extend(self.text_of(found[0], expr).pieces)
+                text = self.text_of(found[0], expr)
+                joined = ctx is not None and len(values) > 1
+                pieces.extend(
+                    self._variable(text, expr, ctx).pieces if joined and ctx else text.pieces
+                )
         if not alternatives:
             return Text(tuple(pieces))
         return self._expand(pieces, alternatives)
