@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from apispec.lint.extract.parse import parse
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 _CELL_SHELL = re.compile(r"[ \t]*%%(?:bash|sh|script[ \t]+(?:ba)?sh)\b")
 _MAGIC = re.compile(r"[ \t]*[%!]")
@@ -65,7 +70,7 @@ def notebook(text: str) -> list[Region]:
     return [r for r in (python, shell) if r.text.strip()]
 
 
-def _cells(root, data: bytes) -> list:  # type: ignore[no-untyped-def, type-arg]
+def _cells(root: Node, data: bytes) -> list[Node]:
     """The objects of the top-level `cells` array."""
     document = root.named_children[0] if root.named_children else None
     if document is None or document.type != "object":
@@ -80,7 +85,7 @@ def _cells(root, data: bytes) -> list:  # type: ignore[no-untyped-def, type-arg]
     return []
 
 
-def _member(obj, name: str, data: bytes) -> str | None:  # type: ignore[no-untyped-def]
+def _member(obj: Node, name: str, data: bytes) -> str | None:
     for pair in obj.named_children:
         if pair.type != "pair":
             continue
@@ -91,7 +96,7 @@ def _member(obj, name: str, data: bytes) -> str | None:  # type: ignore[no-untyp
     return None
 
 
-def _source(obj, data: bytes, char):  # type: ignore[no-untyped-def]
+def _source(obj: Node, data: bytes, char: Callable[[int], int]) -> tuple[str, list[int]] | None:
     """A cell's `source` (an array of strings or one string): its text and offsets."""
     for pair in obj.named_children:
         if pair.type != "pair":
@@ -113,7 +118,7 @@ def _source(obj, data: bytes, char):  # type: ignore[no-untyped-def]
     return None
 
 
-def _string(node, data: bytes) -> str | None:  # type: ignore[no-untyped-def]
+def _string(node: Node, data: bytes) -> str | None:
     try:
         value = json.loads(data[node.start_byte : node.end_byte])
     except ValueError:
@@ -121,7 +126,7 @@ def _string(node, data: bytes) -> str | None:  # type: ignore[no-untyped-def]
     return value if isinstance(value, str) else None
 
 
-def _decode(node, data: bytes, char) -> tuple[str, list[int]]:  # type: ignore[no-untyped-def]
+def _decode(node: Node, data: bytes, char: Callable[[int], int]) -> tuple[str, list[int]]:
     """A JSON string's characters, each with the file offset of the text it came from."""
     raw = data[node.start_byte + 1 : node.end_byte - 1].decode("utf-8", "surrogatepass")
     start = char(node.start_byte + 1)
