@@ -33,7 +33,7 @@ from apispec.lint.extract.summaries import export
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
-from apispec.lint.reference import QueryValue, Reference
+from apispec.lint.reference import QueryValue, Reference, Span
 
 _VERB = re.compile(r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.I)
 _PATTERN = re.compile(r"[*^$()\[\]]|/:[A-Za-z]|\s")
@@ -234,7 +234,7 @@ def _reference(
     line, column = lines.position(span.start)
     end_line, end_column = lines.position(span.end)
     query: list[QueryValue] = url_query(loc)
-    headers: list[tuple[str, str, object]] = []
+    headers: list[tuple[str, str, Span | None]] = []
     if request is not None:
         seen = {q.name for q in query}
         for extra in (request.query, *request.extra_query):
@@ -242,7 +242,7 @@ def _reference(
                 if q.name not in seen:
                     query.append(q)
                     seen.add(q.name)
-        headers = header_values(request.headers)  # type: ignore[assignment]
+        headers = header_values(request.headers)
     ref = Reference(
         path=path,
         segments=tuple(segs),
@@ -253,7 +253,7 @@ def _reference(
         end_column=end_column,
         method=item.method,
         query=tuple(query),
-        headers=tuple(headers),  # type: ignore[arg-type]
+        headers=tuple(headers),
         language=language,
         evidence=why,
         extra={},

@@ -202,7 +202,8 @@ class Resolver:
         if all(isinstance(v, SeqV) for v in values) and values:  # list + list
             items: list[Value] = []
             for v in values:
-                items.extend(v.items)  # type: ignore[union-attr]
+                if isinstance(v, SeqV):
+                    items.extend(v.items)
             return SeqV(tuple(items))
         pieces: list[Piece] = []
         alternatives: list[list[Text]] = []

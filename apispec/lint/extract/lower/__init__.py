@@ -288,7 +288,8 @@ def query(language: str, name: str) -> Query:
 @cache
 def lowering_class(language: str) -> type[Lowering]:
     module = import_module(f"apispec.lint.extract.lower.{language}")
-    return module.LOWERING  # type: ignore[no-any-return]
+    found: type[Lowering] = module.LOWERING
+    return found
 
 
 def lower(
