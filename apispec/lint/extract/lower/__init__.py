@@ -209,6 +209,7 @@ class Lowering:
     language: ClassVar[str]
     query_name: ClassVar[str] = ""  # the .scm file (default: the language's name)
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
+    function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
 
     def __init__(self, parsed: Parsed) -> None:
         self.parsed = parsed
@@ -233,6 +234,24 @@ class Lowering:
             return found[0]
 
         return get
+
+    def returned(self, function: Node) -> list[Node]:
+        """The expressions a function's own `return` statements give (nested functions' not)."""
+        from tree_sitter import QueryCursor
+
+        cursor = QueryCursor(
+            query(self.parsed.language, f"{self.query_name or self.parsed.language}-returns")
+        )
+        cursor.set_byte_range(function.start_byte, function.end_byte)
+        found = []
+        for _, captures in cursor.matches(function):
+            node = captures["return.value"][0]
+            owner = node.parent
+            while owner is not None and owner.type not in self.function_types:
+                owner = owner.parent
+            if owner is not None and owner.id == function.id:
+                found.append(node)
+        return found
 
     def opaque(self, node: Node) -> Opaque:
         start, end = self.span(node)
@@ -389,15 +408,6 @@ def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
         )
 
 
-def _return(lowering: Lowering, model: FileModel, captures: Captures) -> None:
-    if "return.value" not in captures:
-        return
-    node = captures["return.value"][0]
-    function = model.function_at(lowering.char(node.start_byte))
-    if function is not None:
-        function.returns.append(lowering.lazy(node))
-
-
 def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     if "for.iter" not in captures:
         return
@@ -431,7 +441,6 @@ def _decorator(lowering: Lowering, model: FileModel, captures: Captures) -> None
 _STATEMENTS = {
     "call": _call,
     "assign": _assign,
-    "return": _return,
     "for": _for,
     "import": _import,
     "string": _string,
