@@ -231,6 +231,8 @@ def _reference(
     if built is None:
         return None
     segs, path, span = built
+    if all(s.is_param for s in segs):
+        return None  # no literal segment: nothing says which endpoint (`f"{base}/{a}/{b}"`)
     line, column = lines.position(span.start)
     end_line, end_column = lines.position(span.end)
     query: list[QueryValue] = url_query(loc)
