@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from apispec.commands import add_registry_option
-from apispec.lint.finding import FAIL_LEVELS
+from apispec.lint.finding import DEFAULT_FAIL_ON, FAIL_LEVELS
 from apispec.lint.report import FORMATS
 
 if TYPE_CHECKING:
@@ -98,7 +98,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--since", metavar="GIT_REF", help="only findings on lines changed since GIT_REF"
     )
     p.add_argument(
-        "--fail-on", choices=FAIL_LEVELS, help="lowest severity that fails (default: error)"
+        "--fail-on",
+        choices=FAIL_LEVELS,
+        help=f"lowest severity that exits 1 (default: {DEFAULT_FAIL_ON}: errors and warnings "
+        "such as deprecated calls, an unknown query parameter or a limit over the maximum "
+        "fail; experimental calls are info and pass)",
     )
     p.add_argument("--baseline", type=Path, metavar="FILE", help="report only findings not in FILE")
     p.add_argument(

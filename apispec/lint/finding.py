@@ -23,6 +23,10 @@ class Severity(StrEnum):
 _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 # `--fail-on` / `fail-on`: the lowest severity that fails the run, or never.
 FAIL_LEVELS = ("error", "warning", "info", "never")
+# Warnings fail by default: a deprecated call, a `limit` over the maximum or an unknown
+# query parameter is what CI exists to catch, as pluto fails on deprecations. Experimental
+# calls are `info` and pass, so code that follows the linter's advice passes too.
+DEFAULT_FAIL_ON = "warning"
 
 
 class Applicability(StrEnum):
