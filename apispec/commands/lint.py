@@ -189,6 +189,10 @@ def run(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.clear()
     _problems(outcome)
+    if outcome.result.files == 0 and outcome.errors and not outcome.result.findings:
+        # nothing was checked (`apispec lint nope/`): the error line says why, and a report
+        # would only add "No findings" about files nobody read
+        return outcome.exit_code
     if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline, --add-suppressions
         sys.stdout.write(outcome.direct)
         return outcome.exit_code
