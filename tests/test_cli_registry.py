@@ -7,11 +7,14 @@ import subprocess
 import sys
 
 
-def test_version_names_package_and_newest_release(cli):
+def test_version_names_package_and_the_default_release(cli):
     result = cli("--version")
     assert result.code == 0
     assert result.out.startswith("apispec ")
-    assert result.out.rstrip().endswith("(registry: newest release 25.x.1xx)")
+    assert result.out.rstrip().endswith(
+        "(default release 25.x.122: the newest concrete release; it also knows 25.x.1xx, "
+        "used only when named)"
+    )
 
 
 def test_python_dash_m_is_the_same_command():

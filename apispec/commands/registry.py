@@ -6,7 +6,12 @@ import argparse
 import json
 from pathlib import Path
 
-from apispec.commands import add_registry_option, registry_from
+from apispec.commands import (
+    add_format_option,
+    add_output_option,
+    add_registry_option,
+    registry_from,
+)
 from apispec.support.exceptions import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -19,15 +24,33 @@ from apispec.support.exceptions import (
 def register(sub: argparse._SubParsersAction) -> None:
     from apispec.registry.model import Maturity  # the run loads the model anyway
 
-    parser = sub.add_parser("registry", help="list, show and check the endpoint registry")
-    inner = parser.add_subparsers(dest="registry_command", metavar="ACTION", required=True)
+    parser = sub.add_parser(
+        "registry",
+        help="list, show and check the endpoint registry",
+        description="Read the endpoint registry every other command derives from: list and "
+        "show endpoints, check the registry and its overlays, import a server's own OpenAPI "
+        "description as an overlay, and compare registries. See docs/registry.md.",
+    )
+    inner = parser.add_subparsers(
+        dest="registry_command",
+        metavar="ACTION",
+        required=True,
+        help="`apispec registry ACTION --help` explains each",
+    )
 
     lister = inner.add_parser("list", help="list endpoints")
     add_registry_option(lister)
-    lister.add_argument("--maturity", choices=[m.value for m in Maturity])
+    lister.add_argument(
+        "--maturity", choices=[m.value for m in Maturity], help="only endpoints of this maturity"
+    )
     lister.add_argument("--release", metavar="R", help="only endpoints available in release R")
     lister.add_argument("--tag", metavar="T", help="only endpoints with tag T (any case)")
-    lister.add_argument("--format", choices=["table", "json"], default="table")
+    add_format_option(
+        lister,
+        ["table", "json"],
+        default="table",
+        help="table (default): one line per endpoint; json: every field of each endpoint",
+    )
     lister.set_defaults(handler=run_list)
 
     show = inner.add_parser(
@@ -39,7 +62,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_registry_option(show)
     show.add_argument("method", help="HTTP method, or 'METHOD PATH' as one argument")
     show.add_argument("path", nargs="?", help="path relative to /api/v2, for example /devices/{id}")
-    show.add_argument("--format", choices=["text", "json"], default="text")
+    add_format_option(
+        show,
+        ["text", "json"],
+        default="text",
+        help="text (default): one field per line; json: the fields as an object",
+    )
     show.set_defaults(handler=run_show)
 
     check = inner.add_parser("check", help="validate schema and cross-references")
@@ -82,7 +110,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "http(s) URL. With only B, A is the registry (bundled, or --registry and --overlay).",
     )
     differ.add_argument("operands", nargs="+", metavar="A B", help="[A] B")
-    differ.add_argument("--format", choices=["text", "markdown", "json"], default="text")
+    add_format_option(
+        differ,
+        ["text", "markdown", "json"],
+        default="text",
+        help="text (default); markdown: for a pull request or job summary; json: for scripts",
+    )
+    add_output_option(differ, help="write the comparison to FILE (default: standard output)")
     differ.add_argument(
         "--exit-code", action="store_true", help="exit 1 when there are differences"
     )
@@ -215,8 +249,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    import sys
-
+    from apispec.commands import write_output
     from apispec.registry.diff import diff_operands
     from apispec.registry.diff_render import render
     from apispec.registry.importer.sources import parse_headers
@@ -225,5 +258,5 @@ def run_diff(args: argparse.Namespace) -> int:
         raise UsageError("registry diff takes one or two operands: [A] B")
     a, b = (None, *args.operands) if len(args.operands) == 1 else args.operands
     diff = diff_operands(a, b, registry_from(args), parse_headers(args.header), args.release)
-    sys.stdout.write(render(diff, args.format))
+    write_output(args.output, render(diff, args.format))
     return EXIT_FINDINGS if args.exit_code and diff.different else EXIT_OK
