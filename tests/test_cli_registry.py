@@ -163,8 +163,8 @@ def test_show_takes_the_endpoint_as_one_argument_or_two(cli):
     assert one.out.startswith("method           GET\npath             /devices/{id}\n")
     alone = cli("registry", "show", "GET")
     assert alone.code == 2 and alone.err == (
-        "apispec: error: name an endpoint as METHOD PATH, for example GET /devices/{id} "
-        "(got 'GET')\n"
+        "apispec: error: name the path too, as in GET /devices/{id}, /devices/{id}, "
+        "/api/v2/devices/42 or https://host/api/v2/devices/42 (got 'GET')\n"
     )
 
 

@@ -42,8 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     filters(check)
     check.add_argument(
         "--endpoint",
-        metavar="PATH",
-        help="endpoint path the filter is meant for, e.g. /experimental/channels",
+        metavar="ENDPOINT",
+        help="the endpoint the filter is meant for: a path (/experimental/channels), "
+        "'GET /experimental/channels', an /api/v2 path or a full URL",
     )
     add_format_option(
         check,
@@ -63,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also apply the fixes that guess (a did-you-mean property or value)",
     )
-    fix.add_argument("--endpoint", metavar="PATH", help="endpoint path, as for `check`")
+    fix.add_argument("--endpoint", metavar="ENDPOINT", help="the endpoint, as for `check`")
     add_registry_option(fix, help="fix against the registry in DIR")
     fix.set_defaults(handler=run_fix)
 

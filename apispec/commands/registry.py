@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from apispec.commands import (
     add_format_option,
@@ -19,6 +20,9 @@ from apispec.support.exceptions import (
     UsageError,
     did_you_mean,
 )
+
+if TYPE_CHECKING:
+    from apispec.registry.model import Endpoint, Registry
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,13 +59,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     show = inner.add_parser(
         "show",
-        help="show one endpoint with every field",
-        description="Show one endpoint: `registry show GET /devices/{id}` or, as the linter "
-        "and the docs write it, `registry show 'GET /devices/{id}'`.",
+        help="show an endpoint with every field (a path alone: each of its methods)",
+        description="Show an endpoint, named as anywhere else: `registry show GET "
+        "/devices/{id}` (or as one argument, as the linter writes it), a path alone for "
+        "every method it has (`registry show /devices/{id}`), or a URL or /api/v2 path "
+        "from a script (`registry show https://host:1616/api/v2/devices/42`).",
     )
     add_registry_option(show)
-    show.add_argument("method", help="HTTP method, or 'METHOD PATH' as one argument")
-    show.add_argument("path", nargs="?", help="path relative to /api/v2, for example /devices/{id}")
+    show.add_argument(
+        "endpoint",
+        nargs="+",
+        metavar="ENDPOINT",
+        help="[METHOD] PATH: a registry path, an /api/v2 path or a full URL",
+    )
     add_format_option(
         show,
         ["text", "json"],
@@ -166,32 +176,45 @@ def _plural(count: int, word: str) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from apispec.registry.endpoint_names import match_template, parse_endpoint
+
     registry = registry_from(args)
-    method, path = args.method, args.path
-    if path is None:  # 'GET /devices/{id}': the endpoint as apispec writes it everywhere
-        method, _, path = args.method.strip().partition(" ")
-        path = path.strip()
-        if not path:
-            raise UsageError(
-                f"name an endpoint as METHOD PATH, for example GET /devices/{{id}} "
-                f"(got {args.method!r})"
-            )
-    endpoint = registry.endpoint(method, path)
+    named = parse_endpoint(" ".join(args.endpoint))
+    paths = sorted({e.path for e in registry.endpoints})
+    path = match_template(named.path, paths) or named.path
+    if named.method is not None:
+        endpoints = [registry.endpoint(named.method, path)]
+    else:
+        endpoints = [e for e in registry.endpoints if e.path == path]
+        if not endpoints:
+            raise UsageError(f"unknown path {path!r}{did_you_mean(path, paths)}")
+    shown = [_shown(registry, endpoint) for endpoint in endpoints]
+    if args.format == "json":  # one object for METHOD PATH, a list for a path's methods
+        print(json.dumps(shown[0] if named.method else shown, indent=2))
+        return EXIT_OK
+    print("\n\n".join(_fields(data) for data in shown))
+    return EXIT_OK
+
+
+def _shown(registry: Registry, endpoint: Endpoint) -> dict[str, object]:
+    """Every field of the endpoint, and the releases that have it."""
     data = endpoint.as_dict()
     data["available_in"] = [
         r.text for r in registry.release_list if registry.available_in(endpoint, r)
     ]
-    if args.format == "json":
-        print(json.dumps(data, indent=2))
-        return EXIT_OK
+    return data
+
+
+def _fields(data: dict[str, object]) -> str:
     width = max(len(k) for k in data)
+    lines = []
     for key, value in data.items():
         if isinstance(value, list):
             value = ", ".join(map(str, value)) or "-"
         elif isinstance(value, dict):
             value = ", ".join(f"{k}: {v}" for k, v in value.items() if v is not None) or "-"
-        print(f"{key.ljust(width)}  {'-' if value is None else value}")
-    return EXIT_OK
+        lines.append(f"{key.ljust(width)}  {'-' if value is None else value}")
+    return "\n".join(lines)
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -33,6 +33,7 @@ from apispec.filters.grammar import KEYWORDS
 from apispec.filters.parse import parse
 from apispec.filters.tokens import BARE, Span
 from apispec.filters.tree_builder import MAX_NUMBER
+from apispec.registry.endpoint_names import match_template, parse_endpoint
 from apispec.support.exceptions import UsageError, did_you_mean
 
 if TYPE_CHECKING:
@@ -80,12 +81,18 @@ def check(
 
 
 def endpoint_kind(catalog: Catalog, endpoint: str | Endpoint | None) -> str | bool | None:
-    """The object kind of the endpoint; False when no endpoint was given."""
+    """The object kind of the endpoint; False when no endpoint was given.
+
+    A string is an endpoint as a user names one anywhere (`GET /devices`, `/devices`,
+    a full URL or an `/api/v2` path: `apispec.registry.endpoint_names`)."""
     if endpoint is None:
         return False
-    path = endpoint if isinstance(endpoint, str) else endpoint.path
-    if path not in catalog.paths:
-        raise UsageError(f"unknown endpoint path {path!r}{did_you_mean(path, catalog.paths)}")
+    if not isinstance(endpoint, str):
+        return catalog.kind_of(endpoint.path)
+    named = parse_endpoint(endpoint).path
+    path = match_template(named, catalog.paths)
+    if path is None:
+        raise UsageError(f"unknown endpoint path {named!r}{did_you_mean(named, catalog.paths)}")
     return catalog.kind_of(path)
 
 
