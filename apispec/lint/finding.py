@@ -126,7 +126,7 @@ class CallRecord(NamedTuple):
     path: str
     line: int
     column: int
-    method: str | None  # as the code shows it; None when it does not
+    method: str | None  # as the code shows it, else the findings' (Match.named_method)
     call: str  # the path as written, relative to /api/v2, parameters as `{id}`
     endpoint: str | None  # the registry template it matches; None when unknown
     maturity: str  # stable, experimental, deprecated, removed, not yet available, unknown, ...
