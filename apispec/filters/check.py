@@ -191,8 +191,12 @@ def _operator_not_allowed(
             fix = fix_of("safe", (c.op_start, c.op_end, "contains"))
     elif c.op == "contains" and "=" in prop.operators:
         hint = f"`{prop.name}` holds one value: compare with `=`"
+        if prop.type == "text":
+            # `name contains "Berlin"` usually means a part of the name, which `=` is not
+            hint += " (it matches the whole text, not a part of it)"
         if not is_list:
-            fix = fix_of("safe", (c.op_start, c.op_end, "="))
+            how = "unsafe" if prop.type == "text" else "safe"
+            fix = fix_of(how, (c.op_start, c.op_end, "="))
     elif c.op == "in" and "=" in prop.operators and is_list:
         spread, fix = _spread(c, prop, "=", written, alone)
         several = len(c.value.items) > 1  # type: ignore[union-attr]
