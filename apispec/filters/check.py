@@ -373,7 +373,10 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
         hint = "these are all the values the server's own description (an overlay) lists"
         fix = None
     else:
-        hint = "the spec lists only these values; the server may know more"
+        hint = (
+            "the spec lists only some values (the registry adds those it assumes); "
+            "the server may know more"
+        )
         fix = None
     return make("FLT005", message, item.start, item.end, hint, fix, subject=prop.name)
 
