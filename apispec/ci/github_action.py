@@ -7,9 +7,10 @@ outputs (`$GITHUB_OUTPUT`). Linting once and rendering four times keeps the
 views in agreement and costs one run.
 
 The action passes its inputs as `INPUT_*` environment variables (a composite
-action maps them itself, `INPUT_FAIL_ON` for `fail-on`); the run exits as `apispec lint` does: 0, 1 for findings
-at the fail level, 2 for a usage or input error, 3 for a bug. Run it by hand with
-the same variables to see what the action does:
+action maps them itself, `INPUT_FAIL_ON` for `fail-on`); the run exits as
+`apispec lint` does: 0, 1 for findings at the fail level, 2 for a usage or input
+error, 3 for a bug. Run it by hand with the same variables to see what the action
+does:
 
     INPUT_PATHS=src INPUT_TARGET=25.x.122 GITHUB_STEP_SUMMARY=/tmp/summary.md \\
         python -m apispec.ci.github_action
