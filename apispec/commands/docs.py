@@ -17,7 +17,7 @@ from apispec.support.exceptions import EXIT_OK, EXIT_USAGE
 _GENERATOR_FORMAT = {"markdown": "md", "html": "html"}
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "docs",
         help="generate the reference docs per release (Markdown or a static HTML site)",

@@ -14,7 +14,7 @@ from apispec.commands import (
 from apispec.support.exceptions import EXIT_OK
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "mcp-tools",
         help="list the MCP tools of a release (one per endpoint)",

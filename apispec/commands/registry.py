@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from apispec.registry.model import Endpoint, Registry
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from apispec.registry.model import Maturity  # the run loads the model anyway
 
     parser = sub.add_parser(
