@@ -89,8 +89,11 @@ def _version() -> str:
     from apispec import __version__
     from apispec.registry.load import load_registry
 
-    newest = load_registry().newest_release
-    return f"apispec {__version__} (registry: newest release {newest})"
+    registry = load_registry()
+    release, why = registry.default_release
+    newest = registry.newest_release
+    known = "" if newest == release else f"; it also knows {newest}, used only when named"
+    return f"apispec {__version__} (default release {release}: {why}{known})"
 
 
 class _VersionAction(argparse.Action):
@@ -113,7 +116,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Spec toolkit and compatibility linter for the Monitoring Service REST API v2.",
     )
     parser.add_argument("--version", action=_VersionAction)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command",
+        metavar="COMMAND",
+        parser_class=_Parser,
+        help="`apispec COMMAND --help` explains each",
+    )
     for name in (only,) if only else COMMANDS:
         importlib.import_module(f"apispec.commands.{name}").register(sub)
     if only:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,55 @@ def add_registry_option(
         help="apply the overlay in DIR on top of the registry (repeatable; later ones win; "
         "see docs/registry.md)",
     )
+
+
+def add_format_option(
+    parser: argparse.ArgumentParser,
+    choices: Sequence[str],
+    help: str,
+    default: str | None = None,
+) -> None:
+    """`--format NAME`: the canonical names in help, the aliases of
+    `apispec.support.formats` accepted too (`md` for `markdown`)."""
+    from apispec.support.formats import canonical_format
+
+    parser.add_argument(
+        "--format", type=canonical_format, choices=choices, default=default, help=help
+    )
+
+
+def output_path(value: str) -> Path | None:
+    """`-o FILE`, where `-` is standard output (None); `./-` names a file called `-`."""
+    return None if value == "-" else Path(value)
+
+
+def add_output_option(
+    parser: argparse.ArgumentParser,
+    help: str,
+    metavar: str = "FILE",
+    required: bool = False,
+) -> None:
+    """`-o/--output FILE`, spelled the same by every command that writes a report:
+    written atomically; `-` (and no -o, unless required) is standard output."""
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=output_path,
+        metavar=metavar,
+        required=required,
+        help=f"{help}; - writes to standard output",
+    )
+
+
+def write_output(output: Path | None, text: str) -> None:
+    """A report to the file `-o` named (atomically, as every file apispec writes), or to
+    standard output."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    from apispec.support.outputs import write_atomic
+
+    write_atomic(output, text)
 
 
 def chosen_release(registry: Registry, named: str | None, how: str = "--release R") -> Release:

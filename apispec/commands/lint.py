@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from apispec.commands import add_registry_option
-from apispec.lint.finding import FAIL_LEVELS
+from apispec.commands import add_format_option, add_output_option, add_registry_option
+from apispec.lint.finding import DEFAULT_FAIL_ON, FAIL_LEVELS
 from apispec.lint.report import FORMATS
 
 if TYPE_CHECKING:
@@ -52,12 +52,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_registry_option(p, help="lint against the registry in DIR")
     p.add_argument("--config", type=Path, metavar="FILE", help="configuration file to use")
-    p.add_argument(
-        "--format",
-        choices=FORMATS,
-        help="output format (default: full, or the configuration's output-format)",
+    add_format_option(
+        p, FORMATS, help="output format (default: full, or the configuration's output-format)"
     )
-    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report to FILE")
+    add_output_option(p, help="write the report to FILE (default: standard output)")
     p.add_argument("--statistics", action="store_true", help="print counts per rule and endpoint")
     p.add_argument(
         "--quiet",
@@ -98,14 +96,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--since", metavar="GIT_REF", help="only findings on lines changed since GIT_REF"
     )
     p.add_argument(
-        "--fail-on", choices=FAIL_LEVELS, help="lowest severity that fails (default: error)"
+        "--fail-on",
+        choices=FAIL_LEVELS,
+        help=f"lowest severity that exits 1 (default: {DEFAULT_FAIL_ON}: errors and warnings "
+        "such as deprecated calls, an unknown query parameter or a limit over the maximum "
+        "fail; experimental calls are info and pass)",
     )
     p.add_argument("--baseline", type=Path, metavar="FILE", help="report only findings not in FILE")
     p.add_argument(
         "--write-baseline", type=Path, metavar="FILE", help="write all findings to FILE and exit 0"
     )
     p.add_argument(
-        "--fix", action="store_true", help="rewrite deprecated paths to their successors"
+        "--fix",
+        action="store_true",
+        help="apply the safe fixes: deprecated paths rewritten to their successors and filter "
+        "strings repaired (API006); then report what is left",
     )
     p.add_argument("--diff", action="store_true", help="show the fixes as a diff, change nothing")
     p.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes")
@@ -135,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
     import time
 
+    from apispec.commands import write_output
     from apispec.lint.pool import fewer_collections
     from apispec.lint.run import LintRequest, execute
     from apispec.support.terminal import Progress, color_for, interactive
@@ -185,6 +191,10 @@ def run(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.clear()
     _problems(outcome)
+    if outcome.result.files == 0 and outcome.errors and not outcome.result.findings:
+        # nothing was checked (`apispec lint nope/`): the error line says why, and a report
+        # would only add "No findings" about files nobody read
+        return outcome.exit_code
     if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline, --add-suppressions
         sys.stdout.write(outcome.direct)
         return outcome.exit_code
@@ -210,14 +220,9 @@ def run(args: argparse.Namespace) -> int:
         report = statistics(outcome.result)
     else:
         report = render(fmt, outcome.result, view)
-    if args.output:
-        from apispec.support.outputs import write_atomic
-
-        write_atomic(args.output, report)
-        if args.statistics and fmt not in _TEXT:
-            sys.stdout.write(statistics(outcome.result))
-    else:
-        sys.stdout.write(report)
+    write_output(args.output, report)
+    if args.output and args.statistics and fmt not in _TEXT:
+        sys.stdout.write(statistics(outcome.result))
     if args.show_calls and outcome.exit_code == 1:
         return 0  # an inventory, not a verdict: findings do not fail it
     return outcome.exit_code

@@ -41,6 +41,7 @@ from apispec.filters.grammar import KEYWORDS
 from apispec.filters.parse import parse
 from apispec.filters.tokens import BARE, Span
 from apispec.filters.tree_builder import MAX_NUMBER
+from apispec.registry.endpoint_names import match_template, parse_endpoint
 from apispec.support.exceptions import UsageError, did_you_mean
 
 if TYPE_CHECKING:
@@ -88,12 +89,18 @@ def check(
 
 
 def endpoint_kind(catalog: Catalog, endpoint: str | Endpoint | None) -> str | bool | None:
-    """The object kind of the endpoint; False when no endpoint was given."""
+    """The object kind of the endpoint; False when no endpoint was given.
+
+    A string is an endpoint as a user names one anywhere (`GET /devices`, `/devices`,
+    a full URL or an `/api/v2` path: `apispec.registry.endpoint_names`)."""
     if endpoint is None:
         return False
-    path = endpoint if isinstance(endpoint, str) else endpoint.path
-    if path not in catalog.paths:
-        raise UsageError(f"unknown endpoint path {path!r}{did_you_mean(path, catalog.paths)}")
+    if not isinstance(endpoint, str):
+        return catalog.kind_of(endpoint.path)
+    named = parse_endpoint(endpoint).path
+    path = match_template(named, catalog.paths)
+    if path is None:
+        raise UsageError(f"unknown endpoint path {named!r}{did_you_mean(named, catalog.paths)}")
     return catalog.kind_of(path)
 
 
@@ -192,8 +199,11 @@ def _operator_not_allowed(
             fix = fix_of("safe", (c.op_start, c.op_end, "contains"))
     elif c.op == "contains" and "=" in prop.operators:
         hint = f"`{prop.name}` holds one value: compare with `=`"
+        if prop.type == "text":
+            # `name contains "Berlin"` usually means a part of the name, which `=` is not
+            hint += " (it matches the whole text, not a part of it)"
         if not is_list:
-            fix = fix_of("safe", (c.op_start, c.op_end, "="))
+            fix = fix_of("unsafe" if prop.type == "text" else "safe", (c.op_start, c.op_end, "="))
     elif c.op == "in" and "=" in prop.operators and is_list:
         spread, fix = _spread(c, prop, "=", written, alone)
         several = isinstance(c.value, ListValue) and len(c.value.items) > 1
@@ -370,7 +380,10 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
         hint = "these are all the values the server's own description (an overlay) lists"
         fix = None
     else:
-        hint = "the spec lists only these values; the server may know more"
+        hint = (
+            "the spec lists only some values (the registry adds those it assumes); "
+            "the server may know more"
+        )
         fix = None
     return make("FLT005", message, item.start, item.end, hint, fix, subject=prop.name)
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from apispec.lint.budget import DEFAULT_SECONDS
 from apispec.lint.discover import DEFAULT_MAX_SIZE, pattern_error
 from apispec.support.exceptions import ApispecError, UsageError, did_you_mean
+from apispec.support.formats import canonical_format
 from apispec.support.inputs import InputError, load_toml, read_input, read_input_text
 
 if TYPE_CHECKING:  # imported where used: most runs have no per-file ignores
@@ -179,7 +180,7 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
     elif key == "file-timeout":
         config.file_timeout = parse_seconds(value, where)
     elif key == "output-format":
-        config.output_format = _string(value, where)
+        config.output_format = canonical_format(_string(value, where))
     elif key == "helpers":
         config.helpers = [_helper_name(name, where) for name in _strings(value, where)]
 

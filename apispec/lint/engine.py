@@ -165,14 +165,7 @@ class Checker:
     def check_reference(self, file: FileContext, ref: Reference) -> list[Finding]:
         """The findings of one call: per call, per endpoint and target, per query, per header."""
         found = match(self.registry, ref)
-        if found.endpoint is not None:
-            chosen = [found.endpoint]
-        elif found.alternatives and ref.method:  # a variable collection: every candidate
-            chosen = [e for e in found.endpoints if e.method == ref.method]
-        elif found.template is None or ref.method:
-            chosen = []  # unknown path, or a method the path does not have
-        else:  # the code does not show the method: GET if the path has it, else all
-            chosen = [e for e in found.endpoints if e.method == "GET"] or list(found.endpoints)
+        chosen = list(found.named)
         call = Call(file, ref, found, chosen)
         findings: list[Finding] = []
         for check_call in self._call:
@@ -215,12 +208,16 @@ class Checker:
         elif ref.method and found.endpoint is None:
             maturity = "method not listed"
         else:
-            endpoint = found.endpoint or next(
-                (e for e in found.endpoints if e.method == "GET"), found.endpoints[0]
-            )
-            maturity = _maturity(self.registry, endpoint, self.run.targets[0])
+            maturity = _maturity(self.registry, found.named[0], self.run.targets[0])
         return CallRecord(
-            path, ref.line, ref.column, ref.method, shown, found.template, maturity, ref.evidence
+            path,
+            ref.line,
+            ref.column,
+            found.named_method,
+            shown,
+            found.template,
+            maturity,
+            ref.evidence,
         )
 
     def _shared(self, call: Call, target: Release) -> Finding | None:

@@ -17,7 +17,7 @@ from apispec.lint.cache import open_store
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
 from apispec.lint.engine import LintResult, Options, lint_one
-from apispec.lint.finding import Finding, Severity, Skipped
+from apispec.lint.finding import DEFAULT_FAIL_ON, Finding, Severity, Skipped
 from apispec.lint.fix import apply_fixes
 from apispec.lint.pool import lint_files
 from apispec.lint.report import FORMATS
@@ -166,7 +166,7 @@ def _valid_excludes(patterns: list[str], warnings: list[str]) -> list[str]:
 
 
 def exit_code(findings: list[Finding], fail_on: str | None) -> int:
-    level = fail_on or "error"
+    level = fail_on or DEFAULT_FAIL_ON
     if level == "never":
         return EXIT_OK
     threshold = _FAIL_RANK[level]
