@@ -125,6 +125,17 @@ def html_path(value: object) -> Markup:
     return Markup(head + slash + rest.replace("/", "/<wbr>"))
 
 
+_BREAK_AFTER = re.compile(r"(?<=[A-Za-z0-9][./_])(?=.)|(?<=[a-z])(?=[A-Z])")
+
+
+def html_breakable(value: object) -> Markup:
+    """An escaped name that may wrap after `.`, `/` or `_` and between the words of a
+    CamelCase name (`basic.parenttags`, `WindowsconnectionSection`), so a narrow table
+    column wraps it instead of clipping the column beside it."""
+    pieces = _BREAK_AFTER.split(str(value))
+    return Markup("<wbr>".join(str(escape(piece)) for piece in pieces))
+
+
 @cache
 def markdown_environment() -> Environment:
     """Markdown templates: every value passes `md_text` (jinja2's autoescape is HTML-only)."""
@@ -151,5 +162,5 @@ def html_environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(inline=html_inline, path=html_path)
+    env.filters.update(inline=html_inline, path=html_path, breakable=html_breakable)
     return env
