@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
-
-from lsprotocol import types
 
 from apispec.lsp import adapter
 from apispec.lsp.positions import LineIndex
+
+if TYPE_CHECKING:  # the first diagnostics are linted before the protocol types load
+    from lsprotocol import types
 
 # Language ids editors use, mapped to a file name ending the linter knows, for
 # buffers that are not files (untitled:) or whose name says nothing.
@@ -120,7 +122,7 @@ class Documents:
             return None
         text = old.text
         for change in params.content_changes:
-            if isinstance(change, types.TextDocumentContentChangeWholeDocument):
+            if getattr(change, "range", None) is None:  # the whole document
                 text = change.text
             else:  # a client that sends ranges despite full sync: apply it exactly
                 index = LineIndex(text, encoding)

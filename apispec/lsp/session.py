@@ -76,6 +76,16 @@ class Protocol(LanguageServerProtocol):
             log.warning("ignored an unreadable %s message", method or "JSON-RPC")
             return None
 
+    answered_early: frozenset[Any] = frozenset()  # ids apispec.lsp.early answered already
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        """A request answered before pygls started is not answered twice (it is handled
+        again, from the same bytes, so the server's state is as if it had answered)."""
+        if msg_id in self.answered_early:
+            self.answered_early = self.answered_early - {msg_id}
+            return
+        super()._send_response(msg_id, result, error)
+
     def handle_message(self, message: Any) -> None:
         if not hasattr(message, "jsonrpc"):
             if message is not None:
