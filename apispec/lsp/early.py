@@ -22,6 +22,7 @@ pygls then sees everything exactly as sent.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -214,7 +215,9 @@ class _Early:
 
     def run(self) -> None:
         first = self.message(None)
-        if first is None or first.get("method") != "initialize" or "id" not in first:
+        if first is None or first.get("method") != "initialize":
+            return
+        if isinstance(first.get("id"), bool) or not isinstance(first.get("id"), (int, str)):
             return
         params = first.get("params")
         capabilities = params.get("capabilities") if isinstance(params, dict) else None
@@ -327,6 +330,7 @@ def first_second(fd: int = 0, out: BinaryIO | None = None) -> Handover:
     """Serve the start of the conversation; what the full server needs to go on."""
     early = _Early(fd, out or sys.stdout.buffer)
     if sys.platform != "win32":  # select() waits on pipes only on POSIX
-        early.run()
+        with contextlib.suppress(OSError):  # the client went away: so will pygls find it
+            early.run()
     stream = io.BufferedReader(_Replay(bytes(early.read), fd))
     return Handover(stream, early.answered, early.analyzer)
