@@ -185,13 +185,27 @@ def test_first_diagnostics_come_before_pygls_is_loaded(tmp_path: Path) -> None:
     full.answer(1)
     full.send({"method": "initialized", "params": {}})
     full.send(_open(script, SCRIPT))
-    published = [
-        full.until(lambda m: m.get("method") == "textDocument/publishDiagnostics"),
-        full.until(lambda m: m.get("method") == "textDocument/publishDiagnostics"),
-    ]
+    first = full.until(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+    assert first["params"] == early["params"]
+    # pygls, once it has taken over, says the same of the same text (as version 2)
+    change = {
+        "textDocument": {"uri": script.as_uri(), "version": 2},
+        "contentChanges": [{"text": SCRIPT}],
+    }
+    full.send({"method": "textDocument/didChange", "params": change})
+    second = full.until(
+        lambda m: (
+            m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == 2
+        )
+    )
     full.close()
-    # the first publish is the early phase's, the second pygls's for the same version
-    assert published[0]["params"] == published[1]["params"] == early["params"]
+    assert second["params"]["diagnostics"] == early["params"]["diagnostics"]
+    versions = [
+        m["params"]["version"]
+        for m in full.seen
+        if m.get("method") == "textDocument/publishDiagnostics"
+    ]
+    assert versions == [1, 2], "version 1 was published once, not again after the handover"
 
 
 def test_pygls_goes_on_with_the_conversation_answering_each_request_once(

@@ -11,8 +11,9 @@ diagnostics (or answers the first `textDocument/diagnostic` pulls). Then it
 hands over: pygls reads the whole conversation from the start, the bytes this
 module read followed by the rest of standard input, so the server ends in the
 state it would have reached alone, with its documents, settings and workspace
-walk; the requests answered here are not answered twice, and the linter
-built here is the server's (its first lints come from its memo).
+walk; the requests answered here are not answered twice, diagnostics published
+here are not published again unless they change, and the linter built here is
+the server's (its first lints come from its memo).
 
 Anything this module does not expect (a first message that is not
 `initialize`, a header or body it cannot read, a document over a megabyte, a
@@ -101,6 +102,8 @@ class Handover:
     stream: BinaryIO  # standard input from its first byte
     answered: set[Any] = field(default_factory=set)  # ids of the requests answered here
     analyzer: Any = None  # apispec.lsp.analysis.Analyzer with its Checker built, or None
+    # (uri, version) -> (findings, why not linted) of the diagnostics published here
+    published: dict[tuple[str, Any], tuple[Any, Any]] = field(default_factory=dict)
 
 
 def position_encoding(capabilities: dict[str, Any]) -> str:
@@ -167,6 +170,7 @@ class _Early:
         self.at = 0  # where the next message starts in `read`
         self.answered: set[Any] = set()
         self.analyzer: Any = None
+        self.published: dict[tuple[str, Any], tuple[Any, Any]] = {}
 
     # -- reading and writing ------------------------------------------------------
 
@@ -278,6 +282,7 @@ class _Early:
                             },
                         }
                     )
+                    self.published[(doc.uri, doc.version)] = (result.findings, result.skipped)
                     done = True
                 continue
             if method == "textDocument/diagnostic" and "id" in message:
@@ -333,4 +338,4 @@ def first_second(fd: int = 0, out: BinaryIO | None = None) -> Handover:
         with contextlib.suppress(OSError):  # the client went away: so will pygls find it
             early.run()
     stream = io.BufferedReader(_Replay(bytes(early.read), fd))
-    return Handover(stream, early.answered, early.analyzer)
+    return Handover(stream, early.answered, early.analyzer, early.published)

@@ -435,6 +435,7 @@ def run(tcp: int | None = None, host: str = "127.0.0.1", early: Handover | None 
     server = create_server()
     if tcp is None and early is not None:
         server.protocol.answered_early = frozenset(early.answered)
+        server.published_early = dict(early.published)
         if early.analyzer is not None:
             server.analyzer = early.analyzer
         server.start_io(stdin=early.stream)

@@ -127,6 +127,8 @@ class ApispecServer(LanguageServer):
         self.answered_generation: int | None = None  # of the last workspace/diagnostic answer
         self.waiting: list[asyncio.Event] = []  # held workspace/diagnostic requests
         self.shown: set[str] = set()
+        # what apispec.lsp.early published: (uri, version) -> (findings, why not linted)
+        self.published_early: dict[tuple[str, int | None], tuple[Any, Any]] = {}
 
     # -- client and folders --------------------------------------------------------
 
@@ -474,6 +476,9 @@ class ApispecServer(LanguageServer):
             result = await self.result(doc, only_if_current=True)
             if result is None or self.documents.get(doc.uri) is not doc:
                 return
+            early = self.published_early.pop((doc.uri, doc.version), None)
+            if early == (result.findings, result.skipped):
+                return  # the client has these diagnostics of this version already
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
                     uri=doc.uri,
