@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 
 from apispec.generate.docs_site import anchor
 from apispec.generate.release_status import Badge, badge_in
 from tests.test_docs_site_browser import BUILD, VISIBLE_OPS, Browser, browser, site_url
+from tests.test_docs_tryit_browser import _wait
 
 __all__ = ["browser", "site_url"]  # the fixtures this module borrows
 
@@ -38,15 +38,6 @@ def _search(browser: Browser, text: str) -> list[str]:
         "(document.getElementById('search'))"
     )
     return sorted(browser.evaluate(f"{VISIBLE_OPS}.map(r => r.id)"))
-
-
-def _wait(browser: Browser, expression: str, timeout: float = 10.0) -> object:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = browser.evaluate(expression)
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("width", [1280, 1400, 1920])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import queue
-import socket
 import subprocess
 import sys
 import threading
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.lsp_client import SCRIPT, WAIT
+from tests.lsp_client import SCRIPT, WAIT, answer_over_tcp
 
 PYTHON = sys.executable
 SETTINGS = {"target": "25.x.122"}
@@ -113,37 +112,6 @@ def _open(path: Path, text: str) -> dict[str, Any]:
     return {"method": "textDocument/didOpen", "params": {"textDocument": item}}
 
 
-def _over_tcp(request: dict[str, Any]) -> dict[str, Any]:
-    """The full server's (pygls's own) answer to one request, over `apispec lsp --tcp`."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([PYTHON, "-m", "apispec", "lsp", "--tcp", str(port)])
-    try:
-        deadline = time.monotonic() + WAIT
-        while True:
-            try:
-                conn = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None
-                time.sleep(0.1)
-        with conn:
-            body = json.dumps({"jsonrpc": "2.0", **request}).encode()
-            conn.sendall(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-            data = b""
-            while b"\r\n\r\n" not in data or len(data.split(b"\r\n\r\n", 1)[1]) < int(
-                data.split(b"Content-Length: ")[1].split(b"\r\n")[0]
-            ):
-                chunk = conn.recv(65536)
-                assert chunk
-                data += chunk
-        return json.loads(data.split(b"\r\n\r\n", 1)[1])
-    finally:
-        server.kill()
-        server.wait()
-
-
 @pytest.mark.parametrize("client", list(CLIENTS))
 def test_the_early_answer_to_initialize_is_the_full_servers(client: str, tmp_path: Path) -> None:
     request = _initialize(CLIENTS[client], tmp_path)
@@ -151,7 +119,7 @@ def test_the_early_answer_to_initialize_is_the_full_servers(client: str, tmp_pat
     pipe.send(request)
     early = pipe.answer(1)
     pipe.close()
-    assert early["result"] == _over_tcp(request)["result"]
+    assert early["result"] == answer_over_tcp(request)["result"]
 
 
 def test_first_diagnostics_come_before_pygls_is_loaded(tmp_path: Path) -> None:
