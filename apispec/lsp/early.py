@@ -236,13 +236,14 @@ class _Early:
             return
 
     def _lint_opened(self, params: dict[str, Any], capabilities: dict[str, Any]) -> None:
+        # Imported after `initialize` is answered: the client initialises meanwhile.
         from apispec.lsp.analysis import Analyzer
         from apispec.lsp.documents import Document, path_of
         from apispec.lsp.settings import ClientSettings, Profiles
         from apispec.lsp.workspace import result_id
 
         text_caps = capabilities.get("textDocument")
-        push = not (isinstance(text_caps, dict) and "diagnostic" in text_caps)
+        push = not (isinstance(text_caps, dict) and text_caps.get("diagnostic") is not None)
         encoding = position_encoding(capabilities)
         folders = _folders(params, path_of)
         profiles = Profiles()
