@@ -122,12 +122,13 @@ class Documents:
             return None
         text = old.text
         for change in params.content_changes:
-            if getattr(change, "range", None) is None:  # the whole document
+            part = getattr(change, "range", None)  # None: the whole document
+            if part is None:
                 text = change.text
             else:  # a client that sends ranges despite full sync: apply it exactly
                 index = LineIndex(text, encoding)
-                start = index.offset(change.range.start)
-                end = index.offset(change.range.end)
+                start = index.offset(part.start)
+                end = index.offset(part.end)
                 text = text[:start] + change.text + text[max(start, end) :]
         doc = Document(old.uri, text, params.text_document.version, old.language_id)
         self._open[old.uri] = doc

@@ -32,10 +32,14 @@ import select
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from apispec import __version__
 from apispec.lsp.positions import UTF8, UTF16, UTF32, LineIndex
+
+if TYPE_CHECKING:  # imported at run time once `initialize` is answered
+    from apispec.lsp.documents import Document
+    from apispec.lsp.settings import Profile, Profiles
 
 MAX_BODY = 1 << 20  # larger documents are linted by the server, in its worker thread
 PAUSE = 0.5  # seconds without a message after which the server takes over
@@ -129,10 +133,10 @@ def diagnostics_json(result: Any, index: LineIndex) -> list[dict[str, Any]]:
     from apispec.lsp import adapter
 
     if result.skipped is not None:
-        start = {"line": 0, "character": 0}
+        origin = {"line": 0, "character": 0}
         return [
             {
-                "range": {"start": start, "end": start},
+                "range": {"start": origin, "end": origin},
                 "message": f"not linted: {result.skipped}",
                 "severity": 3,
                 "source": "apispec",
@@ -140,13 +144,13 @@ def diagnostics_json(result: Any, index: LineIndex) -> list[dict[str, Any]]:
         ]
     out = []
     for f in result.findings:
-        start = index.point(index.from_linter(f.line, f.column))
-        end_offset = index.from_linter(f.end_line, f.end_column)
-        end = index.point(max(index.from_linter(f.line, f.column), end_offset))
+        begin = index.from_linter(f.line, f.column)
+        first = index.point(begin)
+        last = index.point(max(begin, index.from_linter(f.end_line, f.end_column)))
         item: dict[str, Any] = {
             "range": {
-                "start": {"line": start[0], "character": start[1]},
-                "end": {"line": end[0], "character": end[1]},
+                "start": {"line": first[0], "character": first[1]},
+                "end": {"line": last[0], "character": last[1]},
             },
             "message": f.message,
             "severity": _SEVERITY[str(f.severity)],
@@ -169,8 +173,12 @@ class _Early:
         self.read = bytearray()  # everything read from fd
         self.at = 0  # where the next message starts in `read`
         self.answered: set[Any] = set()
-        self.analyzer: Any = None
+        self.analyzer: Any = None  # an Analyzer once the registry is loaded
         self.published: dict[tuple[str, Any], tuple[Any, Any]] = {}
+        self.documents: dict[str, Document] = {}
+        self.folders: list[Path] = []
+        self.profiles: Profiles | None = None  # with the settings of initializationOptions
+        self.encoding = UTF16
 
     # -- reading and writing ------------------------------------------------------
 
@@ -238,20 +246,18 @@ class _Early:
     def _lint_opened(self, params: dict[str, Any], capabilities: dict[str, Any]) -> None:
         # Imported after `initialize` is answered: the client initialises meanwhile.
         from apispec.lsp.analysis import Analyzer
-        from apispec.lsp.documents import Document, path_of
+        from apispec.lsp.documents import path_of
         from apispec.lsp.settings import ClientSettings, Profiles
-        from apispec.lsp.workspace import result_id
 
         text_caps = capabilities.get("textDocument")
         push = not (isinstance(text_caps, dict) and text_caps.get("diagnostic") is not None)
-        encoding = position_encoding(capabilities)
-        folders = _folders(params, path_of)
-        profiles = Profiles()
-        profiles.defaults = ClientSettings.parse(params.get("initializationOptions"))
-        self.analyzer = analyzer = Analyzer()
-        root = folders[0] if folders else None
-        analyzer.checker(profiles.profile(root, root))  # while the client initialises
-        documents: dict[str, Document] = {}
+        self.encoding = position_encoding(capabilities)
+        self.folders = _folders(params, path_of)
+        self.profiles = Profiles()
+        self.profiles.defaults = ClientSettings.parse(params.get("initializationOptions"))
+        self.analyzer = Analyzer()
+        root = self.folders[0] if self.folders else None
+        self.analyzer.checker(self.profiles.profile(root, root))  # while the client initialises
         done = False
         while True:
             message = self.message(0 if done else PAUSE)
@@ -260,62 +266,67 @@ class _Early:
             method = message.get("method")
             if method in _QUIET and "id" not in message:
                 continue
-            params = message.get("params")
-            if not isinstance(params, dict):
+            body = message.get("params")
+            if not isinstance(body, dict):
                 return
             if method == "textDocument/didOpen":
-                item = params.get("textDocument")
-                if not isinstance(item, dict):
+                if not self._opened(body, push):
                     return
-                doc = Document(
-                    str(item["uri"]), str(item["text"]), item.get("version"), item["languageId"]
-                )
-                documents[doc.uri] = doc
-                if push:
-                    result = analyzer.lint(doc, self._profile(profiles, doc, folders))
-                    self.send(
-                        {
-                            "method": "textDocument/publishDiagnostics",
-                            "params": {
-                                "uri": doc.uri,
-                                "diagnostics": diagnostics_json(result, doc.index(encoding)),
-                                "version": doc.version,
-                            },
-                        }
-                    )
-                    self.published[(doc.uri, doc.version)] = (result.findings, result.skipped)
-                    done = True
-                continue
-            if method == "textDocument/diagnostic" and "id" in message:
-                target = params.get("textDocument")
-                uri = target.get("uri") if isinstance(target, dict) else None
-                doc = documents.get(uri) if isinstance(uri, str) else None
-                if doc is None:
+                done = done or push
+            elif method == "textDocument/diagnostic" and "id" in message:
+                if not self._pulled(message["id"], body):
                     return
-                profile = self._profile(profiles, doc, folders)
-                result = analyzer.lint(doc, profile)
-                rid = result_id(doc.text, profile.key, result.dependency)
-                report: dict[str, Any] = {"kind": "full", "resultId": rid}
-                if params.get("previousResultId") == rid:
-                    report = {"kind": "unchanged", "resultId": rid}
-                else:
-                    report["items"] = diagnostics_json(result, doc.index(encoding))
-                self.send({"id": message["id"], "result": report})
-                self.answered.add(message["id"])
                 done = True
-                continue
-            return
+            else:
+                return
 
-    @staticmethod
-    def _profile(profiles: Any, doc: Any, folders: list[Path]) -> Any:
+    def _opened(self, body: dict[str, Any], push: bool) -> bool:
+        """Keep an opened document; lint it and publish its diagnostics to a push client."""
+        from apispec.lsp.documents import Document
+
+        item = body.get("textDocument")
+        if not isinstance(item, dict):
+            return False
+        doc = Document(str(item["uri"]), str(item["text"]), item.get("version"), item["languageId"])
+        self.documents[doc.uri] = doc
+        if push:
+            result = self.analyzer.lint(doc, self._profile(doc))
+            diagnostics = diagnostics_json(result, doc.index(self.encoding))
+            params = {"uri": doc.uri, "diagnostics": diagnostics, "version": doc.version}
+            self.send({"method": "textDocument/publishDiagnostics", "params": params})
+            self.published[(doc.uri, doc.version)] = (result.findings, result.skipped)
+        return True
+
+    def _pulled(self, ident: Any, body: dict[str, Any]) -> bool:
+        """Answer a pull of an opened document's diagnostics, as the server would."""
+        from apispec.lsp.workspace import result_id
+
+        target = body.get("textDocument")
+        uri = target.get("uri") if isinstance(target, dict) else None
+        doc = self.documents.get(uri) if isinstance(uri, str) else None
+        if doc is None:
+            return False
+        profile = self._profile(doc)
+        result = self.analyzer.lint(doc, profile)
+        rid = result_id(doc.text, profile.key, result.dependency)
+        report: dict[str, Any] = {"kind": "unchanged", "resultId": rid}
+        if body.get("previousResultId") != rid:
+            report = {"kind": "full", "resultId": rid}
+            report["items"] = diagnostics_json(result, doc.index(self.encoding))
+        self.send({"id": ident, "result": report})
+        self.answered.add(ident)
+        return True
+
+    def _profile(self, doc: Document) -> Profile:
         """The document's profile, its folder found as ApispecServer.folder_of finds it."""
-        path = doc.path
+        path, folders = doc.path, self.folders
         if path is None:
             folder = folders[0] if len(folders) == 1 else None
         else:
             inside = [f for f in folders if path == f or f in path.parents]
             folder = max(inside, key=lambda f: len(f.parts)) if inside else None
-        return profiles.profile(doc.directory, folder)
+        assert self.profiles is not None
+        return self.profiles.profile(doc.directory, folder)
 
 
 def _folders(params: dict[str, Any], path_of: Any) -> list[Path]:
