@@ -76,6 +76,16 @@ class Protocol(LanguageServerProtocol):
             log.warning("ignored an unreadable %s message", method or "JSON-RPC")
             return None
 
+    answered_early: frozenset[Any] = frozenset()  # ids apispec.lsp.early answered already
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        """A request answered before pygls started is not answered twice (it is handled
+        again, from the same bytes, so the server's state is as if it had answered)."""
+        if msg_id in self.answered_early:
+            self.answered_early = self.answered_early - {msg_id}
+            return
+        super()._send_response(msg_id, result, error)
+
     def handle_message(self, message: Any) -> None:
         if not hasattr(message, "jsonrpc"):
             if message is not None:
@@ -117,6 +127,8 @@ class ApispecServer(LanguageServer):
         self.answered_generation: int | None = None  # of the last workspace/diagnostic answer
         self.waiting: list[asyncio.Event] = []  # held workspace/diagnostic requests
         self.shown: set[str] = set()
+        # what apispec.lsp.early published: (uri, version) -> (findings, why not linted)
+        self.published_early: dict[tuple[str, int | None], tuple[Any, Any]] = {}
 
     # -- client and folders --------------------------------------------------------
 
@@ -464,6 +476,9 @@ class ApispecServer(LanguageServer):
             result = await self.result(doc, only_if_current=True)
             if result is None or self.documents.get(doc.uri) is not doc:
                 return
+            early = self.published_early.pop((doc.uri, doc.version), None)
+            if early == (result.findings, result.skipped):
+                return  # the client has these diagnostics of this version already
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
                     uri=doc.uri,
