@@ -28,7 +28,7 @@ from apispec.lsp.formatting import FORMAT_ALL, FORMAT_FILTER, format_actions
 from apispec.lsp.hover import hover
 from apispec.lsp.inlay import hints
 from apispec.lsp.positions import LineIndex
-from apispec.lsp.session import ApispecServer, is_config_file
+from apispec.lsp.session import ApispecServer, Protocol, is_config_file
 from apispec.lsp.settings import ClientSettings
 from apispec.lsp.workspace import FileReport, scan
 
@@ -434,7 +434,9 @@ def run(tcp: int | None = None, host: str = "127.0.0.1", early: Handover | None 
         logging.getLogger("pygls").setLevel(logging.CRITICAL)
     server = create_server()
     if tcp is None and early is not None:
-        server.protocol.answered_early = frozenset(early.answered)
+        protocol = server.protocol
+        assert isinstance(protocol, Protocol)  # create_server's protocol class
+        protocol.answered_early = frozenset(early.answered)
         server.published_early = dict(early.published)
         if early.analyzer is not None:
             server.analyzer = early.analyzer

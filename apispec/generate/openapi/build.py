@@ -137,7 +137,8 @@ def build_document(registry: Registry, release: Release | str | None = None) -> 
             "schemas": component_schemas(registry),
         },
     }
-    return _inert_descriptions(document)
+    inert: dict[str, Any] = _inert_descriptions(document)
+    return inert
 
 
 # Values that are data, not prose: a `description` key inside them is not Markdown.
