@@ -35,6 +35,8 @@ COMMANDS = (
     "docs",
     "changelog",
     "mock",
+    "traffic",
+    "proxy",
     "lsp",
 )
 

@@ -1,12 +1,12 @@
 """Serving the mock with uvicorn: from the command line, or in a thread for tests.
 
-The socket is bound before uvicorn starts, so `--port 0` works (the kernel
-picks a free port) and the printed URL is the real one.
+The socket is bound before uvicorn starts (apispec.support.serving), so
+`--port 0` works (the kernel picks a free port) and the printed URL is the
+real one.
 """
 
 from __future__ import annotations
 
-import signal
 import socket
 import sys
 import threading
@@ -18,31 +18,7 @@ from apispec.mock.app import create_app
 from apispec.mock.context import MockConfig, MockState
 from apispec.mock.data import API_PREFIX
 from apispec.registry.model import Registry
-from apispec.support.exceptions import UsageError
-
-LOOPBACK = "127.0.0.1"
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on host:port; a UsageError naming the address when that fails."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        # accepted connections inherit it: no 40 ms Nagle/delayed-ACK stall per answer
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.bind((host, port))
-        sock.listen(128)
-    except OSError as exc:
-        sock.close()
-        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    return sock
-
-
-def base_url(sock: socket.socket) -> str:
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}"
+from apispec.support.serving import LOOPBACK, Stop, base_url, bind, on_sigterm, raise_stop
 
 
 def _server(state: MockState, quiet: bool = True) -> object:
@@ -89,14 +65,6 @@ def banner(state: MockState, url: str) -> list[str]:
     return lines
 
 
-class _Stop(Exception):
-    """SIGTERM, turned into an exception so that `serve` ends as it does on Ctrl-C."""
-
-
-def _raise_stop(signum: int, frame: object) -> None:
-    raise _Stop
-
-
 def serve(
     config: MockConfig,
     host: str = LOOPBACK,
@@ -115,24 +83,17 @@ def serve(
         # to the handler in place before it started: KeyboardInterrupt for SIGINT,
         # and for SIGTERM (the default handler would end the process with status
         # 143, skipping the last line) this one.
-        previous = _on_sigterm(_raise_stop)
+        previous = on_sigterm(raise_stop)
         try:
             server.run(sockets=[sock])  # type: ignore[attr-defined]
-        except (KeyboardInterrupt, _Stop):
+        except (KeyboardInterrupt, Stop):
             pass
         finally:
-            _on_sigterm(previous)
+            on_sigterm(previous)
     finally:
         sock.close()
     print("apispec mock: stopped", file=out, flush=True)
     return 0
-
-
-def _on_sigterm(handler: object) -> object:
-    """Install a SIGTERM handler (main thread only; elsewhere nothing); the previous one."""
-    if threading.current_thread() is not threading.main_thread() or handler is None:
-        return None
-    return signal.signal(signal.SIGTERM, handler)  # type: ignore[arg-type]
 
 
 @dataclass

@@ -1,0 +1,146 @@
+"""The rules of one call: per call, per endpoint and target, per query value, per header.
+
+The engine runs this on every call extraction finds in a file; `apispec traffic`
+and `apispec proxy` run it on every request a log or a client shows them
+(apispec.runtime.matching), so a call in code and the same request on the wire
+get the same codes and messages from one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from apispec.lint.finding import Finding
+from apispec.lint.match import COLLECTION, match
+from apispec.lint.reference import Reference
+from apispec.lint.rules import Hook, in_hook
+from apispec.lint.rules.context import Call, FileContext, RunContext
+from apispec.registry.model import Endpoint, Registry
+from apispec.registry.releases import Release
+
+
+class CallChecker:
+    """The enabled rules of the call, endpoint, query and header hooks, in table order."""
+
+    def __init__(self, run: RunContext, enabled: Callable[[str], bool]) -> None:
+        self.run = run
+        self._call = [row.module.check for row in in_hook(Hook.CALL) if enabled(row.code)]
+        # Rules that own what they apply to: tried in order even when disabled, so
+        # that switching one off never lets the next one report in its place.
+        self._endpoint = [
+            (row.module.applies, row.module.check if enabled(row.code) else None)
+            for row in in_hook(Hook.ENDPOINT)
+        ]
+        self._query = [
+            (row.module.applies, row.module.check if enabled(row.code) else None)
+            for row in in_hook(Hook.QUERY)
+        ]
+        self._header = [row.module.check for row in in_hook(Hook.HEADER) if enabled(row.code)]
+
+    def check(self, file: FileContext, ref: Reference) -> list[Finding]:
+        """The findings of one call: per call, per endpoint and target, per query, per header."""
+        found = match(self.run.registry, ref)
+        if found.endpoint is not None:
+            chosen = [found.endpoint]
+        elif found.alternatives and ref.method:  # a variable collection: every candidate
+            chosen = [e for e in found.endpoints if e.method == ref.method]
+        elif found.template is None or ref.method:
+            chosen = []  # unknown path, or a method the path does not have
+        else:  # the code does not show the method: GET if the path has it, else all
+            chosen = [e for e in found.endpoints if e.method == "GET"] or list(found.endpoints)
+        call = Call(file, ref, found, chosen)
+        findings: list[Finding] = []
+        for check_call in self._call:
+            finding = check_call(call)
+            if finding is not None:
+                findings.append(finding)
+        for target in self.run.targets:
+            if found.alternatives:
+                shared = self._shared(call, target)
+                if shared is not None:
+                    findings.append(shared)
+                continue
+            for endpoint in chosen:
+                for applies, check in self._endpoint:
+                    if applies(endpoint, target):
+                        if check is not None:
+                            _add(findings, check(call, endpoint, target))
+                        break
+        for query in ref.query:
+            for applies, check in self._query:
+                if applies(query):
+                    if check is not None:
+                        _add(findings, check(call, query))
+                    break
+        for header in ref.headers:
+            for check_header in self._header:
+                finding = check_header(call, header)
+                if finding is not None:
+                    findings.append(finding)
+        return findings
+
+    def _shared(self, call: Call, target: Release) -> Finding | None:
+        """What every endpoint a variable collection may name has in common, for one target.
+
+        `f"{base}/experimental/{kind}/{oid}/move"` is experimental whichever of
+        devices, groups, probes or sensors `kind` holds: one finding says so. When the
+        candidates disagree (one deprecated, one experimental) nothing is reported.
+        """
+        owners = []
+        for endpoint in call.chosen:
+            owner = next(
+                (
+                    (k, check)
+                    for k, (applies, check) in enumerate(self._endpoint)
+                    if applies(endpoint, target)
+                ),
+                None,
+            )
+            owners.append(owner)
+        if (
+            not owners
+            or owners[0] is None
+            or any(o is None or o[0] != owners[0][0] for o in owners)
+        ):
+            return None
+        check = owners[0][1]
+        if check is None:  # the owning rule is switched off
+            return None
+        found = call.found
+        messages = []
+        for endpoint in call.chosen:
+            text = check(call, endpoint, target).message
+            messages.append(text.replace(str(endpoint), f"{endpoint.method} {found.template}"))
+        message = messages[0]
+        if any(m != message for m in messages):
+            message = message.split("; ", 1)[0]  # the successors differ: name none
+        names = sorted({_collection_of(found.template, e.path) for e in call.chosen})
+        message += f" (for every collection it may name: {', '.join(names)})"
+        finding = check(call, call.chosen[0], target)
+        return finding.with_(message=message, endpoint=None, fix=None)
+
+
+def maturity_in(registry: Registry, endpoint: Endpoint, target: Release) -> str:
+    """What an endpoint is in a release: `removed in R`, `not yet available (since R)`, or its
+    maturity (stable, deprecated, experimental)."""
+    if endpoint.removed_in is not None and endpoint.removed_in <= target:
+        return f"removed in {endpoint.removed_in}"
+    if not registry.available_in(endpoint, target):
+        return f"not yet available (since {endpoint.since})"
+    return str(endpoint.maturity)
+
+
+def _collection_of(display: str, template: str) -> str:
+    """The collection a candidate template puts where the display shows `{collection}`."""
+    for shown, actual in zip(display.split("/"), template.split("/"), strict=False):
+        if shown == COLLECTION:
+            return actual
+    return template
+
+
+def _add(findings: list[Finding], found: Finding | Iterable[Finding] | None) -> None:
+    """A rule returns one finding, None, or several (a filter with several mistakes)."""
+    if isinstance(found, Finding):
+        findings.append(found)
+    elif found is not None:
+        findings.extend(found)
