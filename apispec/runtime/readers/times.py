@@ -34,14 +34,45 @@ class LastTime:
 
 def common_log(text: str) -> float | None:
     """`10/Oct/2000:13:55:36 -0700` (the access log's `[...]` field)."""
+    midnight = _midnight(text[:11], text[21:26])
+    if midnight is None:
+        return None
     try:
-        day, month, year = int(text[0:2]), _MONTHS[text[3:6]], int(text[7:11])
-        hour, minute, second = int(text[12:14]), int(text[15:17]), int(text[18:20])
-        zone = text[21:26]
+        return midnight + int(text[12:14]) * 3600 + int(text[15:17]) * 60 + int(text[18:20])
+    except ValueError:
+        return None
+
+
+class CommonLogClock:
+    """`common_log` for a stream of lines: the day's midnight is worked out once per day."""
+
+    def __init__(self) -> None:
+        self._days: dict[bytes, float | None] = {}
+
+    def __call__(self, raw: bytes) -> float | None:
+        key = raw[:11] + raw[20:]
+        midnight = self._days.get(key, -1.0)
+        if midnight == -1.0:
+            if len(self._days) > 1000:  # a log spans few days and zones; a hostile one, many
+                self._days.clear()
+            text = raw.decode("latin-1")
+            midnight = self._days[key] = _midnight(text[:11], text[21:26])
+        if midnight is None:
+            return None
+        try:
+            return midnight + int(raw[12:14]) * 3600 + int(raw[15:17]) * 60 + int(raw[18:20])
+        except ValueError:
+            return None
+
+
+def _midnight(date: str, zone: str) -> float | None:
+    """The epoch seconds of `10/Oct/2000` at 00:00 in zone `-0700`."""
+    try:
+        day, month, year = int(date[0:2]), _MONTHS[date[3:6]], int(date[7:11])
         offset = (int(zone[1:3]) * 60 + int(zone[3:5])) * 60 if zone else 0
         if zone.startswith("-"):
             offset = -offset
-        return calendar.timegm((year, month, day, hour, minute, second)) - offset
+        return calendar.timegm((year, month, day, 0, 0, 0)) - offset
     except (KeyError, ValueError, IndexError, OverflowError):
         return None
 
