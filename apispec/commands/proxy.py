@@ -125,9 +125,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         port = DEFAULT_PORT if args.port is None else args.port
         tally = serve(settings, registry, targets, args.host, port, args.log)
-    report = render(
-        args.format, Report(tally, registry, tuple(map(str, targets)), target_default=why)
-    )
+    shown = tuple(map(str, targets))
+    report = render(args.format, Report(tally, registry, shown, None, why, "apispec proxy"))
     if args.log == "-" and args.output is None:
         sys.stderr.write(report)  # standard output is the log: keep it lines traffic reads
     else:

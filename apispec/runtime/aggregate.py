@@ -127,10 +127,13 @@ class Aggregator:
             stats.examples.append(bad)
 
     def add(self, stats: InputStats, seen: Seen) -> None:
+        self.add_judged(stats, seen, self.judge.judge(seen.method, seen.target, seen.authorization))
+
+    def add_judged(self, stats: InputStats, seen: Seen, verdict: Verdict | None) -> None:
+        """Count a request already judged (None: not an API v2 call)."""
         tally = self.tally
         tally.requests += 1
         stats.requests += 1
-        verdict = self.judge.judge(seen.method, seen.target, seen.authorization)
         if verdict is None:
             tally.not_api += 1
             return

@@ -141,10 +141,11 @@ class ProxyApp:
                     "apispec proxy forwards requests for paths of its upstream server only, "
                     "not to other hosts",
                 )
+            body: bytes | AsyncIterator[bytes] | None = None
             if verdict is not None:
-                body: bytes | AsyncIterator[bytes] = await read_within(request, self.max_body)
+                body = await read_within(request, self.max_body)
                 self._check(verdict)
-            else:
+            elif _has_body(request):
                 body = request.stream()
             return await self._forward(request, send, raw_path, query, body, verdict)
         except ApiError as error:
@@ -166,17 +167,15 @@ class ProxyApp:
         send: Any,
         raw_path: bytes,
         query: bytes,
-        body: bytes | AsyncIterator[bytes],
+        body: bytes | AsyncIterator[bytes] | None,
         verdict: Verdict | None,
     ) -> tuple[int, str | None]:
         headers = end_to_end(list(request.scope["headers"]), request=True)
+        content = body
         if isinstance(body, bytes):  # read whole: its length is known, whatever was declared
             headers = [(n, v) for n, v in headers if n.lower() != b"content-length"]
-            content: bytes | AsyncIterator[bytes] | None = body
-            if not body and not request.headers.get("content-length"):
-                content = None
-        else:
-            content = body
+            if not body and not _has_body(request):
+                content = None  # no body was sent: none is forwarded (not even an empty one)
         outgoing = self.client.build_request(
             request.method,
             upstream.target(self.base, raw_path, query),
@@ -201,10 +200,8 @@ class ProxyApp:
             try:
                 async for chunk in answer.aiter_raw():
                     await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            except httpx.HTTPError:
-                return answer.status_code, _request_id(
-                    sent
-                )  # the connection is dropped, as upstream's
+            except httpx.HTTPError:  # the upstream broke off: so does the answer
+                return answer.status_code, _request_id(sent)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return answer.status_code, _request_id(sent)
         finally:
@@ -246,10 +243,8 @@ class ProxyApp:
         else:
             client = request.headers.get(field)
         client = client_name(client)
-        self.aggregator.add(
-            self.stats,
-            Seen(request.method, target, status, started, client, request_id, authorization),
-        )
+        seen = Seen(request.method, target, status, started, client, request_id, authorization)
+        self.aggregator.add_judged(self.stats, seen, verdict)
         if self.log is None:
             return
         path, _, query = target.partition("?")
@@ -286,6 +281,12 @@ class ProxyApp:
                 request_id=request_id,
             )
         )
+
+
+def _has_body(request: Request) -> bool:
+    """Whether the client sends a body: a length above 0, or a chunked one."""
+    length = request.headers.get("content-length", "")
+    return (length.isdigit() and int(length) > 0) or "transfer-encoding" in request.headers
 
 
 def _request_id(headers: list[tuple[bytes, bytes]]) -> str | None:

@@ -42,7 +42,7 @@ HEADERS = (
 
 def render(report: Report) -> str:
     several = len(report.targets) > 1
-    lines = [f"apispec traffic: {headline(report)}"]
+    lines = [f"{report.command}: {headline(report)}"]
     target = ", ".join(report.targets)
     lines.append(
         f"target: {target}"

@@ -28,7 +28,7 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 def render(report: Report) -> str:
     several = len(report.targets) > 1
-    lines = ["## apispec traffic", "", cell(headline(report)) + ".", ""]
+    lines = [f"## {report.command}", "", cell(headline(report)) + ".", ""]
     lines.append(f"Target: {cell(', '.join(report.targets))}.")
     lines += [f"\n> {cell(note)}" for note in bounds(report)]
     join = report.join

@@ -25,6 +25,7 @@ class Report:
     targets: tuple[str, ...]
     join: Join | None = None
     target_default: str | None = None  # why the target was chosen, when nobody named it
+    command: str = "apispec traffic"  # whose report it is (the proxy prints one when it stops)
 
 
 class Group(NamedTuple):
