@@ -176,12 +176,17 @@ class ProxyApp:
             headers = [(n, v) for n, v in headers if n.lower() != b"content-length"]
             if not body and not _has_body(request):
                 content = None  # no body was sent: none is forwarded (not even an empty one)
-        outgoing = self.client.build_request(
-            request.method,
-            upstream.target(self.base, raw_path, query),
-            headers=headers,
-            content=content,
-        )
+        try:
+            outgoing = self.client.build_request(
+                request.method,
+                upstream.target(self.base, raw_path, query),
+                headers=headers,
+                content=content,
+            )
+        except httpx.InvalidURL as exc:  # a target h11 took but httpx will not send
+            raise ApiError(
+                "BAD_REQUEST", f"apispec proxy cannot forward this target: {exc}"
+            ) from None
         timeout = self.settings.timeout
         try:
             answer = await asyncio.wait_for(self.client.send(outgoing, stream=True), timeout)

@@ -39,11 +39,13 @@ def parse_upstream(text: str) -> httpx.URL:
         url = httpx.URL(text)
     except (httpx.InvalidURL, TypeError, ValueError) as exc:
         raise UsageError(f"--upstream {text}: not a URL ({exc})") from None
+    if url.port is not None and not 0 < url.port < 65536:
+        raise UsageError(f"--upstream {text}: the port must be between 1 and 65535")
     if url.scheme not in ("http", "https") or not url.host:
         raise UsageError(f"--upstream {text}: expected http://HOST[:PORT] or https://HOST[:PORT]")
     if url.userinfo:
-        raise UsageError(
-            f"--upstream {text}: no credentials in the URL; clients send their own Authorization"
+        raise UsageError(  # the URL is not repeated: it holds a password
+            "--upstream: no credentials in the URL; clients send their own Authorization"
         )
     if url.query or url.fragment:
         raise UsageError(f"--upstream {text}: no query or fragment; the base URL only")

@@ -3,10 +3,11 @@
 A HAR file is one JSON document, often hundreds of megabytes of answer bodies,
 so it is never parsed whole: `_Scanner` walks the bytes, keeping only which
 container it is in and the key it is under, and hands over each element of
-`log.entries` as soon as its closing brace arrives, parsed alone. An entry
-larger than MAX_ENTRY is reported and skipped without being kept, so memory
-stays bounded by one entry. Strings are skipped with a regex, so large bodies
-cost a scan, not a parse.
+`log.entries` as soon as its closing brace arrives, parsed alone. Strings
+longer than MAX_STRING (bodies) are emptied while they are read, and an entry
+still larger than MAX_ENTRY is reported and skipped, so memory stays bounded
+by one entry's small fields. Strings are skipped with a regex, so large
+bodies cost a scan, not a parse.
 
 A browser's entry has no client address: the browser is the client, named by
 its User-Agent header; `--client-field NAME` names a request header.
@@ -27,8 +28,8 @@ from apispec.support.inputs import InputError
 
 NAME = "har"
 DESCRIPTION = "HAR"
-MAX_ENTRY = 64 << 20
-MAX_KEY = 1 << 20
+MAX_ENTRY = 16 << 20
+MAX_STRING = 1 << 20
 MAX_DEPTH = 10_000
 _TOKEN = re.compile(rb'[{}\[\]",:]')
 _IN_STRING = re.compile(rb'[\\"]')
@@ -41,7 +42,13 @@ def looks_like(head: bytes) -> bool:
 
 
 class _Scanner:
-    """Just enough of a JSON tokenizer to find `log.entries` and cut out its elements."""
+    """Just enough of a JSON tokenizer to find `log.entries` and cut out its elements.
+
+    A string inside an entry that grows past MAX_STRING (an answer body, a
+    base64 image) is emptied as it is read: only what a request needs (method,
+    URL, headers, status, times) is kept, so an entry costs kilobytes whatever
+    its bodies weigh. An entry still larger than MAX_ENTRY is skipped.
+    """
 
     def __init__(self) -> None:
         self.buf = b""
@@ -49,7 +56,9 @@ class _Scanner:
         self.stack: list[list[Any]] = []  # [b"{" or b"[", key of the child being read]
         self.expect_key = False
         self.in_string = False
-        self.key_start = -1  # where a key being read starts (its opening quote)
+        self.string_start = -1  # the opening quote of the string being read, when kept
+        self.is_key = False  # the string being read is a key outside the entries
+        self.emptied = False  # the string being read passed MAX_STRING: it will be ""
         self.element_start = -1  # where the entry being read starts
         self.element_depth = 0
         self.dropped = False  # the entry being read passed MAX_ENTRY: not kept
@@ -58,27 +67,32 @@ class _Scanner:
 
     def feed(self, data: bytes) -> Iterator[bytes | None]:
         """The entries complete in the data so far; None for each one too large to keep."""
+        if self.in_string and self.string_start >= 0 and self.pos - self.string_start > MAX_STRING:
+            if self.is_key:  # no key of a HAR is that long: read on as an unknown key
+                self.string_start = -1
+            else:  # drop what was read of it; the rest is dropped as it comes
+                self.buf = self.buf[: self.string_start + 1] + self.buf[self.pos :]
+                self.pos = self.string_start + 1
+                self.emptied = True
         keep = self.pos
-        if self.key_start >= 0:
-            keep = min(keep, self.key_start)
+        if self.string_start >= 0:
+            keep = min(keep, self.string_start)
         if self.element_start >= 0 and not self.dropped:
             keep = min(keep, self.element_start)
         self.buf = self.buf[keep:] + data
         self.pos -= keep
-        if self.key_start >= 0:
-            self.key_start -= keep
+        if self.string_start >= 0:
+            self.string_start -= keep
         if self.element_start >= 0:
             self.element_start = self.element_start - keep if not self.dropped else 0
         yield from self._scan()
         if self.element_start >= 0 and len(self.buf) - self.element_start > MAX_ENTRY:
             self.dropped = True
-        if self.key_start >= 0 and len(self.buf) - self.key_start > MAX_KEY:
-            self.key_start = -1  # no key of a HAR is that long: read on as an unknown key
 
     def _scan(self) -> Iterator[bytes | None]:
-        buf = self.buf
         stack = self.stack
         while not self.done:
+            buf = self.buf
             if self.in_string:
                 found = _IN_STRING.search(buf, self.pos)
                 if found is None:
@@ -92,11 +106,7 @@ class _Scanner:
                     self.pos = at + 2
                     continue
                 self.pos = at + 1
-                self.in_string = False
-                if self.key_start >= 0:
-                    stack[-1][1] = _key(buf[self.key_start : self.pos])
-                    self.key_start = -1
-                    self.expect_key = False
+                self._string_ends(at)
                 continue
             found = _TOKEN.search(buf, self.pos)
             if found is None:
@@ -107,8 +117,9 @@ class _Scanner:
             self.pos = at + 1
             if char == 0x22:  # "
                 self.in_string = True
-                if self.expect_key and self.element_start < 0:
-                    self.key_start = at
+                self.is_key = self.expect_key and self.element_start < 0
+                inside = self.element_start >= 0 and not self.dropped
+                self.string_start = at if self.is_key or inside else -1
             elif char in b"{[":
                 if char == 0x7B and self.element_start < 0 and self._in_entries():
                     self.element_start, self.element_depth, self.dropped = at, len(stack), False
@@ -130,6 +141,18 @@ class _Scanner:
                 self.expect_key = bool(stack) and stack[-1][0] == 0x7B
             else:  # :
                 self.expect_key = False
+
+    def _string_ends(self, at: int) -> None:
+        """The string being read ends with the quote at `at` (self.pos is just after it)."""
+        self.in_string = False
+        start = self.string_start
+        if self.is_key and start >= 0:
+            self.stack[-1][1] = _key(self.buf[start : self.pos])
+            self.expect_key = False
+        elif self.emptied:  # what is left of a long string goes too: it is ""
+            self.buf = self.buf[: start + 1] + self.buf[at:]
+            self.pos = start + 2
+        self.string_start, self.is_key, self.emptied = -1, False, False
 
     def _in_entries(self) -> bool:
         stack = self.stack
