@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from apispec.lint.finding import Finding
 from apispec.lint.match import COLLECTION, match
-from apispec.lint.reference import Reference
+from apispec.lint.reference import QueryValue, Reference, Span
 from apispec.lint.rules import Hook, in_hook
 from apispec.lint.rules.context import Call, FileContext, RunContext
 from apispec.registry.model import Endpoint, Registry
@@ -39,6 +39,16 @@ class CallChecker:
 
     def check(self, file: FileContext, ref: Reference) -> list[Finding]:
         """The findings of one call: per call, per endpoint and target, per query, per header."""
+        call = self.call(file, ref)
+        findings = self.endpoint_findings(call)
+        for query in ref.query:
+            findings.extend(self.query_findings(call, query))
+        for header in ref.headers:
+            findings.extend(self.header_findings(call, header))
+        return findings
+
+    def call(self, file: FileContext, ref: Reference) -> Call:
+        """The call as the rules see it: the reference, its match, the endpoints it may mean."""
         found = match(self.run.registry, ref)
         if found.endpoint is not None:
             chosen = [found.endpoint]
@@ -48,36 +58,43 @@ class CallChecker:
             chosen = []  # unknown path, or a method the path does not have
         else:  # the code does not show the method: GET if the path has it, else all
             chosen = [e for e in found.endpoints if e.method == "GET"] or list(found.endpoints)
-        call = Call(file, ref, found, chosen)
+        return Call(file, ref, found, chosen)
+
+    def endpoint_findings(self, call: Call) -> list[Finding]:
+        """The findings about the call's path and method: per call, per endpoint and target."""
         findings: list[Finding] = []
         for check_call in self._call:
             finding = check_call(call)
             if finding is not None:
                 findings.append(finding)
         for target in self.run.targets:
-            if found.alternatives:
+            if call.found.alternatives:
                 shared = self._shared(call, target)
                 if shared is not None:
                     findings.append(shared)
                 continue
-            for endpoint in chosen:
+            for endpoint in call.chosen:
                 for applies, check in self._endpoint:
                     if applies(endpoint, target):
                         if check is not None:
                             _add(findings, check(call, endpoint, target))
                         break
-        for query in ref.query:
-            for applies, check in self._query:
-                if applies(query):
-                    if check is not None:
-                        _add(findings, check(call, query))
-                    break
-        for header in ref.headers:
-            for check_header in self._header:
-                finding = check_header(call, header)
-                if finding is not None:
-                    findings.append(finding)
         return findings
+
+    def query_findings(self, call: Call, query: QueryValue) -> list[Finding]:
+        """The findings about one query value of the call (the first rule that applies owns it)."""
+        findings: list[Finding] = []
+        for applies, check in self._query:
+            if applies(query):
+                if check is not None:
+                    _add(findings, check(call, query))
+                break
+        return findings
+
+    def header_findings(self, call: Call, header: tuple[str, str, Span | None]) -> list[Finding]:
+        """The findings about one header the call sends."""
+        found = (check_header(call, header) for check_header in self._header)
+        return [finding for finding in found if finding is not None]
 
     def _shared(self, call: Call, target: Release) -> Finding | None:
         """What every endpoint a variable collection may name has in common, for one target.

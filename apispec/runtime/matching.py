@@ -23,10 +23,10 @@ from urllib.parse import parse_qsl, unquote
 from apispec.lint.call_check import CallChecker, maturity_in
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.lines import Lines
-from apispec.lint.match import is_parameter, match
+from apispec.lint.match import is_parameter
 from apispec.lint.reference import QueryValue, Reference, Segment, Span
-from apispec.lint.rules import BY_CODE, CODES, Hook
-from apispec.lint.rules.context import FileContext, RunContext
+from apispec.lint.rules import BY_CODE
+from apispec.lint.rules.context import Call, FileContext, RunContext
 from apispec.registry.model import Endpoint, Registry
 from apispec.registry.releases import Release
 from apispec.runtime.seen import BEARER
@@ -38,9 +38,6 @@ CACHE_SIZE = 8192
 MAX_QUERY_VALUES = 1000  # a URL's query values judged; the rest are ignored
 # Requests that are not calls of the API even on its paths: a browser's CORS preflight.
 NOT_CALLS = frozenset({"OPTIONS"})
-# Codes whose finding is the same for every request of an endpoint (per target): the
-# rules of the call and endpoint hooks. Query and header findings are per request.
-ENDPOINT_CODES = frozenset(row.code for row in CODES if row.hook in (Hook.CALL, Hook.ENDPOINT))
 UNKNOWN = "unknown"
 METHOD_NOT_LISTED = "method not listed"
 
@@ -69,15 +66,33 @@ class Verdict(NamedTuple):
     rank: int  # the highest severity rank of all the notes; -1 for none
 
 
+class _Path(NamedTuple):
+    """What a request's method and path shape say, whatever its query: computed once per shape."""
+
+    call: Call
+    key: tuple[str, str]
+    endpoint: Endpoint | None
+    maturity: str
+    notes: tuple[Note, ...]
+
+
 class Judge:
-    """Judges requests against a registry at one or more target releases."""
+    """Judges requests against a registry at one or more target releases.
+
+    Three caches, each an LRU of bounded size: whole requests by (method, path
+    shape, query, Authorization form); path shapes by method; and single query
+    values by path shape, so that a log whose every line has another `offset=`
+    costs one query rule per line, not the whole rule table.
+    """
 
     def __init__(self, registry: Registry, targets: tuple[Release, ...]) -> None:
         self.registry = registry
         self.targets = targets
         self.run = RunContext(registry, targets, frozenset(BY_CODE))
         self.checker = CallChecker(self.run, lambda code: True)
-        self.shape = lru_cache(maxsize=CACHE_SIZE)(self._shape)
+        self._request = lru_cache(maxsize=CACHE_SIZE)(self._judge_request)
+        self._path = lru_cache(maxsize=CACHE_SIZE)(self._judge_path)
+        self._query = lru_cache(maxsize=CACHE_SIZE)(self._judge_query)
 
     def judge(self, method: str, target: str, authorization: str | None = None) -> Verdict | None:
         """The verdict on one request; None when it is not an API v2 call."""
@@ -91,7 +106,7 @@ class Judge:
         if found is None or method in NOT_CALLS:
             return None
         rest = path[found.end() :]
-        verdict: Verdict = self.shape(method, _NUMBER.sub("/{}", rest), query, authorization)
+        verdict: Verdict = self._request(method, _NUMBER.sub("/{}", rest), query, authorization)
         return verdict
 
     def params(self, verdict: Verdict, target: str) -> dict[str, str]:
@@ -110,13 +125,25 @@ class Judge:
             if name.startswith("{") and name.endswith("}")
         }
 
-    def _shape(self, method: str, rest: str, query: str, authorization: str | None) -> Verdict:
+    def _judge_request(
+        self, method: str, rest: str, query: str, authorization: str | None
+    ) -> Verdict:
+        path = self._path(method, rest)
+        found: list[Note] = []
+        if query:
+            for name, value in parse_qsl(query, keep_blank_values=True)[:MAX_QUERY_VALUES]:
+                found.extend(self._query(method, rest, name, value))
+        if authorization is not None:  # only its form reaches the rules, never a credential
+            value = "Bearer x" if authorization == BEARER else "x"
+            header = ("Authorization", value, None)
+            found.extend(_notes(self.checker.header_findings(path.call, header)))
+        request_notes = tuple(dict.fromkeys(found))
+        rank = max((n.rank for n in path.notes + request_notes), default=-1)
+        return Verdict(path.key, path.endpoint, path.maturity, path.notes, request_notes, rank)
+
+    def _judge_path(self, method: str, rest: str) -> _Path:
         texts = [unquote(s) for s in rest.split("/") if s]
         segments = tuple(Segment(text, is_parameter(text)) for text in texts)
-        pairs = parse_qsl(query, keep_blank_values=True)[:MAX_QUERY_VALUES] if query else []
-        headers: tuple[tuple[str, str, Span | None], ...] = ()
-        if authorization is not None:  # only its form reaches the rules, never a credential
-            headers = (("Authorization", "Bearer x" if authorization == BEARER else "x", None),)
         reference = Reference(
             "/" + "/".join("{}" if s.is_param else s.text for s in segments),
             segments,
@@ -126,37 +153,29 @@ class Judge:
             1,
             1,
             method="GET" if method == "HEAD" else method,  # a server answers HEAD as GET
-            query=tuple(QueryValue(name, value) for name, value in pairs),
-            headers=headers,
             language="http",
             evidence="request",
         )
         # A new file context per shape: the rules keep per-file caches in it.
-        file = FileContext(self.run, "", "<request>", Lines(""))
-        findings = self.checker.check(file, reference)
-        notes = tuple(dict.fromkeys(_note(f) for f in findings if f.code in ENDPOINT_CODES))
-        request_notes = tuple(
-            dict.fromkeys(_note(f) for f in findings if f.code not in ENDPOINT_CODES)
-        )
-        endpoint, template, maturity = self._endpoint(reference)
-        shown = template or "/" + "/".join("{id}" if s.is_param else s.text for s in segments)
-        rank = max((n.rank for n in notes + request_notes), default=-1)
-        return Verdict(
-            (reference.method or method, shown), endpoint, maturity, notes, request_notes, rank
-        )
-
-    def _endpoint(self, reference: Reference) -> tuple[Endpoint | None, str | None, str]:
-        found = match(self.registry, reference)
+        call = self.checker.call(FileContext(self.run, "", "<request>", Lines("")), reference)
+        notes = _notes(self.checker.endpoint_findings(call))
+        found = call.found
         if found.template is None:
-            return None, None, UNKNOWN
-        if found.endpoint is None:
-            return None, found.template, METHOD_NOT_LISTED
-        return (
-            found.endpoint,
-            found.template,
-            maturity_in(self.registry, found.endpoint, self.targets[0]),
-        )
+            endpoint, maturity = None, UNKNOWN
+        elif found.endpoint is None:
+            endpoint, maturity = None, METHOD_NOT_LISTED
+        else:
+            endpoint = found.endpoint
+            maturity = maturity_in(self.registry, endpoint, self.targets[0])
+        shown = found.template or "/" + "/".join("{id}" if s.is_param else s.text for s in segments)
+        return _Path(call, (reference.method or method, shown), endpoint, maturity, notes)
+
+    def _judge_query(self, method: str, rest: str, name: str, value: str) -> tuple[Note, ...]:
+        call = self._path(method, rest).call
+        return _notes(self.checker.query_findings(call, QueryValue(name, value)))
 
 
-def _note(finding: Finding) -> Note:
-    return Note(finding.code, str(finding.severity), finding.message, finding.target)
+def _notes(findings: list[Finding]) -> tuple[Note, ...]:
+    return tuple(
+        dict.fromkeys(Note(f.code, str(f.severity), f.message, f.target) for f in findings)
+    )
