@@ -236,3 +236,34 @@ def test_output_dash_is_standard_output(cli, tmp_path: Path) -> None:
     log.write_text(logs.combined())
     result = cli("traffic", str(log), "--format", "csv", "-o", "-", "--fail-on", "never")
     assert result.code == 0 and result.out.startswith("method,endpoint,")
+
+
+def _imported(*args: str, cwd: Path) -> set[str]:
+    """Every module a fresh `python -m apispec ARGS` imports."""
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "apispec", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode in (0, 1), run.stderr[-500:]
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in run.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+
+
+def test_start_up_stays_light(tmp_path: Path) -> None:
+    """The proxy's HTTP client and servers load only for `apispec proxy`; other commands
+    load nothing of the runtime package."""
+    (tmp_path / "access.log").write_text(logs.combined())
+    heavy = ("httpx", "httpcore", "uvicorn", "starlette", "apispec.mock")
+    traffic = _imported("traffic", "access.log", "-q", "--fail-on", "never", cwd=tmp_path)
+    assert "apispec.runtime.readers.access_log" in traffic
+    assert {n for n in traffic if n.split(".")[0] in heavy or n.startswith("apispec.mock")} == set()
+    for args in (("filter", "check", "status = up"), ("lint", "--fail-on", "never", ".")):
+        names = _imported(*args, cwd=tmp_path)
+        assert {n for n in names if n.startswith(("apispec.runtime", "httpx"))} == set()

@@ -189,7 +189,8 @@ class ProxyApp:
             ) from None
         timeout = self.settings.timeout
         try:
-            answer = await asyncio.wait_for(self.client.send(outgoing, stream=True), timeout)
+            async with asyncio.timeout(timeout):  # the whole head, however slowly it drips
+                answer = await self.client.send(outgoing, stream=True)
         except (httpx.HTTPError, TimeoutError, OSError) as exc:
             failed = upstream.failure(exc, timeout)
             raise ApiError(code_for_status(self.registry, failed.status), failed.message) from None
