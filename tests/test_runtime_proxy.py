@@ -323,3 +323,41 @@ def test_run_wraps_a_command_and_exits_by_fail_on(upstream, tmp_path: Path) -> N
     )
     assert broken.returncode == 1
     assert broken.stderr.endswith("apispec: error: the command exited with status 3\n")
+
+
+def test_the_upstreams_certificate_is_verified_unless_insecure(tmp_path: Path) -> None:
+    """Self-signed certificates are common on these servers: refused (502) by default,
+    accepted with --insecure, which the banner says."""
+    import shutil
+    import ssl
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make a self-signed certificate")
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )  # fmt: skip
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+
+    def serve(server, conn) -> None:
+        with context.wrap_socket(conn, server_side=True) as tls:
+            server.read_head(tls)
+            tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+
+    with raw_upstream(serve) as server:
+        https = server.url.replace("http://", "https://")
+        with proxy(https) as running:
+            refused = httpx.get(f"{running.api}/settings/public", timeout=30)
+        with proxy(https, "--insecure") as running:
+            accepted = httpx.get(f"{running.api}/settings/public", timeout=30)
+            running.stop()
+    assert (refused.status_code, refused.json()["code"]) == (502, "BAD_GATEWAY")
+    assert "certificate could not be verified" in refused.json()["message"]
+    assert (accepted.status_code, accepted.content) == (200, b"ok")
+    assert "the upstream's TLS certificate is not verified (--insecure)" in running.err

@@ -267,3 +267,53 @@ def test_start_up_stays_light(tmp_path: Path) -> None:
     for args in (("filter", "check", "status = up"), ("lint", "--fail-on", "never", ".")):
         names = _imported(*args, cwd=tmp_path)
         assert {n for n in names if n.startswith(("apispec.runtime", "httpx"))} == set()
+
+
+def test_a_progress_line_on_a_terminal_only() -> None:
+    """Standard error a terminal: `Reading: N MB (R MB/s)` is redrawn, then cleared before
+    the report; a pipe gets none of it."""
+    import os
+    import pty
+    import time
+
+    line = logs.combined().splitlines()[0] + "\n"
+    batch = (line * 8192).encode()
+
+    def run(terminal: bool) -> bytes:
+        leader, follower = pty.openpty() if terminal else (None, None)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "apispec", "traffic", "-", "--format", "json"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=follower if terminal else subprocess.PIPE,
+            env={**os.environ, "TERM": "xterm"},
+        )
+        assert process.stdin is not None
+        for _ in range(12):  # past the half second the line waits before it shows
+            process.stdin.write(batch)
+            process.stdin.flush()
+            time.sleep(0.1)
+        process.stdin.close()
+        out = process.stdout.read() if process.stdout else b""
+        process.wait(timeout=60)
+        assert json.loads(out)["summary"]["requests"] == 12 * 8192
+        if not terminal:
+            return process.stderr.read() if process.stderr else b""
+        assert follower is not None and leader is not None
+        os.close(follower)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        os.close(leader)
+        return drawn
+
+    drawn = run(terminal=True)
+    assert b"\r\x1b[2KReading: " in drawn and b" MB (" in drawn
+    assert drawn.endswith(b"\r\x1b[2K")  # cleared before the report
+    assert b"Reading" not in run(terminal=False)
