@@ -7,11 +7,13 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -24,7 +26,7 @@ class Process:
     process: subprocess.Popen
     out: str = ""
     err: str = ""
-    lines: list[str] = field(default_factory=list)  # stderr lines read before the URL
+    already: dict[str, str] = field(default_factory=dict)  # read before the URL was seen
 
     @property
     def api(self) -> str:
@@ -38,33 +40,43 @@ class Process:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
         out, err = self.process.communicate(timeout=timeout)
-        self.out += out
-        self.err += "".join(self.lines) + err
+        self.out = self.already.get("stdout", "") + out.decode(errors="replace")
+        self.err = self.already.get("stderr", "") + err.decode(errors="replace")
         return self.process.returncode
 
 
 def _start(args: list[str], stream: str, pattern: str, env: dict | None = None) -> Process:
+    """Start `apispec ARGS` and wait for `pattern` on `stream`; what was read before is kept.
+
+    The stream is read from its descriptor, not through a buffered file object, so
+    that `communicate()` later (which reads the descriptors too) loses nothing.
+    """
     process = subprocess.Popen(
         [PYTHON, "-m", "apispec", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
         env={**os.environ, **(env or {})},
     )
     source = process.stdout if stream == "stdout" else process.stderr
     assert source is not None
-    seen = []
-    for _ in range(20):
-        line = source.readline()
-        seen.append(line)
-        found = re.search(pattern, line)
-        if found:
-            return Process(found[1], process, lines=seen if stream == "stderr" else [])
-        if not line:
+    fd = source.fileno()
+    seen = b""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if not ready:
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
             break
+        seen += chunk
+        for line in seen.decode(errors="replace").splitlines():
+            found = re.search(pattern, line)
+            if found:
+                return Process(found[1], process, already={stream: seen.decode(errors="replace")})
     process.kill()
     out, err = process.communicate()
-    raise AssertionError(f"{args[0]} did not start: {''.join(seen)}{out}{err}")
+    raise AssertionError(f"{args[0]} did not start: {seen!r}{out!r}{err!r}")
 
 
 @contextlib.contextmanager
