@@ -49,7 +49,7 @@ from typing import Any
 from apispec.lint.patterns import lazy
 from apispec.support.inputs import InputError, read_input
 
-FORMAT = 2  # the layout of shards and of packed results (apispec.lint.packed)
+FORMAT = 3  # the layout of shards and of packed results (apispec.lint.packed)
 SHARDS = 16
 MAX_BYTES = 256 * 1024 * 1024
 RACY_NS = 2_000_000_000  # 2 s: FAT's time stamps, the coarsest a file system keeps

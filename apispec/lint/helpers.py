@@ -51,6 +51,14 @@ class Helper(NamedTuple):
     params: tuple[str, ...] = ()  # every named parameter (keywords that are not query values)
     receiver: str | None = None  # a configured `client.get`: the receiver's last name
     language: str = "*"  # the language that defines it (a configured one: any)
+    # Learnt from a syntax tree (the tree path): what the wrapper puts before the path,
+    # how it joins the two, and where it is defined, so a call applies it only where the
+    # wrapper is in scope (imported, or a method of the receiver's class).
+    base: str = ""  # the known text before the path (a hole: U+0000)
+    hints: tuple[str, ...] = ()  # the names of the unknown pieces of the base
+    join: str = "concat"  # "concat", "slash", "rfc3986", "prefix": a client object's rule
+    owner: str = ""  # the class whose method it is
+    module: str = ""  # the defining file as a dotted module path (`pkg.client`)
 
 
 class HelperTable:
