@@ -9,8 +9,8 @@ twice.
 
 The verdict depends on the request's shape, not its ids: `GET
 /sensors/2048/overview` and `GET /sensors/1001/overview` are one shape, so a
-log of millions of requests costs a few thousand rule runs (an LRU cache of
-shapes), and the cache bounds its own memory.
+log of millions of requests costs a few thousand rule runs (`Judge`'s caches,
+each bounded), not millions.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from apispec.registry.model import Endpoint, Registry
 from apispec.registry.releases import Release
 from apispec.runtime.seen import BEARER
 
-API_PREFIX = "/api/v2"
 _API = re.compile(r"/api/v2(?=/|$)")
 _NUMBER = re.compile(r"/\d+(?=/|$)")
 CACHE_SIZE = 8192

@@ -333,3 +333,17 @@ def test_hostile_clients_get_answers_not_tracebacks() -> None:
         assert answers[0] == 401 and answers[1] in (401, 404)
         assert running.stop() == 0
     assert "Traceback" not in running.err and "internal error" not in running.err
+
+
+@pytest.mark.parametrize("header", ["Authorization", "cookie", "X-Api-Key"])
+def test_a_header_holding_credentials_never_names_clients(header: str) -> None:
+    result = clean(
+        apispec_run(
+            "proxy", "--upstream", "http://h", "--port", "0", "--client-field", header, timeout=30
+        ),
+        2,
+    )
+    assert result.err == (
+        f"apispec: error: --client-field {header}: that header holds credentials, which the "
+        "proxy never logs; name clients by user-agent, address or another header\n"
+    )

@@ -24,6 +24,7 @@ answers the proxy makes itself carry the spec's error body and an
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -46,10 +47,15 @@ from apispec.runtime.proxy.log import RequestLog
 from apispec.runtime.readers import proxy_log
 from apispec.runtime.readers.options import ADDRESS, AUTO, USER_AGENT
 from apispec.runtime.seen import Seen, authorization_kind, client_name
-from apispec.support.exceptions import debug_traceback, internal_error_line
+from apispec.support.exceptions import UsageError, debug_traceback, internal_error_line
 
 Scope = dict[str, Any]
 MAX_BODY = "max_request_body"
+# Headers whose values are credentials: never a client's name in the log.
+SECRET_HEADERS = frozenset(
+    {"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "x-auth-token"}
+)
+_NUMBER = re.compile(r"/\d+(?=/|$)")
 REQUEST_ID = b"x-request-id"
 
 
@@ -60,6 +66,15 @@ class ProxySettings:
     insecure: bool = False  # do not verify the upstream's certificate
     timeout: float = 30.0  # seconds for the upstream's answer to start, and between bytes
     client_field: str = AUTO  # what names a client in the log and the summary
+
+    def check(self) -> None:
+        """UsageError for settings the proxy must refuse before it listens."""
+        upstream.parse_upstream(self.upstream)
+        if self.client_field.lower() in SECRET_HEADERS:
+            raise UsageError(
+                f"--client-field {self.client_field}: that header holds credentials, which the "
+                "proxy never logs; name clients by user-agent, address or another header"
+            )
 
 
 class ProxyApp:
@@ -220,7 +235,7 @@ class ProxyApp:
         path = request.scope.get("raw_path") or b""
         prefix = path.decode("latin-1").partition(upstream.API_SUFFIX)[0]
         base = str(request.base_url).rstrip("/") + prefix
-        params = self.judge.params(verdict, request.url.path)
+        params = self.judge.params(verdict, path.decode("latin-1"))
         return lifecycle_headers(self.registry, self.release, endpoint, params, base)
 
     def _notes(self, verdict: Verdict) -> tuple[Note, ...]:
@@ -254,7 +269,7 @@ class ProxyApp:
         if self.log is None:
             return
         path, _, query = target.partition("?")
-        shown = path
+        shown = _NUMBER.sub("/{id}", path)  # a path outside the API: its numbers may be ids
         if verdict is not None:
             prefix = path.partition(upstream.API_SUFFIX)[0]
             shown = prefix + upstream.API_SUFFIX + verdict.key[1]

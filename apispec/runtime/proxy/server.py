@@ -23,7 +23,6 @@ from apispec.runtime.aggregate import Aggregator, Tally
 from apispec.runtime.matching import Judge
 from apispec.runtime.proxy.app import ProxyApp, ProxySettings
 from apispec.runtime.proxy.log import RequestLog
-from apispec.runtime.proxy.upstream import parse_upstream
 from apispec.support.serving import Stop, base_url, bind, on_sigterm, raise_stop
 
 URL_VARIABLE = "APISPEC_PROXY_URL"
@@ -82,7 +81,7 @@ def serve(
     out: TextIO = sys.stderr,
 ) -> Tally:
     """Serve until Ctrl-C or SIGTERM; what passed, counted."""
-    parse_upstream(settings.upstream)  # a wrong URL is a usage error before anything listens
+    settings.check()  # a wrong URL is a usage error before anything listens
     sock = bind(host, port)
     writer = RequestLog(log) if log else None
     try:
@@ -116,7 +115,7 @@ def run_around(
     out: TextIO = sys.stderr,
 ) -> tuple[Tally, int]:
     """Start the proxy, run `command` (a shell command line) against it, stop; (tally, status)."""
-    parse_upstream(settings.upstream)
+    settings.check()
     sock = bind(host, port)
     writer = RequestLog(log) if log else None
     try:
