@@ -238,7 +238,8 @@ def test_strict_answers_an_invalid_filter_itself(tmp_path: Path) -> None:
 def test_hop_by_hop_headers_stay_and_lifecycle_headers_are_added() -> None:
     answer_head = (
         b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
-        b"Connection: keep-alive, X-Hop\r\nX-Hop: 1\r\nKeep-Alive: timeout=5\r\nX-Kept: yes\r\n\r\n{}"
+        b"Connection: keep-alive, X-Hop\r\nX-Hop: 1\r\nKeep-Alive: timeout=5\r\nX-Kept: yes\r\n"
+        b"Set-Cookie: session=alice-secret; Path=/\r\n\r\n{}"
     )
 
     def serve(server, conn) -> None:
@@ -257,6 +258,9 @@ def test_hop_by_hop_headers_stay_and_lifecycle_headers_are_added() -> None:
             },
             timeout=30,
         )
+        second = httpx.get(f"{running.api}/settings/public", timeout=30)  # another client
+    assert second.headers["set-cookie"] == "session=alice-secret; Path=/"  # passed on, as sent
+    assert b"alice-secret" not in server.requests[1]  # but never sent for anybody else
     head = server.requests[0].decode().lower().splitlines()
     assert head[0] == "get /api/v2/sensors/2048/overview http/1.1"
     received = dict(line.split(": ", 1) for line in head[1:])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ssl
 from dataclasses import dataclass
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 
 import httpx
 
@@ -58,8 +59,13 @@ def parse_upstream(text: str) -> httpx.URL:
 
 
 def client(timeout: float, insecure: bool) -> httpx.AsyncClient:
-    """The upstream client: no default headers, no environment proxies, no redirects followed."""
+    """The upstream client: no default headers, no environment proxies, no redirects followed,
+    and no cookie jar. httpx keeps the cookies answers set and sends them with later
+    requests: through a proxy shared by many clients, one client's session cookie would go
+    out with every other client's requests. A jar whose policy accepts no domain keeps
+    nothing; each client's own `Cookie` header is forwarded as it came."""
     made = httpx.AsyncClient(
+        cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
         verify=not insecure,
         trust_env=False,
         follow_redirects=False,
