@@ -18,7 +18,7 @@ from apispec.mock.app import create_app
 from apispec.mock.context import MockConfig, MockState
 from apispec.mock.data import API_PREFIX
 from apispec.registry.model import Registry
-from apispec.support.serving import LOOPBACK, Stop, base_url, bind, on_sigterm, raise_stop
+from apispec.support.serving import LOOPBACK, base_url, bind, run_until_stopped
 
 
 def _server(state: MockState, quiet: bool = True) -> object:
@@ -79,17 +79,7 @@ def serve(
         server = _server(state)
         for line in banner(state, base_url(sock)):
             print(line, file=out, flush=True)
-        # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal
-        # to the handler in place before it started: KeyboardInterrupt for SIGINT,
-        # and for SIGTERM (the default handler would end the process with status
-        # 143, skipping the last line) this one.
-        previous = on_sigterm(raise_stop)
-        try:
-            server.run(sockets=[sock])  # type: ignore[attr-defined]
-        except (KeyboardInterrupt, Stop):
-            pass
-        finally:
-            on_sigterm(previous)
+        run_until_stopped(lambda: server.run(sockets=[sock]))  # type: ignore[attr-defined]
     finally:
         sock.close()
     print("apispec mock: stopped", file=out, flush=True)

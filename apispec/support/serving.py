@@ -12,6 +12,7 @@ from __future__ import annotations
 import signal
 import socket
 import threading
+from collections.abc import Callable
 
 from apispec.support.exceptions import UsageError
 
@@ -53,3 +54,20 @@ def on_sigterm(handler: object) -> object:
     if threading.current_thread() is not threading.main_thread() or handler is None:
         return None
     return signal.signal(signal.SIGTERM, handler)  # type: ignore[arg-type]
+
+
+def run_until_stopped(run: Callable[[], object]) -> None:
+    """Run a server in the main thread until Ctrl-C or SIGTERM, both ending it quietly.
+
+    uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal to the
+    handler in place before it started: KeyboardInterrupt for SIGINT, and for SIGTERM
+    (the default handler would end the process with status 143, skipping the last
+    line) `raise_stop`.
+    """
+    previous = on_sigterm(raise_stop)
+    try:
+        run()
+    except (KeyboardInterrupt, Stop):
+        pass
+    finally:
+        on_sigterm(previous)

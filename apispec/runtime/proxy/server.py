@@ -10,11 +10,14 @@ GRACE seconds.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import TextIO
 
 from apispec.registry.model import Registry
@@ -23,7 +26,7 @@ from apispec.runtime.aggregate import Aggregator, Tally
 from apispec.runtime.matching import Judge
 from apispec.runtime.proxy.app import ProxyApp, ProxySettings
 from apispec.runtime.proxy.log import RequestLog
-from apispec.support.serving import Stop, base_url, bind, on_sigterm, raise_stop
+from apispec.support.serving import base_url, bind, run_until_stopped
 
 URL_VARIABLE = "APISPEC_PROXY_URL"
 GRACE = 3  # seconds requests in flight get when the proxy stops
@@ -47,16 +50,6 @@ def _server(app: ProxyApp) -> object:
     return uvicorn.Server(config)
 
 
-def _app(
-    settings: ProxySettings,
-    registry: Registry,
-    targets: tuple[Release, ...],
-    log: RequestLog | None,
-) -> tuple[ProxyApp, Tally]:
-    aggregator = Aggregator(Judge(registry, targets))
-    return ProxyApp(settings, aggregator.judge, aggregator, log), aggregator.tally
-
-
 def banner(
     settings: ProxySettings, url: str, targets: tuple[Release, ...], log: str | None
 ) -> list[str]:
@@ -71,6 +64,29 @@ def banner(
     return lines
 
 
+@contextlib.contextmanager
+def _listening(
+    settings: ProxySettings,
+    registry: Registry,
+    targets: tuple[Release, ...],
+    host: str,
+    port: int,
+    log: str | None,
+) -> Iterator[tuple[socket.socket, object, Tally]]:
+    """The bound socket, the uvicorn server of the proxy and its tally; all closed after."""
+    settings.check()  # a wrong URL is a usage error before anything listens
+    sock = bind(host, port)
+    writer = RequestLog(log) if log else None
+    try:
+        aggregator = Aggregator(Judge(registry, targets))
+        app = ProxyApp(settings, aggregator.judge, aggregator, writer)
+        yield sock, _server(app), aggregator.tally
+    finally:
+        sock.close()
+        if writer is not None:
+            writer.close()
+
+
 def serve(
     settings: ProxySettings,
     registry: Registry,
@@ -81,25 +97,10 @@ def serve(
     out: TextIO = sys.stderr,
 ) -> Tally:
     """Serve until Ctrl-C or SIGTERM; what passed, counted."""
-    settings.check()  # a wrong URL is a usage error before anything listens
-    sock = bind(host, port)
-    writer = RequestLog(log) if log else None
-    try:
-        app, tally = _app(settings, registry, targets, writer)
-        server = _server(app)
+    with _listening(settings, registry, targets, host, port, log) as (sock, server, tally):
         for line in [*banner(settings, base_url(sock), targets, log), "  press Ctrl-C to stop"]:
             print(line, file=out, flush=True)
-        previous = on_sigterm(raise_stop)
-        try:
-            server.run(sockets=[sock])  # type: ignore[attr-defined]
-        except (KeyboardInterrupt, Stop):
-            pass
-        finally:
-            on_sigterm(previous)
-    finally:
-        sock.close()
-        if writer is not None:
-            writer.close()
+        run_until_stopped(lambda: server.run(sockets=[sock]))  # type: ignore[attr-defined]
     print("apispec proxy: stopped", file=out, flush=True)
     return tally
 
@@ -115,12 +116,7 @@ def run_around(
     out: TextIO = sys.stderr,
 ) -> tuple[Tally, int]:
     """Start the proxy, run `command` (a shell command line) against it, stop; (tally, status)."""
-    settings.check()
-    sock = bind(host, port)
-    writer = RequestLog(log) if log else None
-    try:
-        app, tally = _app(settings, registry, targets, writer)
-        server = _server(app)
+    with _listening(settings, registry, targets, host, port, log) as (sock, server, tally):
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)  # type: ignore[attr-defined]
         thread.start()
         deadline = time.monotonic() + 10
@@ -137,10 +133,6 @@ def run_around(
         finally:
             server.should_exit = True  # type: ignore[attr-defined]
             thread.join(timeout=GRACE + 5)
-    finally:
-        sock.close()
-        if writer is not None:
-            writer.close()
     print("apispec proxy: stopped", file=out, flush=True)
     return tally, status
 

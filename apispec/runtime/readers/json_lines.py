@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from apispec.runtime.readers.options import ADDRESS, AUTO, USER, USER_AGENT, ReadOptions
-from apispec.runtime.readers.source import Source, lines
+from apispec.runtime.readers.source import Source, json_objects
 from apispec.runtime.readers.times import any_time
 from apispec.runtime.seen import Bad, Seen, authorization_kind, client_name
 from apispec.support.exceptions import UsageError, did_you_mean
@@ -107,20 +107,11 @@ def read(source: Source, options: ReadOptions) -> Iterator[Seen | Bad]:
     keys = field_keys(options.fields)
     client = options.client
     client_keys = keys[client] if client in (ADDRESS, USER_AGENT, USER) else (client,)
-    for number, raw in lines(source.chunks()):
-        if raw is None:
-            yield Bad(number, "line longer than 1 MB")
+    for item in json_objects(source):
+        if isinstance(item, Bad):
+            yield item
             continue
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            yield Bad(number, "not a JSON object")
-            continue
-        if not isinstance(data, dict):
-            yield Bad(number, "not a JSON object")
-            continue
+        number, data = item
         seen = _seen(data, keys, client, client_keys)
         yield seen if seen is not None else Bad(number, "no method and path under known keys")
 

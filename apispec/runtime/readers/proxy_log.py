@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from apispec.runtime.readers.options import ADDRESS, AUTO, USER_AGENT, ReadOptions
-from apispec.runtime.readers.source import Source, lines
+from apispec.runtime.readers.source import Source, json_objects
 from apispec.runtime.readers.times import iso
 from apispec.runtime.seen import BEARER, NOT_BEARER, Bad, Seen, client_name, iso_time
 
@@ -79,18 +79,12 @@ def record(
 
 def read(source: Source, options: ReadOptions) -> Iterator[Seen | Bad]:
     key = _CLIENT_KEYS.get(options.client, options.client)
-    for number, raw in lines(source.chunks()):
-        if raw is None:
-            yield Bad(number, "line longer than 1 MB")
+    for item in json_objects(source):
+        if isinstance(item, Bad):
+            yield item
             continue
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            yield Bad(number, "not a JSON object")
-            continue
-        seen = _seen(data, key) if isinstance(data, dict) else None
+        number, data = item
+        seen = _seen(data, key)
         yield seen if seen is not None else Bad(number, "not a line of apispec proxy's log")
 
 

@@ -11,11 +11,13 @@ stream is read from standard input (`-`).
 
 from __future__ import annotations
 
+import json
 import os
 import zlib
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
+from apispec.runtime.seen import Bad
 from apispec.support.exceptions import UsageError
 from apispec.support.inputs import InputError, file_kind
 
@@ -140,6 +142,25 @@ def lines(chunks: Iterator[bytes]) -> Iterator[tuple[int, bytes | None]]:
     if rest or overlong:
         number += 1
         yield number, None if overlong else rest.removesuffix(b"\r")
+
+
+def json_objects(source: Source) -> Iterator[tuple[int, dict[str, Any]] | Bad]:
+    """(number, object) for each line holding a JSON object; Bad for any other line that is
+    not blank (too long, not JSON, nested past the parser's stack, not an object)."""
+    for number, raw in lines(source.chunks()):
+        if raw is None:
+            yield Bad(number, "line longer than 1 MB")
+            continue
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            data = None
+        if isinstance(data, dict):
+            yield number, data
+        else:
+            yield Bad(number, "not a JSON object")
 
 
 def open_source(name: str, stdin: BinaryIO) -> Source:
