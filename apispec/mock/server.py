@@ -10,7 +10,6 @@ from __future__ import annotations
 import socket
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -18,7 +17,7 @@ from apispec.mock.app import create_app
 from apispec.mock.context import MockConfig, MockState
 from apispec.mock.data import API_PREFIX
 from apispec.registry.model import Registry
-from apispec.support.serving import LOOPBACK, base_url, bind, run_until_stopped
+from apispec.support.serving import LOOPBACK, base_url, bind, run_in_thread, run_until_stopped
 
 
 def _server(state: MockState, quiet: bool = True) -> object:
@@ -114,11 +113,5 @@ def start_in_thread(
     state = MockState(config or MockConfig(), registry)
     server = _server(state)
     sock = bind(host, 0)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)  # type: ignore[attr-defined]
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:  # type: ignore[attr-defined]
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the mock server did not start")
-        time.sleep(0.01)
+    thread = run_in_thread(server, sock, "mock")
     return RunningMock(base_url(sock), state, server, thread)

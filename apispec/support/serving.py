@@ -12,7 +12,9 @@ from __future__ import annotations
 import signal
 import socket
 import threading
+import time
 from collections.abc import Callable
+from typing import Any
 
 from apispec.support.exceptions import UsageError
 
@@ -71,3 +73,15 @@ def run_until_stopped(run: Callable[[], object]) -> None:
         pass
     finally:
         on_sigterm(previous)
+
+
+def run_in_thread(server: Any, sock: socket.socket, what: str) -> threading.Thread:
+    """Run a uvicorn server on `sock` in a daemon thread; returns once it accepts requests."""
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"the {what} server did not start")
+        time.sleep(0.01)
+    return thread

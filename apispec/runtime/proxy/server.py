@@ -15,8 +15,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from typing import TextIO
 
@@ -26,7 +24,7 @@ from apispec.runtime.aggregate import Aggregator, Tally
 from apispec.runtime.matching import Judge
 from apispec.runtime.proxy.app import ProxyApp, ProxySettings
 from apispec.runtime.proxy.log import RequestLog
-from apispec.support.serving import base_url, bind, run_until_stopped
+from apispec.support.serving import base_url, bind, run_in_thread, run_until_stopped
 
 URL_VARIABLE = "APISPEC_PROXY_URL"
 GRACE = 3  # seconds requests in flight get when the proxy stops
@@ -117,13 +115,7 @@ def run_around(
 ) -> tuple[Tally, int]:
     """Start the proxy, run `command` (a shell command line) against it, stop; (tally, status)."""
     with _listening(settings, registry, targets, host, port, log) as (sock, server, tally):
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)  # type: ignore[attr-defined]
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not server.started:  # type: ignore[attr-defined]
-            if not thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the proxy server did not start")
-            time.sleep(0.01)
+        thread = run_in_thread(server, sock, "proxy")
         url = base_url(sock)
         for line in banner(settings, url, targets, log):
             print(line, file=out, flush=True)

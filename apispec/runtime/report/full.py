@@ -15,33 +15,17 @@ from __future__ import annotations
 from apispec.runtime.report.model import (
     Report,
     bounds,
-    clients,
     groups,
     headline,
     plural,
     request_notes,
-    statuses,
-    successor,
+    table,
 )
-from apispec.runtime.seen import iso_time
 from apispec.support.printable import printable
 from apispec.support.text_table import render_table
 
-HEADERS = (
-    "METHOD",
-    "ENDPOINT",
-    "CLIENT",
-    "REQUESTS",
-    "FIRST SEEN",
-    "LAST SEEN",
-    "STATUSES",
-    "REQUEST ID",
-    "SUCCESSOR",
-)
-
 
 def render(report: Report) -> str:
-    several = len(report.targets) > 1
     lines = [f"{report.command}: {headline(report)}"]
     target = ", ".join(report.targets)
     lines.append(
@@ -49,35 +33,12 @@ def render(report: Report) -> str:
         + (f" (default: {report.target_default})" if report.target_default else "")
     )
     lines += [f"note: {note}" for note in bounds(report)]
-    join = report.join
     for group in groups(report):
         lines += ["", f"{group.title}: {plural(len(group.endpoints), 'endpoint')}, "
                   f"{plural(group.requests, 'request')}"]  # fmt: skip
-        rows = []
-        notes = []
-        for endpoint in group.endpoints:
-            method, path = endpoint.verdict.key
-            for client, pair in clients(endpoint):
-                row = [
-                    method,
-                    printable(path),
-                    printable(client),
-                    f"{pair.requests:,}",
-                    iso_time(pair.first),
-                    iso_time(pair.last),
-                    statuses(pair),
-                    printable(pair.request_id) if pair.request_id else None,
-                    successor(endpoint),
-                ]
-                if join is not None:
-                    row.append(len(join.sites.get(endpoint.verdict.key, ())))
-                rows.append(row)
-            for note in endpoint.verdict.notes:
-                where = f" ({note.target})" if several and note.target else ""
-                notes.append(f"  {note.code}{where} {printable(note.message)}")
-        headers = [*HEADERS, "CALL SITES"] if join is not None else list(HEADERS)
-        lines.append(render_table(headers, rows))
-        lines += list(dict.fromkeys(notes))
+        columns, rows, notes = table(report, group, printable)
+        lines.append(render_table(columns, rows))
+        lines += [f"  {code} {message}" for code, message in notes]
     found = request_notes(report)
     if found:
         lines += ["", f"findings on requests: {plural(len(found), 'finding')}"]
@@ -98,7 +59,7 @@ def render(report: Report) -> str:
                 ("CODE", "SEVERITY", "METHOD", "ENDPOINT", "CLIENT", "REQUESTS", "MESSAGE"), rows
             )
         )
-    if join is not None:
+    if report.join is not None:
         lines += _gap(report)
     return "\n".join(lines) + "\n"
 

@@ -8,15 +8,12 @@ from __future__ import annotations
 from apispec.runtime.report.model import (
     Report,
     bounds,
-    clients,
     groups,
     headline,
     plural,
     request_notes,
-    statuses,
-    successor,
+    table,
 )
-from apispec.runtime.seen import iso_time
 from apispec.support.printable import markdown_cell as cell
 
 
@@ -27,7 +24,6 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def render(report: Report) -> str:
-    several = len(report.targets) > 1
     lines = [f"## {report.command}", "", cell(headline(report)) + ".", ""]
     lines.append(f"Target: {cell(', '.join(report.targets))}.")
     lines += [f"\n> {cell(note)}" for note in bounds(report)]
@@ -39,35 +35,10 @@ def render(report: Report) -> str:
             f"{plural(group.requests, 'request')}",
             "",
         ]
-        headers = ["Method", "Endpoint", "Client", "Requests", "First seen", "Last seen"]
-        headers += ["Statuses", "Request id", "Successor"]
-        if join is not None:
-            headers.append("Call sites")
-        rows = []
-        notes: list[str] = []
-        for endpoint in group.endpoints:
-            method, path = endpoint.verdict.key
-            for client, pair in clients(endpoint):
-                row = [
-                    method,
-                    cell(path),
-                    cell(client),
-                    f"{pair.requests:,}",
-                    iso_time(pair.first) or "-",
-                    iso_time(pair.last) or "-",
-                    statuses(pair),
-                    cell(pair.request_id or "-"),
-                    cell(successor(endpoint) or "-"),
-                ]
-                if join is not None:
-                    row.append(str(len(join.sites.get(endpoint.verdict.key, ()))))
-                rows.append(row)
-            for note in endpoint.verdict.notes:
-                where = f" ({note.target})" if several and note.target else ""
-                notes.append(f"- **{note.code}**{cell(where)} {cell(note.message)}")
-        lines += _table(headers, rows)
+        columns, rows, notes = table(report, group, cell)
+        lines += _table([c.capitalize() for c in columns], rows)
         if notes:
-            lines += ["", *dict.fromkeys(notes)]
+            lines += ["", *(f"- **{code}** {message}" for code, message in notes)]
     found = request_notes(report)
     if found:
         lines += ["", f"### Findings on requests: {plural(len(found), 'finding')}", ""]

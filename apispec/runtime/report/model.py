@@ -7,6 +7,7 @@ here, so the formats cannot disagree about them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -16,6 +17,7 @@ from apispec.registry.model import Registry
 from apispec.runtime.aggregate import EndpointStats, Pair, Tally
 from apispec.runtime.calls import Join
 from apispec.runtime.matching import Note
+from apispec.runtime.seen import iso_time
 
 
 @dataclass
@@ -90,6 +92,56 @@ def statuses(pair: Pair) -> str:
     """`200:30 404:2`: each status and its count, the most frequent first (`-`: not logged)."""
     ordered = sorted(pair.statuses.items(), key=lambda item: (-item[1], item[0] or 0))
     return " ".join(f"{status if status is not None else '-'}:{n}" for status, n in ordered)
+
+
+# The columns of a verdict table (the full and markdown reports), in order; CALL SITES
+# only with --calls.
+COLUMNS = (
+    "METHOD",
+    "ENDPOINT",
+    "CLIENT",
+    "REQUESTS",
+    "FIRST SEEN",
+    "LAST SEEN",
+    "STATUSES",
+    "REQUEST ID",
+    "SUCCESSOR",
+)
+CALL_SITES = "CALL SITES"
+
+
+def table(
+    report: Report, group: Group, escape: Callable[[str], str]
+) -> tuple[list[str], list[list[str]], list[tuple[str, str]]]:
+    """A verdict table: column names, one row per endpoint and client (`-` for nothing,
+    text from the log through `escape`), and the endpoints' findings as (code, message)
+    with the target in the code's place when there are several targets."""
+    join = report.join
+    several = len(report.targets) > 1
+    rows = []
+    notes: dict[tuple[str, str], None] = {}
+    for endpoint in group.endpoints:
+        method, path = endpoint.verdict.key
+        for client, pair in clients(endpoint):
+            row = [
+                method,
+                escape(path),
+                escape(client),
+                f"{pair.requests:,}",
+                iso_time(pair.first) or "-",
+                iso_time(pair.last) or "-",
+                statuses(pair),
+                escape(pair.request_id or "-"),
+                escape(successor(endpoint) or "-"),
+            ]
+            if join is not None:
+                row.append(str(len(join.sites.get(endpoint.verdict.key, ()))))
+            rows.append(row)
+        for note in endpoint.verdict.notes:
+            code = f"{note.code} ({note.target})" if several and note.target else note.code
+            notes[(code, escape(note.message))] = None
+    columns = [*COLUMNS, CALL_SITES] if join is not None else list(COLUMNS)
+    return columns, rows, list(notes)
 
 
 def request_notes(report: Report) -> list[tuple[EndpointStats, str, Note, int]]:
