@@ -10,6 +10,7 @@ could be read at all, the error alone is the answer.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,16 +76,16 @@ def execute(request: TrafficRequest, stdin: BinaryIO) -> TrafficOutcome:
     aggregator = Aggregator(Judge(registry, targets))
     errors: list[str] = []
     opened = 0
-    sources: list[Source] = []
-    for name in request.inputs or ["-"]:
+    names = request.inputs or ["-"]
+    total = sum(_size(name) for name in names)
+    done = 0
+    for name in names:  # opened one at a time: a thousand rotated logs hold one descriptor
+        stats = None
         try:
-            sources.append(open_source(name, stdin))
+            source = open_source(name, stdin)
         except ApispecError as exc:
             errors.append(str(exc))
-    total = sum(s.size or 0 for s in sources)
-    done = 0
-    for source in sources:
-        stats = None
+            continue
         try:
             reader = _reader(source, request.format_in)
             stats = aggregator.start(source.name, reader.DESCRIPTION)
@@ -112,6 +113,16 @@ def execute(request: TrafficRequest, stdin: BinaryIO) -> TrafficOutcome:
     else:
         code = EXIT_FINDINGS if fails(tally.worst, request.fail_on) else EXIT_OK
     return TrafficOutcome(report, warnings, errors, code)
+
+
+def _size(name: str) -> int:
+    """The size of an input on disk, for the progress line (0: standard input, or unknown)."""
+    if name == "-":
+        return 0
+    try:
+        return os.stat(name).st_size
+    except OSError:
+        return 0
 
 
 def _reader(source: Source, named: str | None) -> ModuleType:

@@ -113,7 +113,7 @@ class Source:
         yield from self._chunks
 
     def close(self) -> None:
-        if self._stream is not None:
+        if self.size is not None:  # a file apispec opened; standard input stays open
             self._stream.close()
 
 
