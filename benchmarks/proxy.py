@@ -10,7 +10,9 @@ query parameter the rules check (`GET /sensors/{id}/overview?...`, judged,
 answered with Deprecation, Link and Apispec-Finding headers).
 
 Printed per request: p50 and p99 latency straight and through the proxy, and
-the difference (what the proxy adds), in milliseconds, with the load average.
+the difference (what the proxy adds), in milliseconds, with the load average;
+and the CPU time the mock and the proxy spend per request (from /proc), which a
+busy machine disturbs less than latency.
 
 Usage: python benchmarks/proxy.py [--clients 8] [--requests 200]
 """
@@ -26,6 +28,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import httpx
 
@@ -44,6 +47,15 @@ def _start(args: list[str], stream: str, pattern: str) -> tuple[subprocess.Popen
             return process, found[1]
     process.kill()
     raise SystemExit(f"apispec {args[0]} did not start")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process so far (Linux /proc), 0 elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -106,12 +118,14 @@ def main() -> int:
                     timings[key].extend(values)
 
         threads = [threading.Thread(target=client) for _ in range(args.clients)]
+        cpu_before = _cpu_seconds(mock.pid), _cpu_seconds(proxy.pid)
         started = time.perf_counter()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
         elapsed = time.perf_counter() - started
+        cpu_after = _cpu_seconds(mock.pid), _cpu_seconds(proxy.pid)
     finally:
         for process in (proxy, mock):
             process.send_signal(signal.SIGINT)
@@ -120,6 +134,14 @@ def main() -> int:
     print(
         f"apispec proxy, {args.clients} clients x {args.requests} requests per route and way, "
         f"{elapsed:.1f} s; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+    )
+    # the mock answers both ways (straight and through the proxy); the proxy one way
+    answered = args.clients * (args.requests + 3) * len(paths)
+    mock_ms = (cpu_after[0] - cpu_before[0]) * 1000 / (2 * answered)
+    proxy_ms = (cpu_after[1] - cpu_before[1]) * 1000 / answered
+    print(
+        f"  CPU per request (steadier than latency on a shared machine): the mock {mock_ms:.2f} ms,"
+        f" the proxy {proxy_ms:.2f} ms"
     )
     for name in paths:
         straight, proxied = timings[(name, "straight")], timings[(name, "through")]
