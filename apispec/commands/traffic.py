@@ -98,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
     from apispec.support.printable import printable
     from apispec.support.terminal import Progress, interactive
 
+    if not args.inputs and sys.stdin.isatty():  # nothing named, nothing piped: say so, never wait
+        from apispec.support.exceptions import UsageError
+
+        raise UsageError("name a log file (or -), or pipe one to `apispec traffic`")
     fields = dict(args.field)
     field_keys(fields)  # a mistyped NAME is a usage error before anything is read
     progress = None

@@ -347,3 +347,20 @@ def test_a_header_holding_credentials_never_names_clients(header: str) -> None:
         f"apispec: error: --client-field {header}: that header holds credentials, which the "
         "proxy never logs; name clients by user-agent, address or another header\n"
     )
+
+
+def test_nothing_named_and_a_terminal_on_stdin_is_an_error_not_a_wait() -> None:
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [PYTHON, "-m", "apispec", "traffic"], stdin=follower, capture_output=True, timeout=30
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert done.returncode == 2
+    assert (
+        done.stderr == b"apispec: error: name a log file (or -), or pipe one to `apispec traffic`\n"
+    )
