@@ -101,3 +101,21 @@ def registry_from(args: argparse.Namespace) -> Registry:
     from apispec.registry.load import load_registry
 
     return load_registry(args.registry, tuple(args.overlay))
+
+
+def release_list(value: str) -> list[str]:
+    """`--target 24.3.100,25.x.122`: one or more releases, never none."""
+    releases = [r.strip() for r in value.split(",") if r.strip()]
+    if not releases:
+        raise argparse.ArgumentTypeError("expected a release such as 25.x.122")
+    return releases
+
+
+def write_report(text: str, output: Path | None) -> None:
+    """A report to `-o FILE` (written atomically), or to standard output for none or `-`."""
+    if output is None or str(output) == "-":
+        sys.stdout.write(text)
+        return
+    from apispec.support.outputs import write_atomic
+
+    write_atomic(output, text)

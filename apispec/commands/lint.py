@@ -6,7 +6,12 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from apispec.commands import add_format_option, add_output_option, add_registry_option
+from apispec.commands import (
+    add_format_option,
+    add_output_option,
+    add_registry_option,
+    release_list,
+)
 from apispec.lint.finding import DEFAULT_FAIL_ON, FAIL_LEVELS
 from apispec.lint.report import FORMATS
 
@@ -16,14 +21,6 @@ if TYPE_CHECKING:
 
 def _codes(value: str) -> list[str]:
     return [c for c in value.split(",") if c.strip()]
-
-
-def _releases(value: str) -> list[str]:
-    """`--target 24.3.100,25.x.122`: one or more releases, never none."""
-    releases = [r.strip() for r in value.split(",") if r.strip()]
-    if not releases:
-        raise argparse.ArgumentTypeError("expected a release such as 25.x.122")
-    return releases
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,7 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--target",
         action="append",
-        type=_releases,
+        type=release_list,
         metavar="RELEASE",
         help="release the server runs (repeatable, or a comma list; default: the newest "
         "concrete release)",

@@ -193,7 +193,9 @@ class Opaque:
     end: int
 
 
-Expr = Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | Opaque | Interp
+Expr = (
+    Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | Opaque | Interp
+)
 
 # -- values -----------------------------------------------------------------------
 
