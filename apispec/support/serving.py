@@ -14,6 +14,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 from apispec.support.exceptions import UsageError
@@ -51,11 +52,15 @@ def raise_stop(signum: int, frame: object) -> None:
     raise Stop
 
 
-def on_sigterm(handler: object) -> object:
+# What signal.signal takes and gives back.
+Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
+
+
+def on_sigterm(handler: Handler) -> Handler:
     """Install a SIGTERM handler (main thread only; elsewhere nothing); the previous one."""
     if threading.current_thread() is not threading.main_thread() or handler is None:
         return None
-    return signal.signal(signal.SIGTERM, handler)  # type: ignore[arg-type]
+    return signal.signal(signal.SIGTERM, handler)
 
 
 def run_until_stopped(run: Callable[[], object]) -> None:

@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from apispec.registry.model import Registry
 from apispec.registry.releases import Release
@@ -25,6 +25,9 @@ from apispec.runtime.matching import Judge
 from apispec.runtime.proxy.app import ProxyApp, ProxySettings
 from apispec.runtime.proxy.log import RequestLog
 from apispec.support.serving import base_url, bind, run_in_thread, run_until_stopped
+
+if TYPE_CHECKING:
+    import uvicorn
 
 URL_VARIABLE = "APISPEC_PROXY_URL"
 GRACE = 3  # seconds requests in flight get when the proxy stops
@@ -70,7 +73,7 @@ def _listening(
     host: str,
     port: int,
     log: str | None,
-) -> Iterator[tuple[socket.socket, object, Tally]]:
+) -> Iterator[tuple[socket.socket, uvicorn.Server, Tally]]:
     """The bound socket, the uvicorn server of the proxy and its tally; all closed after."""
     settings.check()  # a wrong URL is a usage error before anything listens
     sock = bind(host, port)
@@ -98,7 +101,7 @@ def serve(
     with _listening(settings, registry, targets, host, port, log) as (sock, server, tally):
         for line in [*banner(settings, base_url(sock), targets, log), "  press Ctrl-C to stop"]:
             print(line, file=out, flush=True)
-        run_until_stopped(lambda: server.run(sockets=[sock]))  # type: ignore[attr-defined]
+        run_until_stopped(lambda: server.run(sockets=[sock]))
     print("apispec proxy: stopped", file=out, flush=True)
     return tally
 
@@ -123,7 +126,7 @@ def run_around(
         try:
             status = _run(command, {**os.environ, URL_VARIABLE: url})
         finally:
-            server.should_exit = True  # type: ignore[attr-defined]
+            server.should_exit = True
             thread.join(timeout=GRACE + 5)
     print("apispec proxy: stopped", file=out, flush=True)
     return tally, status

@@ -7,7 +7,9 @@ its value are kept: most lines cost one comparison, not a parse.
 from __future__ import annotations
 
 import calendar
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 _MONTHS = {
     m: i
@@ -20,7 +22,7 @@ _MONTHS = {
 class LastTime:
     """One parser with the last (text, value) kept."""
 
-    def __init__(self, parse: object) -> None:
+    def __init__(self, parse: Callable[[Any], float | None]) -> None:
         self._parse = parse
         self._text: object = None
         self._value: float | None = None
@@ -28,7 +30,7 @@ class LastTime:
     def __call__(self, text: object) -> float | None:
         if text != self._text:
             self._text = text
-            self._value = self._parse(text)  # type: ignore[operator]
+            self._value = self._parse(text)
         return self._value
 
 

@@ -69,7 +69,8 @@ def groups(report: Report) -> list[Group]:
     def rank(group: Group) -> tuple[int, str]:
         if group.code is None:
             return (1, "")
-        worst = max(Severity(owner(e).severity).rank for e in group.endpoints)  # type: ignore[union-attr]
+        notes = [note for e in group.endpoints if (note := owner(e)) is not None]
+        worst = max(Severity(note.severity).rank for note in notes)
         return (-worst, group.code)
 
     return sorted(ordered, key=rank)
