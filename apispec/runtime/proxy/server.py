@@ -33,7 +33,7 @@ URL_VARIABLE = "APISPEC_PROXY_URL"
 GRACE = 3  # seconds requests in flight get when the proxy stops
 
 
-def _server(app: ProxyApp) -> object:
+def _server(app: ProxyApp) -> uvicorn.Server:
     import uvicorn
 
     config = uvicorn.Config(
