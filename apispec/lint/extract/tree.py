@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from apispec.lint.extract import parse as parse_module
 from apispec.lint.extract.build import (
     Located,
     header_values,
@@ -73,7 +74,13 @@ def extract_tree(
 
     `evidence_text`: the whole file a region is part of (its prose names the API too).
     """
-    parsed = parse(text, grammar_for(language, filename))
+    grammar = grammar_for(language, filename)
+    kept = parse_module.TREES
+    parsed = (
+        kept.parse(filename, text, grammar)
+        if kept is not None and filename
+        else parse(text, grammar)
+    )
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
