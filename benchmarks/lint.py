@@ -128,9 +128,17 @@ HEADERS = {
 
 
 def generate(
-    root: Path, files: int, call_file_share: float = CALL_FILE_SHARE, seed: int = 7
+    root: Path,
+    files: int,
+    call_file_share: float = CALL_FILE_SHARE,
+    seed: int = 7,
+    calls_per_file: float = CALLS_PER_CALL_FILE,
 ) -> tuple[int, int, int]:
-    """Write the corpus; (files, lines, call lines)."""
+    """Write the corpus; (files, lines, call lines).
+
+    `calls_per_file` may be fractional (2.5: half the calling files have 2
+    calls, half 3), so that a spread shape keeps a compact shape's call lines.
+    """
     rng = random.Random(seed)
     extensions = list(FILLER)
     total_lines = calls = 0
@@ -143,9 +151,10 @@ def generate(
         if with_calls:
             lines.extend(HEADERS[ext].splitlines())
         filler = FILLER[ext]
-        call_lines = (
-            set(rng.sample(range(LINES_PER_FILE), CALLS_PER_CALL_FILE)) if with_calls else set()
-        )
+        count = int(calls_per_file)
+        if with_calls and calls_per_file % 1:  # never drawn for a whole count: same corpus
+            count += rng.random() < calls_per_file % 1
+        call_lines = set(rng.sample(range(LINES_PER_FILE), count)) if with_calls else set()
         while len(lines) < LINES_PER_FILE:
             n = len(lines)
             if n in call_lines:

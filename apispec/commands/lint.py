@@ -87,6 +87,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="skip paths matching GLOB (repeatable)",
     )
     p.add_argument("--no-gitignore", action="store_true", help="do not honour .gitignore files")
+    p.add_argument(
+        "--follow-links",
+        action="store_true",
+        help="also follow symlinks that lead outside the given paths",
+    )
     p.add_argument("--max-file-size", metavar="SIZE", help="skip larger files (default 5MB)")
     p.add_argument(
         "--file-timeout",
@@ -159,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
         ignore=args.ignore or [],
         exclude=args.exclude,
         respect_gitignore=not args.no_gitignore,
+        follow_links=args.follow_links,
         max_file_size=args.max_file_size,
         file_timeout=args.file_timeout,
         stdin_filename=args.stdin_filename,

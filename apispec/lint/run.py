@@ -52,6 +52,7 @@ class LintRequest:
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     respect_gitignore: bool = True
+    follow_links: bool = False  # follow symlinks that lead outside the named paths too
     max_file_size: str | None = None
     file_timeout: str | None = None
     stdin_filename: str | None = None
@@ -218,6 +219,7 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
             max_size=config.max_file_size,
             warnings=warnings,
             ignored=ignored,
+            follow_links=request.follow_links,
         )
         store = open_store(options, request.cache_dir) if request.cache else None
         result = lint_files(candidates, options, request.jobs, store, request.progress)
