@@ -20,6 +20,7 @@ from apispec.lint.engine import LintResult, Options, lint_one
 from apispec.lint.finding import Finding, Severity, Skipped
 from apispec.lint.fix import apply_fixes
 from apispec.lint.pool import lint_files
+from apispec.lint.replay import Walked
 from apispec.lint.report import FORMATS
 from apispec.lint.rewrite import Fixer, Suppressor, add_suppressions, unified
 from apispec.lint.rules import expand_codes
@@ -82,6 +83,7 @@ class Outcome:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     output_format: str | None = None  # the configuration's `output-format`, if it names one
+    walked: Walked | None = None  # the walk and the files read besides: a replay's manifest
 
 
 class _Settled(NamedTuple):
@@ -176,12 +178,16 @@ def exit_code(findings: list[Finding], fail_on: str | None) -> int:
 
 def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
     """One lint run: settle configuration and targets, lint, narrow, decide the exit code."""
-    outcome, config = _execute(request, stdin)
+    walks: list[Walked] = []
+    outcome, config = _execute(request, stdin, walks)
     outcome.output_format = config.output_format
+    outcome.walked = walks[0] if walks else None
     return outcome
 
 
-def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Config]:
+def _execute(
+    request: LintRequest, stdin: TextIO | None, walks: list[Walked]
+) -> tuple[Outcome, Config]:
     errors: list[str] = []
     warnings: list[str] = []
     settled = _settle(request, warnings)
@@ -212,14 +218,31 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
             return outcome, config
     else:
         ignored: list[str] = []
+        walk_warnings: list[str] = []
         candidates, skipped = discover(
             paths,
             excludes=config.exclude,
             respect_gitignore=config.respect_gitignore,
             max_size=config.max_file_size,
-            warnings=warnings,
+            warnings=walk_warnings,
             ignored=ignored,
             follow_links=request.follow_links,
+        )
+        warnings += walk_warnings
+        inputs = [p for p in (config.source, options.registry_dir, request.baseline) if p]
+        walks.append(
+            Walked(
+                [str(p) for p in paths],
+                list(config.exclude),
+                config.respect_gitignore,
+                config.max_file_size,
+                request.follow_links,
+                candidates,
+                list(skipped),
+                list(ignored),
+                walk_warnings,
+                [*inputs, *options.overlays],
+            )
         )
         store = open_store(options, request.cache_dir) if request.cache else None
         result = lint_files(candidates, options, request.jobs, store, request.progress)
