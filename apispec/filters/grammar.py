@@ -117,7 +117,8 @@ class Tables:
     states: list[dict[str, int]]
     start_state: int
     end_state: int
-    reductions: list[tuple[int, str, Callback]]
+    # a callback of None: the rule passes its one child through (`?rule`), nothing to build
+    reductions: list[tuple[int, str, Callback | None]]
     display: dict[str, str]  # terminal -> words for messages
 
 
@@ -132,7 +133,7 @@ def tables() -> Tables:
         start_state=data["start_state"],
         end_state=data["end_state"],
         reductions=[
-            (size, origin, _callback(builder, method, keep, expand1))
+            (size, origin, _callback(builder, method, keep, expand1, size))
             for size, origin, method, keep, expand1 in data["reductions"]
         ],
         display=data["display"],
@@ -140,15 +141,22 @@ def tables() -> Tables:
 
 
 def _callback(
-    builder: TreeBuilder, method: str | None, keep: list[list[Any]] | None, expand1: bool
-) -> Callback:
-    """The same shaping Lark applies before calling the tree builder.
+    builder: TreeBuilder,
+    method: str | None,
+    keep: list[list[Any]] | None,
+    expand1: bool,
+    size: int,
+) -> Callback | None:
+    """The same shaping Lark applies before calling the tree builder; None for a rule that
+    passes its one child through (`?rule` of one symbol: most reductions of a filter).
 
     `keep` lists (child index, splice) pairs: children not listed are filtered
     tokens (`_AND`, `_COMMA`), spliced ones are helper rules (`a (_OR b)*`)
     whose children move into the parent. `expand1` (`?rule`) passes a single
     child through. Helper rules have no method and return their child list.
     """
+    if expand1 and size == 1 and keep in (None, [[0, False]], [[0, 0]]):
+        return None
     build: Callback = getattr(builder, method) if method else _same
     if keep is None and not expand1:
         return build
