@@ -18,7 +18,7 @@ import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -112,7 +112,10 @@ class Tables:
     (number of children, rule name, callback).
     """
 
-    token_re: re.Pattern[str]  # one named group per terminal
+    token_pattern: str  # one named group per terminal
+    # the same, compiled, without PLACEHOLDER, for text with no placeholder character (nearly all):
+    # its group, tried first at every token, scans a whole word before it can fail
+    plain_re: re.Pattern[str]
     ignore: frozenset[str]
     states: list[dict[str, int]]
     start_state: int
@@ -121,13 +124,21 @@ class Tables:
     reductions: list[tuple[int, str, Callback | None]]
     display: dict[str, str]  # terminal -> words for messages
 
+    @cached_property
+    def token_re(self) -> re.Pattern[str]:
+        """The lexer for text with placeholders: compiled the first time one is met."""
+        return re.compile(self.token_pattern)
+
 
 @cache
 def tables() -> Tables:
     data = _load_tables()
     builder = TreeBuilder()
     return Tables(
-        token_re=re.compile(data["token_re"]),
+        token_pattern=data["token_re"],
+        plain_re=re.compile(
+            data["token_re"].replace("(?P<PLACEHOLDER>", "(?P<PLACEHOLDER>(?!)", 1)
+        ),
         ignore=frozenset(data["ignore"]),
         states=data["states"],
         start_state=data["start_state"],

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from apispec.filters.ast import FilterTree
-from apispec.filters.grammar import Tables, tables
+from apispec.filters.grammar import PLACEHOLDER_CHAR, Tables, tables
 
 Span = tuple[int, int]
 
@@ -59,7 +59,7 @@ class OffsetMap:
 def tokenize(text: str, tbl: Tables | None = None) -> tuple[list[Token], int]:
     """Split `text` into terminals; returns the tokens and the offset where lexing stopped."""
     tbl = tbl or tables()
-    match = tbl.token_re.match
+    match = (tbl.token_re if PLACEHOLDER_CHAR in text else tbl.plain_re).match
     ignore = tbl.ignore
     tokens: list[Token] = []
     pos = 0
