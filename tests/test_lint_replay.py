@@ -268,6 +268,21 @@ def test_runs_that_write_or_fail_keep_no_manifest(cli, tree: Path, linted) -> No
     assert _manifests(tree) == []
 
 
+def test_a_run_with_a_file_not_linted_keeps_no_manifest(cli, tree: Path, monkeypatch) -> None:
+    """A file over its time budget is tried again by the next run, never replayed as skipped."""
+    from apispec.lint import pool
+    from apispec.lint.engine import FileResult
+    from apispec.lint.finding import Skipped
+
+    reason = "not linted: took longer than the time budget of 10 s (--file-timeout)"
+    monkeypatch.setattr(
+        pool, "lint_in_budget", lambda _c, _t, path: FileResult(path, skipped=Skipped(path, reason))
+    )
+    result = cli(*ARGS)
+    assert result.code == 0 and reason in result.out
+    assert _manifests(tree) == []
+
+
 def test_a_damaged_manifest_is_never_trusted(cli, tree: Path, linted) -> None:
     first = cli(*ARGS)
     (manifest,) = _manifests(tree)

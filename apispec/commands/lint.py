@@ -161,7 +161,9 @@ def run(args: argparse.Namespace) -> int:
 
         write_atomic(args.output, report_file)
     sys.stdout.write(stdout)
-    if manifest is not None and outcome.walked is not None and outcome.direct is None:
+    # a file not linted (time budget, internal error) is tried again next time, never replayed
+    retry = any(s.reason.startswith("not linted:") for s in outcome.result.skipped)
+    if manifest is not None and outcome.walked is not None and outcome.direct is None and not retry:
         manifest.save(outcome.walked, Output(stdout, errors, report_file, code))
     return code
 

@@ -33,11 +33,15 @@ def clean(result: Run, code: int) -> Run:
 
 def apispec_run(*args: str, cwd: Path | None = None, timeout: float = 60, **env: str) -> Run:
     """Run `python -m apispec ARGS...` in `cwd`; caches off, so every run reads its inputs."""
+    return _run([sys.executable, "-m", "apispec", *args], cwd, timeout, env)
+
+
+def _run(command: list[str], cwd: Path | None, timeout: float, env: dict[str, str]) -> Run:
     environment = {**os.environ, "APISPEC_NO_CACHE": "1", **env}
     if "APISPEC_DEBUG" not in env:
         environment.pop("APISPEC_DEBUG", None)
     done = subprocess.run(
-        [sys.executable, "-m", "apispec", *args],
+        command,
         cwd=cwd,
         capture_output=True,
         timeout=timeout,
@@ -83,20 +87,10 @@ def traced_run(
 ) -> tuple[Run, list[str]]:
     """`apispec ARGS...` (or `--python CODE`) in `cwd`, and every path it opened or listed,
     as lines `open PATH` and `list PATH` (absolute)."""
-    environment = {**os.environ, "APISPEC_NO_CACHE": "1", "APISPEC_TEST_TRACE": str(trace), **env}
-    environment.pop("APISPEC_DEBUG", None)
-    done = subprocess.run(
+    run = _run(
         [sys.executable, "-c", _TRACER, *args],
-        cwd=cwd,
-        capture_output=True,
-        timeout=timeout,
-        env=environment,
-        stdin=subprocess.DEVNULL,
-    )
-    run = Run(
-        done.returncode,
-        done.stdout.decode("utf-8", "backslashreplace"),
-        done.stderr.decode("utf-8", "backslashreplace"),
-        done.stdout,
+        cwd,
+        timeout,
+        {**env, "APISPEC_TEST_TRACE": str(trace)},
     )
     return run, trace.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
