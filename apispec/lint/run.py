@@ -18,11 +18,9 @@ from apispec.lint.config import Config, ConfigError, load_config, parse_seconds,
 from apispec.lint.discover import discover, display_path, pattern_error
 from apispec.lint.engine import LintResult, Options, lint_one
 from apispec.lint.finding import Finding, Severity, Skipped
-from apispec.lint.fix import apply_fixes
 from apispec.lint.pool import lint_files
 from apispec.lint.replay import Walked
 from apispec.lint.report import FORMATS
-from apispec.lint.rewrite import Fixer, Suppressor, add_suppressions, unified
 from apispec.lint.rules import expand_codes
 from apispec.registry.load import load_registry
 from apispec.registry.model import Registry
@@ -255,6 +253,8 @@ def _execute(
         if not candidates and not named_skipped:
             _nothing_to_lint(request.paths, paths, result, errors, warnings)
         if request.fix or request.diff:
+            from apispec.lint.rewrite import Fixer  # only runs that write import the writers
+
             fixer = Fixer(result, options, paths, request.unsafe_fixes, request.diff)
             diff = fixer.run()
             result.fixed = fixer.changed
@@ -367,6 +367,9 @@ def _worst(code: int, result: LintResult, errors: list[str]) -> int:
 
 
 def _fix_stdin(text: str, request: LintRequest, result: LintResult, name: str) -> Outcome:
+    from apispec.lint.fix import apply_fixes
+    from apispec.lint.rewrite import unified
+
     fixed, _count = apply_fixes(text, result.findings, request.unsafe_fixes)
     if request.diff:
         diff = unified(text, fixed, name)
@@ -390,6 +393,8 @@ def _suppress(
     finding no comment can be written for (JSON, a continued line, a file not in
     UTF-8) is a warning naming it, so nobody believes it is quiet.
     """
+    from apispec.lint.rewrite import Suppressor, add_suppressions
+
     if text is not None and name is not None:
         changed, added, refused = add_suppressions(text, result.findings, name)
         warnings += [_refused(f) for f in refused]
