@@ -217,11 +217,15 @@ class _Walker:
         except OSError as exc:
             self.skipped.append(Skipped(display_path(directory), f"unreadable: {exc.strerror}"))
             return []
-        if self.respect_gitignore and any(e.name == ".gitignore" for e in entries):
+        if self.respect_gitignore and ".gitignore" in [e.name for e in entries]:
             spec = _gitignore(directory, self.warnings)
             if spec is not None:
                 ignores = [*ignores, (directory + os.sep, spec)]
         below: list[tuple[str, Ignores, str | None]] = []
+        # Bound once: the loop runs for every file of the tree, also in a whole-tree replay.
+        matching = self.exclude is not None or bool(ignores)
+        seen, add_seen, found = self.seen_files, self.seen_files.add, self.files.append
+        max_size = self.max_size
         for entry in entries:
             path = entry.path
             try:
@@ -237,9 +241,7 @@ class _Walker:
                 continue  # sockets, fifos, devices
             if is_dir and entry.name in DEFAULT_EXCLUDES:
                 continue
-            if (self.exclude is not None or ignores) and self.ignored(
-                path, entry.name, is_dir, ignores
-            ):
+            if matching and self.ignored(path, entry.name, is_dir, ignores):
                 if self.ignored_paths is not None:  # counted in the summary, never read
                     self.ignored_paths.append(display_path(path) + ("/" if is_dir else ""))
                 continue
@@ -257,11 +259,19 @@ class _Walker:
             except OSError as exc:
                 self.skipped.append(Skipped(display_path(path), f"unreadable: {exc.strerror}"))
                 continue
-            self.add_file(path, info)
+            if path in seen:
+                continue  # also named on the command line
+            add_seen(path)
+            if info.st_size > max_size:
+                self.skipped.append(Skipped(display_path(path), _too_large(info.st_size, max_size)))
+            else:
+                found(_new(Candidate, (path, *_stamp(info))))
         return below
 
 
 _name = attrgetter("name")
+_stamp = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino")
+_new = tuple.__new__  # a Candidate without NamedTuple's Python-level constructor
 
 
 def _lifted(spec: pathspec.PathSpec | None, *names: str) -> pathspec.PathSpec | None:
