@@ -141,16 +141,14 @@ def run(args: argparse.Namespace) -> int:
     import sys
     import time
 
+    from apispec.lint.replay import Manifest, Output, replayable
     from apispec.support.terminal import interactive
 
     started_ns = time.time_ns()  # before anything is read: what a replay may trust
     started = time.perf_counter()
     to_terminal = args.output is None and interactive(sys.stdout)
-    manifest = None
-    from apispec.lint.replay import Manifest, Output, replayable
-
-    if replayable(args, to_terminal):
-        manifest = Manifest(args, started_ns)
+    manifest = Manifest(args, started_ns) if replayable(args, to_terminal) else None
+    if manifest is not None:
         stored = manifest.replay()
         if stored is not None:  # nothing the report depends on changed: the linter stays unloaded
             return _replay(args, stored)

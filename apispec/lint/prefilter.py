@@ -35,7 +35,7 @@ def python_worth_decoding(data: bytes) -> bool:
     is in the text exactly when it is in the bytes. The first test is six
     searches written out (`rtg` and `RTG` stand for the three spellings of
     prtg; lower() would cost more than two searches), the exact one runs only
-    on the few files that pass it. The fallback where the C pass is missing.
+    on the few files that pass it. The fallback where the compiled pass is missing.
     """
     return (
         b"api/v2" in data
