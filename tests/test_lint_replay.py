@@ -283,6 +283,20 @@ def test_a_run_with_a_file_not_linted_keeps_no_manifest(cli, tree: Path, monkeyp
     assert _manifests(tree) == []
 
 
+def test_the_least_recently_used_manifests_are_removed(cli, tree: Path, monkeypatch) -> None:
+    from apispec.lint import replay
+
+    monkeypatch.setattr(replay, "KEEP", 2)
+    for target in ("24.3.100", "25.x.122", "24.3.102", "25.x.112"):
+        cli(*ARGS, "--target", target)
+        time.sleep(0.01)  # modification times in use order
+    kept = _manifests(tree)
+    assert len(kept) == 2
+    monkeypatch.setattr(replay, "MAX_BYTES", 1)
+    cli(*ARGS)
+    assert len(_manifests(tree)) == 1  # the newest is kept, whatever its size
+
+
 def test_a_damaged_manifest_is_never_trusted(cli, tree: Path, linted) -> None:
     first = cli(*ARGS)
     (manifest,) = _manifests(tree)

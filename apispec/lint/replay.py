@@ -51,7 +51,8 @@ from apispec.lint.finding import Skipped
 FORMAT = 1
 _MAGIC = b"apispec lint replay %d\n" % FORMAT
 _CHECK = 16  # bytes of SHA-256 over the payload
-KEEP = 64  # manifests kept, least recently used removed first
+KEEP = 64  # manifests kept, least recently used removed first,
+MAX_BYTES = 64 * 1024 * 1024  # and at most this much of them (a report can be megabytes)
 # Variables that change what a run prints (colour, a traceback) without being options.
 _ENVIRONMENT = ("NO_COLOR", "FORCE_COLOR", "TERM", "APISPEC_DEBUG", "PYTHONIOENCODING")
 # Options that make a run write files or read more than the tree: never replayed.
@@ -280,13 +281,15 @@ def _write(path: Path, manifest: object) -> None:
 
 
 def _prune(directory: Path) -> None:
+    """Remove the least recently used manifests past KEEP of them or MAX_BYTES in all."""
     try:
-        entries = [
-            (e.stat().st_mtime, e.path) for e in os.scandir(directory) if e.name.endswith(".bin")
-        ]
+        entries = [(e.stat(), e.path) for e in os.scandir(directory) if e.name.endswith(".bin")]
     except OSError:
         return
-    entries.sort(reverse=True)
-    for _used, stale in entries[KEEP:]:
-        with contextlib.suppress(OSError):
-            os.unlink(stale)
+    entries.sort(key=lambda entry: entry[0].st_mtime, reverse=True)
+    total = 0
+    for count, (info, path) in enumerate(entries):
+        total += info.st_size
+        if count >= KEEP or (count and total > MAX_BYTES):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
