@@ -26,6 +26,7 @@ import sys
 from typing import Any
 
 from apispec.support.exceptions import UsageError
+from apispec.support.printable import shortened
 
 # A registry file, configuration, OpenAPI document, baseline or mock data file
 # larger than this is refused; the largest public OpenAPI documents are ~10 MB
@@ -180,8 +181,8 @@ def check_parsed(data: Any, name: str, limit: int = MAX_DEPTH) -> None:
             children = node
         else:
             if isinstance(node, str) and lone_surrogate(node):
-                shown = repr(node if len(node) <= 40 else node[:37] + "...")
-                raise InputError(name, f"a lone UTF-16 surrogate in {shown}, which is not Unicode")
+                message = f"a lone UTF-16 surrogate in {shortened(node)}, which is not Unicode"
+                raise InputError(name, message)
             continue
         if depth > limit:
             raise InputError(name, f"nested deeper than {limit} levels")

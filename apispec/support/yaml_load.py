@@ -32,6 +32,7 @@ import yaml
 from yaml.constructor import ConstructorError
 
 from apispec.support.inputs import MAX_DEPTH, lone_surrogate, max_int_digits, too_many_digits
+from apispec.support.printable import shortened
 
 # Nodes that aliases may add to a document beyond the ones written in it.
 MAX_ALIAS_NODES = 100_000
@@ -64,18 +65,15 @@ class GuardedSafeLoader(yaml.SafeLoader):
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
         limit = max_int_digits()
-        if node.tag == _INT and isinstance(node.value, str):
-            if limit and len(node.value.replace("_", "")) > limit:
-                raise _too_long(node, limit)
+        text = node.value if isinstance(node.value, str) else ""
+        if node.tag == _INT and limit and len(text.replace("_", "")) > limit:
+            raise _too_long(node, limit)
         try:
             value = super().construct_object(node, deep)
         except _CONSTRUCTOR_FAILURES:
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            text = node.value if isinstance(node.value, str) else ""
-            shown = repr(text if len(text) <= 40 else text[:37] + "...")
-            raise ConstructorError(
-                None, None, f"{tag} {shown} is not a value of that type", node.start_mark
-            ) from None
+            message = f"{tag} {shortened(text)} is not a value of that type"
+            raise ConstructorError(None, None, message, node.start_mark) from None
         if isinstance(value, int) and too_many_digits(value, limit):
             raise _too_long(node, limit)
         if isinstance(value, str) and lone_surrogate(value):
