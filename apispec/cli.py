@@ -20,6 +20,7 @@ from apispec.support.exceptions import (
     debug_traceback,
     did_you_mean,
     internal_error_line,
+    refused_path_line,
 )
 from apispec.support.printable import printable
 
@@ -149,7 +150,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the system refused a path (too long, a link loop, no space)
+        line = refused_path_line(exc)
+        if line is None:
+            return _internal(exc)
+        print(f"apispec: error: {printable(line)}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # a bug: one line and exit 3, never a traceback or exit 1
-        debug_traceback()
-        print(internal_error_line(exc), file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(exc)
+
+
+def _internal(exc: Exception) -> int:
+    debug_traceback()
+    print(internal_error_line(exc), file=sys.stderr)
+    return EXIT_INTERNAL

@@ -23,6 +23,7 @@ import os
 import re
 import stat
 import sys
+from pathlib import Path
 from typing import Any
 
 from apispec.support.exceptions import UsageError
@@ -93,6 +94,43 @@ def _refuse_kind(name: str, mode: int, expected: str | None) -> None:
     raise InputError(name, f"not a regular file ({kind}){wanted}")
 
 
+def stat_named(path: str | os.PathLike[str]) -> os.stat_result | None:
+    """`os.stat` of a path the user named; None when nothing is there. A name the system
+    refuses (over 255 bytes, a loop of symbolic links, no permission, a NUL character) is
+    an InputError naming it, so that no caller turns it into "does not exist" or a crash."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+    except ValueError:  # os functions refuse a NUL before any system call
+        raise InputError(os.fspath(path), "holds a NUL character, which no file name can") from None
+    except OSError as exc:
+        raise InputError(os.fspath(path), f"cannot use: {exc.strerror or exc}") from None
+
+
+def is_directory(path: str | os.PathLike[str]) -> bool:
+    """Whether a path the user named is a directory (links followed); `stat_named`'s
+    InputError when the system refuses the name."""
+    info = stat_named(path)
+    return info is not None and stat.S_ISDIR(info.st_mode)
+
+
+def real_path(path: str | os.PathLike[str]) -> Path:
+    """The absolute path with symbolic links resolved as far as they go. Unlike
+    `Path.resolve()` before Python 3.13, a loop of links raises nothing here: it is left
+    in place, for the read that follows to refuse in one line (ELOOP)."""
+    return Path(os.path.realpath(path))
+
+
+def configured_path(text: str, base: Path, where: str) -> Path:
+    """A path from a configuration file or the editor's settings, relative to `base`, links
+    resolved. A NUL character is refused here, where `where` (the file and key) can be
+    named: no system call accepts one."""
+    if "\0" in text:
+        raise InputError(where, "holds a NUL character, which no file name can")
+    return real_path(base / text)
+
+
 def read_input(
     path: str | os.PathLike[str],
     *,
@@ -113,6 +151,8 @@ def read_input(
         raise InputError(shown, "cannot read: no such file") from None
     except OSError as exc:
         raise InputError(shown, f"cannot read: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL in the name, refused before any system call
+        raise InputError(shown, "holds a NUL character, which no file name can") from None
     try:
         info = os.fstat(fd)
         _refuse_kind(shown, info.st_mode, expected)  # swapped after the stat above
