@@ -23,6 +23,7 @@ from apispec.support.exceptions import (
     refused_path_line,
 )
 from apispec.support.printable import printable
+from apispec.support.streams import OutputError, guarded_streams
 
 # Modules under apispec/commands/, in the order `apispec --help` lists them.
 COMMANDS = (
@@ -134,6 +135,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # text that cannot be encoded is escaped, not a crash
             stream.reconfigure(errors="backslashreplace")
+    with guarded_streams():
+        code = _run(argv)
+        try:  # the report's last bytes: a full device may refuse only these
+            sys.stdout.flush()
+        except OutputError as exc:
+            print(f"apispec: error: {exc}", file=sys.stderr)
+            code = max(code, exc.exit_code) if code <= EXIT_INTERNAL else code
+        except BrokenPipeError:
+            pass
+        return code
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         parser = build_parser(_command_module(argv))
@@ -142,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return EXIT_USAGE
         return int(args.handler(args) or 0)
+    except SystemExit as exc:  # argparse's own exits (--help, --version, a usage error)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE if exc.code else 0
     except ApispecError as exc:
         print(f"apispec: error: {printable(str(exc))}", file=sys.stderr)
         return exc.exit_code
