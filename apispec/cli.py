@@ -15,8 +15,10 @@ from collections.abc import Sequence
 
 from apispec.support.exceptions import (
     EXIT_INTERNAL,
+    EXIT_TERMINATED,
     EXIT_USAGE,
     ApispecError,
+    Terminated,
     debug_traceback,
     did_you_mean,
     internal_error_line,
@@ -164,6 +166,9 @@ def _run(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print("apispec: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("apispec: terminated (SIGTERM); worker processes stopped", file=sys.stderr)
+        return EXIT_TERMINATED
     except BrokenPipeError:
         return 0
     except OSError as exc:  # the system refused a path (too long, a link loop, no space)

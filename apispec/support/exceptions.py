@@ -18,6 +18,17 @@ EXIT_USAGE = 2
 EXIT_INTERNAL = 3  # a bug in apispec: never reported as findings nor as success
 
 
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process SIGTERM ended
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived while the linter's worker processes ran (a cancelled CI job,
+    `timeout`): they are stopped and the command ends with EXIT_TERMINATED.
+
+    A BaseException, like KeyboardInterrupt, so that no `except Exception` on the
+    way (a per-file crash guard) takes it for a bug."""
+
+
 class ApispecError(Exception):
     """A failure the user can act on; `exit_code` follows docs/cli.md."""
 
