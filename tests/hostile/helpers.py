@@ -34,11 +34,16 @@ def clean(result: Run, code: int) -> Run:
 
 def apispec_run(*args: str, cwd: Path | None = None, timeout: float = 60, **env: str) -> Run:
     """Run `python -m apispec ARGS...` in `cwd`; caches off, so every run reads its inputs."""
+    return _child(["-m", "apispec", *args], cwd, timeout, env)
+
+
+def _child(argv: list[str], cwd: Path | None, timeout: float, env: dict[str, str]) -> Run:
+    """`python ARGV...` with caches off and no APISPEC_DEBUG unless `env` sets it."""
     environment = {**os.environ, "APISPEC_NO_CACHE": "1", **env}
     if "APISPEC_DEBUG" not in env:
         environment.pop("APISPEC_DEBUG", None)
     done = subprocess.run(
-        [sys.executable, "-m", "apispec", *args],
+        [sys.executable, *argv],
         cwd=cwd,
         capture_output=True,
         timeout=timeout,
@@ -91,24 +96,8 @@ def apispec_audited(
     *args: str, cwd: Path, log: Path, timeout: float = 60, **env: str
 ) -> AuditedRun:
     """`apispec_run` in a child that records every file it opens (written to `log`)."""
-    environment = {**os.environ, "APISPEC_NO_CACHE": "1", **env}
-    environment.pop("APISPEC_DEBUG", None)
-    done = subprocess.run(
-        [sys.executable, "-c", _AUDITED, str(log), *args],
-        cwd=cwd,
-        capture_output=True,
-        timeout=timeout,
-        env=environment,
-        stdin=subprocess.DEVNULL,
-    )
-    return AuditedRun(
-        done.returncode,
-        done.stdout.decode("utf-8", "backslashreplace"),
-        done.stderr.decode("utf-8", "backslashreplace"),
-        done.stdout,
-        json.loads(log.read_text()),
-        cwd,
-    )
+    run = _child(["-c", _AUDITED, str(log), *args], cwd, timeout, env)
+    return AuditedRun(run.code, run.out, run.err, run.raw_out, json.loads(log.read_text()), cwd)
 
 
 def one_error_line(result: Run, code: int, *words: str, max_length: int = 400) -> str:
