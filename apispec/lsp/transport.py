@@ -82,7 +82,7 @@ def start_io(
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        server.shutdown()
+        server.shutdown()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
 
 
 def start_tcp(server: LanguageServer, skipped: Callable[[str], None], host: str, port: int) -> None:
@@ -90,9 +90,9 @@ def start_tcp(server: LanguageServer, skipped: Callable[[str], None], host: str,
     server._stop_event = threading.Event()
 
     async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        server.protocol.set_writer(writer)  # type: ignore[arg-type]
+        server.protocol.set_writer(writer)
         await serve_stream(server, reader.read, skipped)
-        server.shutdown()
+        server.shutdown()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
 
     async def main() -> None:
         listening = await asyncio.start_server(connection, host, port)

@@ -88,8 +88,8 @@ def guarded_streams() -> Iterator[None]:
         _to_null(err)
         return size
 
-    sys.stdout = _Guarded(out, output_failed)  # type: ignore[assignment]
-    sys.stderr = _Guarded(err, error_failed)  # type: ignore[assignment]
+    sys.stdout = _Guarded(out, output_failed)
+    sys.stderr = _Guarded(err, error_failed)
     try:
         yield
     finally:
