@@ -61,6 +61,7 @@ class Requests:
         self._wrapper: dict[int, bool] = {}
         self._by_function: dict[int, list[CallE]] | None = None
         self._loops: list[Loop] | None = None
+        self._loop_starts: list[int] = []
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -132,17 +133,9 @@ class Requests:
                 (loop for loops in self.model.loops.values() for loop in loops),
                 key=lambda loop: loop.start,
             )
-        around = (
-            [
-                loop
-                for loop in self._loops[
-                    : bisect_right([lp.start for lp in self._loops], call.start)
-                ]
-                if call.start < loop.end
-            ]
-            if self._loops
-            else []
-        )
+            self._loop_starts = [loop.start for loop in self._loops]
+        k = bisect_right(self._loop_starts, call.start)
+        around = [loop for loop in self._loops[:k] if call.start < loop.end]
         if not around:
             return [()]
         inner = max(loop.start for loop in around)
