@@ -93,9 +93,9 @@ class Requests:
             if owners is not None and len(owners) == 1:
                 found.setdefault(receiver.name, (next(iter(owners)), ""))
                 continue
-            helper = self.helpers.get(call.callee, self.model.language) if self.helpers else None
-            if helper is not None and helper.owner:
-                found.setdefault(receiver.name, (helper.owner, helper.module))
+            owned = [h for h in self.helpers.named(call.callee, self.model.language) if h.owner]
+            if len({h.owner for h in owned}) == 1:
+                found.setdefault(receiver.name, (owned[0].owner, owned[0].module))
         return found
 
     def all(self) -> list[Request]:
@@ -250,9 +250,8 @@ class Requests:
                     request.wrapped = True
                     inner.append(request)
             return inner
-        if self.helpers:
-            helper = self.helpers.get(call.callee, self.model.language)
-            if helper is not None and in_scope(helper, call, receiver, self.model.imports):
+        for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
+            if in_scope(helper, call, receiver, self.model.imports):
                 sent = through(self.resolver, helper, call, ctx)
                 if sent is not None:
                     sent.trusted = helper.strong

@@ -42,6 +42,7 @@ class FileEvidence:
     bearer: bool = False
     experimental: bool = False
     api_hosts: set[str] = field(default_factory=set)
+    v2_hosts: set[str] = field(default_factory=set)  # literal hosts of every /api/v2 URL
     named: bool = False  # some URL or base of the file names this API
 
     @classmethod
@@ -77,6 +78,9 @@ class FileEvidence:
         first, second = _first_two(loc)
         if not loc.via_api_v2:
             return
+        literal = host_of(loc.prefix)
+        if literal:
+            self.v2_hosts.add(literal)
         strong = self.names(loc) or (first == "experimental" and second in self.known)
         if strong:
             self.named = True
@@ -117,6 +121,8 @@ class FileEvidence:
                 if host not in self.api_hosts:
                     return None  # another service's host
                 return "/api/v2 in URL; the host of this API's other URLs", False
+            if host is not None and len(self.v2_hosts) > 1:
+                return None  # several services' /api/v2, none written as this API's: not ours
             has_host = bool(loc.prefix.strip("/"))
             if has_host and not known_path and first != "session":
                 return None  # another product's /api/v2 (its first segment is not ours)

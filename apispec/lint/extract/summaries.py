@@ -183,20 +183,14 @@ def _method_param(
     finder: Requests, function: Function, request: Request
 ) -> tuple[int | None, str | None, str | None]:
     """The wrapper's parameter that holds the method, and its default verb."""
-    call = request.call
-    for arg in call.args:
-        if arg.name is None and call.args.index(arg) == 0 and request.method is None:
-            pass
     if request.method is not None:
         return None, None, None
-    names = [p[0] for p in function.params]
     for index, (name, _kind, default) in enumerate(function.params):
         if name.lower() in ("method", "verb", "http_method", "httpmethod"):
             literal = None
             if default is not None:
                 literal = finder.resolver.literal(default, Ctx(default.start))
             return index, name, literal.upper() if literal else None
-    del names
     return None, None, None
 
 
