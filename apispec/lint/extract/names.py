@@ -115,6 +115,12 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
     if target is not None and name[:1].isupper():
         module = target.rsplit(".", 1)[0] if written == name else target
         return ObjV("instance", name, module=module)
+    if resolver.knowledge.types_by_name and target is None:
+        factory = resolver.knowledge.factory(name)
+        if factory is not None:  # `HttpClient http`: a client object
+            return ObjV("client", factory.name)
+        if name[:1].isupper():  # a class of another file of the namespace
+            return ObjV("instance", name)
     return None
 
 
@@ -218,6 +224,8 @@ def mutate(
     resolver: Resolver, value: Value, effect: str, call: CallE, ctx: Ctx, depth: int
 ) -> Value:
     args = [a for a in call.args if not a.spread]
+    if effect == "add":  # `.Add(k, v)` on a mapping, `.Add(x)` on a list
+        effect = "set" if len(args) >= 2 else "append"
     if effect == "set" and len(args) >= 2:
         key = resolver.literal(args[0].value, ctx, depth)
         entry = Entry(

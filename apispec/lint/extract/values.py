@@ -268,6 +268,9 @@ class Resolver:
                 (Hole(self.model.parsed.text[expr.start : expr.end], expr.start, expr.end, env),)
             )
         dotted = self.model.parsed.text[expr.start : expr.end]
+        constant = self.knowledge.constants.get(dotted) if self.knowledge.constants else None
+        if constant is not None:  # `HttpMethod.Patch`: the text the library constant names
+            return Text((Lit(constant, expr.start),))
         if dotted in self.model.assigns:
             found = names.assigned_before(self, dotted, ctx, depth)
             if found is not None:

@@ -22,6 +22,8 @@ from apispec.lint.extract.ir import Arg, CallE, Expr, argument
 
 Place = tuple[int, str]
 NOWHERE: Place = (-1, "")
+# the object a method is called on (Flurl's `"https://...".GetJsonAsync<T>()`)
+RECEIVER: Place = (-2, "")
 VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
 
 
@@ -91,6 +93,20 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # the properties that hold an object's headers (`headers`, .NET's `DefaultRequestHeaders`):
+    # a setter called on one sets the object's headers
+    header_holders: tuple[str, ...] = ("headers",)
+    # calls that add a query entry to the request object they are called on, chained on it
+    # or on the name it is held by (RestSharp's `request.AddQueryParameter(k, v)`)
+    query_setters: frozenset[str] = frozenset()
+    # calls on a request that set its Authorization from a token, by scheme
+    # (Flurl's `.WithOAuthBearerToken(t)` -> `Bearer t`)
+    auth_setters: dict[str, str] = field(default_factory=dict)
+    # library constants that name a text (`HttpMethod.Patch` -> PATCH), as written or qualified
+    constants: dict[str, str] = field(default_factory=dict)
+    # a declared type is a class by its own name, wherever it is defined (C#'s namespaces
+    # bring every type of a namespace into scope; no import names it)
+    types_by_name: bool = False
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
