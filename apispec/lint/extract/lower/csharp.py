@@ -1,0 +1,704 @@
+"""C# lowered to the IR: `new` with initializers, fields without `this.`, members, attributes.
+
+An object creation is a call of its type's name whose initializer properties are
+keyword arguments (`new HttpClient { BaseAddress = b }`), unless its initializer
+lists elements (a collection: `new Dictionary<string, string> { ["k"] = v }` is a
+mapping). A field assigned or read without `this.` is the object's field when the
+class declares it and no parameter of the method shadows it. A primary constructor
+(`class C(HttpClient http)`) is a function whose parameters are fields of the object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from apispec.lint.extract.ir import (
+    Arg,
+    Attr,
+    CallE,
+    Concat,
+    Cond,
+    Expr,
+    Function,
+    Index,
+    ListE,
+    Lit,
+    Mapping,
+    Name,
+    Params,
+    Str,
+)
+from apispec.lint.extract.lower import Lowering
+from apispec.lint.extract.lower.csharp_strings import interpolated, literal
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from apispec.lint.extract.parse import Parsed
+
+_TYPES = frozenset({"class_declaration", "record_declaration", "struct_declaration"})
+_FUNCTIONS = frozenset(
+    {
+        "method_declaration",
+        "constructor_declaration",
+        "local_function_statement",
+        "lambda_expression",
+        "anonymous_method_expression",
+    }
+)
+# type declarations a literal's context search stops at
+_SCOPES = frozenset({"compilation_unit", "declaration_list", "block", *_FUNCTIONS})
+# typed header properties of .NET's header collections: `Headers.Authorization = ...`
+_HEADER_HOLDERS = frozenset({"Headers", "DefaultRequestHeaders"})
+
+
+class CSharpLowering(Lowering):
+    language = "csharp"
+    self_names = frozenset({"this"})
+    function_types = _FUNCTIONS
+
+    def __init__(self, parsed: Parsed) -> None:
+        super().__init__(parsed)
+        self._members: dict[int, frozenset[str]] = {}
+
+    def expr(self, node: Node) -> Expr:
+        method = _EXPRESSIONS.get(node.type)
+        return method(self, node) if method is not None else self.opaque(node)
+
+    # -- expressions ------------------------------------------------------------
+
+    def _string(self, node: Node) -> Expr:
+        return literal(self, node)
+
+    def _interpolated(self, node: Node) -> Expr:
+        return interpolated(self, node, self.expr)
+
+    def _identifier(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        return Name(self.text(node), start, end)
+
+    def _generic(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        name = node.named_children[0] if node.named_children else node
+        return Name(self.text(name), start, end)
+
+    def _number(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        return Str((Lit(self.text(node).rstrip("uUlLmMfFdD"), start),), start, end)
+
+    def _char(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        return Str((Lit(self.text(node)[1:-1], start + 1),), start, end)
+
+    def _member(self, node: Node) -> Expr:
+        obj = node.child_by_field_name("expression")
+        name = node.child_by_field_name("name")
+        start, end = self.span(node)
+        if obj is None or name is None:
+            return self.opaque(node)
+        return Attr(self.expr(obj), _simple(self, name), start, end)
+
+    def _conditional_access(self, node: Node) -> Expr:
+        """`o?.Name`: the member of `o` (a null stays unknown)."""
+        obj = node.child_by_field_name("condition")
+        binding = node.named_children[-1] if node.named_children else None
+        start, end = self.span(node)
+        if obj is None or binding is None or binding.type != "member_binding_expression":
+            return self.opaque(node)
+        name = binding.child_by_field_name("name")
+        if name is None:
+            return self.opaque(node)
+        return Attr(self.expr(obj), _simple(self, name), start, end)
+
+    def _element(self, node: Node) -> Expr:
+        obj = node.child_by_field_name("expression")
+        subscript = node.child_by_field_name("subscript")
+        start, end = self.span(node)
+        keys = [c for c in subscript.named_children if c.type == "argument"] if subscript else []
+        if obj is None or len(keys) != 1:
+            return self.opaque(node)
+        return Index(self.expr(obj), self._argument_value(keys[0]), start, end)
+
+    def _binary(self, node: Node) -> Expr:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        operator = node.child_by_field_name("operator")
+        start, end = self.span(node)
+        if left is None or right is None or operator is None:
+            return self.opaque(node)
+        op = self.text(operator)
+        if op == "+":
+            parts: list[Expr] = []
+            for side in (left, right):
+                value = self.expr(side)
+                parts.extend(value.parts if isinstance(value, Concat) else (value,))
+            return Concat(tuple(parts), start, end)
+        if op == "??":
+            if right.type == "throw_expression":
+                return self.expr(left)
+            return Cond((self.expr(left), self.expr(right)), start, end)
+        return self.opaque(node)
+
+    def _conditional(self, node: Node) -> Expr:
+        consequence = node.child_by_field_name("consequence")
+        alternative = node.child_by_field_name("alternative")
+        start, end = self.span(node)
+        if consequence is None or alternative is None:
+            return self.opaque(node)
+        return Cond((self.expr(consequence), self.expr(alternative)), start, end)
+
+    def _inner(self, node: Node) -> Expr:
+        """`(x)`, `await x`, `x!`, `(T)x`, `checked(x)`: the expression inside."""
+        value = node.child_by_field_name("value")
+        if value is None:
+            inner = [c for c in node.named_children if c.type != "comment"]
+            value = inner[-1] if inner else None
+        return self.expr(value) if value is not None else self.opaque(node)
+
+    def _array(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        initializer = next((c for c in node.named_children if c.type == "initializer_expression"), None)
+        if initializer is None:
+            return ListE((), start, end)
+        return self._initializer(initializer)
+
+    def _collection(self, node: Node) -> Expr:
+        """`["a", "b"]` (a collection expression): its elements."""
+        start, end = self.span(node)
+        items: list[Expr] = []
+        for child in node.named_children:
+            inner = child.named_children[0] if child.named_children else None
+            if inner is not None and inner.type == "expression_element" and inner.named_children:
+                items.append(self.expr(inner.named_children[0]))
+        return ListE(tuple(items), start, end)
+
+    def _anonymous(self, node: Node) -> Expr:
+        """`new { filter = f, limit = 50 }`: a mapping of its members."""
+        start, end = self.span(node)
+        items: list[tuple[Expr | None, Expr]] = []
+        named = [c for c in node.named_children if c.type != "comment"]
+        k = 0
+        while k < len(named):
+            child = named[k]
+            following = child.next_sibling
+            if child.type == "identifier" and following is not None and following.type == "=":
+                if k + 1 < len(named):
+                    items.append((_key(self, child), self.expr(named[k + 1])))
+                k += 2
+                continue
+            # `new { name }`: the member takes the variable's name
+            if child.type in ("identifier", "member_access_expression"):
+                last = child.child_by_field_name("name") or child
+                items.append((_key(self, last), self.expr(child)))
+            k += 1
+        return Mapping(tuple(items), start, end)
+
+    def _initializer(self, node: Node) -> Expr:
+        """A collection initializer: a mapping (`["k"] = v`, `{"k", v}`) or a list."""
+        start, end = self.span(node)
+        entries: list[tuple[Expr | None, Expr]] = []
+        items: list[Expr] = []
+        for child in node.named_children:
+            if child.type == "comment":
+                continue
+            if child.type == "assignment_expression":
+                left = child.child_by_field_name("left")
+                right = child.child_by_field_name("right")
+                if left is None or right is None:
+                    continue
+                if left.type == "element_binding_expression":
+                    keys = [c for c in left.named_children if c.type == "argument"]
+                    if keys:
+                        entries.append((self._argument_value(keys[0]), self.expr(right)))
+                elif left.type == "identifier":
+                    entries.append((_key(self, left), self.expr(right)))
+            elif child.type == "initializer_expression":
+                pair = [c for c in child.named_children if c.type != "comment"]
+                if len(pair) == 2:
+                    entries.append((self.expr(pair[0]), self.expr(pair[1])))
+            else:
+                items.append(self.expr(child))
+        if entries:
+            return Mapping(tuple(entries), start, end)
+        return ListE(tuple(items), start, end)
+
+    def _creation(self, node: Node) -> Expr:
+        """`new T(args) { P = v }`: a call of T, or a collection when it lists elements."""
+        initializer = node.child_by_field_name("initializer") or next(
+            (c for c in node.named_children if c.type == "initializer_expression"), None
+        )
+        kind = _type_name(self, node)
+        if initializer is not None and not _properties(initializer):
+            return self._initializer(initializer)
+        if initializer is None and kind.endswith("Dictionary"):
+            start, end = self.span(node)
+            return Mapping((), start, end)
+        if initializer is None and (kind.endswith("List") or kind.endswith("Set")):
+            start, end = self.span(node)
+            return ListE((), start, end)
+        call = self.call(node)
+        return call if call is not None else self.opaque(node)
+
+    def _call_expr(self, node: Node) -> Expr:
+        call = self.call(node)
+        return call if call is not None else self.opaque(node)
+
+    def _argument_value(self, node: Node) -> Expr:
+        inner = [c for c in node.named_children if c.type not in ("comment", "identifier")]
+        if node.child_by_field_name("name") is None:
+            inner = [c for c in node.named_children if c.type != "comment"]
+        return self.expr(inner[-1]) if inner else self.opaque(node)
+
+    # -- calls --------------------------------------------------------------------
+
+    def call(self, node: Node) -> CallE | None:
+        start, end = self.span(node)
+        if node.type == "attribute":
+            name = node.child_by_field_name("name")
+            args = next((c for c in node.named_children if c.type == "attribute_argument_list"), None)
+            callee = _simple(self, name) if name is not None else ""
+            lowered = (lambda: self._attribute_args(args)) if args is not None else None
+            return CallE(callee, None, None if lowered else (), start, end, node.id, lowered)
+        if node.type in ("object_creation_expression", "implicit_object_creation_expression"):
+            return CallE(_type_name(self, node), None, None, start, end, node.id, lambda: self._new_args(node))
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if function is None:
+            return None
+        callee, receiver = self._callee(function)
+        if arguments is None:
+            return CallE(callee, receiver, (), start, end, node.id)
+        return CallE(callee, receiver, None, start, end, node.id, lambda: self.arguments(arguments))
+
+    def _callee(self, function: Node) -> tuple[str, Expr | None]:
+        kind = function.type
+        if kind in ("identifier", "generic_name"):
+            return _simple(self, function), None
+        if kind == "member_access_expression":
+            name = function.child_by_field_name("name")
+            obj = function.child_by_field_name("expression")
+            return (
+                _simple(self, name) if name is not None else "",
+                self.expr(obj) if obj is not None else None,
+            )
+        if kind == "conditional_access_expression":
+            obj = function.child_by_field_name("condition")
+            binding = function.named_children[-1] if function.named_children else None
+            name = binding.child_by_field_name("name") if binding is not None else None
+            return (
+                _simple(self, name) if name is not None else "",
+                self.expr(obj) if obj is not None else None,
+            )
+        if kind == "member_binding_expression":  # inside `a?.B()`: the receiver is `a`
+            name = function.child_by_field_name("name")
+            holder = function.parent
+            obj = holder.child_by_field_name("condition") if holder is not None else None
+            return (
+                _simple(self, name) if name is not None else "",
+                self.expr(obj) if obj is not None else None,
+            )
+        return "", self.expr(function)
+
+    def call_name(self, node: Node) -> str:
+        if node.type == "attribute":
+            name = node.child_by_field_name("name")
+            return _simple(self, name) if name is not None else ""
+        if node.type in ("object_creation_expression", "implicit_object_creation_expression"):
+            return _type_name(self, node)
+        function = node.child_by_field_name("function")
+        if function is None:
+            return ""
+        if function.type in ("identifier", "generic_name"):
+            return _simple(self, function)
+        if function.type == "conditional_access_expression":
+            binding = function.named_children[-1] if function.named_children else None
+            function = binding if binding is not None else function
+        name = function.child_by_field_name("name")
+        return _simple(self, name) if name is not None else ""
+
+    def arguments(self, node: Node) -> tuple[Arg, ...]:
+        args: list[Arg] = []
+        for child in node.named_children:
+            if child.type != "argument":
+                continue
+            name = child.child_by_field_name("name")
+            value = [c for c in child.named_children if c.type != "comment" and c != name]
+            if not value:
+                continue
+            lowered = self.expr(value[-1])
+            args.append(Arg(lowered, self.text(name) if name is not None else None))
+        return tuple(args)
+
+    def _new_args(self, node: Node) -> tuple[Arg, ...]:
+        arguments = node.child_by_field_name("arguments") or next(
+            (c for c in node.named_children if c.type == "argument_list"), None
+        )
+        args = list(self.arguments(arguments)) if arguments is not None else []
+        initializer = node.child_by_field_name("initializer") or next(
+            (c for c in node.named_children if c.type == "initializer_expression"), None
+        )
+        for child in initializer.named_children if initializer is not None else []:
+            left = child.child_by_field_name("left")
+            right = child.child_by_field_name("right")
+            if child.type == "assignment_expression" and left is not None and right is not None:
+                args.append(Arg(self.expr(right), self.text(left)))
+        return tuple(args)
+
+    def _attribute_args(self, node: Node) -> tuple[Arg, ...]:
+        args: list[Arg] = []
+        for child in node.named_children:
+            if child.type != "attribute_argument":
+                continue
+            inner = [c for c in child.named_children if c.type != "comment"]
+            if not inner:
+                continue
+            named = len(inner) > 1 and inner[0].type == "identifier"
+            args.append(Arg(self.expr(inner[-1]), self.text(inner[0]) if named else None))
+        return tuple(args)
+
+    # -- functions ------------------------------------------------------------------
+
+    def function(self, node: Node) -> Function | None:
+        start, end = self.span(node)
+        if node.type == "parameter_list":  # a primary constructor
+            return Function(node.id, ".ctor", start, end, lambda: (self._params(node), self._types(node), []))
+        if node.type in ("lambda_expression", "anonymous_method_expression"):
+            return Function(node.id, "", start, end, lambda: self._lambda(node))
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return None
+        name = ".ctor" if node.type == "constructor_declaration" else self.text(name_node)
+        private = any(
+            c.type == "modifier" and self.text(c) == "private" for c in node.children
+        )
+        return Function(node.id, name, start, end, lambda: self._signature(node), exported=not private)
+
+    def _lambda(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+        params_node = node.child_by_field_name("parameters")
+        params: Params = []
+        types: dict[str, str] = {}
+        if params_node is not None and params_node.type == "parameter_list":
+            params, types = self._params(params_node), self._types(params_node)
+        elif params_node is not None and params_node.type in ("identifier", "implicit_parameter"):
+            params = [(self.text(params_node), "", None)]
+        body = node.child_by_field_name("body")
+        if body is not None and body.type != "block":
+            return params, types, [self.lazy(body)]
+        return params, types, [self.lazy(n) for n in self.returned(node)]
+
+    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+        params_node = node.child_by_field_name("parameters")
+        params = self._params(params_node) if params_node is not None else []
+        types = self._types(params_node) if params_node is not None else {}
+        return params, types, [self.lazy(n) for n in self.returned(node)]
+
+    def _params(self, node: Node) -> Params:
+        params: Params = []
+        for child in node.named_children:
+            if child.type != "parameter":
+                continue
+            name = child.child_by_field_name("name")
+            if name is None:
+                continue
+            default = next(
+                (c for c in child.named_children if c.prev_sibling is not None and c.prev_sibling.type == "="),
+                None,
+            )
+            star = "*" if any(c.type == "params" or self.text(c) == "params" for c in child.children[:2]) else ""
+            params.append((self.text(name), star, self.expr(default) if default is not None else None))
+        return params
+
+    def _types(self, node: Node) -> dict[str, str]:
+        """Declared parameter types (`PrtgClient client`, `IOptions<PrtgOptions> o`)."""
+        found: dict[str, str] = {}
+        for child in node.named_children:
+            kind = child.child_by_field_name("type") if child.type == "parameter" else None
+            name = child.child_by_field_name("name") if child.type == "parameter" else None
+            if kind is not None and name is not None:
+                found[self.text(name)] = _written_type(self, kind)
+        return found
+
+    # -- assignments and declarations ------------------------------------------------
+
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+        parent = node.parent
+        if parent is not None and parent.type == "assignment_expression":
+            holder = parent.parent
+            if holder is not None and holder.type == "initializer_expression":
+                return []  # an initializer's property, lowered with its `new`
+        kind = node.type
+        if kind == "identifier":
+            name = self.text(node)
+            if parent is not None and parent.type == "parameter":
+                return [("@" + name, None, -1)]  # a primary constructor's parameter
+            if parent is not None and parent.type == "assignment_expression" and self._is_field(node):
+                return [("@" + name, None, -1)]
+            if parent is not None and parent.type == "property_declaration":
+                return [("@" + name, None, -1)]
+            return [(name, None, -1)]
+        if kind == "member_access_expression":
+            return self._member_target(node)
+        if kind == "element_access_expression":
+            obj = node.child_by_field_name("expression")
+            subscript = node.child_by_field_name("subscript")
+            keys = [c for c in subscript.named_children if c.type == "argument"] if subscript else []
+            if obj is None or len(keys) != 1:
+                return []
+            inner = self.targets(obj) if obj.type != "identifier" else [(self._name_key(obj), None, -1)]
+            if len(inner) == 1 and inner[0][1] is None:
+                return [(inner[0][0], self._argument_value(keys[0]), -1)]
+            return []
+        if kind in ("tuple_pattern", "tuple_expression", "parenthesized_variable_designation"):
+            found: list[tuple[str, Expr | None, int]] = []
+            parts = [c for c in node.named_children if c.type != "comment"]
+            for index, child in enumerate(parts):
+                target = child.child_by_field_name("name") or child
+                if child.type == "argument" and child.named_children:
+                    target = child.named_children[-1]
+                if target.type == "declaration_expression":
+                    target = target.child_by_field_name("name") or target
+                if target.type == "identifier":
+                    found.append((self.text(target), None, index))
+            return found
+        if kind == "declaration_expression":
+            name = node.child_by_field_name("name")
+            return self.targets(name) if name is not None else []
+        return []
+
+    def _name_key(self, node: Node) -> str:
+        return "@" + self.text(node) if self._is_field(node) else self.text(node)
+
+    def _member_target(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+        obj = node.child_by_field_name("expression")
+        name = node.child_by_field_name("name")
+        if obj is None or name is None:
+            return []
+        member = self.text(name)
+        if obj.type == "this_expression" or self.text(obj) == "this":
+            return [("@" + member, None, -1)]
+        if obj.type == "member_access_expression":
+            holder = obj.child_by_field_name("name")
+            inner = obj.child_by_field_name("expression")
+            if holder is not None and inner is not None and self.text(holder) in _HEADER_HOLDERS:
+                # `req.Headers.Authorization = ...`: the Authorization entry of its headers
+                start = self.char(name.start_byte)
+                item = Str((Lit(member, start),), start, self.char(name.end_byte))
+                return [(_dotted(self, inner) + ".headers", item, -1)]
+        return [(_dotted(self, obj) + "." + member, None, -1)]
+
+    def _is_field(self, node: Node) -> bool:
+        """Whether a bare name is a field of the enclosing type (no parameter shadows it)."""
+        name = self.text(node)
+        owner = node.parent
+        while owner is not None and owner.type not in _TYPES:
+            if owner.type in _FUNCTIONS or owner.type == "local_function_statement":
+                params = owner.child_by_field_name("parameters")
+                if params is not None and any(
+                    c.type == "parameter"
+                    and (n := c.child_by_field_name("name")) is not None
+                    and self.text(n) == name
+                    for c in params.named_children
+                ):
+                    return False
+            owner = owner.parent
+        if owner is None:
+            return False
+        return name in self._members_of(owner)
+
+    def _members_of(self, node: Node) -> frozenset[str]:
+        found = self._members.get(node.id)
+        if found is not None:
+            return found
+        names: set[str] = set()
+        body = node.child_by_field_name("body")
+        for child in body.named_children if body is not None else []:
+            if child.type == "field_declaration":
+                for declaration in child.named_children:
+                    if declaration.type == "variable_declaration":
+                        for declarator in declaration.named_children:
+                            name = declarator.child_by_field_name("name")
+                            if declarator.type == "variable_declarator" and name is not None:
+                                names.add(self.text(name))
+            elif child.type == "property_declaration":
+                name = child.child_by_field_name("name")
+                if name is not None:
+                    names.add(self.text(name))
+        self._members[node.id] = frozenset(names)
+        return self._members[node.id]
+
+    def imports(self, node: Node) -> Iterator[tuple[str, str]]:
+        """`using A = Noc.Prtg.Client;` names a type; `using Noc.Prtg;` opens a namespace
+        (its types are used by their own names: nothing to map)."""
+        alias = node.child_by_field_name("name")
+        target = next(
+            (c for c in node.named_children if c.type in ("qualified_name", "identifier") and c != alias),
+            None,
+        )
+        if alias is not None and target is not None:
+            yield self.text(alias), self.text(target)
+
+    def class_bases(self, node: Node) -> tuple[str, ...]:
+        bases = next((c for c in node.named_children if c.type == "base_list"), None)
+        if bases is None:
+            return ()
+        return tuple(_written_type(self, c) for c in bases.named_children if c.type != "comment")
+
+    # -- literals ---------------------------------------------------------------------
+
+    def string_root(self, node: Node) -> Node:
+        root = node
+        parent = node.parent
+        while parent is not None:
+            if parent.type == "parenthesized_expression" or (
+                parent.type == "binary_expression" and _operator(self, parent) == "+"
+            ):
+                root, parent = parent, parent.parent
+            else:
+                break
+        return root
+
+    def string_context(self, node: Node) -> str:
+        parent = node.parent
+        if parent is not None and parent.type == "interpolation":
+            return "inner"
+        while parent is not None and (
+            parent.type == "parenthesized_expression"
+            or (parent.type == "binary_expression" and _operator(self, parent) in ("+", "??"))
+        ):
+            node, parent = parent, parent.parent
+        if parent is None:
+            return "value"
+        kind = parent.type
+        if kind == "binary_expression":
+            return "compare" if _operator(self, parent) in ("==", "!=") else "value"
+        if kind in ("constant_pattern", "is_pattern_expression", "case_switch_label", "relational_pattern"):
+            return "compare"
+        if kind == "argument" and parent.parent is not None and parent.parent.type == "tuple_expression":
+            tuple_parent = parent.parent.parent
+            if tuple_parent is not None and tuple_parent.type == "constant_pattern":
+                return "compare"
+        if kind == "assignment_expression" and (left := parent.child_by_field_name("left")) is not None:
+            if left.type == "identifier" and self.text(left).lower() in ("href", "location"):
+                return "href"
+        if kind == "anonymous_object_creation_expression":
+            before = node.prev_sibling
+            key = before.prev_sibling if before is not None else None
+            if key is not None and self.text(key).lower() in ("href", "location"):
+                return "href"
+        if kind == "element_binding_expression" or (
+            kind == "argument" and parent.parent is not None and parent.parent.type == "element_binding_expression"
+        ):
+            return "key"
+        ancestor: Node | None = parent
+        while ancestor is not None and ancestor.type not in _SCOPES:
+            if ancestor.type == "attribute":
+                return "route"
+            ancestor = ancestor.parent
+        return "value"
+
+
+def _operator(lowering: Lowering, node: Node) -> str:
+    operator = node.child_by_field_name("operator")
+    return lowering.text(operator) if operator is not None else ""
+
+
+def _simple(lowering: Lowering, node: Node) -> str:
+    """A name without its type arguments (`GetFromJsonAsync<T>` -> `GetFromJsonAsync`)."""
+    if node.type == "generic_name" and node.named_children:
+        return lowering.text(node.named_children[0])
+    if node.type == "qualified_name":
+        name = node.child_by_field_name("name")
+        return _simple(lowering, name) if name is not None else lowering.text(node)
+    return lowering.text(node)
+
+
+def _written_type(lowering: Lowering, node: Node) -> str:
+    """A type as declared, without type arguments and `?` (`IOptions<X>?` -> `IOptions`)."""
+    if node.type == "nullable_type" and node.named_children:
+        return _written_type(lowering, node.named_children[0])
+    if node.type == "generic_name" and node.named_children:
+        return lowering.text(node.named_children[0])
+    if node.type == "qualified_name":
+        qualifier = node.child_by_field_name("qualifier")
+        name = node.child_by_field_name("name")
+        if qualifier is not None and name is not None:
+            return lowering.text(qualifier) + "." + _written_type(lowering, name)
+    return lowering.text(node)
+
+
+def _type_name(lowering: Lowering, node: Node) -> str:
+    """The type a `new` makes; a target-typed `new(...)` takes its declaration's type."""
+    kind = node.child_by_field_name("type")
+    if kind is not None:
+        return _written_type(lowering, kind).rsplit(".", 1)[-1]
+    holder = node.parent
+    while holder is not None and holder.type in ("variable_declarator", "arrow_expression_clause"):
+        holder = holder.parent
+    if holder is not None and holder.type == "variable_declaration":
+        declared = holder.child_by_field_name("type")
+        if declared is not None and declared.type != "implicit_type":
+            return _written_type(lowering, declared).rsplit(".", 1)[-1]
+    if holder is not None and holder.type in ("method_declaration", "local_function_statement"):
+        declared = holder.child_by_field_name("returns") or holder.child_by_field_name("type")
+        if declared is not None:
+            return _written_type(lowering, declared).rsplit(".", 1)[-1]
+    return ""
+
+
+def _properties(initializer: Node) -> bool:
+    """Whether an initializer sets properties (`{ P = v }`) rather than listing elements."""
+    named = [c for c in initializer.named_children if c.type != "comment"]
+    return not named or all(
+        c.type == "assignment_expression"
+        and (left := c.child_by_field_name("left")) is not None
+        and left.type == "identifier"
+        for c in named
+    )
+
+
+def _key(lowering: Lowering, node: Node) -> Str:
+    start, end = lowering.span(node)
+    return Str((Lit(lowering.text(node), start),), start, end)
+
+
+def _dotted(lowering: Lowering, node: Node) -> str:
+    """A receiver as its key: `this.` dropped (`this._http` and `_http` are one field)."""
+    text = lowering.text(node)
+    return text[5:] if text.startswith("this.") else text
+
+
+_EXPRESSIONS: dict[str, Callable[[CSharpLowering, Node], Expr]] = {
+    "string_literal": CSharpLowering._string,
+    "verbatim_string_literal": CSharpLowering._string,
+    "raw_string_literal": CSharpLowering._string,
+    "interpolated_string_expression": CSharpLowering._interpolated,
+    "identifier": CSharpLowering._identifier,
+    "generic_name": CSharpLowering._generic,
+    "predefined_type": CSharpLowering._identifier,
+    "integer_literal": CSharpLowering._number,
+    "real_literal": CSharpLowering._number,
+    "character_literal": CSharpLowering._char,
+    "member_access_expression": CSharpLowering._member,
+    "conditional_access_expression": CSharpLowering._conditional_access,
+    "element_access_expression": CSharpLowering._element,
+    "binary_expression": CSharpLowering._binary,
+    "conditional_expression": CSharpLowering._conditional,
+    "parenthesized_expression": CSharpLowering._inner,
+    "await_expression": CSharpLowering._inner,
+    "postfix_unary_expression": CSharpLowering._inner,
+    "cast_expression": CSharpLowering._inner,
+    "checked_expression": CSharpLowering._inner,
+    "arrow_expression_clause": CSharpLowering._inner,
+    "invocation_expression": CSharpLowering._call_expr,
+    "object_creation_expression": CSharpLowering._creation,
+    "implicit_object_creation_expression": CSharpLowering._creation,
+    "anonymous_object_creation_expression": CSharpLowering._anonymous,
+    "array_creation_expression": CSharpLowering._array,
+    "implicit_array_creation_expression": CSharpLowering._array,
+    "stackalloc_expression": CSharpLowering._array,
+    "collection_expression": CSharpLowering._collection,
+    "initializer_expression": CSharpLowering._initializer,
+}
+
+LOWERING = CSharpLowering
