@@ -107,6 +107,8 @@ class Knowledge:
     # a declared type is a class by its own name, wherever it is defined (C#'s namespaces
     # bring every type of a namespace into scope; no import names it)
     types_by_name: bool = False
+    # a method of the class is called without `this.` (C#, Java): a bare call may be one
+    implicit_this: bool = False
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
