@@ -340,7 +340,46 @@ def _words(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: in
     return resolver.concat(spaced, exprs)
 
 
+def _trimmed(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int, ends: str) -> Value:
+    """The receiver's text without the given characters (whitespace when none) at its
+    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`)."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    value = resolver.value(call.receiver, ctx, depth + 1)
+    chars = "".join(resolver.literal(a.value, ctx, depth) or "" for a in args) or None
+    found: list[Value] = []
+    for option in options(value):
+        if not isinstance(option, Text):
+            found.append(option)
+            continue
+        pieces = list(option.pieces)
+        if "s" in ends and pieces and isinstance(pieces[0], Lit):
+            first = pieces[0]
+            kept = first.text.lstrip(chars)
+            pieces[0] = sub(first, len(first.text) - len(kept), len(first.text))
+        if "e" in ends and pieces and isinstance(pieces[-1], Lit):
+            last = pieces[-1]
+            pieces[-1] = sub(last, 0, len(last.text.rstrip(chars)))
+        found.append(Text(tuple(p for p in pieces if not isinstance(p, Lit) or p.text)))
+    return alt(found) if found else resolver.hole(call)
+
+
+def _trim_start(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    return _trimmed(resolver, call, args, ctx, depth, "s")
+
+
+def _trim_end(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    return _trimmed(resolver, call, args, ctx, depth, "e")
+
+
+def _trim(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    return _trimmed(resolver, call, args, ctx, depth, "se")
+
+
 _TRANSFORMS = {
+    "trim_start": _trim_start,
+    "trim_end": _trim_end,
+    "trim": _trim,
     "identity": _identity,
     "dict": _dict,
     "quoted": _quoted,
