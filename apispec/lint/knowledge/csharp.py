@@ -74,7 +74,7 @@ KNOWLEDGE = Knowledge(
         Client("", ("HttpRequestMessage",), (1, "requestUri"), (0, "method")),
         Client("", ("RestRequest",), (0, "resource"), (1, "method")),
         # Refit: an interface method's attribute says what it requests
-        Client("", tuple("@" + verb for verb in _VERB_NAMES), (0, "")),
+        *(Client("", ("@" + verb,), (0, ""), verb.upper()) for verb in _VERB_NAMES),
         *(Client("text", names, RECEIVER, verb) for verb, names in _FLURL.items()),
         Client("text", ("SendAsync", "SendJsonAsync"), RECEIVER, (0, "verb")),
     ],
@@ -108,6 +108,9 @@ KNOWLEDGE = Knowledge(
         "AuthenticationHeaderValue": "words",
         "QueryHelpers.AddQueryString": "add_query",
         "Url.Combine": "segments",
+        ".TrimStart": "trim_start",
+        ".TrimEnd": "trim_end",
+        ".Trim": "trim",
         ".AppendPathSegment": "append_segments",
         ".AppendPathSegments": "append_segments",
         ".SetQueryParam": "query_param",
@@ -116,9 +119,6 @@ KNOWLEDGE = Knowledge(
         **{
             "." + name: "receiver"
             for name in (
-                "TrimStart",
-                "TrimEnd",
-                "Trim",
                 "ToString",
                 "ToLower",
                 "ToLowerInvariant",
@@ -149,6 +149,7 @@ KNOWLEDGE = Knowledge(
         **{f"Method.{verb.upper()}": verb.upper() for verb in _VERB_NAMES},
     },
     types_by_name=True,
+    implicit_this=True,
     self_names=frozenset({"this"}),
     constructors=frozenset({".ctor"}),
     modules=frozenset(

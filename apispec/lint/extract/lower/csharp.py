@@ -257,11 +257,16 @@ class CSharpLowering(Lowering):
         if node.type == "attribute":
             name = node.child_by_field_name("name")
             args = next((c for c in node.named_children if c.type == "attribute_argument_list"), None)
-            callee = _simple(self, name) if name is not None else ""
+            callee = "@" + _simple(self, name) if name is not None else ""
             lowered = (lambda: self._attribute_args(args)) if args is not None else None
             return CallE(callee, None, None if lowered else (), start, end, node.id, lowered)
         if node.type in ("object_creation_expression", "implicit_object_creation_expression"):
             return CallE(_type_name(self, node), None, None, start, end, node.id, lambda: self._new_args(node))
+        if node.type == "constructor_initializer":  # `: this(args)`: another constructor
+            arguments = next((c for c in node.named_children if c.type == "argument_list"), None)
+            if arguments is None or self.text(node.children[1]) != "this":
+                return None
+            return CallE(".ctor", None, None, start, end, node.id, lambda: self.arguments(arguments))
         function = node.child_by_field_name("function")
         arguments = node.child_by_field_name("arguments")
         if function is None:
@@ -301,11 +306,13 @@ class CSharpLowering(Lowering):
         return "", self.expr(function)
 
     def call_name(self, node: Node) -> str:
-        if node.type == "attribute":
+        if node.type == "attribute":  # `[Get("/x")]`: written `@Get` as a decorator is
             name = node.child_by_field_name("name")
-            return _simple(self, name) if name is not None else ""
+            return "@" + _simple(self, name) if name is not None else ""
         if node.type in ("object_creation_expression", "implicit_object_creation_expression"):
             return _type_name(self, node)
+        if node.type == "constructor_initializer":
+            return ".ctor"
         function = node.child_by_field_name("function")
         if function is None:
             return ""

@@ -3,6 +3,7 @@
 (invocation_expression) @call
 (object_creation_expression) @call
 (implicit_object_creation_expression) @call
+(constructor_initializer) @call
 ; a declarative client's attribute (`[Get("/devices/{id}")]` of Refit) is a request
 (attribute_list (attribute) @call)
 
