@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract import builders
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
@@ -61,7 +62,7 @@ class Requests:
         self._wrapper: dict[int, bool] = {}
         self._by_function: dict[int, list[CallE]] | None = None
         self._loops: list[Loop] | None = None
-        self._outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
+        self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -312,7 +313,7 @@ class Requests:
                     )
                     base = option.field("base")
                     if base is None and factory is not None and factory.base[1]:
-                        base = self._set_later(call, factory.base[1])
+                        base = builders.set_later(self, call, factory.base[1])
                     return row, base, factory.join if factory else "slash", option
             if isinstance(option, ObjV) and option.kind == "module":
                 row = knowledge.client(option.name, call.callee)
@@ -328,7 +329,7 @@ class Requests:
             row = knowledge.client("", call.callee)
             if row is not None:
                 return row, None, "slash", None
-        if receiver is not None and any(_names_text(o) for o in options(receiver)):
+        if receiver is not None and any(builders.names_text(o) for o in options(receiver)):
             row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
             if row is not None:
                 return row, None, "slash", None
@@ -371,7 +372,7 @@ class Requests:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
             headers = self._object_headers(call, ctx)
-        built_query, built_headers = self._built(call, ctx)
+        built_query, built_headers = builders.built(self, call, ctx)
         if query is None and built_query is not None:
             query = built_query
         if headers is None and built_headers is not None:
@@ -399,7 +400,7 @@ class Requests:
         text = self.model.parsed.text
         if call.receiver is not None:
             names.append(text[call.receiver.start : call.receiver.end])
-        holder = self._assigned_to(call)
+        holder = self.assigned_to(call)
         if holder:
             names.append(holder)
         entries: list[Entry] = []
@@ -437,7 +438,7 @@ class Requests:
                         entries.extend(found.entries)
         return MapV(tuple(entries)) if entries else None
 
-    def _assigned_to(self, call: CallE) -> str | None:
+    def assigned_to(self, call: CallE) -> str | None:
         """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
         for key, assigns in self.model.assigns.items():
             for assign in assigns:
@@ -456,90 +457,6 @@ class Requests:
             written = text[receiver.start : receiver.end].lower()
             if written == name.lower() or written in holders:
                 found.append(call)
-        return found
-
-    def _set_later(self, call: CallE, field_name: str) -> Value | None:
-        """A client option set on the object after it is made (`http.BaseAddress = ...`,
-        in its constructor or a configuration callback), by the name the call uses."""
-        if call.receiver is None:
-            return None
-        written = self.model.parsed.text[call.receiver.start : call.receiver.end]
-        for name in _written_names(written, self.knowledge.self_names):
-            assigns = self.model.assigns.get(f"{name}.{field_name}")
-            if assigns:
-                last = assigns[-1]
-                inner = Ctx(last.start, self.model.function_at(last.start))
-                return self.resolver.value(last.value, inner)
-        return None
-
-    def _built(self, call: CallE, ctx: Ctx) -> tuple[Value | None, Value | None]:
-        """Query entries and headers set by calls on the request a call makes or sends:
-        chained on it (`new RestRequest(r).AddQueryParameter(k, v)`), under it in its
-        receiver chain (`url.WithHeader(k, v).GetAsync()`), or on the name it is held by
-        after it is made (`request.AddQueryParameter(k, v)`)."""
-        rows = self.knowledge
-        if not (rows.query_setters or rows.auth_setters or rows.header_setters):
-            return None, None
-        query: list[Entry] = []
-        headers: list[Entry] = []
-        for setter in self._setters(call):
-            inner = Ctx(setter.start, self.model.function_at(setter.start), ctx.env, ctx.this)
-            args = positional(setter.args)
-            if setter.callee in rows.auth_setters and args:
-                token = self.resolver.value(args[0].value, inner)
-                scheme = rows.auth_setters[setter.callee] + " "
-                value = self.resolver.concat(
-                    [Text((Lit(scheme, args[0].value.start),)), token],
-                    [args[0].value, args[0].value],
-                )
-                written = (args[0].value.start, args[0].value.end)
-                headers.append(Entry("Authorization", setter.start, setter.end, value, written))
-                continue
-            target = (
-                query
-                if setter.callee in rows.query_setters
-                else headers
-                if setter.callee in rows.header_setters
-                else None
-            )
-            if target is None or len(args) < 2:
-                continue
-            key = self.resolver.literal(args[0].value, inner)
-            value = self.resolver.value(args[1].value, inner)
-            start, end = args[0].value.start, args[0].value.end
-            if isinstance(args[0].value, Str) and len(args[0].value.pieces) == 1:
-                piece = args[0].value.pieces[0]
-                if isinstance(piece, Lit):
-                    start, end = piece.start, piece.end
-            written = (args[1].value.start, args[1].value.end)
-            target.append(Entry(key, start, end, value, written))
-        return (
-            MapV(tuple(query)) if query else None,
-            MapV(tuple(headers)) if headers else None,
-        )
-
-    def _setters(self, call: CallE) -> list[CallE]:
-        """The calls that configure the request a call makes (see `_built`)."""
-        if self._outer is None:
-            self._outer = {}
-            for other in self.model.calls:
-                if isinstance(other.receiver, CallE):
-                    self._outer[other.receiver.node_id] = other
-        found: list[CallE] = []
-        inner = call.receiver
-        while isinstance(inner, CallE):  # under it: `url.WithHeader(k, v).GetAsync()`
-            found.append(inner)
-            inner = inner.receiver
-        top = call
-        while top.node_id in self._outer:  # chained on it
-            top = self._outer[top.node_id]
-            found.append(top)
-        holder = self._assigned_to(top)
-        if holder:
-            scope = self.model.scopes_at(call.start)[0]
-            for later in self.model.calls_on.get(holder, ()):
-                if later.start > top.end and self.model.scopes_at(later.start)[0] == scope:
-                    found.append(later)
         return found
 
     def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
@@ -623,22 +540,6 @@ def _has_param(value: Value | None, function: int) -> bool:
     if isinstance(value, SeqV):
         return any(_has_param(v, function) for v in value.items)
     return False
-
-
-def _names_text(value: Value) -> bool:
-    """Whether a value is a URL the code writes (a text with a literal part)."""
-    return isinstance(value, Text) and any(
-        isinstance(p, Lit) and ("/" in p.text or "." in p.text) for p in value.pieces
-    )
-
-
-def _written_names(written: str, self_names: frozenset[str]) -> list[str]:
-    """A receiver as assignments key it: `this._http` is also `_http`."""
-    found = [written]
-    for name in self_names:
-        if written.startswith(name + "."):
-            found.append(written[len(name) + 1 :])
-    return found
 
 
 def positional(args: tuple[Arg, ...]) -> list[Arg]:

@@ -232,7 +232,10 @@ def _uri(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int)
     (a second argument that is no text, `UriKind.Relative`, says how to read the first)."""
     if len(args) >= 2:
         second = resolver.value(args[1].value, ctx, depth + 1)
-        if any(isinstance(o, Text) and any(isinstance(p, Lit) for p in o.pieces) for o in options(second)):
+        if any(
+            isinstance(o, Text) and any(isinstance(p, Lit) for p in o.pieces)
+            for o in options(second)
+        ):
             return _urljoin(resolver, call, args, ctx, depth)
     return _identity(resolver, call, args, ctx, depth)
 
@@ -247,7 +250,9 @@ def _segment_pieces(resolver: Resolver, base: Value, parts: list[Value], call: C
             inner = list(text.pieces)
             if inner and isinstance(inner[0], Lit) and inner[0].text.startswith("/"):
                 first = inner[0]
-                inner[0] = sub(first, 1, len(first.text)) if len(first.text) > 1 else Lit("", first.start)
+                inner[0] = (
+                    sub(first, 1, len(first.text)) if len(first.text) > 1 else Lit("", first.start)
+                )
             at = text.start if text.pieces else call.start
             pieces.append(Lit("/", at))
             pieces.extend(inner)
@@ -296,7 +301,9 @@ def _with_query(
             return base
         start, end = name.start, name.end
         value = resolver.text_of(resolver.value(rest[1].value, ctx, depth + 1), rest[1].value)
-        added = Text((Lit(key, start + 1 if end - start > len(key) else start), Lit("=", end), *value.pieces))
+        added = Text(
+            (Lit(key, start + 1 if end - start > len(key) else start), Lit("=", end), *value.pieces)
+        )
     else:
         added = as_text(query_string(resolver, resolver.value(rest[0].value, ctx, depth + 1), call))
     found: list[Value] = []
@@ -340,7 +347,9 @@ def _words(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: in
     return resolver.concat(spaced, exprs)
 
 
-def _trimmed(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int, ends: str) -> Value:
+def _trimmed(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int, ends: str
+) -> Value:
     """The receiver's text without the given characters (whitespace when none) at its
     start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`)."""
     if call.receiver is None:

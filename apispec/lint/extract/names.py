@@ -111,7 +111,10 @@ def _chained(resolver: Resolver, function: Function, index: int, depth: int) -> 
     for call in model.calls:
         if call.callee != function.name or call.receiver is not None:
             continue
-        if function.start <= call.start < function.end or model.class_at(call.start) != function.owner:
+        if (
+            function.start <= call.start < function.end
+            or model.class_at(call.start) != function.owner
+        ):
             continue
         args = [a for a in call.args if a.name is None and not a.spread]
         if len(args) != len(function.params) or index >= len(args):

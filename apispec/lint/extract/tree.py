@@ -85,7 +85,9 @@ def extract_tree(
             found.append(Found(request, loc, request.method, request.call.callee))
             used.update(loc.flat.offsets)
         for url in texts(request.url):  # taken even where the client's join leaves the API
-            used.update(p.offset(i) for p in url.pieces if isinstance(p, Lit) for i in range(len(p.text)))
+            used.update(
+                p.offset(i) for p in url.pieces if isinstance(p, Lit) for i in range(len(p.text))
+            )
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(evidence_text if evidence_text is not None else text, known)
     for item in found:

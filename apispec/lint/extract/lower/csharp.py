@@ -30,6 +30,7 @@ from apispec.lint.extract.ir import (
     Str,
 )
 from apispec.lint.extract.lower import Lowering
+from apispec.lint.extract.lower import csharp_scope as scope
 from apispec.lint.extract.lower.csharp_strings import interpolated, literal
 
 if TYPE_CHECKING:
@@ -37,30 +38,15 @@ if TYPE_CHECKING:
 
     from apispec.lint.extract.parse import Parsed
 
-_TYPES = frozenset({"class_declaration", "record_declaration", "struct_declaration"})
-_FUNCTIONS = frozenset(
-    {
-        "method_declaration",
-        "constructor_declaration",
-        "local_function_statement",
-        "lambda_expression",
-        "anonymous_method_expression",
-    }
-)
-# type declarations a literal's context search stops at
-_SCOPES = frozenset({"compilation_unit", "declaration_list", "block", *_FUNCTIONS})
-# typed header properties of .NET's header collections: `Headers.Authorization = ...`
-_HEADER_HOLDERS = frozenset({"Headers", "DefaultRequestHeaders"})
-
 
 class CSharpLowering(Lowering):
     language = "csharp"
     self_names = frozenset({"this"})
-    function_types = _FUNCTIONS
+    function_types = scope.FUNCTIONS
 
     def __init__(self, parsed: Parsed) -> None:
         super().__init__(parsed)
-        self._members: dict[int, frozenset[str]] = {}
+        self.members: dict[int, frozenset[str]] = {}  # a type's fields and properties
 
     def expr(self, node: Node) -> Expr:
         method = _EXPRESSIONS.get(node.type)
@@ -158,7 +144,9 @@ class CSharpLowering(Lowering):
 
     def _array(self, node: Node) -> Expr:
         start, end = self.span(node)
-        initializer = next((c for c in node.named_children if c.type == "initializer_expression"), None)
+        initializer = next(
+            (c for c in node.named_children if c.type == "initializer_expression"), None
+        )
         if initializer is None:
             return ListE((), start, end)
         return self._initializer(initializer)
@@ -256,17 +244,27 @@ class CSharpLowering(Lowering):
         start, end = self.span(node)
         if node.type == "attribute":
             name = node.child_by_field_name("name")
-            args = next((c for c in node.named_children if c.type == "attribute_argument_list"), None)
+            args = next(
+                (c for c in node.named_children if c.type == "attribute_argument_list"), None
+            )
             callee = "@" + _simple(self, name) if name is not None else ""
             lowered = (lambda: self._attribute_args(args)) if args is not None else None
             return CallE(callee, None, None if lowered else (), start, end, node.id, lowered)
         if node.type in ("object_creation_expression", "implicit_object_creation_expression"):
-            return CallE(_type_name(self, node), None, None, start, end, node.id, lambda: self._new_args(node))
+            return CallE(
+                _type_name(self, node),
+                None,
+                None,
+                start,
+                end,
+                node.id,
+                lambda: self._new_args(node),
+            )
         if node.type == "constructor_initializer":  # `: this(args)`: another constructor
-            arguments = next((c for c in node.named_children if c.type == "argument_list"), None)
-            if arguments is None or self.text(node.children[1]) != "this":
+            passed = next((c for c in node.named_children if c.type == "argument_list"), None)
+            if passed is None or self.text(node.children[1]) != "this":
                 return None
-            return CallE(".ctor", None, None, start, end, node.id, lambda: self.arguments(arguments))
+            return CallE(".ctor", None, None, start, end, node.id, lambda: self.arguments(passed))
         function = node.child_by_field_name("function")
         arguments = node.child_by_field_name("arguments")
         if function is None:
@@ -369,17 +367,19 @@ class CSharpLowering(Lowering):
     def function(self, node: Node) -> Function | None:
         start, end = self.span(node)
         if node.type == "parameter_list":  # a primary constructor
-            return Function(node.id, ".ctor", start, end, lambda: (self._params(node), self._types(node), []))
+            return Function(
+                node.id, ".ctor", start, end, lambda: (self._params(node), self._types(node), [])
+            )
         if node.type in ("lambda_expression", "anonymous_method_expression"):
             return Function(node.id, "", start, end, lambda: self._lambda(node))
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return None
         name = ".ctor" if node.type == "constructor_declaration" else self.text(name_node)
-        private = any(
-            c.type == "modifier" and self.text(c) == "private" for c in node.children
+        private = any(c.type == "modifier" and self.text(c) == "private" for c in node.children)
+        return Function(
+            node.id, name, start, end, lambda: self._signature(node), exported=not private
         )
-        return Function(node.id, name, start, end, lambda: self._signature(node), exported=not private)
 
     def _lambda(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
         params_node = node.child_by_field_name("parameters")
@@ -409,11 +409,21 @@ class CSharpLowering(Lowering):
             if name is None:
                 continue
             default = next(
-                (c for c in child.named_children if c.prev_sibling is not None and c.prev_sibling.type == "="),
+                (
+                    c
+                    for c in child.named_children
+                    if c.prev_sibling is not None and c.prev_sibling.type == "="
+                ),
                 None,
             )
-            star = "*" if any(c.type == "params" or self.text(c) == "params" for c in child.children[:2]) else ""
-            params.append((self.text(name), star, self.expr(default) if default is not None else None))
+            star = (
+                "*"
+                if any(c.type == "params" or self.text(c) == "params" for c in child.children[:2])
+                else ""
+            )
+            params.append(
+                (self.text(name), star, self.expr(default) if default is not None else None)
+            )
         return params
 
     def _types(self, node: Node) -> dict[str, str]:
@@ -429,117 +439,18 @@ class CSharpLowering(Lowering):
     # -- assignments and declarations ------------------------------------------------
 
     def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
-        parent = node.parent
-        if parent is not None and parent.type == "assignment_expression":
-            holder = parent.parent
-            if holder is not None and holder.type == "initializer_expression":
-                return []  # an initializer's property, lowered with its `new`
-        kind = node.type
-        if kind == "identifier":
-            name = self.text(node)
-            if parent is not None and parent.type == "parameter":
-                return [("@" + name, None, -1)]  # a primary constructor's parameter
-            if parent is not None and parent.type == "assignment_expression" and self._is_field(node):
-                return [("@" + name, None, -1)]
-            if parent is not None and parent.type == "property_declaration":
-                return [("@" + name, None, -1)]
-            return [(name, None, -1)]
-        if kind == "member_access_expression":
-            return self._member_target(node)
-        if kind == "element_access_expression":
-            obj = node.child_by_field_name("expression")
-            subscript = node.child_by_field_name("subscript")
-            keys = [c for c in subscript.named_children if c.type == "argument"] if subscript else []
-            if obj is None or len(keys) != 1:
-                return []
-            inner = self.targets(obj) if obj.type != "identifier" else [(self._name_key(obj), None, -1)]
-            if len(inner) == 1 and inner[0][1] is None:
-                return [(inner[0][0], self._argument_value(keys[0]), -1)]
-            return []
-        if kind in ("tuple_pattern", "tuple_expression", "parenthesized_variable_designation"):
-            found: list[tuple[str, Expr | None, int]] = []
-            parts = [c for c in node.named_children if c.type != "comment"]
-            for index, child in enumerate(parts):
-                target = child.child_by_field_name("name") or child
-                if child.type == "argument" and child.named_children:
-                    target = child.named_children[-1]
-                if target.type == "declaration_expression":
-                    target = target.child_by_field_name("name") or target
-                if target.type == "identifier":
-                    found.append((self.text(target), None, index))
-            return found
-        if kind == "declaration_expression":
-            name = node.child_by_field_name("name")
-            return self.targets(name) if name is not None else []
-        return []
-
-    def _name_key(self, node: Node) -> str:
-        return "@" + self.text(node) if self._is_field(node) else self.text(node)
-
-    def _member_target(self, node: Node) -> list[tuple[str, Expr | None, int]]:
-        obj = node.child_by_field_name("expression")
-        name = node.child_by_field_name("name")
-        if obj is None or name is None:
-            return []
-        member = self.text(name)
-        if obj.type == "this_expression" or self.text(obj) == "this":
-            return [("@" + member, None, -1)]
-        if obj.type == "member_access_expression":
-            holder = obj.child_by_field_name("name")
-            inner = obj.child_by_field_name("expression")
-            if holder is not None and inner is not None and self.text(holder) in _HEADER_HOLDERS:
-                # `req.Headers.Authorization = ...`: the Authorization entry of its headers
-                start = self.char(name.start_byte)
-                item = Str((Lit(member, start),), start, self.char(name.end_byte))
-                return [(_dotted(self, inner) + ".headers", item, -1)]
-        return [(_dotted(self, obj) + "." + member, None, -1)]
-
-    def _is_field(self, node: Node) -> bool:
-        """Whether a bare name is a field of the enclosing type (no parameter shadows it)."""
-        name = self.text(node)
-        owner = node.parent
-        while owner is not None and owner.type not in _TYPES:
-            if owner.type in _FUNCTIONS or owner.type == "local_function_statement":
-                params = owner.child_by_field_name("parameters")
-                if params is not None and any(
-                    c.type == "parameter"
-                    and (n := c.child_by_field_name("name")) is not None
-                    and self.text(n) == name
-                    for c in params.named_children
-                ):
-                    return False
-            owner = owner.parent
-        if owner is None:
-            return False
-        return name in self._members_of(owner)
-
-    def _members_of(self, node: Node) -> frozenset[str]:
-        found = self._members.get(node.id)
-        if found is not None:
-            return found
-        names: set[str] = set()
-        body = node.child_by_field_name("body")
-        for child in body.named_children if body is not None else []:
-            if child.type == "field_declaration":
-                for declaration in child.named_children:
-                    if declaration.type == "variable_declaration":
-                        for declarator in declaration.named_children:
-                            name = declarator.child_by_field_name("name")
-                            if declarator.type == "variable_declarator" and name is not None:
-                                names.add(self.text(name))
-            elif child.type == "property_declaration":
-                name = child.child_by_field_name("name")
-                if name is not None:
-                    names.add(self.text(name))
-        self._members[node.id] = frozenset(names)
-        return self._members[node.id]
+        return scope.targets(self, node)
 
     def imports(self, node: Node) -> Iterator[tuple[str, str]]:
         """`using A = Noc.Prtg.Client;` names a type; `using Noc.Prtg;` opens a namespace
         (its types are used by their own names: nothing to map)."""
         alias = node.child_by_field_name("name")
         target = next(
-            (c for c in node.named_children if c.type in ("qualified_name", "identifier") and c != alias),
+            (
+                c
+                for c in node.named_children
+                if c.type in ("qualified_name", "identifier") and c != alias
+            ),
             None,
         )
         if alias is not None and target is not None:
@@ -554,60 +465,10 @@ class CSharpLowering(Lowering):
     # -- literals ---------------------------------------------------------------------
 
     def string_root(self, node: Node) -> Node:
-        root = node
-        parent = node.parent
-        while parent is not None:
-            if parent.type == "parenthesized_expression" or (
-                parent.type == "binary_expression" and _operator(self, parent) == "+"
-            ):
-                root, parent = parent, parent.parent
-            else:
-                break
-        return root
+        return scope.string_root(self, node)
 
     def string_context(self, node: Node) -> str:
-        parent = node.parent
-        if parent is not None and parent.type == "interpolation":
-            return "inner"
-        while parent is not None and (
-            parent.type == "parenthesized_expression"
-            or (parent.type == "binary_expression" and _operator(self, parent) in ("+", "??"))
-        ):
-            node, parent = parent, parent.parent
-        if parent is None:
-            return "value"
-        kind = parent.type
-        if kind == "binary_expression":
-            return "compare" if _operator(self, parent) in ("==", "!=") else "value"
-        if kind in ("constant_pattern", "is_pattern_expression", "case_switch_label", "relational_pattern"):
-            return "compare"
-        if kind == "argument" and parent.parent is not None and parent.parent.type == "tuple_expression":
-            tuple_parent = parent.parent.parent
-            if tuple_parent is not None and tuple_parent.type == "constant_pattern":
-                return "compare"
-        if kind == "assignment_expression" and (left := parent.child_by_field_name("left")) is not None:
-            if left.type == "identifier" and self.text(left).lower() in ("href", "location"):
-                return "href"
-        if kind == "anonymous_object_creation_expression":
-            before = node.prev_sibling
-            key = before.prev_sibling if before is not None else None
-            if key is not None and self.text(key).lower() in ("href", "location"):
-                return "href"
-        if kind == "element_binding_expression" or (
-            kind == "argument" and parent.parent is not None and parent.parent.type == "element_binding_expression"
-        ):
-            return "key"
-        ancestor: Node | None = parent
-        while ancestor is not None and ancestor.type not in _SCOPES:
-            if ancestor.type == "attribute":
-                return "route"
-            ancestor = ancestor.parent
-        return "value"
-
-
-def _operator(lowering: Lowering, node: Node) -> str:
-    operator = node.child_by_field_name("operator")
-    return lowering.text(operator) if operator is not None else ""
+        return scope.string_context(self, node)
 
 
 def _simple(lowering: Lowering, node: Node) -> str:
@@ -667,12 +528,6 @@ def _properties(initializer: Node) -> bool:
 def _key(lowering: Lowering, node: Node) -> Str:
     start, end = lowering.span(node)
     return Str((Lit(lowering.text(node), start),), start, end)
-
-
-def _dotted(lowering: Lowering, node: Node) -> str:
-    """A receiver as its key: `this.` dropped (`this._http` and `_http` are one field)."""
-    text = lowering.text(node)
-    return text[5:] if text.startswith("this.") else text
 
 
 _EXPRESSIONS: dict[str, Callable[[CSharpLowering, Node], Expr]] = {
