@@ -56,6 +56,16 @@ class Str:
 
 
 @dataclass(frozen=True, slots=True)
+class Interp:
+    """An interpolation inside a string (`{pid}`, `${id}`, `$($g.id)`): its expression, and
+    its own span with the delimiters, which a placeholder of unknown value shows."""
+
+    expr: Expr
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
 class Name:
     name: str
     start: int
@@ -183,7 +193,9 @@ class Opaque:
     end: int
 
 
-Expr = Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | Opaque
+Expr = (
+    Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | Opaque | Interp
+)
 
 # -- values -----------------------------------------------------------------------
 
@@ -311,6 +323,7 @@ class Function:
     """
 
     __slots__ = (
+        "_find_returns",
         "_load",
         "_params",
         "_returns",
@@ -330,7 +343,8 @@ class Function:
         name: str,
         start: int,
         end: int,
-        load: Callable[[], tuple[Params, dict[str, str], list[Callable[[], Expr]]]],
+        load: Callable[[], tuple[Params, dict[str, str]]],
+        returns: Callable[[], list[Callable[[], Expr]]] | None = None,
         owner: str | None = None,
         exported: bool = True,
     ) -> None:
@@ -342,13 +356,14 @@ class Function:
         self.receiver: str | None = None  # Go's `c` in `func (c *Client)`; self is implicit
         self.exported = exported
         self._load = load
+        self._find_returns = returns
         self._params: Params | None = None
         self._types: dict[str, str] = {}
-        self._returns: list[Callable[[], Expr]] = []
+        self._returns: list[Callable[[], Expr]] | None = None
 
     def _loaded(self) -> None:
         if self._params is None:
-            self._params, self._types, self._returns = self._load()
+            self._params, self._types = self._load()
 
     @property
     def params(self) -> Params:
@@ -364,8 +379,9 @@ class Function:
 
     @property
     def returns(self) -> list[Callable[[], Expr]]:
-        """The expressions it returns, each lowered when asked for."""
-        self._loaded()
+        """The expressions it returns, each lowered when asked for (found when first asked)."""
+        if self._returns is None:
+            self._returns = self._find_returns() if self._find_returns is not None else []
         return self._returns
 
     def __repr__(self) -> str:
