@@ -146,7 +146,8 @@ class Requests:
             return False
         if function is not None and any(p[0] == name for p in function.params):
             return name not in function.types
-        return True
+        owner = model.class_at(call.start)  # a field read without `this.` (C#, Java)
+        return owner is None or f"@{owner}.{name}" not in model.assigns
 
     def _senders(self) -> set[str]:
         """Callee names a request can be made through: rows, the file's functions, wrappers

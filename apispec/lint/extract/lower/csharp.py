@@ -368,37 +368,47 @@ class CSharpLowering(Lowering):
         start, end = self.span(node)
         if node.type == "parameter_list":  # a primary constructor
             return Function(
-                node.id, ".ctor", start, end, lambda: (self._params(node), self._types(node), [])
+                node.id, ".ctor", start, end, lambda: (self._params(node), self._types(node))
             )
         if node.type in ("lambda_expression", "anonymous_method_expression"):
-            return Function(node.id, "", start, end, lambda: self._lambda(node))
+            return Function(
+                node.id, "", start, end, lambda: self._lambda(node), lambda: self._returns(node)
+            )
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return None
         name = ".ctor" if node.type == "constructor_declaration" else self.text(name_node)
         private = any(c.type == "modifier" and self.text(c) == "private" for c in node.children)
         return Function(
-            node.id, name, start, end, lambda: self._signature(node), exported=not private
+            node.id,
+            name,
+            start,
+            end,
+            lambda: self._signature(node),
+            lambda: [self.lazy(n) for n in self.returned(node)],
+            exported=not private,
         )
 
-    def _lambda(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+    def _lambda(self, node: Node) -> tuple[Params, dict[str, str]]:
         params_node = node.child_by_field_name("parameters")
-        params: Params = []
-        types: dict[str, str] = {}
         if params_node is not None and params_node.type == "parameter_list":
-            params, types = self._params(params_node), self._types(params_node)
-        elif params_node is not None and params_node.type in ("identifier", "implicit_parameter"):
-            params = [(self.text(params_node), "", None)]
+            return self._params(params_node), self._types(params_node)
+        if params_node is not None and params_node.type in ("identifier", "implicit_parameter"):
+            return [(self.text(params_node), "", None)], {}
+        return [], {}
+
+    def _returns(self, node: Node) -> list[Callable[[], Expr]]:
+        """A lambda's expression body, or what its block's `return`s give."""
         body = node.child_by_field_name("body")
         if body is not None and body.type != "block":
-            return params, types, [self.lazy(body)]
-        return params, types, [self.lazy(n) for n in self.returned(node)]
+            return [self.lazy(body)]
+        return [self.lazy(n) for n in self.returned(node)]
 
-    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+    def _signature(self, node: Node) -> tuple[Params, dict[str, str]]:
         params_node = node.child_by_field_name("parameters")
         params = self._params(params_node) if params_node is not None else []
         types = self._types(params_node) if params_node is not None else {}
-        return params, types, [self.lazy(n) for n in self.returned(node)]
+        return params, types
 
     def _params(self, node: Node) -> Params:
         params: Params = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.ir import Expr, Lit, Str
+from apispec.lint.extract.ir import Expr, Interp, Lit, Str
 from apispec.lint.extract.lower.strings import c_escapes
 
 if TYPE_CHECKING:
@@ -76,7 +76,8 @@ def interpolated(lowering: Lowering, node: Node, expr: Callable[[Node], Expr]) -
             inner = [c for c in child.named_children if c.type not in _WRAPPERS]
             inner = [c for c in inner if c.type != "interpolation_format_clause"]
             if inner:
-                pieces.append(expr(inner[0]))
+                at, until = lowering.span(child)
+                pieces.append(Interp(expr(inner[0]), at, until))
             continue
         text = lowering.text(child)
         at = lowering.char(child.start_byte)
