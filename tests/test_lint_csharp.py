@@ -170,7 +170,7 @@ def test_filters_joined_and_escaped_reach_the_query() -> None:
     )
     refs = extract_references(text, "Report.cs")
     assert [(q.name, q.value) for q in refs[0].query] == [
-        ("filter", 'status = down AND parentid = "id"')  # the hole keeps its source text
+        ("filter", 'status = down AND parentid = "{id}"')  # the placeholder as written
     ]
     assert (5, "API006") in findings(text, "Report.cs")  # the upper-case AND, where written
 

@@ -386,6 +386,10 @@ class Requests:
             row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
             if row is not None:
                 return row, None, "slash", None
+        if receiver is not None and all(_unknown(o) for o in options(receiver)):
+            row = knowledge.client("object:*", call.callee)  # a client made elsewhere
+            if row is not None:
+                return row, None, "slash", None
         return None, None, "slash", None
 
     def _request(
@@ -531,6 +535,11 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
+
+
+def _unknown(value: Value) -> bool:
+    """A value the file says nothing of (an object handed in or made elsewhere)."""
+    return isinstance(value, Text) and not any(isinstance(p, Lit) for p in value.pieces)
 
 
 def _may_depend(request: Request, function: Function) -> bool:

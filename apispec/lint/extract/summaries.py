@@ -84,7 +84,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
             join = "slash"  # `path.TrimStart('/')`: a leading slash never reaches the client
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
-        query_index, query_name, kwargs = _query_param(function, request)
+        query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
         if (
             query_index is None
             and not query_name
@@ -217,7 +217,9 @@ def _method_param(
     return None, None, None
 
 
-def _query_param(function: Function, request: Request) -> tuple[int | None, str | None, bool]:
+def _query_param(
+    function: Function, request: Request, path: str
+) -> tuple[int | None, str | None, bool]:
     for option in options(request.query) if request.query is not None else []:
         param = None
         if isinstance(option, ParamV):
@@ -236,10 +238,12 @@ def _query_param(function: Function, request: Request) -> tuple[int | None, str 
             if param.kind == "**":
                 return None, None, True
             return param.index, param.name, False
-    return _encoded_query(function, request)
+    return _encoded_query(function, request, path)
 
 
-def _encoded_query(function: Function, request: Request) -> tuple[int | None, str | None, bool]:
+def _encoded_query(
+    function: Function, request: Request, path: str
+) -> tuple[int | None, str | None, bool]:
     """A parameter the wrapper encodes into its URL after the `?` (`url += "?" +
     string.Join("&", query.Select(...))`): its callers' mapping is the query."""
     params = {name: index for index, (name, _, _) in enumerate(function.params)}
@@ -256,6 +260,6 @@ def _encoded_query(function: Function, request: Request) -> tuple[int | None, st
             if piece.param is not None and piece.param.function == function.node_id:
                 return piece.param.index, piece.param.name, False
             for word in _IDENTIFIER.findall(piece.text):
-                if word in params:
+                if word in params and word != path:
                     return params[word], word, False
     return None, None, False

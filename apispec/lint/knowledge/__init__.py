@@ -48,7 +48,9 @@ class Client:
     """A call that sends a request.
 
     `on` is what the callee is called on: a module (`requests`), a client object kind
-    (`object:httpx`), or "" for a function imported or called bare. `method` is
+    (`object:httpx`), `object:*` for an object of unknown class (a method name no other
+    library shares: HttpClient's `GetFromJsonAsync`), `text` for a URL the verb is called
+    on (Flurl), or "" for a function imported or called bare. `method` is
     "callee" (the callee's name is the verb), a fixed verb, or an argument place.
     """
 

@@ -71,6 +71,11 @@ KNOWLEDGE = Knowledge(
             for verb, names in _HTTPCLIENT.items()
         ),
         Client("object:HttpClient", ("SendAsync", "Send"), NOWHERE, "GET"),
+        # an HttpClient injected or made elsewhere (a field of unknown type, a snippet)
+        *(
+            Client("object:*", names, (0, "requestUri"), verb)
+            for verb, names in _HTTPCLIENT.items()
+        ),
         Client("", ("HttpRequestMessage",), (1, "requestUri"), (0, "method")),
         Client("", ("RestRequest",), (0, "resource"), (1, "method")),
         # Refit: an interface method's attribute says what it requests
