@@ -17,7 +17,6 @@ from apispec.lint.extract.ir import (
     Arg,
     Attr,
     CallE,
-    Concat,
     Cond,
     Expr,
     Function,
@@ -115,11 +114,7 @@ class CSharpLowering(Lowering):
             return self.opaque(node)
         op = self.text(operator)
         if op == "+":
-            parts: list[Expr] = []
-            for side in (left, right):
-                value = self.expr(side)
-                parts.extend(value.parts if isinstance(value, Concat) else (value,))
-            return Concat(tuple(parts), start, end)
+            return self.concatenated((left, right), start, end)
         if op == "??":
             if right.type == "throw_expression":
                 return self.expr(left)
