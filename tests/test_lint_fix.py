@@ -166,9 +166,9 @@ def test_bearer_is_written_into_the_string_a_syntax_tree_gives_by_its_content(
     safe = (tmp_path / "client.py").read_text().splitlines()
     assert safe[2].endswith('{"Authorization": "Bearer abc"})')
     assert safe[3].endswith('{"Authorization": f"{tok}"})')  # unsafe: waits
-    assert 'req.Headers.Add("Authorization", @"Bearer abc");' in (
-        tmp_path / "Client.cs"
-    ).read_text()
+    assert (
+        'req.Headers.Add("Authorization", @"Bearer abc");' in (tmp_path / "Client.cs").read_text()
+    )
     cli("lint", "--fix", "--unsafe-fixes", "client.py")
     fixed = (tmp_path / "client.py").read_text().splitlines()
     assert fixed[3].endswith('{"Authorization": f"Bearer {tok}"})')
