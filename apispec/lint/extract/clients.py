@@ -134,6 +134,11 @@ class Requests:
             return False
         name = receiver.name
         model = self.model
+        if self.helpers and any(
+            h.language == "*" and (h.receiver or "").lower() == name.lower()
+            for h in self.helpers.named(call.callee, model.language)
+        ):
+            return False  # a helper the configuration names with this receiver (`client.fetch`)
         if (
             name in self.knowledge.self_names
             or name in model.assigns

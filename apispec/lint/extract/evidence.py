@@ -20,6 +20,7 @@ THIS_API = re.compile(r":1616\b|prtg", re.I)
 _EXPERIMENTAL = re.compile(r"experimental/([\w-]+)")
 _HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#\0]*)")
 _BARE_HOST = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
+_API_V2 = re.compile(r"/api/v2(?![.\w])")  # not `/api/v2.0`, another prefix altogether
 _ROOT_URL = re.compile(r"https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d+)?)/?")
 
 
@@ -40,6 +41,7 @@ class FileEvidence:
     port: bool = False
     prtg: bool = False
     bearer: bool = False
+    api_v2: bool = False  # `/api/v2` written somewhere in the file (with `bearer`: weak)
     experimental: bool = False
     api_hosts: set[str] = field(default_factory=set)
     v2_hosts: set[str] = field(default_factory=set)  # literal hosts of every /api/v2 URL
@@ -52,6 +54,7 @@ class FileEvidence:
         evidence.port = ":1616" in text
         evidence.prtg = "prtg" in text.lower()
         evidence.bearer = "Bearer" in text
+        evidence.api_v2 = evidence.bearer and _API_V2.search(text) is not None
         evidence.experimental = any(m.group(1) in known for m in _EXPERIMENTAL.finditer(text))
         return evidence
 
@@ -149,6 +152,8 @@ class FileEvidence:
             return None
         if self.strong:
             return "relative path; " + self.why(), False
+        if self.bearer and self.api_v2:  # weak: a path that starts as this API's do
+            return "relative path; " + self.why(), True
         return None
 
 

@@ -68,15 +68,16 @@ def parser(language: str) -> Parser:
 class Offsets:
     """Byte offsets of the UTF-8 text <-> character offsets of the decoded text."""
 
-    __slots__ = ("_extra", "_starts", "ascii")
+    __slots__ = ("_chars", "_extra", "_starts", "ascii")
 
     def __init__(self, text: str, data: bytes) -> None:
         self.ascii = len(text) == len(data)
         self._starts: list[int] = []  # byte offset where each non-ASCII character starts
         self._extra: list[int] = []  # bytes beyond one per character, up to and with it
+        self._chars: list[int] = []  # character offset of each non-ASCII character
         if not self.ascii:
             position = extra = 0
-            for char in text:
+            for index, char in enumerate(text):
                 if char < "\x80":
                     position += 1
                     continue
@@ -84,6 +85,7 @@ class Offsets:
                 extra += width - 1
                 self._starts.append(position)
                 self._extra.append(extra)
+                self._chars.append(index)
                 position += width
 
     def char(self, byte: int) -> int:
@@ -92,6 +94,13 @@ class Offsets:
             return byte
         k = bisect_left(self._starts, byte)  # non-ASCII characters that start before `byte`
         return byte - self._extra[k - 1] if k else byte
+
+    def byte(self, char: int) -> int:
+        """The byte offset where the character at a character offset starts."""
+        if self.ascii:
+            return char
+        k = bisect_left(self._chars, char)  # non-ASCII characters before `char`
+        return char + self._extra[k - 1] if k else char
 
 
 @dataclass

@@ -28,7 +28,7 @@ from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
 from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
-from apispec.lint.extract.lower import FileModel, lower
+from apispec.lint.extract.lower import FileModel, lower, lowering_class
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
 from apispec.lint.helpers import Helper, HelperTable
@@ -172,6 +172,9 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
             continue
         method = _verb_of(call.callee) if call is not None else None
+        around = call if call is not None else _call_around(model, literal)
+        if method is None and around is not None:
+            method = _verb_argument(around, literal, finder, Ctx(literal.start, function))
         sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
         for text in texts(value):
             loc = locate(text)
@@ -182,6 +185,30 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
                 continue  # a lone word is a path only as a request's argument
             found.append(Found(sent, loc, method, call.callee if call else ""))
     return found
+
+
+def _call_around(model: FileModel, literal: Str) -> CallE | None:
+    """The call a literal is an argument of, where lowering skipped it (a name no row,
+    verb or wrapper has, `_api(...)`): lowered now, for the verb beside the path."""
+    parsed = model.parsed
+    lowering = lowering_class(parsed.language)(parsed)
+    start = parsed.offsets.byte(literal.start)
+    node = parsed.root.descendant_for_byte_range(start, start)
+    while node is not None and node.type not in lowering.call_types:
+        node = node.parent
+    return lowering.call(node) if node is not None else None
+
+
+def _verb_argument(call: CallE, literal: Str, finder: Requests, ctx: Ctx) -> str | None:
+    """`_api("GET", "/experimental/probes")`: a call no row knows that is given a verb
+    beside the path sends that verb (docs/linter-detection.md section 6)."""
+    for arg in call.args:
+        if arg.spread or arg.value.start <= literal.start < arg.value.end:
+            continue
+        word = finder.resolver.literal(arg.value, ctx)
+        if word is not None and word.lower() in VERBS:
+            return word.upper()
+    return None
 
 
 def _enclosing_call(model: FileModel, literal: Str) -> CallE | None:

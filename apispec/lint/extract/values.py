@@ -473,7 +473,7 @@ class Resolver:
             target = self.model.imports.get(receiver.name)
             if target is not None:
                 return f"{target}.{call.callee}"
-            if receiver.name not in self.model.assigns and receiver.name in self.knowledge.modules:
+            if receiver.name not in self.model.assigns and self._names_module(receiver.name):
                 return f"{receiver.name}.{call.callee}"
         if isinstance(receiver, Attr):
             dotted = self.model.parsed.text[receiver.start : receiver.end]
@@ -481,11 +481,19 @@ class Resolver:
             target = self.model.imports.get(head)
             if target is not None:
                 return f"{target}{dotted[len(head) :]}.{call.callee}"
-            if head in self.knowledge.modules:
+            if self._names_module(dotted):
                 return f"{dotted}.{call.callee}"
         if isinstance(receiver, Str):
             return f"str.{call.callee}"
         return call.callee
+
+    def _names_module(self, dotted: str) -> bool:
+        """A name not imported is the module it names when it is an HTTP library's or a test
+        double's (`responses.RequestsMock()`): snippets and examples leave imports out."""
+        mocks = self.knowledge.mocks
+        return dotted.split(".")[0] in self.knowledge.modules or any(
+            dotted == m or dotted.startswith(m + ".") for m in mocks
+        )
 
     # -- formats, joins, encoders ---------------------------------------------------
 

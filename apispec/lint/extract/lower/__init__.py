@@ -223,6 +223,7 @@ class Lowering:
     query_name: ClassVar[str] = ""  # the .scm file (default: the language's name)
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
     function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
+    call_types: ClassVar[frozenset[str]] = frozenset()  # node types of a call with arguments
 
     def __init__(self, parsed: Parsed) -> None:
         self.parsed = parsed
