@@ -11,7 +11,18 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from apispec.lint.extract.ir import AltV, Function, Hole, Lit, ParamV, SeqV, Text, Value
+from apispec.lint.extract.ir import (
+    AltV,
+    Entry,
+    Function,
+    Hole,
+    Lit,
+    MapV,
+    ParamV,
+    SeqV,
+    Text,
+    Value,
+)
 
 MAX_STEPS = 4000  # per top-level question; a file of tables and formats stays far below
 MAX_DEPTH = 24  # names followed through names
@@ -76,3 +87,23 @@ def element(value: Value, index: int) -> Value:
     if isinstance(value, SeqV) and 0 <= index < len(value.items):
         return value.items[index]
     return value
+
+
+def pairs_map(value: Value) -> MapV | None:
+    """A list of (name, value) pairs as the mapping it stands for: a query given as
+    pairs (`params=[("limit", 10)]`, Rust's `.query(&[("limit", "10")])`)."""
+    if not isinstance(value, SeqV) or not value.items:
+        return None
+    entries: list[Entry] = []
+    for item in value.items:
+        if not isinstance(item, SeqV) or len(item.items) != 2:
+            return None
+        key, entry = item.items
+        if not isinstance(key, Text) or not all(isinstance(p, Lit) for p in key.pieces):
+            entries.append(Entry(None, item.start, item.end, entry))
+            continue
+        written = "".join(p.text for p in key.pieces if isinstance(p, Lit))
+        first = key.pieces[0] if key.pieces else None
+        start = first.start if isinstance(first, Lit) else item.start
+        entries.append(Entry(written, start, start + len(written), entry))
+    return MapV(tuple(entries), value.start, value.end, value.partial)

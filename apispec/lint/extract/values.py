@@ -356,6 +356,14 @@ class Resolver:
             return ObjV("client", factory.name, tuple(fields))
         if call.receiver is None and call.callee in self.model.classes:
             return self.instance(call.callee, call, ctx, depth)
+        if isinstance(call.receiver, Name) and call.callee in knowledge.constructors:
+            # a constructor called on its class (`Prtg::new(base)`, `Prtg.new(base)`)
+            cls = call.receiver.name
+            if cls in self.model.classes:
+                return self.instance(cls, call, ctx, depth)
+            imported = self.model.imports.get(cls)
+            if imported is not None and cls[:1].isupper():
+                return ObjV("instance", cls, module=imported.rsplit(".", 1)[0])
         if call.receiver is None and call.callee in self.knowledge.self_names:
             owner = self.model.class_at(call.start)  # `cls(...)` in a class method
             if owner is not None:
@@ -476,7 +484,7 @@ class Resolver:
             if receiver.name not in self.model.assigns and receiver.name in self.knowledge.modules:
                 return f"{receiver.name}.{call.callee}"
         if isinstance(receiver, Attr):
-            dotted = self.model.parsed.text[receiver.start : receiver.end]
+            dotted = _dotted(receiver) or self.model.parsed.text[receiver.start : receiver.end]
             head = dotted.split(".")[0]
             target = self.model.imports.get(head)
             if target is not None:
@@ -502,3 +510,16 @@ class Resolver:
 
     def elements(self, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False) -> list[Value]:
         return names.elements(self, iterable, ctx, depth, pairs)
+
+
+def _dotted(expr: Expr) -> str | None:
+    """`a.b.c` from the names of an attribute chain, however the language writes the
+    separator (`reqwest::Client`) or spaces it over lines."""
+    parts: list[str] = []
+    while isinstance(expr, Attr):
+        parts.append(expr.name)
+        expr = expr.obj
+    if not isinstance(expr, Name):
+        return None
+    parts.append(expr.name)
+    return ".".join(reversed(parts))
