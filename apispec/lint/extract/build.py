@@ -136,7 +136,13 @@ def segments(loc: Located) -> tuple[list[Segment], str, Span] | None:
     last = found[-1].span
     assert first is not None and last is not None
     end = last.end if last.end >= first.start else first.end
-    return found, "/" + "/".join(shown), Span(first.start, end)
+    start = first.start
+    k = loc.start
+    while k + 1 < loc.end and s[k + 1] == "/":
+        k += 1
+    if s[k] == "/" and flat.holes[k] is None and flat.offsets[k] == start - 1:
+        start = flat.offsets[k]  # the path's span opens at its leading slash, as written
+    return found, "/" + "/".join(shown), Span(start, end)
 
 
 def url_query(loc: Located) -> list[QueryValue]:
