@@ -46,9 +46,14 @@ class Requests:
     """Finds the requests of one file's model."""
 
     def __init__(
-        self, model: FileModel, knowledge: Knowledge, helpers: HelperTable | None = None
+        self,
+        model: FileModel,
+        knowledge: Knowledge,
+        helpers: HelperTable | None = None,
+        module: str = "",
     ) -> None:
         self.model = model
+        self.module = module  # the file's dotted module path (relative imports resolve to it)
         self.knowledge = knowledge
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
@@ -111,7 +116,9 @@ class Requests:
             return inner
         if self.helpers:
             helper = self.helpers.get(call.callee, self.model.language)
-            if helper is not None and in_scope(helper, call, receiver, self.model.imports):
+            if helper is not None and in_scope(
+                helper, call, receiver, self.model.imports, self.module
+            ):
                 request = through(self.resolver, helper, call, ctx)
                 if request is not None:
                     request.trusted = helper.strong

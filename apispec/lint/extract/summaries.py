@@ -13,9 +13,9 @@ or dictionary shares.
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
     Hole,
     Lit,
@@ -30,14 +30,6 @@ if TYPE_CHECKING:
     from apispec.lint.extract.clients import Requests
 
 _NAMES_THIS_API = re.compile(r":1616\b|prtg", re.I)
-
-
-def module_of(filename: str) -> str:
-    """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`)."""
-    parts = list(PurePath(filename).with_suffix("").parts)
-    if parts and parts[-1] in ("__init__", "index", "mod"):
-        parts.pop()
-    return ".".join(p for p in parts if p not in ("", ".", ".."))
 
 
 def export(finder: Requests, language: str, filename: str, file_names_api: bool) -> list[Helper]:
@@ -147,8 +139,15 @@ def _method_param(
 
 def _query_param(function, request: Request) -> tuple[int | None, str | None, bool]:  # type: ignore[no-untyped-def]
     for option in options(request.query) if request.query is not None else []:
-        if isinstance(option, ParamV) and option.param.function == function.node_id:
-            if option.param.kind == "**":
+        param = option.param if isinstance(option, ParamV) else None
+        if (
+            isinstance(option, Text)  # a parameter of unknown type handed on as the query
+            and len(option.pieces) == 1
+            and isinstance(option.pieces[0], Hole)
+        ):
+            param = option.pieces[0].param
+        if param is not None and param.function == function.node_id:
+            if param.kind == "**":
                 return None, None, True
-            return option.param.index, option.param.name, False
+            return param.index, param.name, False
     return None, None, False
