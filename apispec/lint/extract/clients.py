@@ -31,7 +31,7 @@ from apispec.lint.extract.ir import (
     Value,
 )
 from apispec.lint.extract.request import Request
-from apispec.lint.extract.values import MAX_INLINE, Ctx, Resolver, argument, options
+from apispec.lint.extract.values import MAX_INLINE, Ctx, Resolver, options
 from apispec.lint.helpers import HelperTable
 from apispec.lint.knowledge import VERBS, Client
 
@@ -214,26 +214,37 @@ class Requests:
         for option in options(receiver) if receiver is not None else []:
             if isinstance(option, ObjV) and option.kind in ("instance", "super"):
                 kind = self.client_class(option.name)
+                injected = knowledge.factory(f"{option.module}.{option.name}")
+                if kind is None and injected is not None:  # a client class injected by type
+                    kind = injected.name
                 if kind is not None:
                     option = ObjV("client", kind)
             if isinstance(option, ObjV) and option.kind == "client":
                 row = knowledge.client("object:" + option.name, call.callee)
                 if row is not None:
-                    factory = next(
-                        (f for f in knowledge.factories.values() if f.name == option.name), None
-                    )
-                    return row, option.field("base"), factory.join if factory else "slash", option
+                    return row, option.field("base"), self._join(option.name), option
             if isinstance(option, ObjV) and option.kind == "module":
                 row = knowledge.client(option.name, call.callee)
                 if row is not None:
                     return row, None, "slash", None
         qualified = self.resolver.qualified(call, ctx, 0)
-        if "." in qualified:
-            on, _, callee = qualified.rpartition(".")
-            row = knowledge.client(on, callee)
-            if row is not None:
-                return row, None, "slash", None
+        on, _, callee = qualified.rpartition(".")
+        row = knowledge.client(on, callee)  # `requests.get`; `fetch(...)` called bare
+        if row is not None:
+            return row, None, "slash", None
+        if call.receiver is None and on == "":
+            # a client object called itself: `api("/x")` for `api = ofetch.create(...)`
+            called = self.resolver.name(call.callee, ctx, 0, call.start, call.start)
+            for option in options(called):
+                if isinstance(option, ObjV) and option.kind == "client":
+                    row = knowledge.client("object:" + option.name, "()")
+                    if row is not None:
+                        return row, option.field("base"), self._join(option.name), option
         return None, None, "slash", None
+
+    def _join(self, kind: str) -> str:
+        factory = next((f for f in self.knowledge.factories.values() if f.name == kind), None)
+        return factory.join if factory else "slash"
 
     def _request(
         self,
@@ -245,25 +256,19 @@ class Requests:
         obj: ObjV | None,
     ) -> Request:
         resolver = self.resolver
-        url_arg = argument(call.args, row.url)
-        url = (
-            resolver.value(url_arg.value, ctx)
-            if url_arg is not None
-            else Text((Hole("", call.start, call.start),))
-        )
+        found_url = resolver.place(call, row.url, row.config, ctx)
+        url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
         method: str | None
         if row.method == "callee":
             method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
         elif isinstance(row.method, tuple):
-            arg = argument(call.args, row.method)
-            method = None
-            if arg is not None:
-                literal = resolver.literal(arg.value, ctx)
-                method = literal.upper() if literal else None
+            verb = resolver.place(call, row.method, row.config, ctx)
+            literal = _literal(verb) if verb is not None else None
+            method = literal.upper() if literal else None
         else:
             method = row.method
-        query = self._place(call, row.query, ctx)
-        headers = self._place(call, row.headers, ctx)
+        query = resolver.place(call, row.query, row.config, ctx)
+        headers = resolver.place(call, row.headers, row.config, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
             query = self._from_spread(call, ctx, "params")
         if headers is None:
@@ -279,12 +284,6 @@ class Requests:
                 request.headers = default_headers
         return request
 
-    def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
-        arg = argument(call.args, place)
-        if arg is None:
-            return None
-        return self.resolver.value(arg.value, ctx)
-
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
         for arg in call.args:
             if arg.spread != "**":
@@ -298,6 +297,22 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
+
+
+def _literal(value: Value) -> str | None:
+    """The text of a value wholly known (a method name), else None (also when it may be
+    one of several)."""
+    found = options(value)
+    if len(found) != 1:
+        return None
+    option = found[0]
+    if (
+        isinstance(option, Text)
+        and option.pieces
+        and all(isinstance(p, Lit) for p in option.pieces)
+    ):
+        return "".join(p.text for p in option.pieces)  # type: ignore[union-attr]
+    return None
 
 
 def _leads(value: Value | None, function: int) -> bool:

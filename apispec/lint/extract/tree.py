@@ -25,11 +25,12 @@ from apispec.lint.extract.build import (
 )
 from apispec.lint.extract.clients import Request, Requests
 from apispec.lint.extract.evidence import FileEvidence
-from apispec.lint.extract.ir import CallE, Lit, Name, Opaque, Str, Text
+from apispec.lint.extract.imported import module_of
+from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
-from apispec.lint.extract.values import Ctx
+from apispec.lint.extract.values import Ctx, options
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import knowledge
 from apispec.lint.lines import Lines
@@ -58,6 +59,7 @@ class Found:
     loc: Located
     method: str | None
     callee: str
+    query: Value | None = None  # the query mapping sent with this URL
 
 
 def extract_tree(
@@ -73,13 +75,15 @@ def extract_tree(
     model = lower(parsed)
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
     rows = knowledge(language)
-    finder = Requests(model, rows, helpers)
+    finder = Requests(model, rows, helpers, module_of(filename) if filename else "")
     found: list[Found] = []
     used: set[int] = set()
     for request in finder.all():
-        for loc in _locations(request):
-            found.append(Found(request, loc, request.method, request.call.callee))
+        for loc, query in _locations(request):
+            found.append(Found(request, loc, request.method, request.call.callee, query))
             used.update(loc.flat.offsets)
+        for url in texts(request.url):  # a URL the client refuses to join is no other call
+            used.update(p.start for p in url.pieces if isinstance(p, Lit) and p.text)
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(text, known)
     for item in found:
@@ -97,17 +101,28 @@ def extract_tree(
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined
 
 
-def _locations(request: Request) -> list[Located]:
+def _locations(request: Request) -> list[tuple[Located, Value | None]]:
+    """Where each URL the request may send names its path, with the query sent with it.
+
+    A URL and a query that are alternatives of the same number (`const { path, params } =
+    TABLE[k]`) are taken pairwise: the values of one table row travel together.
+    """
     found = []
     bases = texts(request.base) or [None]
-    for url in texts(request.url):
+    urls = options(request.url)
+    queries = options(request.query) if request.query is not None else []
+    paired = len(queries) == len(urls) > 1
+    for k, url in enumerate(urls):
+        if not isinstance(url, Text):
+            continue
+        query = queries[k] if paired else request.query
         for base in bases:
             full = join_base(base, url, request.join) if base is not None else url
             if full is None:
                 continue
             loc = locate(full)
             if loc is not None:
-                found.append(loc)
+                found.append((loc, query))
     return found
 
 
@@ -157,9 +172,25 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     rows = finder.knowledge
     if call.callee in rows.matchers or call.callee in rows.route_callees:
         return True
-    qualified = finder.resolver.qualified(call, ctx, 0)
-    if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
-        return True
+    root = call
+    while isinstance(root.receiver, CallE):  # `nock(host).get("/x").reply(200)`: its root
+        root = root.receiver
+    for link in {call.node_id: call, root.node_id: root}.values():
+        qualified = finder.resolver.qualified(link, ctx, 0)
+        if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
+            return True
+    # a chain on an object a test double or a router factory made (`scope = nock(h)`)
+    made = root if root.receiver is None else root.receiver
+    for option in options(finder.resolver.value(made, ctx)):
+        if isinstance(option, ObjV) and option.kind == "mock":
+            return True
+        if (
+            isinstance(option, ObjV)
+            and option.kind == "router"
+            and made is not root
+            and call.callee.lower() in _VERB_NAMES
+        ):
+            return True
     receiver = call.receiver
     # `app.get("/x", handler)`: a route of the file's own app
     return (
@@ -202,7 +233,7 @@ def _reference(
     headers: list[tuple[str, str, object]] = []
     if request is not None:
         seen = {q.name for q in query}
-        for extra in (request.query, *request.extra_query):
+        for extra in (item.query, *request.extra_query):
             for q in mapping_query(extra, request.option_names):
                 if q.name not in seen:
                     query.append(q)

@@ -88,6 +88,8 @@ def as_text(value: Value, start: int = 0, end: int = 0, text: str = "") -> Text:
         )
     if isinstance(value, AltV):
         return as_text(value.options[0], start, end, text) if value.options else Text(())
+    if isinstance(value, MapV) and value.query:  # `${new URLSearchParams(...)}`
+        return query_text(value)
     return Text((Hole(text, start, end, hint_of(text)),))
 
 
@@ -191,7 +193,15 @@ class Resolver:
 
     def _text_of(self, value: Value, expr: Expr) -> Text:
         text = self.model.parsed.text[expr.start : expr.end]
-        return as_text(value, expr.start, expr.end, text)
+        found = as_text(value, expr.start, expr.end, text)
+        if (
+            len(found.pieces) == 1
+            and isinstance(hole := found.pieces[0], Hole)
+            and expr.start <= hole.start
+            and hole.end <= expr.end
+        ):  # an unknown piece spans its interpolation as written (`${id}`)
+            return Text((Hole(text, expr.start, expr.end, hole.hint, hole.param),))
+        return found
 
     def concat(self, values: Sequence[Value], exprs: Sequence[Expr]) -> Value:
         """Operands joined as strings (each alternative of each operand)."""
@@ -247,7 +257,7 @@ class Resolver:
                 if ctx.env is not None:
                     for bound, value in ctx.env:
                         if bound == name:
-                            return value
+                            return self._used_at(value, start, end)
                 param_id = Param(function.node_id, index, name, kind)
                 if function.node_id == ctx.open:
                     fallback = (
@@ -262,13 +272,17 @@ class Resolver:
                 if typed is not None:
                     return typed
                 if default is not None:
-                    return self.value(default, replace(ctx, pos=default.start), depth + 1)
+                    fallback = self.value(default, replace(ctx, pos=default.start), depth + 1)
+                    # a constructor's defaults configure the object (`port=1616`); elsewhere
+                    # a word is one value of many (`range="short"`), a URL the one meant
+                    if function.name in self.knowledge.constructors or not _word(fallback):
+                        return fallback
                 if kind == "**":
                     return MapV((), start, end, partial=True)
                 return Text((Hole(name, start, end, name.lower()),))
         found = self._assigned(name, ctx, depth)
         if found is not None:
-            return found
+            return self._used_at(found, start, end)
         loop = self._loop(name, ctx, depth)
         if loop is not None:
             return loop
@@ -281,6 +295,23 @@ class Resolver:
         if name in self.model.classes:
             return ObjV("class", name)
         return Text((Hole(name, start, end, name.lower()),))
+
+    def _used_at(self, value: Value, start: int, end: int) -> Value:
+        """An unknown value read through a name is reported where the name is written.
+
+        `headers = { Authorization: key }` with `key = process.env.KEY`: the header's text
+        is written in the mapping; a filter's `${groupId}` in the function that builds it,
+        not at the caller's argument. The hole keeps what it knows (its name, its parameter).
+        """
+        if (
+            end > start
+            and isinstance(value, Text)
+            and len(value.pieces) == 1
+            and isinstance(hole := value.pieces[0], Hole)
+        ):
+            text = self.model.parsed.text[start:end]
+            return Text((Hole(text, start, end, hole.hint, hole.param),))
+        return value
 
     def typed(self, written: str | None) -> ObjV | None:
         """An object of a declared type, when the type is a class the file knows or imports."""
@@ -326,7 +357,34 @@ class Resolver:
         for later in since:
             value = self._updated(value, later, ctx, depth)
         value = self._mutated(key, value, start, ctx, depth)
+        if self.knowledge.query_attrs and any(isinstance(v, Text) for v in options(value)):
+            value = self._url_query(key, value, start, ctx, depth)
         return value
+
+    def _url_query(self, key: str, value: Value, after: int, ctx: Ctx, depth: int) -> Value:
+        """A URL object's query set after it was made: `url.searchParams.set(...)`,
+        `url.search = ...` (the language's query attributes) continue its text."""
+        added: list[Piece] = []
+        for attr, kind in self.knowledge.query_attrs.items():
+            dotted = f"{key}.{attr}"
+            if kind == "map" and dotted in self.model.calls_on:
+                query = self._mutated(dotted, MapV((), query=True), after, ctx, depth)
+                if isinstance(query, MapV) and query.entries:
+                    text = query_text(query)
+                    at = text.start
+                    added.extend((Lit("&" if added else "?", at), *text.pieces))
+            elif kind == "text" and dotted in self.model.assigns:
+                later = [a for a in self.model.assigns[dotted] if after < a.start < ctx.pos]
+                if later:
+                    text = as_text(self.assigned(later[-1], ctx, depth))
+                    pieces = list(text.pieces)
+                    first = pieces[0] if pieces else None
+                    if isinstance(first, Lit) and first.text.startswith("?"):
+                        pieces[0] = _sub(first, 1, len(first.text))
+                    added.extend((Lit("&" if added else "?", later[-1].start), *pieces))
+        if not added:
+            return value
+        return alt(Text((*v.pieces, *added)) if isinstance(v, Text) else v for v in options(value))
 
     def assigned(self, assign: Assign, ctx: Ctx, depth: int) -> Value:
         """The value one assignment gives (memoised when no parameter is bound)."""
@@ -340,7 +398,7 @@ class Resolver:
         try:
             inner = replace(ctx, pos=assign.value.start)
             value = self.value(assign.value, inner, depth + 1)
-            if assign.unpack >= 0:
+            if assign.unpack != -1:
                 value = alt(_element(v, assign.unpack) for v in options(value))
         finally:
             self._active.discard(id(assign))
@@ -395,8 +453,9 @@ class Resolver:
                 args[0].value.end,
                 self.value(args[1].value, ctx, depth + 1),
             )
-            entries = value.entries if isinstance(value, MapV) else ()
-            return MapV((*entries, entry), partial=not isinstance(value, MapV))
+            if isinstance(value, MapV):
+                return replace(value, entries=(*value.entries, entry))
+            return MapV((entry,), partial=True)
         if effect == "merge" and args:
             added = self.value(args[0].value, ctx, depth + 1)
             entries = value.entries if isinstance(value, MapV) else ()
@@ -406,7 +465,15 @@ class Resolver:
                 for a in call.args
                 if a.name
             )
+            if isinstance(value, MapV):
+                return replace(
+                    value,
+                    entries=(*entries, *more, *kw),
+                    partial=value.partial or not isinstance(added, MapV),
+                )
             return MapV((*entries, *more, *kw), partial=not isinstance(added, MapV))
+        if effect == "append" and len(args) >= 2 and isinstance(value, MapV):
+            return self._mutate(value, "set", call, ctx, depth)  # `params.append(name, value)`
         if effect == "append" and args:
             items = value.items if isinstance(value, SeqV) else ()
             return SeqV((*items, self.value(args[-1].value, ctx, depth + 1)))
@@ -430,7 +497,7 @@ class Resolver:
         for option in options(iterable):
             if isinstance(option, SeqV):
                 found.extend(
-                    _element(item, loop.unpack) if loop.unpack >= 0 else item
+                    _element(item, loop.unpack) if loop.unpack != -1 else item
                     for item in option.items
                 )
             elif isinstance(option, MapV):  # iterating a mapping gives its keys
@@ -572,10 +639,14 @@ class Resolver:
         if factory is not None:
             fields = []
             for field_name, where in factory.fields:
-                arg = argument(call.args, where)
-                if arg is not None:
-                    fields.append((field_name, self.value(arg.value, ctx, depth + 1)))
+                found = self.place(call, where, factory.config, ctx, depth)
+                if found is not None:
+                    fields.append((field_name, found))
             return ObjV("client", factory.name, tuple(fields))
+        if qualified in knowledge.router_factories:
+            return ObjV("router", qualified)
+        if any(qualified == m or qualified.startswith(m + ".") for m in knowledge.mocks):
+            return ObjV("mock", qualified)  # a test double: `nock(host)`, `new MockAdapter(ax)`
         if call.receiver is None and call.callee in self.model.classes:
             return self.instance(call.callee, call, ctx, depth)
         if call.receiver is None and call.callee in self.knowledge.self_names:
@@ -593,6 +664,37 @@ class Resolver:
         if returned is not None:
             return returned
         return self._hole(call)
+
+    def place(
+        self,
+        call: CallE,
+        where: tuple[int, str],
+        config: tuple[int, ...],
+        ctx: Ctx,
+        depth: int = 0,
+    ) -> Value | None:
+        """The value at an argument place, or the entry of that name in an options object.
+
+        `config`: positions where an options object may stand; an argument there that is
+        a mapping is the options (`axios({ url })`), never the value of a positional place.
+        """
+        arg = argument(call.args, where)
+        if arg is not None:
+            value = self.value(arg.value, ctx, depth + 1)
+            positional = [a for a in call.args if a.name is None and not a.spread]
+            at = next((k for k, a in enumerate(positional) if a is arg), -1)
+            if at not in config or not any(isinstance(o, MapV) for o in options(value)):
+                return value
+        if not where[1] or not config:
+            return None
+        for index in config:
+            holder = argument(call.args, (index, ""))
+            if holder is None:
+                continue
+            found = entry_of(self.value(holder.value, ctx, depth + 1), where[1])
+            if found is not None:
+                return found
+        return None
 
     def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
         """An object of a class of this file, its constructor's parameters bound."""
@@ -792,9 +894,17 @@ class Resolver:
             if not args:
                 return self._hole(call)
             return self.value(args[0].value, ctx, depth + 1)
-        if transform == "receiver":  # a method that returns its receiver's text (`.strip()`)
+        if transform == "receiver":  # a method that returns its receiver's text (`.encode()`)
             return (
                 self.value(receiver, ctx, depth + 1) if receiver is not None else self._hole(call)
+            )
+        if transform in ("strip", "lstrip", "rstrip"):  # `url.lstrip("/")`, `.trim()`
+            if receiver is None:
+                return self._hole(call)
+            chars = self.literal(args[0].value, ctx, depth) if args else None
+            return alt(
+                _stripped(v, chars, transform) if isinstance(v, Text) else v
+                for v in options(self.value(receiver, ctx, depth + 1))
             )
         if transform == "join":  # "sep".join(items)
             if receiver is None or not args:
@@ -802,14 +912,37 @@ class Resolver:
             separator = self.value(receiver, ctx, depth + 1)
             items = self.value(args[0].value, ctx, depth + 1)
             return self.join(as_text(separator), items, call)
-        if transform == "urljoin":  # urljoin(base, path): RFC 3986 resolution
+        if transform == "items_join":  # items.join(separator)
+            if receiver is None:
+                return self._hole(call)
+            separator = (
+                as_text(self.value(args[0].value, ctx, depth + 1))
+                if args
+                else Text((Lit(",", call.end),))
+            )
+            return self.join(separator, self.value(receiver, ctx, depth + 1), call)
+        if transform == "query_map":  # a query builder from a mapping (`URLSearchParams`)
+            if not args:
+                return MapV((), call.start, call.end, query=True)
+            found_maps: list[Value] = []
+            for option in options(self.value(args[0].value, ctx, depth + 1)):
+                found_maps.append(
+                    replace(option, query=True) if isinstance(option, MapV) else option
+                )
+            return alt(found_maps)
+        if transform.startswith("urljoin"):  # urljoin(base, path): RFC 3986 resolution
+            # `urljoin:1,0`: the base is the second argument (`new URL(path, base)`)
+            order = transform.partition(":")[2] or "0,1"
+            base_at, path_at = (int(k) for k in order.split(","))
+            if len(args) == 1:  # a URL alone
+                return self.value(args[0].value, ctx, depth + 1)
             if len(args) < 2:
                 return self._hole(call)
             from apispec.lint.extract.build import join_base
 
-            base = as_text(self.value(args[0].value, ctx, depth + 1), call.start, call.end)
+            base = as_text(self.value(args[base_at].value, ctx, depth + 1), call.start, call.end)
             found = []
-            for path in options(self.value(args[1].value, ctx, depth + 1)):
+            for path in options(self.value(args[path_at].value, ctx, depth + 1)):
                 joined = join_base(base, as_text(path, call.start, call.end), "rfc3986")
                 if joined is not None:
                     found.append(joined)
@@ -850,17 +983,73 @@ class Resolver:
     def query_string(self, mapping: Value, call: CallE) -> Value:
         if not isinstance(mapping, MapV):
             return self._hole(call)
-        pieces: list[Piece] = []
-        for k, entry in enumerate(mapping.entries):
-            if entry.key is None:
-                continue
-            if pieces:
-                pieces.append(Lit("&", entry.key_start))
-            pieces.append(Lit(entry.key, entry.key_start))
-            pieces.append(Lit("=", entry.key_end))
-            pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
-            del k
-        return Text(tuple(pieces))
+        return query_text(mapping)
+
+
+def query_text(mapping: MapV) -> Text:
+    """A mapping as the query string a library encodes it to: `name=value&...`."""
+    pieces: list[Piece] = []
+    for entry in mapping.entries:
+        if entry.key is None:
+            continue
+        if pieces:
+            pieces.append(Lit("&", entry.key_start))
+        pieces.append(Lit(entry.key, entry.key_start))
+        pieces.append(Lit("=", entry.key_end))
+        pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
+    return Text(tuple(pieces))
+
+
+def _stripped(text: Text, chars: str | None, how: str) -> Text:
+    """The known characters of `chars` (whitespace: None) removed from the text's ends."""
+    pieces = list(text.pieces)
+    if how in ("strip", "lstrip"):
+        while pieces and isinstance(first := pieces[0], Lit):
+            kept = first.text.lstrip(chars)
+            if kept:
+                pieces[0] = _sub(first, len(first.text) - len(kept), len(first.text))
+                break
+            pieces.pop(0)
+    if how in ("strip", "rstrip"):
+        while pieces and isinstance(last := pieces[-1], Lit):
+            kept = last.text.rstrip(chars)
+            if kept:
+                pieces[-1] = _sub(last, 0, len(kept))
+                break
+            pieces.pop()
+    return Text(tuple(pieces))
+
+
+def _word(value: Value) -> bool:
+    """A literal without a slash: one of the values a parameter takes (`range = "short"`),
+    not the one it stands for; a default URL or path is what the function is written for."""
+    return (
+        isinstance(value, Text)
+        and all(isinstance(p, Lit) for p in value.pieces)
+        and "/" not in value.known
+    )
+
+
+def entry_of(value: Value, key: str) -> Value | None:
+    """The entry `key` of a mapping value: `a.b` a nested entry, `a|b` the first present."""
+    for name in key.split("|"):
+        found: Value | None = value
+        for part in name.split("."):
+            found = _entry(found, part) if found is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def _entry(value: Value, key: str) -> Value | None:
+    found = []
+    for option in options(value):
+        if isinstance(option, MapV):
+            for entry in reversed(option.entries):
+                if entry.key == key:
+                    found.append(entry.value)
+                    break
+    return alt(found) if found else None
 
 
 def _sub(lit: Lit, start: int, end: int) -> Lit:
@@ -869,7 +1058,18 @@ def _sub(lit: Lit, start: int, end: int) -> Lit:
     return Lit(lit.text[start:end], lit.offset(start), lit.offsets[start:end])
 
 
-def _element(value: Value, index: int) -> Value:
+def _element(value: Value, index: int | str) -> Value:
+    """The `index`-th item of a sequence, or the entry `index` of a mapping (destructuring)."""
+    if isinstance(index, str):
+        if isinstance(value, MapV):
+            for entry in reversed(value.entries):
+                if entry.key == index:
+                    return entry.value
+            return Text((Hole(index, value.start, value.end, index.lower()),))
+        if isinstance(value, ObjV):
+            found = value.field(index)
+            return found if found is not None else Text((Hole(index, 0, 0, index.lower()),))
+        return value
     if isinstance(value, SeqV) and 0 <= index < len(value.items):
         return value.items[index]
     return value

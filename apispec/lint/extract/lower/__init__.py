@@ -21,7 +21,7 @@ from importlib import import_module
 from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar
 
-from apispec.lint.extract.ir import CallE, Expr, Function, Name, Opaque, Str
+from apispec.lint.extract.ir import Attr, CallE, Expr, Function, Name, Opaque, Str
 from apispec.lint.extract.parse import Parsed, grammar
 
 if TYPE_CHECKING:
@@ -39,7 +39,8 @@ class Assign:
     scope: int  # node id of the function it is in (0: the module)
     add: bool = False  # `+=`: appended to what the key held
     item: Expr | None = None  # `key[item] = value`: one entry of a mapping or list
-    unpack: int = -1  # `a, b = ...`: the position of this key in the target
+    # `a, b = ...`: the position of this key in the target; `{ path } = ...`: the entry it takes
+    unpack: int | str = -1
 
 
 @dataclass
@@ -47,7 +48,7 @@ class Loop:
     """`for target in iterable`: the target takes each element's value (or its `unpack`-th)."""
 
     key: str
-    unpack: int
+    unpack: int | str
     iterable: Expr
     start: int
     end: int
@@ -84,8 +85,9 @@ class FileModel:
         """Order calls and assignments by position, and calls by their receiver's name."""
         self.calls.sort(key=lambda c: c.start)
         for call in self.calls:
-            if isinstance(call.receiver, Name):
-                self.calls_on.setdefault(call.receiver.name, []).append(call)
+            dotted = _dotted(call.receiver)
+            if dotted:
+                self.calls_on.setdefault(dotted, []).append(call)
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
 
@@ -151,8 +153,11 @@ class Lowering:
     def function(self, node: Node) -> Function | None:
         raise NotImplementedError
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
-        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed."""
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
+        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed.
+
+        `unpack`: -1 the whole value, a position in a sequence (`a, b = ...`), or the key
+        of a mapping's entry (a destructuring `{ path, params } = ...`)."""
         raise NotImplementedError
 
     def imports(self, node: Node) -> Iterator[tuple[str, str]]:
@@ -163,11 +168,22 @@ class Lowering:
 
     def string_context(self, node: Node) -> str:
         """Where a string literal stands: "value", or why it is no call ("compare", "key",
-        "doc", "matcher", "route", "href", "inner": part of a larger literal)."""
+        "doc", "matcher", "route", "href", "markup", "type", "import", "inner": part of a
+        larger literal)."""
         return "value"
 
     def field_key(self, owner: str | None, name: str) -> str:
         return f"@{owner}.{name}" if owner else name
+
+
+def _dotted(expr: Expr | None) -> str:
+    """`q`, `url.searchParams`: a receiver written as a name and its attributes, else ""."""
+    if isinstance(expr, Name):
+        return expr.name
+    if isinstance(expr, Attr):
+        head = _dotted(expr.obj)
+        return f"{head}.{expr.name}" if head else ""
+    return ""
 
 
 @cache
