@@ -1,0 +1,33 @@
+; JavaScript (and JSX) lowered to apispec's capture vocabulary (lower/__init__.py reads it).
+
+(call_expression) @call
+(new_expression) @call
+
+(variable_declarator name: (_) @assign.name value: (_) @assign.value) @assign
+(assignment_expression left: (_) @assign.name right: (_) @assign.value) @assign
+(augmented_assignment_expression left: (_) @assign.name operator: "+=" right: (_) @assign.value) @assign.add
+(field_definition property: (_) @assign.name value: (_) @assign.value) @assign
+
+(function_declaration) @function
+(generator_function_declaration) @function
+(function_expression) @function
+(arrow_function) @function
+(method_definition) @function
+(class_declaration name: (_) @class.name) @class
+(class name: (_) @class.name) @class
+
+(return_statement (_) @return.value) @return
+
+(for_in_statement left: (_) @for.target right: (_) @for.iter) @for
+
+(import_statement) @import
+(variable_declarator value: (call_expression function: (identifier) arguments: (arguments (string)))) @import
+(variable_declarator value: (await_expression (call_expression function: (import) arguments: (arguments (string))))) @import
+
+(decorator) @decorator
+
+(string) @string
+(template_string) @string
+
+; `get headers() { return {...} }`: a getter reads as a field holding what it returns
+(method_definition "get" name: (_) @assign.name body: (statement_block (return_statement (_) @assign.value))) @assign

@@ -1,0 +1,303 @@
+"""JavaScript and TypeScript: fetch, axios, ky, got, ofetch, openapi-fetch; process.env; URL.
+
+Options objects carry what Python passes as keywords: `fetch(url, { method, headers })`,
+`axios.get(url, { params })`, `axios.create({ baseURL })`, so places name entries of
+the options object at the row's `config` positions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.knowledge import Client, Factory, Knowledge
+
+_READS = ("get", "delete", "head", "options")  # axios: (url, config)
+_WRITES = ("post", "put", "patch")  # axios: (url, data, config)
+_OPTIONS = (
+    "method",
+    "headers",
+    "body",
+    "json",
+    "data",
+    "timeout",
+    "signal",
+    "credentials",
+    "mode",
+    "cache",
+    "retry",
+    "responseType",
+    "baseURL",
+    "prefixUrl",
+)
+
+
+def _axios(on: str) -> tuple[Client, ...]:
+    """An axios module or instance: verbs, `request(config)` and the object called itself."""
+    common = {"query": (-1, "params"), "headers": (-1, "headers"), "options": _OPTIONS}
+    return (
+        Client(on, _READS, url=(0, "url"), config=(1,), **common),  # type: ignore[arg-type]
+        Client(on, _WRITES, url=(0, "url"), body=(1, "data"), config=(2,), **common),  # type: ignore[arg-type]
+        Client(on, ("request",), url=(-1, "url"), method=(-1, "method"), config=(0,), **common),  # type: ignore[arg-type]
+    )
+
+
+def _ky(on: str, query: str = "searchParams") -> tuple[Client, ...]:
+    """ky, got, ofetch: verbs and the object called itself, options after the URL."""
+    common = {"query": (-1, query), "headers": (-1, "headers"), "options": _OPTIONS}
+    return (
+        Client(on, (*_READS, *_WRITES), url=(0, "url"), body=(-1, "json"), config=(1,), **common),  # type: ignore[arg-type]
+        Client(on, ("()",), url=(0, "url"), method=(-1, "method"), config=(1,), **common),  # type: ignore[arg-type]
+    )
+
+
+_FETCH = {
+    "url": (0, "url"),
+    "method": (-1, "method"),
+    "headers": (-1, "headers"),
+    "body": (-1, "body"),
+    "config": (1,),
+    "options": _OPTIONS,
+}
+
+KNOWLEDGE = Knowledge(
+    language="javascript",
+    factories={
+        f.qualified: f
+        for f in (
+            Factory(
+                "axios.create",
+                "axios",
+                (-1, "baseURL"),
+                (-1, "headers"),
+                (-1, "params"),
+                config=(0,),
+            ),
+            Factory("@nestjs/axios.HttpService", "axios"),
+            Factory("@angular/common/http.HttpClient", "angular"),
+            Factory(
+                "ky.create",
+                "ky",
+                (-1, "prefixUrl"),
+                (-1, "headers"),
+                (-1, "searchParams"),
+                "prefix",
+                (0,),
+            ),
+            Factory(
+                "ky.extend",
+                "ky",
+                (-1, "prefixUrl"),
+                (-1, "headers"),
+                (-1, "searchParams"),
+                "prefix",
+                (0,),
+            ),
+            Factory(
+                "got.extend",
+                "got",
+                (-1, "prefixUrl"),
+                (-1, "headers"),
+                (-1, "searchParams"),
+                "prefix",
+                (0,),
+            ),
+            Factory(
+                "ofetch.ofetch.create",
+                "ofetch",
+                (-1, "baseURL"),
+                (-1, "headers"),
+                (-1, "query|params"),
+                config=(0,),
+            ),
+            Factory(
+                "ofetch.$fetch.create",
+                "ofetch",
+                (-1, "baseURL"),
+                (-1, "headers"),
+                (-1, "query|params"),
+                config=(0,),
+            ),
+            Factory(
+                "openapi-fetch", "openapi-fetch", (-1, "baseUrl"), (-1, "headers"), config=(0,)
+            ),
+            Factory(
+                "openapi-fetch.createClient",
+                "openapi-fetch",
+                (-1, "baseUrl"),
+                (-1, "headers"),
+                config=(0,),
+            ),
+        )
+    },
+    clients=[
+        Client("", ("fetch",), **_FETCH),  # type: ignore[arg-type]
+        Client("window", ("fetch",), **_FETCH),  # type: ignore[arg-type]
+        Client("globalThis", ("fetch",), **_FETCH),  # type: ignore[arg-type]
+        Client("", ("node-fetch", "cross-fetch", "undici.fetch"), **_FETCH),  # type: ignore[arg-type]
+        Client(
+            "",
+            ("$fetch", "ofetch.ofetch", "ofetch.$fetch"),
+            url=(0, "url"),
+            method=(-1, "method"),
+            query=(-1, "query|params"),
+            headers=(-1, "headers"),
+            body=(-1, "body"),
+            config=(1,),
+            options=_OPTIONS,
+        ),
+        Client(
+            "",
+            ("axios",),
+            url=(0, "url"),
+            method=(-1, "method"),
+            query=(-1, "params"),
+            headers=(-1, "headers"),
+            config=(0, 1),
+            options=_OPTIONS,
+        ),
+        *_axios("axios"),
+        *_axios("object:axios"),
+        Client(
+            "object:axios",
+            ("()",),
+            url=(0, "url"),
+            method=(-1, "method"),
+            query=(-1, "params"),
+            headers=(-1, "headers"),
+            config=(0, 1),
+            options=_OPTIONS,
+        ),
+        *_ky("ky"),
+        *_ky("object:ky"),
+        Client(
+            "",
+            ("ky", "got"),
+            url=(0, "url"),
+            method=(-1, "method"),
+            query=(-1, "searchParams"),
+            headers=(-1, "headers"),
+            config=(1,),
+            options=_OPTIONS,
+        ),
+        *_ky("got"),
+        *_ky("object:got"),
+        *_ky("object:ofetch", "query|params"),
+        Client(
+            "object:openapi-fetch",
+            ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"),
+            url=(0, "url"),
+            query=(-1, "params.query"),
+            headers=(-1, "headers"),
+            body=(-1, "body"),
+            config=(1,),
+            options=_OPTIONS,
+        ),
+        Client(
+            "object:angular",
+            ("get", "delete", "head", "options"),
+            url=(0, "url"),
+            query=(-1, "params"),
+            headers=(-1, "headers"),
+            config=(1,),
+            options=_OPTIONS,
+        ),
+        Client(
+            "object:angular",
+            ("post", "put", "patch"),
+            url=(0, "url"),
+            body=(1, "body"),
+            query=(-1, "params"),
+            headers=(-1, "headers"),
+            config=(2,),
+            options=_OPTIONS,
+        ),
+    ],
+    transforms={
+        "encodeURIComponent": "identity",
+        "encodeURI": "identity",
+        "decodeURIComponent": "identity",
+        "String": "identity",
+        "Headers": "identity",
+        "URLSearchParams": "query_map",
+        "URL": "urljoin:1,0",
+        "url.URL": "urljoin:1,0",
+        "querystring.stringify": "query_string",
+        "qs.stringify": "query_string",
+        "util.format": "format:printf",
+        ".toString": "receiver",
+        ".trim": "strip",
+        ".join": "items_join",
+    },
+    mutators={
+        "set": "set",
+        "append": "append",
+        "push": "append",
+        "unshift": "append",
+    },
+    self_names=frozenset({"this"}),
+    constructors=frozenset({"constructor"}),
+    modules=frozenset({"axios", "ky", "got", "window", "globalThis"}),
+    env_pattern=re.compile(
+        r"(?:process\.env|import\.meta\.env|Deno\.env\.get\()"
+        r"(?:\.|\??\.?\[\s*|\s*)['\"`]?([A-Za-z_]\w*)['\"`]?\s*[\])]?"
+    ),
+    mocks=(
+        "nock",
+        "msw",
+        "fetch-mock",
+        "jest-fetch-mock",
+        "vitest-fetch-mock",
+        "axios-mock-adapter",
+        "miragejs",
+        "undici.MockAgent",
+    ),
+    routers=frozenset(
+        {"app", "router", "server", "fastify", "routes", "route", "api", "hono", "koa"}
+    ),
+    route_callees=frozenset({"route", "use", "mount"}),
+    router_factories=frozenset(
+        {
+            "express",
+            "express.Router",
+            "express.express",
+            "hono.Hono",
+            "fastify",
+            "fastify.fastify",
+            "koa",
+            "@koa/router",
+            "koa-router",
+            "@hapi/hapi.server",
+        }
+    ),
+    matchers=frozenset(
+        {
+            "includes",
+            "startsWith",
+            "endsWith",
+            "match",
+            "matchAll",
+            "test",
+            "search",
+            "replace",
+            "replaceAll",
+            "split",
+            "indexOf",
+            "lastIndexOf",
+            "RegExp",
+            "expect",
+            "toBe",
+            "toEqual",
+            "toMatch",
+            "toContain",
+            "toHaveBeenCalledWith",
+            "toHaveBeenLastCalledWith",
+            "toStrictEqual",
+            "equal",
+            "deepEqual",
+            "strictEqual",
+            "assert",
+            "ok",
+        }
+    ),
+    query_attrs={"searchParams": "map", "search": "text"},
+)
