@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.imported import in_scope, through
+from apispec.lint.extract.imported import imported_client, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
@@ -222,11 +222,15 @@ class Requests:
             if isinstance(option, ObjV) and option.kind == "client":
                 row = knowledge.client("object:" + option.name, call.callee)
                 if row is not None:
-                    return row, option.field("base"), self._join(option.name), option
+                    return row, option.field("base"), self.join_of(option.name), option
             if isinstance(option, ObjV) and option.kind == "module":
                 row = knowledge.client(option.name, call.callee)
                 if row is not None:
                     return row, None, "slash", None
+                made = self._imported(option, call)
+                row = knowledge.client("object:" + made.name, call.callee) if made else None
+                if made is not None and row is not None:
+                    return row, made.field("base"), self.join_of(made.name), made
         qualified = self.resolver.qualified(call, ctx, 0)
         on, _, callee = qualified.rpartition(".")
         row = knowledge.client(on, callee)  # `requests.get`; `fetch(...)` called bare
@@ -236,13 +240,22 @@ class Requests:
             # a client object called itself: `api("/x")` for `api = ofetch.create(...)`
             called = self.resolver.name(call.callee, ctx, 0, call.start, call.start)
             for option in options(called):
+                if isinstance(option, ObjV) and option.kind == "module":
+                    option = self._imported(option, call) or option
                 if isinstance(option, ObjV) and option.kind == "client":
                     row = knowledge.client("object:" + option.name, "()")
                     if row is not None:
-                        return row, option.field("base"), self._join(option.name), option
+                        return row, option.field("base"), self.join_of(option.name), option
         return None, None, "slash", None
 
-    def _join(self, kind: str) -> str:
+    def _imported(self, option: ObjV, call: CallE) -> ObjV | None:
+        if not self.helpers:
+            return None
+        language = self.model.language
+        return imported_client(self.helpers, option, language, self.module, call.start)
+
+    def join_of(self, kind: str) -> str:
+        """How the library of a client object kind joins a path onto its base."""
         factory = next((f for f in self.knowledge.factories.values() if f.name == kind), None)
         return factory.join if factory else "slash"
 

@@ -19,6 +19,7 @@ from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
     Hole,
     Lit,
+    ObjV,
     ParamV,
     Text,
 )
@@ -93,7 +94,50 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 module=module,
             )
         )
+    helpers.extend(_clients(finder, language, module, file_names_api))
     return helpers
+
+
+def _clients(finder: Requests, language: str, module: str, file_names_api: bool) -> list[Helper]:
+    """The client objects the module makes at its top level, with a base URL, for the
+    files that import them (`export const prtg = axios.create({ baseURL })`)."""
+    found: list[Helper] = []
+    model = finder.model
+    for key, assigns in model.assigns.items():
+        top = [a for a in assigns if a.scope == 0 and a.item is None and not a.add]
+        if "." in key or key.startswith("@") or len(top) != 1 or top[0].unpack != -1:
+            continue
+        finder.resolver.fresh()
+        value = finder.resolver.assigned(top[0], Ctx(top[0].start), 0)
+        for option in options(value):
+            if not isinstance(option, ObjV) or option.kind != "client":
+                continue
+            base = next((t for t in options(option.field("base")) if isinstance(t, Text)), None)
+            if base is None:
+                continue
+            base_text = "".join(p.text if isinstance(p, Lit) else "\0" for p in base.pieces)
+            hints = tuple(p.hint for p in base.pieces if isinstance(p, Hole) and p.hint)
+            strong = (
+                file_names_api
+                or bool(_NAMES_THIS_API.search(base_text))
+                or any("prtg" in h for h in hints)
+            )
+            found.append(
+                Helper(
+                    name=key,
+                    path=-1,
+                    path_name="",
+                    strong=strong,
+                    language=language,
+                    base=base_text,
+                    hints=hints,
+                    join=finder.join_of(option.name),
+                    module=module,
+                    client=option.name,
+                )
+            )
+            break
+    return found
 
 
 def _template(finder: Requests, function) -> tuple[Request, int] | None:  # type: ignore[no-untyped-def]

@@ -102,7 +102,11 @@ def extract_tree(
         ref = _reference(item, evidence, language, lines)
         if ref is not None:
             refs.setdefault((ref.span.start, ref.method), ref)
-    defined = export(finder, language, filename, evidence.strong) if model.functions else []
+    defined = (
+        export(finder, language, filename, evidence.strong)
+        if model.assigns or model.functions
+        else []
+    )
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined
 
 
