@@ -31,7 +31,7 @@ from apispec.lint.extract.ir import (
     Value,
 )
 from apispec.lint.extract.request import Request
-from apispec.lint.extract.values import MAX_INLINE, Ctx, Resolver, options
+from apispec.lint.extract.values import MAX_INLINE, Ctx, Resolver, known_text, options
 from apispec.lint.helpers import HelperTable
 from apispec.lint.knowledge import VERBS, Client
 
@@ -58,6 +58,7 @@ class Requests:
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
+        self.templates: list[Request] = []  # wrappers' own requests (`all` fills it)
 
     def all(self) -> list[Request]:
         """Every request the file makes, outside the templates of its wrappers."""
@@ -70,7 +71,8 @@ class Requests:
             self.resolver.fresh()
             for request in self.at(call, ctx, 0):
                 if function is not None and self._depends(request, function):
-                    continue  # a wrapper's template: its callers are the calls
+                    self.templates.append(request)  # a wrapper's: its callers are the calls
+                    continue
                 found.append(request)
         return found
 
@@ -101,6 +103,12 @@ class Requests:
             if routed is not None:
                 return routed
         row, base, join, obj = self._row(call, receiver, ctx)
+        if row is not None and base is None and isinstance(call.receiver, Name):
+            for attr in self.knowledge.base_attrs:  # `axios.defaults.baseURL = ...` before
+                key = f"{call.receiver.name}.{attr}"
+                if key in self.model.assigns:
+                    base = resolver.name(key, ctx, 0)
+                    break
         if row is not None and function is None:
             return [self._request(call, row, ctx, base, join, obj)]
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
@@ -114,15 +122,15 @@ class Requests:
                     request.wrapped = True
                     inner.append(request)
             return inner
-        if self.helpers:
-            helper = self.helpers.get(call.callee, self.model.language)
-            if helper is not None and in_scope(
+        for helper in self.helpers.every(call.callee, self.model.language) if self.helpers else ():
+            if helper.client or not in_scope(
                 helper, call, receiver, self.model.imports, self.module
             ):
-                request = through(self.resolver, helper, call, ctx)
-                if request is not None:
-                    request.trusted = helper.strong
-                    return [request]
+                continue  # another module's function of that name, or a client object
+            request = through(self.resolver, helper, call, ctx)
+            if request is not None:
+                request.trusted = helper.strong
+                return [request]
         return []
 
     def calls_in(self, function: Function) -> list[CallE]:
@@ -276,8 +284,10 @@ class Requests:
             method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
         elif isinstance(row.method, tuple):
             verb = resolver.place(call, row.method, row.config, ctx)
-            literal = _literal(verb) if verb is not None else None
+            literal = known_text(verb) if verb is not None else None
             method = literal.upper() if literal else None
+            if verb is None and row.method[0] < 0 and self._options_known(call, row, ctx):
+                method = "GET"  # a library whose method is an option sends GET without one
         else:
             method = row.method
         query = resolver.place(call, row.query, row.config, ctx)
@@ -288,6 +298,8 @@ class Requests:
             headers = self._from_spread(call, ctx, "headers")
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
+        request.config = row.config
+        request.config_keys = (row.method[1] if isinstance(row.method, tuple) else "", row.query[1])
         if obj is not None:
             defaults = obj.field("params")
             if defaults is not None:
@@ -296,6 +308,26 @@ class Requests:
             if default_headers is not None and request.headers is None:
                 request.headers = default_headers
         return request
+
+    def _options_known(self, call: CallE, row: Client, ctx: Ctx) -> bool:
+        """Whether the call's options object, if any, is known whole (no unknown spread,
+        not a parameter): then a method it lacks is the library's default."""
+        if not row.config:
+            return False
+        positional = [a for a in call.args if a.name is None and not a.spread]
+        if any(a.spread for a in call.args):
+            return False
+        for index in row.config:
+            if index >= len(positional):
+                continue
+            for option in options(self.resolver.value(positional[index].value, ctx)):
+                if isinstance(option, MapV) and option.partial:
+                    return False
+                if isinstance(option, ParamV) or (
+                    isinstance(option, Text) and index > row.url[0]
+                ):  # an options object the code does not show
+                    return False
+        return True
 
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
         for arg in call.args:
@@ -310,22 +342,6 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
-
-
-def _literal(value: Value) -> str | None:
-    """The text of a value wholly known (a method name), else None (also when it may be
-    one of several)."""
-    found = options(value)
-    if len(found) != 1:
-        return None
-    option = found[0]
-    if (
-        isinstance(option, Text)
-        and option.pieces
-        and all(isinstance(p, Lit) for p in option.pieces)
-    ):
-        return "".join(p.text for p in option.pieces)  # type: ignore[union-attr]
-    return None
 
 
 def _leads(value: Value | None, function: int) -> bool:

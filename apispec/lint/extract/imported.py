@@ -27,7 +27,7 @@ from apispec.lint.extract.ir import (
     argument,
 )
 from apispec.lint.extract.request import Request
-from apispec.lint.extract.values import Ctx, Resolver, options
+from apispec.lint.extract.values import Ctx, Resolver, entry_of, known_text, options
 from apispec.lint.helpers import Helper, HelperTable
 
 # Method names shared by HTTP libraries, mappings and responses: a wrapper with one of
@@ -88,6 +88,9 @@ def in_scope(
     for option in options(receiver) if receiver is not None else []:
         if isinstance(option, ObjV) and option.kind in ("instance", "class"):
             return option.name == helper.owner
+        if isinstance(option, ObjV) and option.kind == "module":  # an object it exports
+            module, _, name = option.name.rpartition(".")
+            return name == helper.owner and same_module(module, helper.module, importer)
     if call.receiver is None:
         return False
     return helper.name.lower() not in COMMON
@@ -167,10 +170,10 @@ def imported_client(
     """The client object another module makes, where this file imports it by name
     (`import { prtg } from "../api/prtgClient"`): its kind and base URL."""
     module, _, name = option.name.rpartition(".")
-    helper = helpers.get(name, language) if module else None
-    if helper is None or not helper.client or not same_module(module, helper.module, importer):
-        return None
-    return ObjV("client", helper.client, (("base", _base(helper, at)),))
+    for helper in helpers.every(name, language) if module else ():
+        if helper.client and same_module(module, helper.module, importer):
+            return ObjV("client", helper.client, (("base", _base(helper, at)),))
+    return None
 
 
 def _base(helper: Helper, at: int) -> Text:
@@ -190,7 +193,7 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
     path_arg = argument(call.args, (helper.path, helper.path_name))
     if path_arg is None:
         return None
-    path = resolver.value(path_arg.value, ctx)
+    path = _named(resolver.value(path_arg.value, ctx), helper.path_name)
     at = path_arg.value.start
     base: Value | None = _base(helper, at) if helper.base else None
     method = helper.implied
@@ -199,14 +202,15 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
             call.args,
             (helper.method if helper.method is not None else -1, helper.method_name or ""),
         )
-        literal = resolver.literal(arg.value, ctx) if arg is not None else None
+        verb = _named(resolver.value(arg.value, ctx), helper.method_name) if arg else None
+        literal = known_text(verb) if verb is not None else None
         method = literal.upper() if literal else helper.method_default
     query: Value | None = None
     if helper.query is not None or helper.query_name:
         arg = argument(
             call.args, (helper.query if helper.query is not None else -1, helper.query_name or "")
         )
-        query = resolver.value(arg.value, ctx) if arg is not None else None
+        query = _named(resolver.value(arg.value, ctx), helper.query_name) if arg else None
     elif helper.query_kwargs:
         known = set(helper.params)
         query = MapV(
@@ -216,6 +220,25 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
                 if a.name and a.name not in known
             )
         )
+    if helper.options is not None:  # the call's options object, handed on to the library
+        arg = argument(call.args, (helper.options, ""))
+        options_value = resolver.value(arg.value, ctx) if arg is not None else None
+        if options_value is not None:
+            verb = entry_of(options_value, "method")
+            literal = known_text(verb) if verb is not None else None
+            method = literal.upper() if literal and method is None else method
+            if query is None and helper.options_query:
+                query = entry_of(options_value, helper.options_query)
     join = helper.join if helper.join != "concat" else "concat"
     request = Request(call, path, method, base, join, query, None, "wrapper", wrapped=True)
     return request
+
+
+def _named(value: Value, name: str | None) -> Value:
+    """The argument at a wrapper's place, or, when the wrapper destructures a mapping there
+    (`query({ endpoint, params })`), that mapping's entry of the place's name."""
+    if name and any(isinstance(o, MapV) for o in options(value)):
+        found = entry_of(value, name)
+        if found is not None:
+            return found
+    return value

@@ -17,8 +17,11 @@ from typing import TYPE_CHECKING
 
 from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
+    Function,
     Hole,
     Lit,
+    Mapping,
+    Name,
     ObjV,
     ParamV,
     Text,
@@ -67,6 +70,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request)
+        options_index = _options_param(function, request)
         strong = (
             file_names_api
             or bool(_NAMES_THIS_API.search(base_text))
@@ -92,6 +96,8 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 join=join,
                 owner=function.owner or "",
                 module=module,
+                options=options_index,
+                options_query=request.config_keys[1] if options_index is not None else "",
             )
         )
     helpers.extend(_clients(finder, language, module, file_names_api))
@@ -178,7 +184,32 @@ def _method_param(
                 literal = finder.resolver.literal(default, Ctx(default.start))
             return index, name, literal.upper() if literal else None
     del names
+    for name, (index, _key, default) in function.members.items():  # `{ method = "GET" }`
+        if name.lower() in ("method", "verb", "http_method", "httpmethod"):
+            literal = None
+            if default is not None:
+                literal = finder.resolver.literal(default, Ctx(default.start))
+            return index, name, literal.upper() if literal else None
     return None, None, None
+
+
+def _options_param(function: Function, request: Request) -> int | None:
+    """The wrapper's parameter the library takes as its options object, as written at the
+    call (`fetch(url, init)`, `fetch(url, { ...init, headers })`): its position."""
+    call = request.call
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    names = [name for name, _, _ in function.params]
+    for at in request.config:
+        if at >= len(positional):
+            continue
+        value = positional[at].value
+        written = [value] if isinstance(value, Name) else []
+        if isinstance(value, Mapping):
+            written = [v for k, v in value.items if k is None and isinstance(v, Name)]
+        for name in written:
+            if isinstance(name, Name) and name.name in names:
+                return names.index(name.name)
+    return None
 
 
 def _query_param(function, request: Request) -> tuple[int | None, str | None, bool]:  # type: ignore[no-untyped-def]

@@ -89,6 +89,9 @@ def extract_tree(
             used.update(loc.flat.offsets)
         for url in texts(request.url):  # a URL the client refuses to join is no other call
             used.update(p.start for p in url.pieces if isinstance(p, Lit) and p.text)
+    for template in finder.templates:  # nor is a wrapper's URL, whose callers are the calls
+        for url in texts(template.url):
+            used.update(p.start for p in url.pieces if isinstance(p, Lit) and p.text)
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(text, known)
     for item in found:
@@ -168,6 +171,9 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
 def _enclosing_call(model: FileModel, literal: Str) -> CallE | None:
     best: CallE | None = None
     for call in model.calls:
+        receiver = call.receiver
+        if receiver is not None and receiver.start <= literal.start < receiver.end:
+            continue  # `"/x/{id}".replace(...)`: the literal is what the call works on
         if call.start <= literal.start and literal.end <= call.end:
             if best is None or call.end - call.start < best.end - best.start:
                 best = call

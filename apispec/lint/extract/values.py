@@ -258,6 +258,12 @@ class Resolver:
                     for bound, value in ctx.env:
                         if bound == name:
                             return self._used_at(value, start, end)
+                if any(
+                    lp.start <= function.start < lp.end for lp in self.model.loops.get(name, ())
+                ):
+                    looped = self._loop(name, ctx, depth)  # `items.forEach((item) => ...)`
+                    if looped is not None:
+                        return looped
                 param_id = Param(function.node_id, index, name, kind)
                 if function.node_id == ctx.open:
                     fallback = (
@@ -275,11 +281,15 @@ class Resolver:
                     fallback = self.value(default, replace(ctx, pos=default.start), depth + 1)
                     # a constructor's defaults configure the object (`port=1616`); elsewhere
                     # a word is one value of many (`range="short"`), a URL the one meant
-                    if function.name in self.knowledge.constructors or not _word(fallback):
+                    if not _empty(fallback) and (
+                        function.name in self.knowledge.constructors or not _word(fallback)
+                    ):
                         return fallback
                 if kind == "**":
                     return MapV((), start, end, partial=True)
                 return Text((Hole(name, start, end, name.lower()),))
+            if name in function.members:
+                return self._member(function, name, ctx, depth, start, end)
         found = self._assigned(name, ctx, depth)
         if found is not None:
             return self._used_at(found, start, end)
@@ -294,6 +304,26 @@ class Resolver:
             return ObjV("module", target)
         if name in self.model.classes:
             return ObjV("class", name)
+        return Text((Hole(name, start, end, name.lower()),))
+
+    def _member(
+        self, function: Function, name: str, ctx: Ctx, depth: int, start: int, end: int
+    ) -> Value:
+        """A name a destructured parameter binds: the entry of the argument passed there."""
+        index, key, default = function.members[name]
+        param = function.params[index][0] if index < len(function.params) else ""
+        for bound, value in ctx.env or ():
+            if bound == param:
+                found = entry_of(value, key)
+                if found is not None:
+                    return self._used_at(found, start, end)
+                break
+        else:
+            if function.node_id == ctx.open:
+                param_id = Param(function.node_id, index, name)
+                return Text((Hole(name, start, end, name.lower(), param_id),))
+        if default is not None:
+            return self.value(default, replace(ctx, pos=default.start), depth + 1)
         return Text((Hole(name, start, end, name.lower()),))
 
     def _used_at(self, value: Value, start: int, end: int) -> Value:
@@ -373,8 +403,16 @@ class Resolver:
                     text = query_text(query)
                     at = text.start
                     added.extend((Lit("&" if added else "?", at), *text.pieces))
-            elif kind == "text" and dotted in self.model.assigns:
-                later = [a for a in self.model.assigns[dotted] if after < a.start < ctx.pos]
+            elif kind == "text":  # `url.search = ...`: a property, or an item of the name
+                later = [
+                    a
+                    for a in (*self.model.assigns.get(dotted, ()), *self.model.assigns.get(key, ()))
+                    if after < a.start < ctx.pos
+                    and (
+                        a.key == dotted
+                        or (a.item is not None and self.literal(a.item, ctx) == attr)
+                    )
+                ]
                 if later:
                     text = as_text(self.assigned(later[-1], ctx, depth))
                     pieces = list(text.pieces)
@@ -412,9 +450,11 @@ class Resolver:
             key = self.literal(later.item, replace(ctx, pos=later.start), depth)
             entry = Entry(key, later.item.start, later.item.end, added)
             if isinstance(value, MapV):
-                return MapV((*value.entries, entry), value.start, value.end, value.partial)
+                return replace(value, entries=(*value.entries, entry))
             if isinstance(value, SeqV):
                 return SeqV((*value.items, added), value.start, value.end, value.partial)
+            if isinstance(value, Text) and any(isinstance(p, Lit) for p in value.pieces):
+                return value  # a property of a string or URL object (`url.search = q`)
             return MapV((entry,), partial=True)
         if later.add:
             if isinstance(value, SeqV):
@@ -560,6 +600,14 @@ class Resolver:
             owner = self.model.class_at(expr.start)
             if owner is not None:
                 return self.field(owner, expr.name, ctx, depth + 1, expr.start, expr.end)
+            function = self.model.function_at(expr.start)
+            if function is not None and function.owner:  # `this` of an object literal
+                this = ctx.this
+                if not isinstance(this, MapV):
+                    this = self.name(function.owner, replace(ctx, pos=function.start), depth + 1)
+                found = entry_of(this, expr.name)
+                if found is not None:
+                    return found
         env = self.knowledge.environment(expr, self.model.parsed.text)
         if env is not None:
             return Text(
@@ -572,8 +620,8 @@ class Resolver:
                 return found
         target = self.value(obj, ctx, depth + 1)
         for option in options(target):
-            if isinstance(option, Text) and expr.name == "value":
-                return option  # an enumeration member's value
+            if isinstance(option, Text) and expr.name in self.knowledge.text_attrs:
+                return option  # an enumeration member's value, a URL object's `href`
             if isinstance(option, ObjV):
                 if option.kind in ("instance", "class") and option.name in self.model.classes:
                     bound = replace(ctx, this=option)
@@ -775,7 +823,13 @@ class Resolver:
             return plain[0] if plain else None
         if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
             owner = self.model.class_at(call.start)
+            if owner is None and ctx.function is not None:  # a method of an object literal
+                owner = ctx.function.owner
             return next((f for f in candidates if f.owner == owner), None)
+        if isinstance(receiver, Name) and receiver.name not in self.model.classes:
+            found = next((f for f in candidates if f.owner == receiver.name), None)
+            if found is not None:  # `api.get(...)` for `const api = { get(p) {...} }`
+                return found
         for option in options(self.value(receiver, ctx, depth + 1)):
             if isinstance(option, ObjV) and option.kind in ("instance", "class"):
                 found = next((f for f in candidates if f.owner == option.name), None)
@@ -897,6 +951,17 @@ class Resolver:
         if transform == "receiver":  # a method that returns its receiver's text (`.encode()`)
             return (
                 self.value(receiver, ctx, depth + 1) if receiver is not None else self._hole(call)
+            )
+        if transform == "replace":  # `"/devices/{id}".replace("{id}", id)`
+            if receiver is None or len(args) < 2:
+                return self._hole(call)
+            old = self.literal(args[0].value, ctx, depth)
+            if not old:
+                return self._hole(call)
+            new = self._text_of(self.value(args[1].value, ctx, depth + 1), args[1].value)
+            return alt(
+                _replaced(v, old, new) if isinstance(v, Text) else v
+                for v in options(self.value(receiver, ctx, depth + 1))
             )
         if transform in ("strip", "lstrip", "rstrip"):  # `url.lstrip("/")`, `.trim()`
             if receiver is None:
@@ -1020,6 +1085,29 @@ def _stripped(text: Text, chars: str | None, how: str) -> Text:
     return Text(tuple(pieces))
 
 
+def _replaced(text: Text, old: str, new: Text) -> Text:
+    """The text with each literal occurrence of `old` replaced by `new`'s pieces."""
+    pieces: list[Piece] = []
+    for piece in text.pieces:
+        if not isinstance(piece, Lit) or old not in piece.text:
+            pieces.append(piece)
+            continue
+        at = 0
+        while (found := piece.text.find(old, at)) >= 0:
+            if found > at:
+                pieces.append(_sub(piece, at, found))
+            pieces.extend(new.pieces)
+            at = found + len(old)
+        if at < len(piece.text):
+            pieces.append(_sub(piece, at, len(piece.text)))
+    return Text(tuple(pieces))
+
+
+def _empty(value: Value) -> bool:
+    """`token = ""`: a default that only says "none given"."""
+    return isinstance(value, Text) and value.known == ""
+
+
 def _word(value: Value) -> bool:
     """A literal without a slash: one of the values a parameter takes (`range = "short"`),
     not the one it stands for; a default URL or path is what the function is written for."""
@@ -1028,6 +1116,16 @@ def _word(value: Value) -> bool:
         and all(isinstance(p, Lit) for p in value.pieces)
         and "/" not in value.known
     )
+
+
+def known_text(value: Value) -> str | None:
+    """The text of a value wholly known (a method name), else None (also when it may be
+    one of several)."""
+    found = options(value)
+    text = found[0] if len(found) == 1 else None
+    if isinstance(text, Text) and text.pieces and all(isinstance(p, Lit) for p in text.pieces):
+        return "".join(p.text for p in text.pieces)  # type: ignore[union-attr]
+    return None
 
 
 def entry_of(value: Value, key: str) -> Value | None:

@@ -102,6 +102,12 @@ class Knowledge:
     # attributes of a URL object that hold its query: "map" a mapping mutated in place
     # (`url.searchParams.set(...)`), "text" a query string assigned (`url.search = ...`)
     query_attrs: dict[str, str] = field(default_factory=dict)
+    # attributes of a string-valued object that are its text (an enum member's `value`,
+    # a URL object's `href`)
+    text_attrs: frozenset[str] = frozenset({"value"})
+    # attributes of a client module or object that set its base URL after it is made
+    # (`axios.defaults.baseURL = ...`)
+    base_attrs: tuple[str, ...] = ()
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

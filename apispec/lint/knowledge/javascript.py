@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from apispec.lint.knowledge import Client, Factory, Knowledge
+from apispec.lint.knowledge import VERBS, Client, Factory, Knowledge
 
 _READS = ("get", "delete", "head", "options")  # axios: (url, config)
 _WRITES = ("post", "put", "patch")  # axios: (url, data, config)
@@ -73,6 +73,7 @@ KNOWLEDGE = Knowledge(
                 config=(0,),
             ),
             Factory("@nestjs/axios.HttpService", "axios"),
+            Factory("XMLHttpRequest", "xhr"),
             Factory("@angular/common/http.HttpClient", "angular"),
             Factory(
                 "ky.create",
@@ -192,6 +193,94 @@ KNOWLEDGE = Knowledge(
             config=(1,),
             options=_OPTIONS,
         ),
+        # k6 load tests: `http.get(url, params)`, `http.del(url, body, params)`
+        Client(
+            "k6/http",
+            ("get", "head", "options"),
+            url=(0, "url"),
+            headers=(-1, "headers"),
+            config=(1,),
+            options=_OPTIONS,
+        ),
+        Client(
+            "k6/http",
+            ("post", "put", "patch"),
+            url=(0, "url"),
+            body=(1, "body"),
+            headers=(-1, "headers"),
+            config=(2,),
+            options=_OPTIONS,
+        ),
+        Client(
+            "k6/http",
+            ("del",),
+            url=(0, "url"),
+            method="DELETE",
+            headers=(-1, "headers"),
+            config=(2,),
+            options=_OPTIONS,
+        ),
+        Client(
+            "k6/http",
+            ("request",),
+            url=(1, "url"),
+            method=(0, "method"),
+            headers=(-1, "headers"),
+            config=(3,),
+            options=_OPTIONS,
+        ),
+        # Node's http and https: `https.get(url, opts)`, `https.request({ path, method })`
+        *(
+            Client(
+                module,
+                (callee,),
+                url=(0, "path"),
+                method=(-1, "method") if callee == "request" else "GET",
+                headers=(-1, "headers"),
+                config=(0, 1),
+                options=_OPTIONS,
+            )
+            for module in ("https", "http", "node:https", "node:http")
+            for callee in ("request", "get")
+        ),
+        Client(
+            "undici",
+            ("request", "fetch"),
+            url=(0, "url"),
+            method=(-1, "method"),
+            query=(-1, "query"),
+            headers=(-1, "headers"),
+            config=(1,),
+            options=_OPTIONS,
+        ),
+        Client("", ("Request",), **_FETCH),  # type: ignore[arg-type]
+        Client("object:xhr", ("open",), url=(1, ""), method=(0, "")),
+        # jQuery: `$.get(url, data)`, `$.ajax({ url, method, data })`
+        *(
+            Client(
+                module,
+                ("get", "getJSON"),
+                url=(0, "url"),
+                query=(1, "data"),
+                method="GET",
+                headers=(-1, "headers"),
+                config=(0,),
+            )
+            for module in ("$", "jQuery", "jquery")
+        ),
+        *(
+            Client(
+                module,
+                ("ajax",),
+                url=(0, "url"),
+                method=(-1, "method|type"),
+                query=(-1, "data"),
+                headers=(-1, "headers"),
+                config=(0, 1),
+            )
+            for module in ("$", "jQuery", "jquery")
+        ),
+        Client("superagent", VERBS, url=(0, "url")),
         Client(
             "object:angular",
             ("get", "delete", "head", "options"),
@@ -213,6 +302,8 @@ KNOWLEDGE = Knowledge(
         ),
     ],
     transforms={
+        ".replace": "replace",
+        ".replaceAll": "replace",
         "encodeURIComponent": "identity",
         "encodeURI": "identity",
         "decodeURIComponent": "identity",
@@ -236,7 +327,7 @@ KNOWLEDGE = Knowledge(
     },
     self_names=frozenset({"this"}),
     constructors=frozenset({"constructor"}),
-    modules=frozenset({"axios", "ky", "got", "window", "globalThis"}),
+    modules=frozenset({"axios", "ky", "got", "window", "globalThis", "$", "jQuery"}),
     env_pattern=re.compile(
         r"(?:process\.env|import\.meta\.env|Deno\.env\.get\()"
         r"(?:\.|\??\.?\[\s*|\s*)['\"`]?([A-Za-z_]\w*)['\"`]?\s*[\])]?"
@@ -300,4 +391,6 @@ KNOWLEDGE = Knowledge(
         }
     ),
     query_attrs={"searchParams": "map", "search": "text"},
+    text_attrs=frozenset({"href"}),
+    base_attrs=("defaults.baseURL",),
 )

@@ -108,6 +108,7 @@ KNOWLEDGE = Knowledge(
         )
     },
     transforms={
+        ".replace": "replace",
         "urllib.parse.quote": "identity",
         "urllib.parse.quote_plus": "identity",
         "urllib.parse.unquote": "identity",

@@ -223,7 +223,7 @@ def lower(parsed: Parsed, start_byte: int = 0, end_byte: int | None = None) -> F
             start, end = lowering.span(node)
             model.classes[name] = (start, end, lowering.class_bases(node))
         else:
-            kind = next(iter(captures))
+            kind = next(k for k in captures if not k.startswith("_"))  # `_x`: for predicates
             pending.append((kind, captures))
     model.functions = list(functions.values())
     # method owners: the class around each function

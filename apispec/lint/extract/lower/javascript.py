@@ -280,21 +280,28 @@ class JavaScriptLowering(Lowering):
             params_node = node.child_by_field_name("parameter")  # `x => ...`
         params: list[tuple[str, str, Expr | None]] = []
         types: dict[str, str] = {}
+        members: dict[str, tuple[int, str, Expr | None]] = {}
         if params_node is not None:
             if params_node.type == "identifier":
                 params.append((self.text(params_node), "", None))
             else:
-                params, types = self._params(params_node)
-        function = Function(node.id, name, params, start, end, types=types)
+                params, types, members = self._params(params_node)
+        function = Function(node.id, name, params, start, end, types=types, members=members)
+        function.owner = _object_owner(self, node)
         function.exported = not name.startswith("#") and _accessible(node)
         body = node.child_by_field_name("body")
         if node.type == "arrow_function" and body is not None and body.type != "statement_block":
             function.returns.append(self.expr(body))
         return function
 
-    def _params(self, node: Node) -> tuple[list[tuple[str, str, Expr | None]], dict[str, str]]:
+    def _params(
+        self, node: Node
+    ) -> tuple[
+        list[tuple[str, str, Expr | None]], dict[str, str], dict[str, tuple[int, str, Expr | None]]
+    ]:
         params: list[tuple[str, str, Expr | None]] = []
         types: dict[str, str] = {}
+        members: dict[str, tuple[int, str, Expr | None]] = {}
         for child in _named(node):
             pattern, default = child, None
             if child.type in _PARAMETERS:
@@ -317,9 +324,26 @@ class JavaScriptLowering(Lowering):
             elif pattern.type == "rest_pattern":
                 inner = [c for c in _named(pattern) if c.type == "identifier"]
                 params.append((self.text(inner[0]) if inner else "", "*", None))
-            else:  # a destructured parameter keeps its place among the arguments
-                params.append(("", "", default))
-        return params, types
+            else:  # a destructured parameter: its place, and the names it binds
+                position = len(params)
+                params.append((f"{{{position}}}", "", default))
+                if pattern.type == "object_pattern":
+                    for local, key, value in self._member_defaults(pattern):
+                        members[local] = (position, key, value)
+        return params, types, members
+
+    def _member_defaults(self, node: Node) -> Iterator[tuple[str, str, Expr | None]]:
+        """`{ method = "GET", query, headers: h }`: each local, its key and its default."""
+        defaults: dict[str, Expr] = {}
+        for child in _named(node):
+            if child.type == "object_assignment_pattern":
+                left = child.child_by_field_name("left")
+                right = child.child_by_field_name("right")
+                if left is not None and right is not None:
+                    defaults[self.text(left)] = self.expr(right)
+        for local, _, key in self._members(node):
+            if isinstance(key, str):
+                yield local, key, defaults.get(local)
 
     # -- assignments, imports, classes ----------------------------------------------------
 
@@ -341,6 +365,9 @@ class JavaScriptLowering(Lowering):
                 return []
             if obj.type == "this":
                 return [("@" + self.text(prop), None, -1)]
+            if obj.type == "identifier":  # `params.sort = x`: an entry of `params`
+                start, end = self.span(prop)
+                return [(self.text(obj), Str((Lit(self.text(prop), start),), start, end), -1)]
             return [(self.text(node), None, -1)]
         if kind == "subscript_expression":
             obj = node.child_by_field_name("object")
@@ -491,6 +518,23 @@ def _bound_name(lowering: JavaScriptLowering, node: Node) -> str:
         name = parent.child_by_field_name("name") or parent.child_by_field_name("property")
         return lowering.text(name) if name is not None else ""
     return ""
+
+
+def _object_owner(lowering: JavaScriptLowering, node: Node) -> str | None:
+    """`const api = { get(path) {...} }`: a method of an object literal bound to a name
+    belongs to that name, as a class's method to its class."""
+    holder = node.parent
+    if holder is not None and holder.type == "pair":
+        holder = holder.parent
+    if holder is None or holder.type != "object":
+        return None
+    parent = holder.parent
+    while parent is not None and parent.type in _WRAPPERS:
+        parent = parent.parent
+    if parent is None or parent.type != "variable_declarator":
+        return None
+    name = parent.child_by_field_name("name")
+    return lowering.text(name) if name is not None and name.type == "identifier" else None
 
 
 def _accessible(node: Node) -> bool:

@@ -19,6 +19,15 @@
 (return_statement (_) @return.value) @return
 
 (for_in_statement left: (_) @for.target right: (_) @for.iter) @for
+; `items.forEach((item) => ...)`: the callback's parameter takes each element
+(call_expression
+  function: (member_expression object: (_) @for.iter property: (property_identifier) @_each
+    (#any-of? @_each "forEach" "map" "flatMap" "filter" "some" "every" "find"))
+  arguments: (arguments . (arrow_function parameters: (formal_parameters . (identifier) @for.target)))) @for
+(call_expression
+  function: (member_expression object: (_) @for.iter property: (property_identifier) @_each
+    (#any-of? @_each "forEach" "map" "flatMap" "filter" "some" "every" "find"))
+  arguments: (arguments . (arrow_function parameter: (identifier) @for.target))) @for
 
 (import_statement) @import
 (variable_declarator value: (call_expression function: (identifier) arguments: (arguments (string)))) @import

@@ -19,10 +19,22 @@
 (class_declaration name: (_) @class.name) @class
 (abstract_class_declaration name: (_) @class.name) @class
 (class name: (_) @class.name) @class
+; `enum Endpoint { Devices = "/experimental/devices" }`: members read as class attributes
+(enum_declaration name: (_) @class.name) @class
+(enum_assignment name: (_) @assign.name value: (_) @assign.value) @assign
 
 (return_statement (_) @return.value) @return
 
 (for_in_statement left: (_) @for.target right: (_) @for.iter) @for
+; `items.forEach((item) => ...)`: the callback's parameter takes each element
+(call_expression
+  function: (member_expression object: (_) @for.iter property: (property_identifier) @_each
+    (#any-of? @_each "forEach" "map" "flatMap" "filter" "some" "every" "find"))
+  arguments: (arguments . (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @for.target))))) @for
+(call_expression
+  function: (member_expression object: (_) @for.iter property: (property_identifier) @_each
+    (#any-of? @_each "forEach" "map" "flatMap" "filter" "some" "every" "find"))
+  arguments: (arguments . (arrow_function parameter: (identifier) @for.target))) @for
 
 (import_statement) @import
 (variable_declarator value: (call_expression function: (identifier) arguments: (arguments (string)))) @import
