@@ -231,7 +231,7 @@ def _reference(
         return None  # a pattern, a route parameter or prose: not a request path
     wrapped = request is not None and request.wrapped
     client = request is not None and request.row == "client"
-    if not loc.via_api_v2 and "/" not in path_text.strip("/") and not (wrapped or client):
+    if not loc.via_api_v2 and "/" not in path_text and not (wrapped or client):
         return None
     trusted = request is not None and request.trusted
     verdict = evidence.accepts(loc, wrapped=wrapped, client=client, trusted=trusted)
