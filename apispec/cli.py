@@ -12,6 +12,7 @@ import importlib
 import re
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from apispec.support.exceptions import (
     EXIT_INTERNAL,
@@ -45,7 +46,7 @@ class _Parser(argparse.ArgumentParser):
     # The subcommand a top-level error is about (argparse reports unknown options there).
     command: str | None = None
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         message = _with_suggestion(self, message)
         prog = f"{self.prog} {self.command}" if self.command else self.prog
         self.exit(EXIT_USAGE, f"apispec: error: {message} (see `{prog} --help`)\n")

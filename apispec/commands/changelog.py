@@ -8,7 +8,7 @@ from apispec.commands import add_registry_option, registry_from
 from apispec.support.exceptions import EXIT_OK
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "changelog",
         help="endpoints added, deprecated and removed between releases, with a migration guide",

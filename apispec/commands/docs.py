@@ -10,7 +10,7 @@ from apispec.commands import add_registry_option, registry_from
 from apispec.support.exceptions import EXIT_OK, EXIT_USAGE
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "docs",
         help="generate the reference docs per release (Markdown or a static HTML site)",

@@ -15,7 +15,7 @@ from typing import Any
 from apispec.commands import add_registry_option
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("filter", help="check, format, explain and complete filter strings")
     inner = parser.add_subparsers(dest="filter_command", metavar="ACTION", required=True)
 
@@ -101,7 +101,7 @@ def _read_stdin() -> str:
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:  # a text stream without bytes underneath (tests, embedding)
         return sys.stdin.read()
-    data = stream.read()
+    data: bytes = stream.read()
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -134,12 +134,12 @@ def render(source: Source, diagnostics: Sequence[Any]) -> str:
     for d in diagnostics:
         line, column = d.line_column(text)
         out.append(f"{name}:{line + first_line - 1}:{column}: {d.severity} {d.code}: {d.message}")
-        source = text.split("\n")[line - 1]
+        line_text = text.split("\n")[line - 1]
         start = column - 1
-        end = min(d.end - (d.start - start), len(source)) if d.end > d.start else start + 1
-        source, start, end = _window(source, start, end)
-        lead = "".join(ch if ch == "\t" else " " for ch in source[:start])
-        out.append(f"    {source}")
+        end = min(d.end - (d.start - start), len(line_text)) if d.end > d.start else start + 1
+        line_text, start, end = _window(line_text, start, end)
+        lead = "".join(ch if ch == "\t" else " " for ch in line_text[:start])
+        out.append(f"    {line_text}")
         out.append(f"    {lead}{'^' * max(end - start, 1)}")
         if d.hint:
             out.append(f"    hint: {d.hint}")

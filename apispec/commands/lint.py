@@ -26,7 +26,7 @@ def _releases(value: str) -> list[str]:
     return releases
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "lint",
         help="find API v2 calls in client code and report what breaks",

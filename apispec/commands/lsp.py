@@ -28,7 +28,7 @@ def _port(text: str) -> int:
     return value
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "lsp",
         help="run the language server (diagnostics, completion, hover, fixes) for editors",

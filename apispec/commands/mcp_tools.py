@@ -9,7 +9,7 @@ from apispec.commands import add_registry_option, registry_from
 from apispec.support.exceptions import EXIT_OK
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "mcp-tools",
         help="list the MCP tools of a release (one per endpoint)",

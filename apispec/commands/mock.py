@@ -29,7 +29,7 @@ def _non_negative(text: str) -> float:
     return value
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "mock",
         help="serve a mock of the API v2 for testing scripts",

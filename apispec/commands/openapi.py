@@ -10,7 +10,7 @@ from apispec.commands import add_registry_option, registry_from
 from apispec.support.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "openapi",
         help="generate the OpenAPI 3.1 document of a release, or check an OpenAPI file",

@@ -16,7 +16,7 @@ from apispec.support.exceptions import (
 )
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from apispec.registry.model import Maturity  # the run loads the model anyway
 
     parser = sub.add_parser("registry", help="list, show and check the endpoint registry")

@@ -131,12 +131,6 @@ def _run(args: list[str]) -> str:
     return f"$ apispec filter check {shlex.join(args)}\n{out.getvalue().rstrip()}"
 
 
-def generated_part(page: str) -> str:
-    """The text between the markers of a page."""
-    start = page.index(BEGIN) + len(BEGIN)
-    return page[start : page.index(END, start)].strip("\n") + "\n"
-
-
 def update(path: Path, registry: Registry) -> bool:
     """Rewrite the generated part of `path`; True when it changed."""
     page = path.read_text(encoding="utf-8")

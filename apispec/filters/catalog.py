@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from apispec.registry.model import Registry
+    from apispec.registry.model import PropertyType, Registry
 
 FORMAT = 2  # bump when the JSON shape below changes
 
@@ -26,7 +26,7 @@ FORMAT = 2  # bump when the JSON shape below changes
 @dataclass(frozen=True)
 class PropertyInfo:
     name: str
-    type: str  # text | number | boolean | enumeration
+    type: PropertyType
     operators: tuple[str, ...]
     values: tuple[str, ...] = ()
     multi_valued: bool = False

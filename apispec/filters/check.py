@@ -28,7 +28,15 @@ from apispec.filters.ast import (
     comparisons,
 )
 from apispec.filters.catalog import Catalog, PropertyInfo, resolve
-from apispec.filters.diagnostics import Diagnostic, Fix, fix_of, make, moved, ordered
+from apispec.filters.diagnostics import (
+    Applicability,
+    Diagnostic,
+    Fix,
+    fix_of,
+    make,
+    moved,
+    ordered,
+)
 from apispec.filters.grammar import KEYWORDS
 from apispec.filters.parse import parse
 from apispec.filters.tokens import BARE, Span
@@ -188,7 +196,7 @@ def _operator_not_allowed(
             fix = fix_of("safe", (c.op_start, c.op_end, "="))
     elif c.op == "in" and "=" in prop.operators and is_list:
         spread, fix = _spread(c, prop, "=", written, alone)
-        several = len(c.value.items) > 1  # type: ignore[union-attr]
+        several = isinstance(c.value, ListValue) and len(c.value.items) > 1
         hint = f"compare with `=`{' and join with `or`' if several else ''}: `{spread}`"
     return make("FLT003", message, c.op_start, c.op_end, hint, fix)
 
@@ -321,7 +329,7 @@ def _retyped(prop: PropertyInfo, item: Scalar, shown: str) -> Fix:
     may be an interpolation in source code) as it is written.
     """
     result, same = _converted(prop, item, shown)
-    applicability = "safe" if same else "unsafe"
+    applicability: Applicability = "safe" if same else "unsafe"
     start, end = item.start, item.end
     if result == f'"{shown}"':
         return fix_of(applicability, (start, start, '"'), (end, end, '"'))

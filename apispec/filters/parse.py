@@ -80,5 +80,6 @@ def fast_parse(text: str) -> FilterTree | None:
             value_stack.append(callback(children))
             state_stack.append(states[state_stack[-1]][origin])
             if kind == "$END" and state_stack[-1] == end_state:
-                return value_stack[-1]  # type: ignore[return-value]
+                top = value_stack[-1]
+                return top if isinstance(top, FilterTree) else None
     return None

@@ -7,6 +7,7 @@ are mapped back to the original text.
 
 from __future__ import annotations
 
+from apispec.filters.ast import FilterTree
 from apispec.filters.diagnostics import Diagnostic, moved
 from apispec.filters.grammar import lark_parser
 from apispec.filters.result import ParseResult, bounded
@@ -26,6 +27,7 @@ def parse_with_repairs(text: str, masked: str) -> ParseResult:
     for _ in range(MAX_REPAIRS if len(text) <= LONG_FILTER else 1):
         try:
             tree = lark_parser().parse(current)
+            assert isinstance(tree, FilterTree)  # the parser's transformer builds the tree
         except UnexpectedInput as error:
             diagnostic = explain(current, error, text, masked, offsets)
             start = offsets.original(diagnostic.start)

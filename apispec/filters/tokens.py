@@ -67,9 +67,9 @@ def tokenize(text: str, tbl: Tables | None = None) -> tuple[list[Token], int]:
         if m is None:
             break
         end = m.end()
-        kind = m.lastgroup
-        if kind not in ignore:
-            tokens.append(Token(kind, m.group(), pos, end))  # type: ignore[arg-type]
+        kind = m.lastgroup  # never None: each alternative of the pattern is a named group
+        if kind is not None and kind not in ignore:
+            tokens.append(Token(kind, m.group(), pos, end))
         pos = end
     return tokens, pos
 

@@ -284,7 +284,7 @@ class OperationDocs:
                 )
             content = answer.get("content", {}).get("application/json")
             schema = content["schema"] if content else None
-            codes = ()
+            codes: tuple[tuple[str, str], ...] = ()
             if name is not None and status.isdigit():
                 codes = tuple(
                     (c.code, c.meaning)

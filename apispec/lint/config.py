@@ -61,7 +61,7 @@ class Config:
     overlays: list[Path] = field(default_factory=list)
     select: set[str] | None = None
     ignore: set[str] = field(default_factory=set)
-    per_file_ignores: list[tuple[pathspec.PathSpec, set[str]]] = field(default_factory=list)
+    per_file_ignores: list[tuple[pathspec.GitIgnoreSpec, set[str]]] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     severity: dict[str, Severity] = field(default_factory=dict)
     fail_on: str | None = None

@@ -44,7 +44,7 @@ _BINARY_PROBE = 8192
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 _BOM = b"\xef\xbb\xbf"
 
-Ignores = list[tuple[str, "pathspec.PathSpec"]]  # (directory with trailing /, its .gitignore)
+Ignores = list[tuple[str, "pathspec.GitIgnoreSpec"]]  # (directory with trailing /, its .gitignore)
 
 
 class Candidate(NamedTuple):
@@ -78,7 +78,9 @@ def pattern_error(pattern: str) -> str | None:
     return None
 
 
-def _spec(lines: list[str], source: str, warnings: list[str] | None = None) -> pathspec.PathSpec:
+def _spec(
+    lines: list[str], source: str, warnings: list[str] | None = None
+) -> pathspec.GitIgnoreSpec:
     """The patterns as one spec; a pattern that is not a valid glob is left out with a
     warning naming `source` and its line (git itself ignores such a line)."""
     import pathspec
@@ -97,7 +99,7 @@ def _spec(lines: list[str], source: str, warnings: list[str] | None = None) -> p
     return pathspec.GitIgnoreSpec.from_lines(kept)
 
 
-def _gitignore(directory: str, warnings: list[str] | None = None) -> pathspec.PathSpec | None:
+def _gitignore(directory: str, warnings: list[str] | None = None) -> pathspec.GitIgnoreSpec | None:
     path = os.path.join(directory, ".gitignore")
     try:
         data = read_input(path, name=display_path(path), max_size=DEFAULT_MAX_SIZE)
@@ -248,7 +250,7 @@ class _Walker:
 _name = attrgetter("name")
 
 
-def _lifted(spec: pathspec.PathSpec | None, *names: str) -> pathspec.PathSpec | None:
+def _lifted(spec: pathspec.GitIgnoreSpec | None, *names: str) -> pathspec.GitIgnoreSpec | None:
     """`spec` without the patterns that exclude the directory written as one of `names`."""
     if spec is None or not any(spec.match_file(name) for name in names):
         return spec

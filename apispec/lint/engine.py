@@ -9,7 +9,7 @@ suppressions. Many files (the passes, the process pool, the cache) are pool.py's
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from hashlib import sha256
 from pathlib import Path
@@ -30,6 +30,10 @@ from apispec.registry.load import load_registry
 from apispec.registry.model import Endpoint, Registry
 from apispec.registry.releases import Release
 from apispec.support.exceptions import debug_traceback
+
+# An endpoint rule (Hook.ENDPOINT): whether it owns an endpoint in a target, and its check.
+EndpointApplies = Callable[[Endpoint, Release], bool]
+EndpointCheck = Callable[[Call, Endpoint, Release], Finding | None]
 
 
 @dataclass(frozen=True)
@@ -97,7 +101,7 @@ class Checker:
         self._call = [row.module.check for row in in_hook(Hook.CALL) if enabled(row.code)]
         # Rules that own what they apply to: tried in order even when disabled, so
         # that switching one off never lets the next one report in its place.
-        self._endpoint = [
+        self._endpoint: list[tuple[EndpointApplies, EndpointCheck | None]] = [
             (row.module.applies, row.module.check if enabled(row.code) else None)
             for row in in_hook(Hook.ENDPOINT)
         ]
@@ -246,18 +250,23 @@ class Checker:
         check = owners[0][1]
         if check is None:  # the owning rule is switched off
             return None
-        found = call.found
-        messages = []
-        for endpoint in call.chosen:
-            text = check(call, endpoint, target).message
-            messages.append(text.replace(str(endpoint), f"{endpoint.method} {found.template}"))
+        shown = call.found.template  # with alternatives: the path shown with `{collection}`
+        if shown is None:
+            return None
+        found = [check(call, endpoint, target) for endpoint in call.chosen]
+        each = [f for f in found if f is not None]
+        if len(each) < len(found):  # the rule leaves a candidate alone (API003: a successor)
+            return None
+        messages = [
+            f.message.replace(str(endpoint), f"{endpoint.method} {shown}")
+            for f, endpoint in zip(each, call.chosen, strict=True)
+        ]
         message = messages[0]
         if any(m != message for m in messages):
             message = message.split("; ", 1)[0]  # the successors differ: name none
-        names = sorted({_collection_of(found.template, e.path) for e in call.chosen})
+        names = sorted({_collection_of(shown, e.path) for e in call.chosen})
         message += f" (for every collection it may name: {', '.join(names)})"
-        finding = check(call, call.chosen[0], target)
-        return finding.with_(message=message, endpoint=None, fix=None)
+        return each[0].with_(message=message, endpoint=None, fix=None)
 
 
 def _maturity(registry: Registry, endpoint: Endpoint, target: Release) -> str:

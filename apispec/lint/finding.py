@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Severity(StrEnum):
@@ -87,8 +87,8 @@ class Finding:
     line_text: str = field(default="", compare=False)  # the source line, for fingerprints
     fingerprint: str = field(default="", compare=False)
 
-    def with_(self, **changes: object) -> Finding:
-        return replace(self, **changes)  # type: ignore[arg-type]
+    def with_(self, **changes: Any) -> Finding:
+        return replace(self, **changes)
 
     def __reduce__(self) -> tuple[type[Finding], tuple[object, ...]]:
         """Pickled as the constructor's arguments, in field order: workers send back

@@ -59,30 +59,19 @@ class Helper(NamedTuple):
     join: str = "concat"  # "concat", "slash", "rfc3986", "prefix": a client object's rule
     owner: str = ""  # the class whose method it is
     module: str = ""  # the defining file as a dotted module path (`pkg.client`)
-    # a client object the module makes and others import (`export const api =
-    # axios.create({ baseURL })`): its knowledge kind; `path` is -1 then, `base` its base
-    client: str = ""
-    # the parameter handed on as the library's options object (`fetch(url, { ...init })`):
-    # the call's mapping there says the method (its `method` entry) and the query (`query`)
-    options: int | None = None
-    options_query: str = ""  # the options entry holding the query (`params`, `searchParams`)
 
 
 class HelperTable:
-    """Helpers by lower-case name; a name defined twice keeps the stronger definition
-    (`get`), and every definition of it for the tree path, which applies the one in
-    scope at a call (`every`)."""
+    """Helpers by lower-case name; a name defined twice keeps the stronger definition."""
 
-    __slots__ = ("by_name", "defined")
+    __slots__ = ("by_name",)
 
     def __init__(self, helpers: Iterable[Helper] = ()) -> None:
         self.by_name: dict[str, Helper] = {}
-        self.defined: dict[str, list[Helper]] = {}  # name (and language) -> definitions
         for helper in helpers:
             self.add(helper)
 
     def add(self, helper: Helper) -> None:
-        self._define(helper)
         key = helper.name.lower()
         known = self.by_name.get(key)
         if known is None or (helper.strong and not known.strong):
@@ -92,19 +81,11 @@ class HelperTable:
             if known is None or (helper.strong and not known.strong):
                 self.by_name[_keyed(key, helper.language)] = helper
 
-    def _define(self, helper: Helper) -> None:
-        key = _keyed(helper.name.lower(), helper.language)
-        known = self.defined.setdefault(key, [])
-        if helper not in known:
-            known.append(helper)
-
     def merged(self, other: HelperTable | Iterable[Helper]) -> HelperTable:
         """This table with `other`'s helpers added; `other` wins for a name both define."""
         table = HelperTable()
         table.by_name = dict(self.by_name)
-        table.defined = {k: list(v) for k, v in self.defined.items()}
-        for helper in other.helpers if isinstance(other, HelperTable) else other:
-            table._define(helper)
+        for helper in other.by_name.values() if isinstance(other, HelperTable) else other:
             key = helper.name.lower()
             table.by_name[key] = helper
             if helper.language != "*":
@@ -120,21 +101,10 @@ class HelperTable:
         found = self.by_name.get(key)
         return found if found is not None and found.language == "*" else None
 
-    def every(self, name: str, language: str) -> list[Helper]:
-        """Every definition of `name` a file in `language` may call, configured ones last."""
-        key = name.lower()
-        return [
-            *self.defined.get(_keyed(key, language), ()),
-            *self.defined.get(_keyed(key, "*"), ()),
-        ]
-
     @property
     def helpers(self) -> list[Helper]:
-        """Each helper once (a name defined in several languages or modules: each definition)."""
-        found = {id(h): h for h in self.by_name.values()}
-        for definitions in self.defined.values():
-            found.update((id(h), h) for h in definitions)
-        return list(found.values())
+        """Each helper once (a name defined in several languages: each definition)."""
+        return list({id(h): h for h in self.by_name.values()}.values())
 
     def names_in(self, text_lower: str) -> frozenset[str]:
         """The helper names that appear in a text (given in lower case)."""

@@ -51,13 +51,6 @@ class Match:
     def matched(self) -> bool:
         return self.template is not None
 
-    @property
-    def method_allowed(self) -> bool | None:
-        """None when the method is unknown or the path unmatched."""
-        if self.method is None or not self.matched:
-            return None
-        return self.endpoint is not None
-
 
 @dataclass
 class _Node:
@@ -209,9 +202,9 @@ def _walk_collections(root: _Node, segments: list[tuple[str, bool]]) -> list[_No
                 walk(child, i + 1)
             return
         if not is_param:
-            child = node.literal.get(text)
-            if child is not None:
-                walk(child, i + 1)
+            literal = node.literal.get(text)
+            if literal is not None:
+                walk(literal, i + 1)
             return
         for param_child in (node.id_param, node.word_param):
             if param_child is not None:

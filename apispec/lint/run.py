@@ -204,7 +204,9 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
         text = stdin.read()
         one = lint_one(text, stdin_filename, options)
         skipped = [one.skipped] if one.skipped else []
-        result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets, 0, one.calls)
+        result = LintResult(
+            one.findings, skipped, 1 - len(skipped), options.targets, calls=one.calls
+        )
         if request.fix or request.diff:
             outcome = _fix_stdin(text, request, result, stdin_filename)
             outcome.warnings = warnings

@@ -401,9 +401,9 @@ class ApispecServer(LanguageServer):
                 self.relearning.add(task)
                 task.add_done_callback(self.relearning.discard)
         elif created or deleted:  # a new file, or a directory: walk its folder again
-            folder = self.folder_of(path)
-            if folder is not None:
-                self.sync_soon(folder)
+            owner = self.folder_of(path)
+            if owner is not None:
+                self.sync_soon(owner)
 
     async def _relearn(self, folder: Path, path: str) -> None:
         try:

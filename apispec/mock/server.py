@@ -11,14 +11,22 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TextIO
 
 from apispec.mock.app import create_app
 from apispec.mock.context import MockConfig, MockState
 from apispec.mock.data import API_PREFIX
 from apispec.registry.model import Registry
 from apispec.support.exceptions import UsageError
+
+if TYPE_CHECKING:
+    import uvicorn
+
+# What signal.signal takes and gives back.
+_Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 LOOPBACK = "127.0.0.1"
 
@@ -45,7 +53,7 @@ def base_url(sock: socket.socket) -> str:
     return f"http://{shown}:{port}"
 
 
-def _server(state: MockState, quiet: bool = True) -> object:
+def _server(state: MockState, quiet: bool = True) -> uvicorn.Server:
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -93,7 +101,7 @@ class _Stop(Exception):
     """SIGTERM, turned into an exception so that `serve` ends as it does on Ctrl-C."""
 
 
-def _raise_stop(signum: int, frame: object) -> None:
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
     raise _Stop
 
 
@@ -117,7 +125,7 @@ def serve(
         # 143, skipping the last line) this one.
         previous = _on_sigterm(_raise_stop)
         try:
-            server.run(sockets=[sock])  # type: ignore[attr-defined]
+            server.run(sockets=[sock])
         except (KeyboardInterrupt, _Stop):
             pass
         finally:
@@ -128,11 +136,11 @@ def serve(
     return 0
 
 
-def _on_sigterm(handler: object) -> object:
+def _on_sigterm(handler: _Handler) -> _Handler:
     """Install a SIGTERM handler (main thread only; elsewhere nothing); the previous one."""
     if threading.current_thread() is not threading.main_thread() or handler is None:
         return None
-    return signal.signal(signal.SIGTERM, handler)  # type: ignore[arg-type]
+    return signal.signal(signal.SIGTERM, handler)
 
 
 @dataclass
@@ -141,7 +149,7 @@ class RunningMock:
 
     url: str
     state: MockState
-    _server: object
+    _server: uvicorn.Server
     _thread: threading.Thread
 
     @property
@@ -149,7 +157,7 @@ class RunningMock:
         return self.url + API_PREFIX
 
     def stop(self) -> None:
-        self._server.should_exit = True  # type: ignore[attr-defined]
+        self._server.should_exit = True
         self._thread.join(timeout=10)
 
 
@@ -163,10 +171,10 @@ def start_in_thread(
     state = MockState(config or MockConfig(), registry)
     server = _server(state)
     sock = bind(host, 0)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
-    while not server.started:  # type: ignore[attr-defined]
+    while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the mock server did not start")
         time.sleep(0.01)

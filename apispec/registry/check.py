@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema
 
@@ -23,12 +23,14 @@ from apispec.registry.files import Pointer, RegistrySource, default_directory
 from apispec.registry.releases import Release, ReleaseSyntaxError, parse_release
 from apispec.support.exceptions import RegistryError
 
+Severity = Literal["error", "warning"]
+
 
 @dataclass(frozen=True)
 class Finding:
     path: Path
     line: int
-    severity: str  # "error" or "warning"
+    severity: Severity
     message: str
 
     def __str__(self) -> str:
@@ -45,7 +47,10 @@ def display_path(path: Path) -> str:
 
 @cache
 def registry_schema() -> dict[str, Any]:
-    return json.loads((default_directory() / "schema.json").read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(
+        (default_directory() / "schema.json").read_text(encoding="utf-8")
+    )
+    return schema
 
 
 class Collector:
@@ -58,7 +63,7 @@ class Collector:
     def error_at(self, path: Path, line: int, message: str) -> None:
         self.findings.append(Finding(path, line, "error", message))
 
-    def add(self, severity: str, pointer: Pointer, message: str) -> None:
+    def add(self, severity: Severity, pointer: Pointer, message: str) -> None:
         path, line = self.source.locate(pointer)
         self.findings.append(Finding(path, line, severity, message))
 
@@ -78,7 +83,11 @@ def schema_problem(
     def where(at: Pointer) -> str:
         return "/".join(map(str, source.shown(at) if source else at)) or "(top level)"
 
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+    if (
+        error.validator == "additionalProperties"
+        and isinstance(error.instance, dict)
+        and isinstance(error.schema, dict)
+    ):
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
         if extra:

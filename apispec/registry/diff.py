@@ -12,12 +12,17 @@ absent from both, not a difference.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from apispec.registry.importer.describe import Description
     from apispec.registry.model import Registry
     from apispec.registry.releases import Release
+
+# What a compared operand is: a registry directory, an overlay on one, an OpenAPI document.
+SourceKind = Literal["registry", "overlay", "openapi"]
 
 # Compared endpoint facts, in the order reports show them.
 FACTS = (
@@ -48,7 +53,7 @@ class EndpointFacts:
 @dataclass(frozen=True)
 class View:
     label: str
-    kind: str  # registry | overlay | openapi
+    kind: SourceKind
     release: Release | None  # the one release a document describes
     endpoints: dict[tuple[str, str], EndpointFacts]
     enums: dict[str, tuple[tuple[str, ...], bool]]  # property -> (values, complete)
@@ -115,7 +120,7 @@ class Diff:
 
 
 def registry_view(
-    registry: Registry, label: str, kind: str = "registry", release: Release | None = None
+    registry: Registry, label: str, kind: SourceKind = "registry", release: Release | None = None
 ) -> View:
     """Every fact of a registry, or of what it offers in `release`."""
     common = tuple(q.name for q in registry.query_parameters)
@@ -249,7 +254,7 @@ def open_view(
     return registry_view(load_registry(path), f"{operand} (registry)")
 
 
-def _bundled() -> Any:
+def _bundled() -> Path:
     from apispec.registry.files import default_directory
 
     return default_directory()
@@ -262,7 +267,7 @@ def _document(operand: str, base: Registry, headers: dict[str, str], release: st
     return document_view(description, f"{description.source} (OpenAPI {description.version})")
 
 
-def directory_kind(path: Any) -> str:
+def directory_kind(path: Path) -> SourceKind:
     """`overlay`, `openapi` or `registry`, from the top-level keys of its files."""
     import re
 
@@ -270,7 +275,7 @@ def directory_kind(path: Any) -> str:
     from apispec.support.inputs import InputError, read_input
 
     pattern = re.compile(rb'^(overlay|openapi)\s*:|^\s*\{\s*"(openapi)"\s*:', re.MULTILINE)
-    found = set()
+    found: set[bytes] = set()
     for file in sorted(path.iterdir()):
         if file.suffix.lower() not in (".yaml", ".yml", ".json") or not file.is_file():
             continue

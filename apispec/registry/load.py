@@ -154,7 +154,6 @@ def build_registry(
         directory=directory,
         overlays=overlays,
         listed_methods={p["path"]: tuple(p["methods"]) for p in listed},
-        listed_by={p["path"]: _provenance(p["provenance"]) for p in listed if p.get("provenance")},
     )
 
 

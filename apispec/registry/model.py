@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from apispec.registry.releases import Release, parse_release
 from apispec.support.exceptions import UsageError, did_you_mean
@@ -21,6 +21,10 @@ _PARAM = re.compile(r"\{([a-z_]+)\}")
 
 NONE_PLANNED = "none planned"
 TO_BE_DECIDED = "to be decided"
+
+
+# A filterable property's data type (registry/data/schema.json lists the same four).
+PropertyType = Literal["text", "number", "boolean", "enumeration"]
 
 
 class Maturity(StrEnum):
@@ -165,7 +169,7 @@ class FilterProperty:
     """A filterable property: its data type and the operators the spec allows on it."""
 
     name: str
-    type: str
+    type: PropertyType
     operators: tuple[str, ...]
     values: tuple[str, ...] = ()
     # True when `values` is the whole enumeration (an overlay imported it from a
@@ -286,7 +290,6 @@ class Registry:
     overlays: tuple[OverlayInfo, ...] = ()
     # path -> the complete method list an overlay states for it (its `paths` section)
     listed_methods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    listed_by: Mapping[str, Provenance] = field(default_factory=dict)
 
     # -- releases -------------------------------------------------------------
 

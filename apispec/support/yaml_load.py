@@ -38,7 +38,7 @@ class GuardedSafeLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self._apispec_depth >= MAX_DEPTH and not self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark
+            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]  # types-PyYAML leaves peek_event unannotated
             raise LimitError(None, None, f"nested deeper than {MAX_DEPTH} levels", mark)
         self._apispec_depth += 1
         try:

@@ -49,7 +49,8 @@ class LocatedDocument:
         gives the line (its key's line in mappings) and the rest of `parts` is
         appended to the path as given.
         """
-        node, line, at = self.root, self.root.start_mark.line + 1, ()
+        node, line = self.root, self.root.start_mark.line + 1
+        at: tuple[object, ...] = ()
         for index, part in enumerate(parts):
             child = self._child(node, part)
             hops = 0
@@ -162,8 +163,8 @@ def _compose(text: str, path: Path | None = None) -> tuple[yaml.Node, Any]:
     except LimitError as exc:
         if path is None:
             raise
-        mark = exc.problem_mark
-        raise UsageError(f"{path}:{mark.line + 1}: refused: {exc.problem}") from None
+        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else 1
+        raise UsageError(f"{path}:{line}: refused: {exc.problem}") from None
     except yaml.MarkedYAMLError as exc:
         if path is None:
             raise

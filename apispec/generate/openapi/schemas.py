@@ -35,7 +35,7 @@ def section_schema_name(section: str) -> str:
 
 def schema_for_type(type_text: str) -> dict[str, Any]:
     """Map a registry field type to JSON Schema; an unknown type fails loudly, never guesses."""
-    simple = {
+    simple: dict[str, dict[str, Any]] = {
         "string": {"type": "string"},
         "text": {"type": "string"},
         # The complete value lists are not shown, so no `enum` is invented.

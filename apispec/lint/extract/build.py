@@ -137,11 +137,11 @@ def segments(loc: Located) -> tuple[list[Segment], str, Span] | None:
     assert first is not None and last is not None
     end = last.end if last.end >= first.start else first.end
     start = first.start
-    k = loc.start
-    while k + 1 < loc.end and s[k + 1] == "/":
-        k += 1
-    if s[k] == "/" and flat.holes[k] is None and flat.offsets[k] == start - 1:
-        start = flat.offsets[k]  # the path's span opens at its leading slash, as written
+    lead = loc.start
+    while lead < len(s) and s[lead] == "/":
+        lead += 1
+    if lead > loc.start and flat.holes[lead - 1] is None and flat.offsets[lead - 1] == start - 1:
+        start -= 1  # the path's leading slash, where the code writes one before it
     return found, "/" + "/".join(shown), Span(start, end)
 
 
@@ -284,7 +284,9 @@ def header_values(value: Value | None) -> list[tuple[str, str, Span | None]]:
             shown = "".join(
                 "{}" if h is not None else c for c, h in zip(flat.chars, flat.holes, strict=True)
             )
-            span = Span(flat.offsets[0], flat.end_of(len(flat.chars) - 1))
+            span = Span(flat.offsets[0], max(flat.offsets[0], flat.end_of(len(flat.chars) - 1)))
+            if entry.written is not None and not entry.written[0] <= span.start < entry.written[1]:
+                span = Span(*entry.written)  # a name: the header is where the mapping names it
             found.append((entry.key, shown, span))
         if found:
             break

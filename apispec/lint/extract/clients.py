@@ -10,14 +10,18 @@ parameters, is a template, not a call; each call of the wrapper is one.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.imported import imported_client, in_scope, through
+from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
+from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
     CallE,
+    Entry,
     Function,
     Hole,
     Lit,
@@ -29,52 +33,132 @@ from apispec.lint.extract.ir import (
     Str,
     Text,
     Value,
+    argument,
 )
 from apispec.lint.extract.request import Request
-from apispec.lint.extract.values import MAX_INLINE, Ctx, Resolver, known_text, options
+from apispec.lint.extract.values import Resolver
 from apispec.lint.helpers import HelperTable
 from apispec.lint.knowledge import VERBS, Client
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import FileModel
+    from apispec.lint.extract.lower import FileModel, Loop
     from apispec.lint.knowledge import Knowledge
 
 _VERB_WORDS = frozenset(VERBS)
+_WORD = re.compile(r"[a-z_][a-z0-9_]*")
 
 
 class Requests:
     """Finds the requests of one file's model."""
 
     def __init__(
-        self,
-        model: FileModel,
-        knowledge: Knowledge,
-        helpers: HelperTable | None = None,
-        module: str = "",
+        self, model: FileModel, knowledge: Knowledge, helpers: HelperTable | None = None
     ) -> None:
         self.model = model
-        self.module = module  # the file's dotted module path (relative imports resolve to it)
         self.knowledge = knowledge
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
-        self.templates: list[Request] = []  # wrappers' own requests (`all` fills it)
+        self._by_function: dict[int, list[CallE]] | None = None
+        self._loops: list[Loop] | None = None
+        self.resolver.duck = self._duck_types()
+
+    def _duck_types(self) -> dict[str, tuple[str, str]]:
+        """Receivers of unknown class that call a method only one class has (not a common
+        name: `s.paginate(...)`, `api.get_json(...)`): they are of that class, in the file."""
+        found: dict[str, tuple[str, str]] = {}
+        methods: dict[str, set[str]] = {}
+        for function in self.model.functions:
+            if function.owner:
+                methods.setdefault(function.name, set()).add(function.owner)
+        for call in self.model.calls:
+            receiver = call.receiver
+            if not isinstance(receiver, Name) or call.callee.lower() in COMMON:
+                continue
+            owners = methods.get(call.callee)
+            if owners is not None and len(owners) == 1:
+                found.setdefault(receiver.name, (next(iter(owners)), ""))
+                continue
+            helper = self.helpers.get(call.callee, self.model.language) if self.helpers else None
+            if helper is not None and helper.owner:
+                found.setdefault(receiver.name, (helper.owner, helper.module))
+        return found
 
     def all(self) -> list[Request]:
         """Every request the file makes, outside the templates of its wrappers."""
         found: list[Request] = []
+        senders = self._senders()
         for call in self.model.calls:
             if call.node_id in self.model.decorators:
                 continue
+            if call.callee not in senders and call.callee.lower() not in senders:
+                continue  # no row, wrapper or verb has this name: it sends nothing
             function = self.model.function_at(call.start)
-            ctx = Ctx(call.start, function)
-            self.resolver.fresh()
-            for request in self.at(call, ctx, 0):
-                if function is not None and self._depends(request, function):
-                    self.templates.append(request)  # a wrapper's: its callers are the calls
-                    continue
-                found.append(request)
+            for bound in self.iterations(call, function):
+                ctx = Ctx(call.start, function, bound=bound)
+                self.resolver.fresh()
+                for request in self.at(call, ctx, 0):
+                    if (
+                        function is not None
+                        and _may_depend(request, function)
+                        and self._depends(request, function)
+                    ):
+                        continue  # a wrapper's template: its callers are the calls
+                    found.append(request)
         return found
+
+    def _senders(self) -> set[str]:
+        """Callee names a request can be made through: rows, the file's functions, wrappers
+        of other files, verbs. Every other call is skipped before its arguments are read."""
+        names = {name for row in self.knowledge.clients for name in row.callees}
+        names.update(self.model.by_name)
+        names.update(_VERB_WORDS)
+        names.add("request")
+        if self.helpers:
+            names.update(h.name for h in self.helpers.helpers)
+            names.update(h.name.lower() for h in self.helpers.helpers)
+        return names
+
+    def iterations(
+        self, call: CallE, function: Function | None
+    ) -> list[tuple[tuple[str, Value], ...]]:
+        """The loop variables of each pass of the innermost loop around a call.
+
+        `for path, method in [("/a", "GET"), ("/b", "POST")]: send(method, path)` makes
+        two requests, each with its own pair: the variables are bound together.
+        """
+        if self._loops is None:
+            self._loops = sorted(
+                (loop for loops in self.model.loops.values() for loop in loops),
+                key=lambda loop: loop.start,
+            )
+        around = (
+            [
+                loop
+                for loop in self._loops[
+                    : bisect_right([lp.start for lp in self._loops], call.start)
+                ]
+                if call.start < loop.end
+            ]
+            if self._loops
+            else []
+        )
+        if not around:
+            return [()]
+        inner = max(loop.start for loop in around)
+        group = [loop for loop in around if loop.start == inner]
+        self.resolver.fresh()
+        iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
+        items = self.resolver.elements(iterable, Ctx(group[0].start, function), 0)
+        if not items or len(items) > 12:
+            return [()]
+        return [
+            tuple(
+                (loop.key, element(item, loop.unpack) if loop.unpack >= 0 else item)
+                for loop in group
+            )
+            for item in items
+        ]
 
     def _depends(self, request: Request, function: Function) -> bool:
         """Whether the request's URL is built from a parameter of `function`."""
@@ -103,12 +187,6 @@ class Requests:
             if routed is not None:
                 return routed
         row, base, join, obj = self._row(call, receiver, ctx)
-        if row is not None and base is None and isinstance(call.receiver, Name):
-            for attr in self.knowledge.base_attrs:  # `axios.defaults.baseURL = ...` before
-                key = f"{call.receiver.name}.{attr}"
-                if key in self.model.assigns:
-                    base = resolver.name(key, ctx, 0)
-                    break
         if row is not None and function is None:
             return [self._request(call, row, ctx, base, join, obj)]
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
@@ -122,25 +200,24 @@ class Requests:
                     request.wrapped = True
                     inner.append(request)
             return inner
-        for helper in self.helpers.every(call.callee, self.model.language) if self.helpers else ():
-            if helper.client or not in_scope(
-                helper, call, receiver, self.model.imports, self.module
-            ):
-                continue  # another module's function of that name, or a client object
-            request = through(self.resolver, helper, call, ctx)
-            if request is not None:
-                request.trusted = helper.strong
-                return [request]
+        if self.helpers:
+            helper = self.helpers.get(call.callee, self.model.language)
+            if helper is not None and in_scope(helper, call, receiver, self.model.imports):
+                sent = through(self.resolver, helper, call, ctx)
+                if sent is not None:
+                    sent.trusted = helper.strong
+                    return [sent]
         return []
 
     def calls_in(self, function: Function) -> list[CallE]:
         """The calls in a function's own body (not in functions nested inside it)."""
-        return [
-            c
-            for c in self.model.calls
-            if function.start <= c.start < function.end
-            and self.model.function_at(c.start) is function
-        ]
+        if self._by_function is None:
+            self._by_function = {}
+            for call in self.model.calls:
+                owner = self.model.function_at(call.start)
+                if owner is not None:
+                    self._by_function.setdefault(owner.node_id, []).append(call)
+        return self._by_function.get(function.node_id, [])
 
     def is_wrapper(self, function: Function) -> bool:
         """Whether a parameter of the function reaches a request's URL."""
@@ -222,50 +299,26 @@ class Requests:
         for option in options(receiver) if receiver is not None else []:
             if isinstance(option, ObjV) and option.kind in ("instance", "super"):
                 kind = self.client_class(option.name)
-                injected = knowledge.factory(f"{option.module}.{option.name}")
-                if kind is None and injected is not None:  # a client class injected by type
-                    kind = injected.name
                 if kind is not None:
                     option = ObjV("client", kind)
             if isinstance(option, ObjV) and option.kind == "client":
                 row = knowledge.client("object:" + option.name, call.callee)
                 if row is not None:
-                    return row, option.field("base"), self.join_of(option.name), option
+                    factory = next(
+                        (f for f in knowledge.factories.values() if f.name == option.name), None
+                    )
+                    return row, option.field("base"), factory.join if factory else "slash", option
             if isinstance(option, ObjV) and option.kind == "module":
                 row = knowledge.client(option.name, call.callee)
                 if row is not None:
                     return row, None, "slash", None
-                made = self._imported(option, call)
-                row = knowledge.client("object:" + made.name, call.callee) if made else None
-                if made is not None and row is not None:
-                    return row, made.field("base"), self.join_of(made.name), made
         qualified = self.resolver.qualified(call, ctx, 0)
-        on, _, callee = qualified.rpartition(".")
-        row = knowledge.client(on, callee)  # `requests.get`; `fetch(...)` called bare
-        if row is not None:
-            return row, None, "slash", None
-        if call.receiver is None and on == "":
-            # a client object called itself: `api("/x")` for `api = ofetch.create(...)`
-            called = self.resolver.name(call.callee, ctx, 0, call.start, call.start)
-            for option in options(called):
-                if isinstance(option, ObjV) and option.kind == "module":
-                    option = self._imported(option, call) or option
-                if isinstance(option, ObjV) and option.kind == "client":
-                    row = knowledge.client("object:" + option.name, "()")
-                    if row is not None:
-                        return row, option.field("base"), self.join_of(option.name), option
+        if "." in qualified:
+            on, _, callee = qualified.rpartition(".")
+            row = knowledge.client(on, callee)
+            if row is not None:
+                return row, None, "slash", None
         return None, None, "slash", None
-
-    def _imported(self, option: ObjV, call: CallE) -> ObjV | None:
-        if not self.helpers:
-            return None
-        language = self.model.language
-        return imported_client(self.helpers, option, language, self.module, call.start)
-
-    def join_of(self, kind: str) -> str:
-        """How the library of a client object kind joins a path onto its base."""
-        factory = next((f for f in self.knowledge.factories.values() if f.name == kind), None)
-        return factory.join if factory else "slash"
 
     def _request(
         self,
@@ -277,29 +330,34 @@ class Requests:
         obj: ObjV | None,
     ) -> Request:
         resolver = self.resolver
-        found_url = resolver.place(call, row.url, row.config, ctx)
-        url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
+        url_arg = argument(call.args, row.url)
+        url = (
+            resolver.value(url_arg.value, ctx)
+            if url_arg is not None
+            else Text((Hole("", call.start, call.start),))
+        )
         method: str | None
         if row.method == "callee":
             method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
         elif isinstance(row.method, tuple):
-            verb = resolver.place(call, row.method, row.config, ctx)
-            literal = known_text(verb) if verb is not None else None
-            method = literal.upper() if literal else None
-            if verb is None and row.method[0] < 0 and self._options_known(call, row, ctx):
-                method = "GET"  # a library whose method is an option sends GET without one
+            arg = argument(call.args, row.method)
+            method = None
+            if arg is not None:
+                literal = resolver.literal(arg.value, ctx)
+                method = literal.upper() if literal else None
         else:
             method = row.method
-        query = resolver.place(call, row.query, row.config, ctx)
-        headers = resolver.place(call, row.headers, row.config, ctx)
+        query = self._place(call, row.query, ctx)
+        headers = self._place(call, row.headers, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
             query = self._from_spread(call, ctx, "params")
         if headers is None:
             headers = self._from_spread(call, ctx, "headers")
+        if headers is None:
+            headers = self._object_headers(call, ctx)
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
-        request.config = row.config
-        request.config_keys = (row.method[1] if isinstance(row.method, tuple) else "", row.query[1])
+        request.query_keyword = row.query[1]
         if obj is not None:
             defaults = obj.field("params")
             if defaults is not None:
@@ -309,25 +367,80 @@ class Requests:
                 request.headers = default_headers
         return request
 
-    def _options_known(self, call: CallE, row: Client, ctx: Ctx) -> bool:
-        """Whether the call's options object, if any, is known whole (no unknown spread,
-        not a parameter): then a method it lacks is the library's default."""
-        if not row.config:
-            return False
-        positional = [a for a in call.args if a.name is None and not a.spread]
-        if any(a.spread for a in call.args):
-            return False
-        for index in row.config:
-            if index >= len(positional):
+    def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
+        """Headers set on the object a call is made on, or on the request object it makes.
+
+        `session.headers["Authorization"] = ...`, `session.headers.update({...})` and
+        `req.add_header("Authorization", ...)` (after `req = Request(url)`) belong to the
+        requests made through that object.
+        """
+        names: list[str] = []
+        text = self.model.parsed.text
+        if call.receiver is not None:
+            names.append(text[call.receiver.start : call.receiver.end])
+        holder = self._assigned_to(call)
+        if holder:
+            names.append(holder)
+        entries: list[Entry] = []
+        for name in names:
+            for assign in self.model.assigns.get(name + ".headers", ()):
+                if assign.item is None:
+                    continue
+                inner = Ctx(assign.start, self.model.function_at(assign.start))
+                key = self.resolver.literal(assign.item, inner)
+                value = self.resolver.value(assign.value, inner)
+                entries.append(
+                    Entry(
+                        key,
+                        assign.item.start,
+                        assign.item.end,
+                        value,
+                        (assign.value.start, assign.value.end),
+                    )
+                )
+            for setter in self._header_setters(name):
+                inner = Ctx(setter.start, self.model.function_at(setter.start))
+                positional = [a for a in setter.args if a.name is None and not a.spread]
+                if len(positional) >= 2:
+                    key = self.resolver.literal(positional[0].value, inner)
+                    value = self.resolver.value(positional[1].value, inner)
+                    written = (positional[1].value.start, positional[1].value.end)
+                    entries.append(
+                        Entry(
+                            key, positional[0].value.start, positional[0].value.end, value, written
+                        )
+                    )
+                elif len(positional) == 1:
+                    found = self.resolver.value(positional[0].value, inner)
+                    if isinstance(found, MapV):
+                        entries.extend(found.entries)
+        return MapV(tuple(entries)) if entries else None
+
+    def _assigned_to(self, call: CallE) -> str | None:
+        """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
+        for key, assigns in self.model.assigns.items():
+            for assign in assigns:
+                if isinstance(assign.value, CallE) and assign.value.node_id == call.node_id:
+                    return key
+        return None
+
+    def _header_setters(self, name: str) -> list[CallE]:
+        text = self.model.parsed.text
+        found = []
+        for call in self.model.calls:
+            receiver = call.receiver
+            if receiver is None or call.callee not in self.knowledge.header_setters:
                 continue
-            for option in options(self.resolver.value(positional[index].value, ctx)):
-                if isinstance(option, MapV) and option.partial:
-                    return False
-                if isinstance(option, ParamV) or (
-                    isinstance(option, Text) and index > row.url[0]
-                ):  # an options object the code does not show
-                    return False
-        return True
+            written = text[receiver.start : receiver.end]
+            if written == name or written == name + ".headers":
+                found.append(call)
+        return found
+
+    def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
+        arg = argument(call.args, place)
+        if arg is None:
+            return None
+        return self.resolver.value(arg.value, ctx)
 
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
         for arg in call.args:
@@ -342,6 +455,23 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
+
+
+def _may_depend(request: Request, function: Function) -> bool:
+    """Whether a request's URL or base has a piece named like one of the function's
+    parameters (read with its parameters unbound, a parameter is a hole of its name)."""
+    names = {name.lower() for name, _, _ in function.params}
+    if not names:
+        return False
+    for value in (request.url, request.base):
+        for option in options(value) if value is not None else []:
+            if isinstance(option, Text) and any(
+                isinstance(p, Hole)
+                and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
+                for p in option.pieces
+            ):
+                return True
+    return False
 
 
 def _leads(value: Value | None, function: int) -> bool:
@@ -366,7 +496,7 @@ def _leads(value: Value | None, function: int) -> bool:
             k += 1
         while k < loc.end and flat.chars[k] != "/":
             k += 1
-        for hole in flat.holes[:k]:
+        for hole in flat.holes[loc.start : k]:  # a parameter in the host is a base, no path
             if hole is not None and hole.param is not None and hole.param.function == function:
                 return True
     return False

@@ -14,6 +14,7 @@ Every offset here is a character offset into the decoded text of the file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # -- expressions ------------------------------------------------------------------
@@ -86,16 +87,42 @@ class Arg:
     spread: str = ""  # "*" a list spread, "**" a mapping spread
 
 
-@dataclass(frozen=True, slots=True)
 class CallE:
-    """A call: `callee(args)`; `receiver` is the object a method is called on."""
+    """A call: `callee(args)`; `receiver` is the object a method is called on.
 
-    callee: str  # the called name as written last (`get`, `Invoke-RestMethod`)
-    receiver: Expr | None
-    args: tuple[Arg, ...]
-    start: int
-    end: int
-    node_id: int = 0  # the tree node's id, to find the call again
+    Its arguments are lowered the first time they are read: most calls of a file
+    are never asked about (a call that cannot send a request is looked at no further).
+    """
+
+    __slots__ = ("_args", "_lower", "callee", "end", "node_id", "receiver", "start")
+
+    def __init__(
+        self,
+        callee: str,
+        receiver: Expr | None,
+        args: tuple[Arg, ...] | None,
+        start: int,
+        end: int,
+        node_id: int = 0,
+        lower: Callable[[], tuple[Arg, ...]] | None = None,
+    ) -> None:
+        self.callee = callee  # the called name as written last (`get`, `Invoke-RestMethod`)
+        self.receiver = receiver
+        self._args = args
+        self._lower = lower
+        self.start = start
+        self.end = end
+        self.node_id = node_id  # the tree node's id, to find the call again
+
+    @property
+    def args(self) -> tuple[Arg, ...]:
+        if self._args is None:
+            self._args = self._lower() if self._lower is not None else ()
+            self._lower = None
+        return self._args
+
+    def __repr__(self) -> str:
+        return f"CallE({self.callee!r}, {self.start}-{self.end})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +235,9 @@ class Entry:
     key_start: int
     key_end: int
     value: Value
+    # where the value is written in this mapping (a header names its line, not the
+    # constant's), when it is an expression of this file
+    written: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +246,6 @@ class MapV:
     start: int = 0
     end: int = 0
     partial: bool = False  # entries may be missing (an unknown spread, a call's result)
-    # a query builder (`URLSearchParams`): where a string is expected it is `k=v&...`
-    query: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,12 +307,9 @@ class Function:
     end: int
     owner: str | None = None  # the class it is a method of
     receiver: str | None = None  # Go's `c` in `func (c *Client)`; self/this are implicit
-    returns: list[Expr] = field(default_factory=list)
+    returns: list[Callable[[], Expr]] = field(default_factory=list)  # lowered on demand
     exported: bool = True
     types: dict[str, str] = field(default_factory=dict)  # parameter -> its declared type
-    # names a destructured parameter binds (`{ method = "GET", query }`): local name ->
-    # (the parameter's position, the entry it takes, its default)
-    members: dict[str, tuple[int, str, Expr | None]] = field(default_factory=dict)
 
 
 def argument(args: tuple[Arg, ...] | list[Arg], where: tuple[int, str]) -> Arg | None:

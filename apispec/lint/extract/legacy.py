@@ -271,7 +271,7 @@ def _per_method(refs: list[Reference]) -> list[Reference]:
     for ref in refs:
         methods = ref.extra.get("methods") or ()
         if methods:
-            expanded.extend(replace(ref, method=m, extra=dict(ref.extra)) for m in methods)  # type: ignore[union-attr]
+            expanded.extend(replace(ref, method=m, extra=ref.extra.copy()) for m in methods)
         else:
             expanded.append(ref)
     return expanded
@@ -284,4 +284,5 @@ def dialect(language: str) -> Dialect:
     if entry is None:
         return GenericDialect()
     module = import_module(f"apispec.lint.languages.{entry[0]}")
-    return getattr(module, entry[1])()
+    found: Dialect = getattr(module, entry[1])()
+    return found

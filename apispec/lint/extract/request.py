@@ -22,7 +22,5 @@ class Request:
     wrapped: bool = False  # made through a wrapper of the file (its path may be one word)
     trusted: bool = False  # through a wrapper whose base names this API: any path counts
     option_names: tuple[str, ...] = ()
-    # where the library takes an options object, and the entries naming its method and query
-    config: tuple[int, ...] = ()
-    config_keys: tuple[str, str] = ("", "")
+    query_keyword: str = ""  # the keyword the library reads the query from (`params`)
     extra_query: list[Value] = field(default_factory=list)

@@ -13,27 +13,37 @@ or dictionary shares.
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.imported import module_of
+from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.ir import (
     Function,
     Hole,
     Lit,
-    Mapping,
+    MapV,
     Name,
-    ObjV,
     ParamV,
     Text,
 )
 from apispec.lint.extract.request import Request
-from apispec.lint.extract.values import Ctx, options
 from apispec.lint.helpers import Helper
+from apispec.lint.knowledge import VERBS
 
 if TYPE_CHECKING:
     from apispec.lint.extract.clients import Requests
 
 _NAMES_THIS_API = re.compile(r":1616\b|prtg", re.I)
+
+
+def module_of(filename: str) -> str:
+    """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`)."""
+    if not PurePath(filename).name:
+        return ""
+    parts = list(PurePath(filename).with_suffix("").parts)
+    if parts and parts[-1] in ("__init__", "index", "mod"):
+        parts.pop()
+    return ".".join(p for p in parts if p not in ("", ".", ".."))
 
 
 def export(finder: Requests, language: str, filename: str, file_names_api: bool) -> list[Helper]:
@@ -45,7 +55,9 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
     helpers: list[Helper] = []
     module = module_of(filename)
     for function in finder.model.functions:
-        if not function.name or not function.exported or not finder.is_wrapper(function):
+        if not function.name or not function.exported or not finder.calls_in(function):
+            continue
+        if not finder.is_wrapper(function):
             continue
         template = _template(finder, function)
         if template is None:
@@ -70,11 +82,19 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request)
-        options_index = _options_param(function, request)
-        strong = (
-            file_names_api
-            or bool(_NAMES_THIS_API.search(base_text))
-            or any("prtg" in h for h in hints)
+        if (
+            query_index is None
+            and not query_name
+            and not kwargs
+            and _spreads_keywords(request, function)
+        ):
+            query_name = request.query_keyword or None  # `**kwargs` handed on: `params=...`
+        # strong: the base is this API's (it ends in /api/v2 and it, or the defining file,
+        # names this API), so any path through the wrapper is a call; otherwise only paths
+        # that start as this API's do (evidence.py)
+        api_base = base_text.rstrip("/").endswith("/api/v2")
+        strong = (api_base and (file_names_api or bool(_NAMES_THIS_API.search(base_text)))) or any(
+            "prtg" in h for h in hints
         )
         helpers.append(
             Helper(
@@ -96,53 +116,46 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 join=join,
                 owner=function.owner or "",
                 module=module,
-                options=options_index,
-                options_query=request.config_keys[1] if options_index is not None else "",
             )
         )
-    helpers.extend(_clients(finder, language, module, file_names_api))
+    helpers.extend(_client_verbs(finder, helpers))
     return helpers
 
 
-def _clients(finder: Requests, language: str, module: str, file_names_api: bool) -> list[Helper]:
-    """The client objects the module makes at its top level, with a base URL, for the
-    files that import them (`export const prtg = axios.create({ baseURL })`)."""
-    found: list[Helper] = []
-    model = finder.model
-    for key, assigns in model.assigns.items():
-        top = [a for a in assigns if a.scope == 0 and a.item is None and not a.add]
-        if "." in key or key.startswith("@") or len(top) != 1 or top[0].unpack != -1:
+def _spreads_keywords(request: Request, function) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the request's call hands on the wrapper's own `**kwargs`."""
+    names = {name for name, kind, _ in function.params if kind == "**"}
+    return any(
+        arg.spread == "**" and isinstance(arg.value, Name) and arg.value.name in names
+        for arg in request.call.args
+    )
+
+
+def _client_verbs(finder: Requests, helpers: list[Helper]) -> list[Helper]:
+    """A client subclass's verb methods, inherited from the library, run its `request`
+    override: `PrtgSession(...).get(path)` in another file is `request("GET", path)`."""
+    found = []
+    for helper in helpers:
+        if helper.name != "request" or not helper.owner:
             continue
-        finder.resolver.fresh()
-        value = finder.resolver.assigned(top[0], Ctx(top[0].start), 0)
-        for option in options(value):
-            if not isinstance(option, ObjV) or option.kind != "client":
+        kind = finder.client_class(helper.owner)
+        if kind is None:
+            continue
+        for verb in VERBS:
+            if any(h.name == verb and h.owner == helper.owner for h in helpers):
                 continue
-            base = next((t for t in options(option.field("base")) if isinstance(t, Text)), None)
-            if base is None:
-                continue
-            base_text = "".join(p.text if isinstance(p, Lit) else "\0" for p in base.pieces)
-            hints = tuple(p.hint for p in base.pieces if isinstance(p, Hole) and p.hint)
-            strong = (
-                file_names_api
-                or bool(_NAMES_THIS_API.search(base_text))
-                or any("prtg" in h for h in hints)
-            )
             found.append(
-                Helper(
-                    name=key,
-                    path=-1,
-                    path_name="",
-                    strong=strong,
-                    language=language,
-                    base=base_text,
-                    hints=hints,
-                    join=finder.join_of(option.name),
-                    module=module,
-                    client=option.name,
+                helper._replace(
+                    name=verb,
+                    path=0,
+                    method=None,
+                    method_name=None,
+                    method_default=None,
+                    implied=verb.upper(),
+                    query=None,
+                    query_name=helper.query_name or "params",
                 )
             )
-            break
     return found
 
 
@@ -167,8 +180,8 @@ def _template(finder: Requests, function) -> tuple[Request, int] | None:  # type
 
 
 def _method_param(
-    finder: Requests, function, request: Request
-) -> tuple[int | None, str | None, str | None]:  # type: ignore[no-untyped-def]
+    finder: Requests, function: Function, request: Request
+) -> tuple[int | None, str | None, str | None]:
     """The wrapper's parameter that holds the method, and its default verb."""
     call = request.call
     for arg in call.args:
@@ -184,43 +197,24 @@ def _method_param(
                 literal = finder.resolver.literal(default, Ctx(default.start))
             return index, name, literal.upper() if literal else None
     del names
-    for name, (index, _key, default) in function.members.items():  # `{ method = "GET" }`
-        if name.lower() in ("method", "verb", "http_method", "httpmethod"):
-            literal = None
-            if default is not None:
-                literal = finder.resolver.literal(default, Ctx(default.start))
-            return index, name, literal.upper() if literal else None
     return None, None, None
-
-
-def _options_param(function: Function, request: Request) -> int | None:
-    """The wrapper's parameter the library takes as its options object, as written at the
-    call (`fetch(url, init)`, `fetch(url, { ...init, headers })`): its position."""
-    call = request.call
-    positional = [a for a in call.args if a.name is None and not a.spread]
-    names = [name for name, _, _ in function.params]
-    for at in request.config:
-        if at >= len(positional):
-            continue
-        value = positional[at].value
-        written = [value] if isinstance(value, Name) else []
-        if isinstance(value, Mapping):
-            written = [v for k, v in value.items if k is None and isinstance(v, Name)]
-        for name in written:
-            if isinstance(name, Name) and name.name in names:
-                return names.index(name.name)
-    return None
 
 
 def _query_param(function, request: Request) -> tuple[int | None, str | None, bool]:  # type: ignore[no-untyped-def]
     for option in options(request.query) if request.query is not None else []:
-        param = option.param if isinstance(option, ParamV) else None
-        if (
-            isinstance(option, Text)  # a parameter of unknown type handed on as the query
+        param = None
+        if isinstance(option, ParamV):
+            param = option.param
+        elif (
+            isinstance(option, Text)
             and len(option.pieces) == 1
             and isinstance(option.pieces[0], Hole)
         ):
             param = option.pieces[0].param
+        elif isinstance(option, MapV):  # `{**params}`, `dict(params)`: the caller's keywords
+            for entry in option.entries:
+                if isinstance(entry.value, ParamV) and entry.value.param.kind == "**":
+                    return None, None, True
         if param is not None and param.function == function.node_id:
             if param.kind == "**":
                 return None, None, True

@@ -23,16 +23,15 @@ from apispec.lint.extract.build import (
     texts,
     url_query,
 )
-from apispec.lint.extract.clients import Request, Requests
+from apispec.lint.extract.clients import Request, Requests, _leads
+from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
-from apispec.lint.extract.imported import module_of
-from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
+from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
-from apispec.lint.extract.values import Ctx, options
 from apispec.lint.helpers import Helper, HelperTable
-from apispec.lint.knowledge import knowledge
+from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference
 
@@ -42,14 +41,9 @@ _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python", "javascript": "javascript"}
+GRAMMAR_OF = {"python": "python"}
 # grammars chosen by the file's extension where one language has several
-GRAMMAR_BY_SUFFIX: dict[str, str] = {
-    ".ts": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".tsx": "tsx",
-}
+GRAMMAR_BY_SUFFIX: dict[str, str] = {}
 
 
 def grammar_for(language: str, filename: str) -> str:
@@ -64,7 +58,6 @@ class Found:
     loc: Located
     method: str | None
     callee: str
-    query: Value | None = None  # the query mapping sent with this URL
 
 
 def extract_tree(
@@ -77,64 +70,61 @@ def extract_tree(
 ) -> tuple[list[Reference], list[Helper]]:
     """The References of one file (or region) in a tree language, and the wrappers it defines."""
     parsed = parse(text, grammar_for(language, filename))
-    model = lower(parsed)
-    model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
     rows = knowledge(language)
-    finder = Requests(model, rows, helpers, module_of(filename) if filename else "")
+    model = lower(parsed, callees_of(rows, helpers))
+    model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
+    finder = Requests(model, rows, helpers)
     found: list[Found] = []
     used: set[int] = set()
     for request in finder.all():
-        for loc, query in _locations(request):
-            found.append(Found(request, loc, request.method, request.call.callee, query))
+        for loc in _locations(request):
+            found.append(Found(request, loc, request.method, request.call.callee))
             used.update(loc.flat.offsets)
-        for url in texts(request.url):  # a URL the client refuses to join is no other call
-            used.update(p.start for p in url.pieces if isinstance(p, Lit) and p.text)
-    for template in finder.templates:  # nor is a wrapper's URL, whose callers are the calls
-        for url in texts(template.url):
-            used.update(p.start for p in url.pieces if isinstance(p, Lit) and p.text)
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(text, known)
     for item in found:
         evidence.learn(item.loc)
-    for literal, _ in model.strings:
-        if len(literal.pieces) == 1 and isinstance(literal.pieces[0], Lit):
-            evidence.literal(literal.pieces[0].text)
+    for ref in model.strings:
+        if "." in ref.raw and (":1616" in ref.raw or "prtg" in ref.raw.lower()):
+            literal = ref.literal
+            if len(literal.pieces) == 1 and isinstance(literal.pieces[0], Lit):
+                evidence.literal(literal.pieces[0].text)
     lines = lines if lines is not None else Lines(text)
     refs: dict[tuple[int, str | None], Reference] = {}
     for item in found:
-        ref = _reference(item, evidence, language, lines)
-        if ref is not None:
-            refs.setdefault((ref.span.start, ref.method), ref)
-    defined = (
-        export(finder, language, filename, evidence.strong)
-        if model.assigns or model.functions
-        else []
-    )
+        made = _reference(item, evidence, language, lines)
+        if made is not None:
+            refs.setdefault((made.span.start, made.method), made)
+    defined = export(finder, language, filename, evidence.strong) if model.functions else []
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined
 
 
-def _locations(request: Request) -> list[tuple[Located, Value | None]]:
-    """Where each URL the request may send names its path, with the query sent with it.
+def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
+    """The call names lowering keeps: what sends, fills a mapping, sets a header, or
+    is a wrapper of another file."""
+    names = {name for row in rows.clients for name in row.callees}
+    names.update(rows.mutators)
+    names.update(rows.header_setters)
+    names.update(rows.matchers)
+    names.update(rows.route_callees)
+    names.update(VERBS)
+    names.add("request")
+    if helpers:
+        names.update(h.name for h in helpers.helpers)
+    return frozenset(names)
 
-    A URL and a query that are alternatives of the same number (`const { path, params } =
-    TABLE[k]`) are taken pairwise: the values of one table row travel together.
-    """
+
+def _locations(request: Request) -> list[Located]:
     found = []
-    bases = texts(request.base) or [None]
-    urls = options(request.url)
-    queries = options(request.query) if request.query is not None else []
-    paired = len(queries) == len(urls) > 1
-    for k, url in enumerate(urls):
-        if not isinstance(url, Text):
-            continue
-        query = queries[k] if paired else request.query
+    bases: list[Text | None] = [*texts(request.base)] or [None]
+    for url in texts(request.url):
         for base in bases:
             full = join_base(base, url, request.join) if base is not None else url
             if full is None:
                 continue
             loc = locate(full)
             if loc is not None:
-                found.append((loc, query))
+                found.append(loc)
     return found
 
 
@@ -142,17 +132,24 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
     """String literals naming an API URL that no known request took, in value contexts."""
     found: list[Found] = []
     resolver = finder.resolver
-    for literal, context in model.strings:
-        if context != "value":
+    for ref in model.strings:
+        if ref.context != "value":
             continue
-        raw = "".join(p.text for p in literal.pieces if isinstance(p, Lit))
+        raw = ref.raw
         if "/" not in raw and "api" not in raw.lower():
             continue
-        if any(isinstance(p, Lit) and p.text and p.start in used for p in literal.pieces):
-            continue
+        literal, whole = ref.literal, ref.whole
+        if any(
+            isinstance(p, Lit) and any(p.offset(i) in used for i in range(len(p.text)))
+            for p in literal.pieces
+        ):
+            continue  # a request took (part of) this literal
         function = model.function_at(literal.start)
         resolver.fresh()
-        value = resolver.value(literal, Ctx(literal.start, function))
+        open_id = function.node_id if function is not None else -1
+        value = resolver.value(whole, Ctx(literal.start, function, open=open_id))
+        if function is not None and _leads(value, function.node_id):
+            continue  # a wrapper's own URL template: its callers are the calls
         call = _enclosing_call(model, literal)
         if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
             continue
@@ -171,9 +168,6 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
 def _enclosing_call(model: FileModel, literal: Str) -> CallE | None:
     best: CallE | None = None
     for call in model.calls:
-        receiver = call.receiver
-        if receiver is not None and receiver.start <= literal.start < receiver.end:
-            continue  # `"/x/{id}".replace(...)`: the literal is what the call works on
         if call.start <= literal.start and literal.end <= call.end:
             if best is None or call.end - call.start < best.end - best.start:
                 best = call
@@ -187,26 +181,17 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     rows = finder.knowledge
     if call.callee in rows.matchers or call.callee in rows.route_callees:
         return True
-    root = call
-    while isinstance(root.receiver, CallE):  # `nock(host).get("/x").reply(200)`: its root
-        root = root.receiver
-    for link in {call.node_id: call, root.node_id: root}.values():
-        qualified = finder.resolver.qualified(link, ctx, 0)
-        if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
-            return True
-    # a chain on an object a test double or a router factory made (`scope = nock(h)`)
-    made = root if root.receiver is None else root.receiver
-    for option in options(finder.resolver.value(made, ctx)):
-        if isinstance(option, ObjV) and option.kind == "mock":
-            return True
-        if (
-            isinstance(option, ObjV)
-            and option.kind == "router"
-            and made is not root
-            and call.callee.lower() in _VERB_NAMES
-        ):
-            return True
+    qualified = finder.resolver.qualified(call, ctx, 0)
+    if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
+        return True
     receiver = call.receiver
+    if isinstance(receiver, Name) and receiver.name in rows.mocks:
+        return True  # a test double handed in by name (pytest's `requests_mock` fixture)
+    if receiver is not None and any(
+        isinstance(o, ObjV) and o.kind == "mock"
+        for o in options(finder.resolver.value(receiver, ctx))
+    ):
+        return True
     # `app.get("/x", handler)`: a route of the file's own app
     return (
         isinstance(receiver, Name)
@@ -231,7 +216,7 @@ def _reference(
         return None  # a pattern, a route parameter or prose: not a request path
     wrapped = request is not None and request.wrapped
     client = request is not None and request.row == "client"
-    if not loc.via_api_v2 and "/" not in path_text and not (wrapped or client):
+    if not loc.via_api_v2 and "/" not in path_text.strip("/") and not (wrapped or client):
         return None
     trusted = request is not None and request.trusted
     verdict = evidence.accepts(loc, wrapped=wrapped, client=client, trusted=trusted)
@@ -248,7 +233,7 @@ def _reference(
     headers: list[tuple[str, str, object]] = []
     if request is not None:
         seen = {q.name for q in query}
-        for extra in (item.query, *request.extra_query):
+        for extra in (request.query, *request.extra_query):
             for q in mapping_query(extra, request.option_names):
                 if q.name not in seen:
                     query.append(q)
@@ -267,7 +252,7 @@ def _reference(
         headers=tuple(headers),  # type: ignore[arg-type]
         language=language,
         evidence=why,
-        extra={"callee": item.callee},
+        extra={},
     )
     if weak:
         ref.extra["weak"] = True

@@ -25,19 +25,13 @@ _OPTIONS = (
 )
 
 
-def _verbs(on: str, **places: object) -> tuple[Client, ...]:
+def _verbs(on: str) -> tuple[Client, ...]:
     """The verb methods and `request(method, url)` of one library or client object."""
-    common = {"query": (-1, "params"), "headers": (-1, "headers"), "body": (-1, "json")}
-    common.update(places)  # type: ignore[arg-type]
+    query, headers, body = (-1, "params"), (-1, "headers"), (-1, "json")
     return (
-        Client(on, VERBS, url=(0, "url"), options=_OPTIONS, **common),  # type: ignore[arg-type]
+        Client(on, VERBS, (0, "url"), "callee", query, headers, body, _OPTIONS),
         Client(
-            on,
-            ("request", "stream"),
-            url=(1, "url"),
-            method=(0, "method"),
-            options=_OPTIONS,
-            **common,  # type: ignore[arg-type]
+            on, ("request", "stream"), (1, "url"), (0, "method"), query, headers, body, _OPTIONS
         ),
     )
 
@@ -108,7 +102,6 @@ KNOWLEDGE = Knowledge(
         )
     },
     transforms={
-        ".replace": "replace",
         "urllib.parse.quote": "identity",
         "urllib.parse.quote_plus": "identity",
         "urllib.parse.unquote": "identity",
@@ -119,9 +112,11 @@ KNOWLEDGE = Knowledge(
         ".urljoin": "urljoin",
         ".urlencode": "query_string",
         "str.join": "join",
-        ".strip": "strip",
-        ".rstrip": "rstrip",
-        ".lstrip": "lstrip",
+        "json.dumps": "quoted",
+        "dict": "dict",
+        ".strip": "receiver",
+        ".rstrip": "receiver",
+        ".lstrip": "receiver",
         "str": "identity",
         ".encode": "receiver",
     },
@@ -133,11 +128,23 @@ KNOWLEDGE = Knowledge(
         "add": "append",
         "insert": "append",
     },
+    header_setters=frozenset({"add_header", "update", "setdefault", "putheader"}),
     self_names=frozenset({"self", "cls"}),
     constructors=frozenset({"__init__", "__post_init__"}),
     modules=frozenset({"requests", "httpx", "aiohttp", "urllib", "os", "urllib3"}),
     env_pattern=re.compile(r"os\.environ\[\s*['\"]([A-Za-z_][\w]*)['\"]\s*\]"),
-    mocks=("responses", "respx", "requests_mock", "httpretty", "aioresponses", "pytest_httpx"),
+    mocks=(
+        "responses",
+        "respx",
+        "requests_mock",
+        "httpretty",
+        "aioresponses",
+        "pytest_httpx",
+        "httpx_mock",
+        "respx_mock",
+        "unittest.mock",
+        "mock",
+    ),
     routers=frozenset(
         {"app", "router", "api", "bp", "blueprint", "server", "application", "route", "routes"}
     ),

@@ -59,7 +59,6 @@ class Operation:
     summary: str
     tag: str | None
     maturity: str
-    maturity_basis: str  # what decided the maturity, for messages
     lifecycle: dict[str, str] = field(default_factory=dict)  # since, deprecated_in, ...
     stated: frozenset[str] = frozenset()  # lifecycle names the description states itself
     is_list: bool = False
@@ -118,7 +117,9 @@ def describe(resolver: Resolver, registry: Registry, release: str | None = None)
         if "swagger" in root:
             found = f"swagger: {root['swagger']}"
         raise SourceError(f"{shown}: not an OpenAPI 3.x description ({found})")
-    info = root.get("info") if isinstance(root.get("info"), dict) else {}
+    info = root.get("info")
+    if not isinstance(info, dict):
+        info = {}
     version = info.get("version")
     description = Description(
         source=shown,
@@ -253,7 +254,7 @@ def _operation(
     release: Release,
     notes: list[str],
 ) -> Operation:
-    maturity, basis = _maturity(operation, path)
+    maturity = _maturity(operation, path)
     lifecycle = {}
     for name, key in LIFECYCLE_KEYS.items():
         value = operation.get(key)
@@ -281,7 +282,6 @@ def _operation(
         summary=_summary(operation, method, path),
         tag=_text(tags[0]) if isinstance(tags, list) and tags else None,
         maturity=maturity,
-        maturity_basis=basis,
         lifecycle=lifecycle,
         stated=stated & set(lifecycle),
         is_list="filter" in query or {"limit", "offset"} <= set(query),
@@ -308,28 +308,24 @@ def _summary(operation: dict[str, Any], method: str, path: str) -> str:
     return _text(operation.get("operationId")) or f"{method} {path}"
 
 
-def _maturity(operation: dict[str, Any], path: str) -> tuple[str, str]:
-    words = {
-        key: str(operation[key]).strip().lower()
+def _maturity(operation: dict[str, Any], path: str) -> str:
+    words = [
+        str(operation[key]).strip().lower()
         for key in _STABILITY_KEYS
         if isinstance(operation.get(key), str)
-    }
-    if operation.get("deprecated") is True:
-        return "deprecated", "deprecated: true"
-    for key, word in words.items():
-        if word == "deprecated":
-            return "deprecated", f"{key}: {word}"
+    ]
+    if operation.get("deprecated") is True or "deprecated" in words:
+        return "deprecated"
     if path.startswith("/experimental/"):
-        return "experimental", "the /experimental prefix"
-    for key, word in words.items():
+        return "experimental"
+    for word in words:
         if word in _EXPERIMENTAL_WORDS:
-            return "experimental", f"{key}: {word}"
+            return "experimental"
         if word == "stable":
-            return "stable", f"{key}: {word}"
-    for key in ("x-experimental", "x-beta"):
-        if operation.get(key) is True:
-            return "experimental", f"{key}: true"
-    return "stable", "no stability marker"
+            return "stable"
+    if any(operation.get(key) is True for key in ("x-experimental", "x-beta")):
+        return "experimental"
+    return "stable"
 
 
 def _creates(resolver: Resolver, responses: Any, where: Where) -> bool:

@@ -35,71 +35,73 @@ class PythonLowering(Lowering):
     self_names = frozenset({"self", "cls"})
 
     def expr(self, node: Node) -> Expr:
-        kind = node.type
-        if kind == "string":
-            return self.string(node)
-        if kind == "concatenated_string":
-            start, end = self.span(node)
-            return Concat(
-                tuple(self.string(c) for c in node.named_children if c.type == "string"), start, end
-            )
-        if kind == "identifier":
-            start, end = self.span(node)
-            return Name(self.text(node), start, end)
-        if kind in ("integer", "float"):
-            start, end = self.span(node)
-            return Str((Lit(self.text(node), start),), start, end)
-        if kind == "attribute":
-            obj = node.child_by_field_name("object")
-            attr = node.child_by_field_name("attribute")
-            start, end = self.span(node)
-            if obj is None or attr is None:
-                return self.opaque(node)
-            return Attr(self.expr(obj), self.text(attr), start, end)
-        if kind == "subscript":
-            value = node.child_by_field_name("value")
-            key = node.child_by_field_name("subscript")
-            start, end = self.span(node)
-            if value is None or key is None:
-                return self.opaque(node)
-            return Index(self.expr(value), self.expr(key), start, end)
-        if kind == "call":
-            return self._call_expr(node)
-        if kind == "binary_operator":
-            return self._binary(node)
-        if kind == "dictionary":
-            return self._dictionary(node)
-        if kind in ("list", "tuple", "set", "expression_list"):
-            start, end = self.span(node)
-            items = tuple(self.expr(c) for c in node.named_children if c.type != "comment")
-            return ListE(items, start, end)
-        if kind in ("list_comprehension", "generator_expression", "set_comprehension"):
-            body = node.child_by_field_name("body")
-            start, end = self.span(node)
-            if body is None:
-                return self.opaque(node)
-            element = self.expr(body)  # two copies: what a join puts between elements shows
-            return ListE((element, element), start, end)
-        if kind == "conditional_expression":
-            named = [c for c in node.named_children if c.type != "comment"]
-            start, end = self.span(node)
-            if len(named) == 3:
-                return Cond((self.expr(named[0]), self.expr(named[2])), start, end)
+        method = _EXPRESSIONS.get(node.type)
+        return method(self, node) if method is not None else self.opaque(node)
+
+    def _concatenated(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        return Concat(
+            tuple(self.string(c) for c in node.named_children if c.type == "string"), start, end
+        )
+
+    def _identifier(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        return Name(self.text(node), start, end)
+
+    def _number(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        return Str((Lit(self.text(node), start),), start, end)
+
+    def _attribute(self, node: Node) -> Expr:
+        obj = node.child_by_field_name("object")
+        attr = node.child_by_field_name("attribute")
+        start, end = self.span(node)
+        if obj is None or attr is None:
             return self.opaque(node)
-        if kind == "boolean_operator":
-            left = node.child_by_field_name("left")
-            right = node.child_by_field_name("right")
-            operator = node.child_by_field_name("operator")
-            start, end = self.span(node)
-            if left is None or right is None:
-                return self.opaque(node)
-            if operator is not None and self.text(operator) == "or":
-                return Cond((self.expr(left), self.expr(right)), start, end)
-            return self.expr(right)
-        if kind in ("parenthesized_expression", "await"):
-            inner = [c for c in node.named_children if c.type != "comment"]
-            return self.expr(inner[0]) if len(inner) == 1 else self.opaque(node)
+        return Attr(self.expr(obj), self.text(attr), start, end)
+
+    def _subscript(self, node: Node) -> Expr:
+        value = node.child_by_field_name("value")
+        key = node.child_by_field_name("subscript")
+        start, end = self.span(node)
+        if value is None or key is None:
+            return self.opaque(node)
+        return Index(self.expr(value), self.expr(key), start, end)
+
+    def _sequence(self, node: Node) -> Expr:
+        start, end = self.span(node)
+        items = tuple(self.expr(c) for c in node.named_children if c.type != "comment")
+        return ListE(items, start, end)
+
+    def _comprehension(self, node: Node) -> Expr:
+        body = node.child_by_field_name("body")
+        start, end = self.span(node)
+        if body is None:
+            return self.opaque(node)
+        element = self.expr(body)  # two copies: what a join puts between elements shows
+        return ListE((element, element), start, end)
+
+    def _conditional(self, node: Node) -> Expr:
+        named = [c for c in node.named_children if c.type != "comment"]
+        start, end = self.span(node)
+        if len(named) == 3:
+            return Cond((self.expr(named[0]), self.expr(named[2])), start, end)
         return self.opaque(node)
+
+    def _boolean(self, node: Node) -> Expr:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        operator = node.child_by_field_name("operator")
+        start, end = self.span(node)
+        if left is None or right is None:
+            return self.opaque(node)
+        if operator is not None and self.text(operator) == "or":
+            return Cond((self.expr(left), self.expr(right)), start, end)
+        return self.expr(right)
+
+    def _parenthesized(self, node: Node) -> Expr:
+        inner = [c for c in node.named_children if c.type != "comment"]
+        return self.expr(inner[0]) if len(inner) == 1 else self.opaque(node)
 
     def string(self, node: Node) -> Str:
         start, end = self.span(node)
@@ -169,7 +171,6 @@ class PythonLowering(Lowering):
             and (attr := function.child_by_field_name("attribute")) is not None
             and self.text(attr) == "format"
             and (obj := function.child_by_field_name("object")) is not None
-            and obj.type in ("string", "concatenated_string")
         ):
             start, end = self.span(node)
             arguments = node.child_by_field_name("arguments")
@@ -195,8 +196,20 @@ class PythonLowering(Lowering):
         else:
             callee = ""
             receiver = self.expr(function)
-        args = self.arguments(arguments) if arguments is not None else ()
-        return CallE(callee, receiver, args, start, end, node.id)
+        if arguments is None:
+            return CallE(callee, receiver, (), start, end, node.id)
+        return CallE(callee, receiver, None, start, end, node.id, lambda: self.arguments(arguments))
+
+    def call_name(self, node: Node) -> str:
+        function = node.child_by_field_name("function")
+        if function is None:
+            return ""
+        if function.type == "identifier":
+            return self.text(function)
+        if function.type == "attribute":
+            attr = function.child_by_field_name("attribute")
+            return self.text(attr) if attr is not None else ""
+        return ""
 
     def arguments(self, node: Node) -> tuple[Arg, ...]:
         if node.type == "generator_expression":
@@ -235,7 +248,7 @@ class PythonLowering(Lowering):
             params = self._params(params_node) if params_node is not None else []
             function = Function(node.id, name, params, start, end)
             if body is not None:
-                function.returns.append(self.expr(body))
+                function.returns.append(self.lazy(body))
             return function
         name_node = node.child_by_field_name("name")
         params_node = node.child_by_field_name("parameters")
@@ -330,9 +343,9 @@ class PythonLowering(Lowering):
         if kind in ("pattern_list", "tuple_pattern", "list_pattern"):
             found: list[tuple[str, Expr | None, int]] = []
             for index, child in enumerate(c for c in node.named_children if c.type != "comment"):
-                for key, item, _ in self.targets(child):
-                    if item is None:
-                        found.append((key, None, index))
+                for inner_key, inner_item, _ in self.targets(child):
+                    if inner_item is None:
+                        found.append((inner_key, None, index))
             return found
         return []
 
@@ -343,10 +356,10 @@ class PythonLowering(Lowering):
                     name = self.text(child)
                     yield name.split(".")[0], name.split(".")[0]
                 elif child.type == "aliased_import":
-                    name = child.child_by_field_name("name")
+                    original = child.child_by_field_name("name")
                     alias = child.child_by_field_name("alias")
-                    if name is not None and alias is not None:
-                        yield self.text(alias), self.text(name)
+                    if original is not None and alias is not None:
+                        yield self.text(alias), self.text(original)
             return
         module_node = node.child_by_field_name("module_name")
         module = self.text(module_node) if module_node is not None else ""
@@ -355,10 +368,32 @@ class PythonLowering(Lowering):
                 name = self.text(child)
                 yield name, f"{module}.{name}"
             elif child.type == "aliased_import":
-                name = child.child_by_field_name("name")
+                original = child.child_by_field_name("name")
                 alias = child.child_by_field_name("alias")
-                if name is not None and alias is not None:
-                    yield self.text(alias), f"{module}.{self.text(name)}"
+                if original is not None and alias is not None:
+                    yield self.text(alias), f"{module}.{self.text(original)}"
+
+    def string_root(self, node: Node) -> Node:
+        root = node
+        parent = node.parent
+        while parent is not None:
+            if parent.type in (
+                "binary_operator",
+                "parenthesized_expression",
+                "concatenated_string",
+            ):
+                root, parent = parent, parent.parent
+            elif (
+                parent.type == "attribute"
+                and parent.parent is not None
+                and parent.parent.type == "call"
+                and (attr := parent.child_by_field_name("attribute")) is not None
+                and self.text(attr) == "format"
+            ):
+                root, parent = parent.parent, parent.parent.parent
+            else:
+                break
+        return root
 
     def string_context(self, node: Node) -> str:
         parent = node.parent
@@ -383,17 +418,25 @@ class PythonLowering(Lowering):
                 return "href"
         if kind == "subscript" and parent.child_by_field_name("subscript") == node:
             return "key"
+        if kind == "assignment" and (left := parent.child_by_field_name("left")) is not None:
+            key = left.child_by_field_name("subscript") if left.type == "subscript" else None
+            written = self.text(key).strip("'\"").lower() if key is not None else ""
+            if written in ("location", "content-location", "link"):
+                return "href"  # a URL a server answers with
         if (
             kind in ("tuple", "list", "set")
             and parent.parent is not None
-            and parent.parent.type
-            in (
-                "comparison_operator",
-                "case_pattern",
-            )
+            and parent.parent.type in ("comparison_operator", "case_pattern")
         ):
             return "compare"
-        ancestor = parent
+        if (
+            kind == "tuple"
+            and parent.parent is not None
+            and parent.parent.type == "pair"
+            and parent.parent.child_by_field_name("key") == parent
+        ):
+            return "key"  # `{("GET", "/x"): handler}`: a fake server's route table
+        ancestor: Node | None = parent
         while ancestor is not None and ancestor.type not in (
             "module",
             "block",
@@ -431,5 +474,29 @@ def _static(node: Node) -> bool:
         for c in parent.children
     )
 
+
+_EXPRESSIONS = {
+    "string": PythonLowering.string,
+    "concatenated_string": PythonLowering._concatenated,
+    "identifier": PythonLowering._identifier,
+    "integer": PythonLowering._number,
+    "float": PythonLowering._number,
+    "attribute": PythonLowering._attribute,
+    "subscript": PythonLowering._subscript,
+    "call": PythonLowering._call_expr,
+    "binary_operator": PythonLowering._binary,
+    "dictionary": PythonLowering._dictionary,
+    "list": PythonLowering._sequence,
+    "tuple": PythonLowering._sequence,
+    "set": PythonLowering._sequence,
+    "expression_list": PythonLowering._sequence,
+    "list_comprehension": PythonLowering._comprehension,
+    "generator_expression": PythonLowering._comprehension,
+    "set_comprehension": PythonLowering._comprehension,
+    "conditional_expression": PythonLowering._conditional,
+    "boolean_operator": PythonLowering._boolean,
+    "parenthesized_expression": PythonLowering._parenthesized,
+    "await": PythonLowering._parenthesized,
+}
 
 LOWERING = PythonLowering
