@@ -154,7 +154,7 @@ class Requests:
             return [()]
         return [
             tuple(
-                (loop.key, element(item, loop.unpack) if loop.unpack >= 0 else item)
+                (loop.key, element(item, loop.unpack) if loop.unpack != -1 else item)
                 for loop in group
             )
             for item in items

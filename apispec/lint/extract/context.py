@@ -11,7 +11,18 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from apispec.lint.extract.ir import AltV, Function, Hole, Lit, ParamV, SeqV, Text, Value
+from apispec.lint.extract.ir import (
+    AltV,
+    Function,
+    Hole,
+    Lit,
+    MapV,
+    ObjV,
+    ParamV,
+    SeqV,
+    Text,
+    Value,
+)
 
 MAX_STEPS = 4000  # per top-level question; a file of tables and formats stays far below
 MAX_DEPTH = 24  # names followed through names
@@ -72,7 +83,19 @@ def sub(lit: Lit, start: int, end: int) -> Lit:
     return Lit(lit.text[start:end], lit.offset(start), lit.offsets[start:end])
 
 
-def element(value: Value, index: int) -> Value:
+def element(value: Value, index: int | str) -> Value:
+    """The `index`-th item of a sequence, or the entry `index` of a mapping or object
+    (a destructuring by key: `const { path, params } = row`)."""
+    if isinstance(index, str):
+        if isinstance(value, MapV):
+            for entry in reversed(value.entries):
+                if entry.key == index:
+                    return entry.value
+            return Text((Hole(index, value.start, value.end, index.lower()),))
+        if isinstance(value, ObjV):
+            found = value.field(index)
+            return found if found is not None else Text((Hole(index, 0, 0, index.lower()),))
+        return value
     if isinstance(value, SeqV) and 0 <= index < len(value.items):
         return value.items[index]
     return value

@@ -162,7 +162,7 @@ def assigned(resolver: Resolver, assign: Assign, ctx: Ctx, depth: int) -> Value:
     try:
         inner = replace(ctx, pos=assign.value.start)
         value = resolver.value(assign.value, inner, depth + 1)
-        if assign.unpack >= 0:
+        if assign.unpack != -1:
             value = alt(element(v, assign.unpack) for v in options(value))
     finally:
         resolver.active.discard(id(assign))
@@ -256,7 +256,7 @@ def loop_value(resolver: Resolver, name: str, ctx: Ctx, depth: int) -> Value | N
     loop = max(around, key=lambda lp: lp.start)
     iterable = resolver.value(loop.iterable, replace(ctx, pos=loop.start), depth + 1)
     found = [
-        element(item, loop.unpack) if loop.unpack >= 0 else item
+        element(item, loop.unpack) if loop.unpack != -1 else item
         for item in elements(resolver, iterable, ctx, depth)
     ]
     if not found:

@@ -58,7 +58,7 @@ class Assign:
         scope: int,
         add: bool = False,
         item: Expr | None = None,
-        unpack: int = -1,
+        unpack: int | str = -1,
     ) -> None:
         self.key = key  # a name, or "@Class.field" for an attribute of the object
         self._node = node
@@ -69,7 +69,9 @@ class Assign:
         self.scope = scope  # node id of the function it is in (0: the module)
         self.add = add  # `+=`: appended to what the key held
         self.item = item  # `key[item] = value`: one entry of a mapping or list
-        self.unpack = unpack  # `a, b = ...`: the position of this key in the target
+        # `a, b = ...`: the position of this key in the target; `{ path } = ...`: the
+        # entry of the mapping it takes (a destructuring by key)
+        self.unpack = unpack
 
     @property
     def value(self) -> Expr:
@@ -87,7 +89,7 @@ class Loop:
     """`for target in iterable`: the target takes each element's value (or its `unpack`-th)."""
 
     key: str
-    unpack: int
+    unpack: int | str
     iterable: Expr
     start: int
     end: int
@@ -254,8 +256,11 @@ class Lowering:
     def function(self, node: Node) -> Function | None:
         raise NotImplementedError
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
-        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed."""
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
+        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed.
+
+        `unpack`: -1 the whole value, a position in a sequence (`a, b = ...`), or the key
+        of a mapping's entry (a destructuring `{ path, params } = ...`)."""
         raise NotImplementedError
 
     def imports(self, node: Node) -> Iterator[tuple[str, str]]:
