@@ -15,7 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
+from apispec.lint.extract.context import MAX_INLINE, Ctx, element, known_text, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
@@ -33,7 +33,6 @@ from apispec.lint.extract.ir import (
     Str,
     Text,
     Value,
-    argument,
 )
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
@@ -304,21 +303,30 @@ class Requests:
             if isinstance(option, ObjV) and option.kind == "client":
                 row = knowledge.client("object:" + option.name, call.callee)
                 if row is not None:
-                    factory = next(
-                        (f for f in knowledge.factories.values() if f.name == option.name), None
-                    )
-                    return row, option.field("base"), factory.join if factory else "slash", option
+                    return row, option.field("base"), self.join_of(option.name), option
             if isinstance(option, ObjV) and option.kind == "module":
                 row = knowledge.client(option.name, call.callee)
                 if row is not None:
                     return row, None, "slash", None
         qualified = self.resolver.qualified(call, ctx, 0)
-        if "." in qualified:
-            on, _, callee = qualified.rpartition(".")
-            row = knowledge.client(on, callee)
-            if row is not None:
-                return row, None, "slash", None
+        on, _, callee = qualified.rpartition(".")
+        row = knowledge.client(on, callee)  # `requests.get`; `fetch(...)` called bare
+        if row is not None:
+            return row, None, "slash", None
+        if call.receiver is None and on == "":
+            # a client object called itself: `api("/x")` for `api = ofetch.create(...)`
+            called = self.resolver.name(call.callee, ctx, 0, call.start, call.start)
+            for option in options(called):
+                if isinstance(option, ObjV) and option.kind == "client":
+                    row = knowledge.client("object:" + option.name, "()")
+                    if row is not None:
+                        return row, option.field("base"), self.join_of(option.name), option
         return None, None, "slash", None
+
+    def join_of(self, kind: str) -> str:
+        """How the library of a client object kind joins a path onto its base."""
+        factory = next((f for f in self.knowledge.factories.values() if f.name == kind), None)
+        return factory.join if factory else "slash"
 
     def _request(
         self,
@@ -330,25 +338,19 @@ class Requests:
         obj: ObjV | None,
     ) -> Request:
         resolver = self.resolver
-        url_arg = argument(call.args, row.url)
-        url = (
-            resolver.value(url_arg.value, ctx)
-            if url_arg is not None
-            else Text((Hole("", call.start, call.start),))
-        )
+        found_url = resolver.place(call, row.url, row.config, ctx)
+        url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
         method: str | None
         if row.method == "callee":
             method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
         elif isinstance(row.method, tuple):
-            arg = argument(call.args, row.method)
-            method = None
-            if arg is not None:
-                literal = resolver.literal(arg.value, ctx)
-                method = literal.upper() if literal else None
+            verb = resolver.place(call, row.method, row.config, ctx)
+            literal = known_text(verb) if verb is not None else None
+            method = literal.upper() if literal else None
         else:
             method = row.method
-        query = self._place(call, row.query, ctx)
-        headers = self._place(call, row.headers, ctx)
+        query = resolver.place(call, row.query, row.config, ctx)
+        headers = resolver.place(call, row.headers, row.config, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
             query = self._from_spread(call, ctx, "params")
         if headers is None:
@@ -435,12 +437,6 @@ class Requests:
             if written == name or written == name + ".headers":
                 found.append(call)
         return found
-
-    def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
-        arg = argument(call.args, place)
-        if arg is None:
-            return None
-        return self.resolver.value(arg.value, ctx)
 
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
         for arg in call.args:

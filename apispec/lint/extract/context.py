@@ -77,6 +77,38 @@ def alt(values: Iterable[Value]) -> Value:
     return AltV(tuple(flat[:MAX_OPTIONS]))
 
 
+def known_text(value: Value) -> str | None:
+    """The text of a value wholly known (a method name), else None (also when it may be
+    one of several)."""
+    found = options(value)
+    text = found[0] if len(found) == 1 else None
+    if isinstance(text, Text) and text.pieces and all(isinstance(p, Lit) for p in text.pieces):
+        return "".join(p.text for p in text.pieces if isinstance(p, Lit))
+    return None
+
+
+def entry_of(value: Value, key: str) -> Value | None:
+    """The entry `key` of a mapping value: `a.b` a nested entry, `a|b` the first present."""
+    for name in key.split("|"):
+        found: Value | None = value
+        for part in name.split("."):
+            found = _entry(found, part) if found is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def _entry(value: Value, key: str) -> Value | None:
+    found: list[Value] = []
+    for option in options(value):
+        if isinstance(option, MapV):
+            for entry in reversed(option.entries):
+                if entry.key == key:
+                    found.append(entry.value)
+                    break
+    return alt(found) if found else None
+
+
 def sub(lit: Lit, start: int, end: int) -> Lit:
     if lit.offsets is None:
         return Lit(lit.text[start:end], lit.start + start)

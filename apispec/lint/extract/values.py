@@ -25,6 +25,7 @@ from apispec.lint.extract.context import (
     Ctx,
     alt,
     as_text,
+    entry_of,
     hint_of,
     options,
 )
@@ -314,9 +315,9 @@ class Resolver:
         if factory is not None:
             fields = []
             for field_name, where in factory.fields:
-                arg = argument(call.args, where)
-                if arg is not None:
-                    fields.append((field_name, self.value(arg.value, ctx, depth + 1)))
+                found = self.place(call, where, factory.config, ctx, depth)
+                if found is not None:
+                    fields.append((field_name, found))
             return ObjV("client", factory.name, tuple(fields))
         if call.receiver is None and call.callee in self.model.classes:
             return self.instance(call.callee, call, ctx, depth)
@@ -335,6 +336,37 @@ class Resolver:
         if returned is not None:
             return returned
         return self.hole(call)
+
+    def place(
+        self,
+        call: CallE,
+        where: tuple[int, str],
+        config: tuple[int, ...],
+        ctx: Ctx,
+        depth: int = 0,
+    ) -> Value | None:
+        """The value at an argument place, or the entry of that name in an options object.
+
+        `config`: positions where an options object may stand; an argument there that is
+        a mapping is the options (`axios({ url })`), never the value of a positional place.
+        """
+        arg = argument(call.args, where)
+        if arg is not None:
+            value = self.value(arg.value, ctx, depth + 1)
+            positional = [a for a in call.args if a.name is None and not a.spread]
+            at = next((k for k, a in enumerate(positional) if a is arg), -1)
+            if at not in config or not any(isinstance(o, MapV) for o in options(value)):
+                return value
+        if not where[1] or not config:
+            return None
+        for index in config:
+            holder = argument(call.args, (index, ""))
+            if holder is None:
+                continue
+            found = entry_of(self.value(holder.value, ctx, depth + 1), where[1])
+            if found is not None:
+                return found
+        return None
 
     def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
         """An object of a class of this file, its constructor's parameters bound."""

@@ -35,6 +35,9 @@ class Factory:
     headers: Place = NOWHERE
     params: Place = NOWHERE
     join: str = "slash"  # how the library joins a relative path onto the base
+    # positions of an options object whose entries stand for keyword arguments
+    # (`axios.create({ baseURL })`): a place's keyword is then an entry of it
+    config: tuple[int, ...] = ()
 
     @property
     def fields(self) -> tuple[tuple[str, Place], ...]:
@@ -46,8 +49,10 @@ class Client:
     """A call that sends a request.
 
     `on` is what the callee is called on: a module (`requests`), a client object kind
-    (`object:httpx`), or "" for a function imported or called bare. `method` is
-    "callee" (the callee's name is the verb), a fixed verb, or an argument place.
+    (`object:httpx`), or "" for a function imported or called bare; the callee "()" is
+    the object called itself (`api("/x")` for an `ofetch.create(...)` instance).
+    `method` is "callee" (the callee's name is the verb), a fixed verb, or an argument
+    place.
     """
 
     on: str
@@ -59,6 +64,10 @@ class Client:
     body: Place = NOWHERE
     # the keyword arguments that are request options, never query values
     options: tuple[str, ...] = ()
+    # positions of an options object whose entries stand for keyword arguments
+    # (`fetch(url, { method, headers })`); a keyword may name a nested entry
+    # (`params.query`) or alternatives (`query|params`)
+    config: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
