@@ -19,6 +19,7 @@ from apispec.lint.extract.ir import (
     MapV,
     ObjV,
     ParamV,
+    Piece,
     SeqV,
     Text,
     Value,
@@ -59,7 +60,23 @@ def as_text(value: Value, start: int = 0, end: int = 0, text: str = "") -> Text:
         )
     if isinstance(value, AltV):
         return as_text(value.options[0], start, end, text) if value.options else Text(())
+    if isinstance(value, MapV) and value.query:  # `${new URLSearchParams(...)}`
+        return query_text(value)
     return Text((Hole(text, start, end, hint_of(text)),))
+
+
+def query_text(mapping: MapV) -> Text:
+    """A mapping as the query string a library encodes it to: `name=value&...`."""
+    pieces: list[Piece] = []
+    for entry in mapping.entries:
+        if entry.key is None:
+            continue
+        if pieces:
+            pieces.append(Lit("&", entry.key_start))
+        pieces.append(Lit(entry.key, entry.key_start))
+        pieces.append(Lit("=", entry.key_end))
+        pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
+    return Text(tuple(pieces))
 
 
 def options(value: Value) -> list[Value]:

@@ -246,6 +246,8 @@ class MapV:
     start: int = 0
     end: int = 0
     partial: bool = False  # entries may be missing (an unknown spread, a call's result)
+    # a query builder (`URLSearchParams`): where a string is expected it is `k=v&...`
+    query: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import Ctx, alt, element, options
+from apispec.lint.extract.context import Ctx, alt, as_text, element, options, query_text, sub
 from apispec.lint.extract.ir import (
     CallE,
     Entry,
@@ -23,6 +23,7 @@ from apispec.lint.extract.ir import (
     ObjV,
     Param,
     ParamV,
+    Piece,
     SeqV,
     Text,
     Value,
@@ -147,7 +148,42 @@ def from_assignments(
     for later in since:
         value = updated(resolver, value, later, ctx, depth)
     value = mutated(resolver, key, value, start, ctx, depth)
+    if resolver.knowledge.query_attrs and any(isinstance(v, Text) for v in options(value)):
+        value = url_query(resolver, key, value, start, ctx, depth)
     return value
+
+
+def url_query(
+    resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, depth: int
+) -> Value:
+    """A URL object's query set after it was made continues its text: mutations of its
+    query mapping (`url.searchParams.set(...)`), a query string assigned (`url.search`)."""
+    added: list[Piece] = []
+    for attr, kind in resolver.knowledge.query_attrs.items():
+        dotted = f"{key}.{attr}"
+        if kind == "map" and dotted in resolver.model.calls_on:
+            query = mutated(resolver, dotted, MapV((), query=True), after, ctx, depth)
+            if isinstance(query, MapV) and query.entries:
+                text = query_text(query)
+                added.extend((Lit("&" if added else "?", text.start), *text.pieces))
+        elif kind == "text":
+            later = [
+                a
+                for a in resolver.model.assigns.get(key, ())
+                if after < a.start < ctx.pos
+                and a.item is not None
+                and resolver.literal(a.item, ctx) == attr
+            ]
+            if later:
+                text = as_text(assigned(resolver, later[-1], ctx, depth))
+                pieces = list(text.pieces)
+                first = pieces[0] if pieces else None
+                if isinstance(first, Lit) and first.text.startswith("?"):
+                    pieces[0] = sub(first, 1, len(first.text))
+                added.extend((Lit("&" if added else "?", later[-1].start), *pieces))
+    if not added:
+        return value
+    return alt(Text((*v.pieces, *added)) if isinstance(v, Text) else v for v in options(value))
 
 
 def assigned(resolver: Resolver, assign: Assign, ctx: Ctx, depth: int) -> Value:
@@ -178,9 +214,11 @@ def updated(resolver: Resolver, value: Value, later: Assign, ctx: Ctx, depth: in
         written = (later.value.start, later.value.end)
         entry = Entry(key, later.item.start, later.item.end, added, written)
         if isinstance(value, MapV):
-            return MapV((*value.entries, entry), value.start, value.end, value.partial)
+            return replace(value, entries=(*value.entries, entry))
         if isinstance(value, SeqV):
             return SeqV((*value.items, added), value.start, value.end, value.partial)
+        if isinstance(value, Text) and any(isinstance(p, Lit) for p in value.pieces):
+            return value  # a property of a string or URL object (`url.search = q`)
         return MapV((entry,), partial=True)
     if later.add:
         if isinstance(value, SeqV):
@@ -223,8 +261,9 @@ def mutate(
             args[0].value.end,
             resolver.value(args[1].value, ctx, depth + 1),
         )
-        entries = value.entries if isinstance(value, MapV) else ()
-        return MapV((*entries, entry), partial=not isinstance(value, MapV))
+        if isinstance(value, MapV):
+            return replace(value, entries=(*value.entries, entry))
+        return MapV((entry,), partial=True)
     if effect == "merge" and args:
         added = resolver.value(args[0].value, ctx, depth + 1)
         entries = value.entries if isinstance(value, MapV) else ()
@@ -234,7 +273,12 @@ def mutate(
             for a in call.args
             if a.name
         )
+        if isinstance(value, MapV):
+            partial = value.partial or not isinstance(added, MapV)
+            return replace(value, entries=(*entries, *more, *kw), partial=partial)
         return MapV((*entries, *more, *kw), partial=not isinstance(added, MapV))
+    if effect == "append" and len(args) >= 2 and isinstance(value, MapV):
+        return mutate(resolver, value, "set", call, ctx, depth)  # `params.append(k, v)`
     if effect == "append" and args:
         before: tuple[Value, ...] = value.items if isinstance(value, SeqV) else ()
         return SeqV((*before, resolver.value(args[-1].value, ctx, depth + 1)))

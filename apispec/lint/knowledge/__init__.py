@@ -100,6 +100,9 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # attributes of a URL object that hold its query: "map" a mapping mutated in place
+    # (`url.searchParams.set(...)`), "text" a query string assigned (`url.search = ...`)
+    query_attrs: dict[str, str] = field(default_factory=dict)
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -21,7 +21,7 @@ from importlib import import_module
 from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar
 
-from apispec.lint.extract.ir import CallE, Expr, Function, Name, Opaque, Str
+from apispec.lint.extract.ir import Attr, CallE, Expr, Function, Name, Opaque, Str
 from apispec.lint.extract.parse import Parsed, grammar
 
 if TYPE_CHECKING:
@@ -169,8 +169,9 @@ class FileModel:
         """Order calls and assignments by position, and calls by their receiver's name."""
         self.calls.sort(key=lambda c: c.start)
         for call in self.calls:
-            if isinstance(call.receiver, Name):
-                self.calls_on.setdefault(call.receiver.name, []).append(call)
+            dotted = _dotted(call.receiver)
+            if dotted:  # `q`, `url.searchParams`
+                self.calls_on.setdefault(dotted, []).append(call)
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
 
@@ -280,6 +281,16 @@ class Lowering:
 
     def field_key(self, owner: str | None, name: str) -> str:
         return f"@{owner}.{name}" if owner else name
+
+
+def _dotted(expr: Expr | None) -> str:
+    """A receiver written as a name and its attributes (`url.searchParams`), else ""."""
+    if isinstance(expr, Name):
+        return expr.name
+    if isinstance(expr, Attr):
+        head = _dotted(expr.obj)
+        return f"{head}.{expr.name}" if head else ""
+    return ""
 
 
 @cache
