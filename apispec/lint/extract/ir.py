@@ -177,6 +177,7 @@ class Opaque:
     text: str
     start: int
     end: int
+    kind: str = ""  # "function": a function written inline (a handler, a callback)
 
 
 Expr = Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | Opaque

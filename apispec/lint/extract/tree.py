@@ -107,6 +107,7 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.header_setters)
     names.update(rows.matchers)
     names.update(rows.route_callees)
+    names.update(rows.mock_links)
     names.update(VERBS)
     names.add("request")
     if helpers:
@@ -181,17 +182,29 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     rows = finder.knowledge
     if call.callee in rows.matchers or call.callee in rows.route_callees:
         return True
-    qualified = finder.resolver.qualified(call, ctx, 0)
-    if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
-        return True
+    root = call
+    while isinstance(root.receiver, CallE):  # `nock(host).get("/x").reply(200)`: its root
+        root = root.receiver
+    for link in (call, root):
+        qualified = finder.resolver.qualified(link, ctx, 0)
+        if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
+            return True
     receiver = call.receiver
     if isinstance(receiver, Name) and receiver.name in rows.mocks:
         return True  # a test double handed in by name (pytest's `requests_mock` fixture)
-    if receiver is not None and any(
-        isinstance(o, ObjV) and o.kind == "mock"
-        for o in options(finder.resolver.value(receiver, ctx))
-    ):
+    made = root if root.receiver is None else root.receiver
+    for option in options(finder.resolver.value(made, ctx)):
+        if isinstance(option, ObjV) and option.kind == "mock":
+            return True  # on an object a test double made (`scope = nock(h)`, `mock()`)
+        router = isinstance(option, ObjV) and option.kind == "router"
+        if router and made is not root and call.callee.lower() in _VERB_NAMES:
+            return True  # `app.get("/x", ...)` for `app = express()`
+    if _stubbed(call, finder.model, rows.mock_links):
         return True
+    if call.callee.lower() in _VERB_NAMES and any(
+        isinstance(a.value, Opaque) and a.value.kind == "function" for a in call.args[1:]
+    ):
+        return True  # a verb call with a handler after the path: a route or a stub
     # `app.get("/x", handler)`: a route of the file's own app
     return (
         isinstance(receiver, Name)
@@ -199,6 +212,21 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
         and call.callee.lower() in _VERB_NAMES
         and any(isinstance(a.value, (Name, Opaque)) for a in call.args[1:])
     )
+
+
+def _stubbed(call: CallE, model: FileModel, links: frozenset[str]) -> bool:
+    """Whether a later link of the call's chain makes it a stub (`.get(p).reply(200)`)."""
+    if not links:
+        return False
+    for later in model.calls:
+        if later.start != call.start or later.callee not in links:
+            continue
+        inner = later.receiver
+        while isinstance(inner, CallE):
+            if inner.node_id == call.node_id:
+                return True
+            inner = inner.receiver
+    return False
 
 
 def _verb_of(callee: str) -> str | None:

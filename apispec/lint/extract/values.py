@@ -311,6 +311,8 @@ class Resolver:
             return formats.transform(self, transform, call, ctx, depth)
         if any(qualified == m or qualified.startswith(m + ".") for m in knowledge.mocks):
             return ObjV("mock", qualified)  # `responses.RequestsMock()`: a test double
+        if qualified in knowledge.router_factories:
+            return ObjV("router", qualified)  # `express()`, `new Hono()`: a web app
         factory = knowledge.factory(qualified)
         if factory is not None:
             fields = []

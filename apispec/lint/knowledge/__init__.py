@@ -100,6 +100,10 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # calls that make a web app or router: its verb calls register routes (`express()`)
+    router_factories: frozenset[str] = frozenset()
+    # calls later in a chain that make it a test double's stub (`nock(h).get(p).reply()`)
+    mock_links: frozenset[str] = frozenset()
     # attributes of a URL object that hold its query: "map" a mapping mutated in place
     # (`url.searchParams.set(...)`), "text" a query string assigned (`url.search = ...`)
     query_attrs: dict[str, str] = field(default_factory=dict)
