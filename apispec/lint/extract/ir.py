@@ -313,6 +313,9 @@ class Function:
     returns: list[Callable[[], Expr]] = field(default_factory=list)  # lowered on demand
     exported: bool = True
     types: dict[str, str] = field(default_factory=dict)  # parameter -> its declared type
+    # names a destructured parameter binds (`{ method = "GET", query }`): local name ->
+    # (the parameter's position, the entry it takes, its default)
+    members: dict[str, tuple[int, str, Expr | None]] = field(default_factory=dict)
 
 
 def argument(args: tuple[Arg, ...] | list[Arg], where: tuple[int, str]) -> Arg | None:

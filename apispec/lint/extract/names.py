@@ -12,7 +12,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import Ctx, alt, as_text, element, options, query_text, sub
+from apispec.lint.extract.context import (
+    Ctx,
+    alt,
+    as_text,
+    element,
+    entry_of,
+    options,
+    query_text,
+    sub,
+)
 from apispec.lint.extract.ir import (
     CallE,
     Entry,
@@ -46,6 +55,8 @@ def name(
         for index, (param, _kind, _default) in enumerate(function.params):
             if param == name:
                 return parameter(resolver, function, index, ctx, depth, start, end)
+        if name in function.members:
+            return member(resolver, function, name, ctx, depth, start, end)
     found = assigned_before(resolver, name, ctx, depth)
     if found is not None:
         return found
@@ -95,6 +106,28 @@ def parameter(
         return ObjV("instance", owner[0], module=owner[1])
     if kind == "**":
         return MapV((), start, end, partial=True)
+    return Text((Hole(name, start, end, name.lower()),))
+
+
+def member(
+    resolver: Resolver, function: Function, name: str, ctx: Ctx, depth: int, start: int, end: int
+) -> Value:
+    """A name a destructured parameter binds (`function f({ method = "GET", query })`):
+    the entry of the argument passed there, open in a wrapper, else its default."""
+    index, key, default = function.members[name]
+    param = function.params[index][0] if index < len(function.params) else ""
+    for bound, value in ctx.env or ():
+        if bound == param:
+            found = entry_of(value, key)
+            if found is not None:
+                return found
+            break
+    else:
+        if function.node_id == ctx.open:
+            param_id = Param(function.node_id, index, name)
+            return Text((Hole(name, start, end, name.lower(), param_id),))
+    if default is not None:
+        return resolver.value(default, replace(ctx, pos=default.start), depth + 1)
     return Text((Hole(name, start, end, name.lower()),))
 
 
