@@ -100,7 +100,13 @@ def parameter(
     if declared is not None:
         return declared
     if default is not None:
-        return resolver.value(default, replace(ctx, pos=default.start), depth + 1)
+        fallback = resolver.value(default, replace(ctx, pos=default.start), depth + 1)
+        # a constructor's defaults configure the object (`port=1616`); elsewhere a word
+        # is one value of many (`range = "short"` in a path), a URL the one meant
+        if not _empty(fallback) and (
+            function.name in resolver.knowledge.constructors or not _word(fallback)
+        ):
+            return fallback
     owner = resolver.duck.get(name)
     if owner is not None:  # `s.paginate(...)` elsewhere: `s` is what has paginate
         return ObjV("instance", owner[0], module=owner[1])
@@ -129,6 +135,20 @@ def member(
     if default is not None:
         return resolver.value(default, replace(ctx, pos=default.start), depth + 1)
     return Text((Hole(name, start, end, name.lower()),))
+
+
+def _empty(value: Value) -> bool:
+    """`token = ""`: a default that only says "none given"."""
+    return isinstance(value, Text) and value.known == ""
+
+
+def _word(value: Value) -> bool:
+    """A literal without a slash (`"short"`, `100`)."""
+    return (
+        isinstance(value, Text)
+        and all(isinstance(p, Lit) for p in value.pieces)
+        and "/" not in value.known
+    )
 
 
 def typed(resolver: Resolver, written: str | None) -> ObjV | None:
