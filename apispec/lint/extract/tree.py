@@ -41,9 +41,14 @@ _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python"}
+GRAMMAR_OF = {"python": "python", "javascript": "javascript"}
 # grammars chosen by the file's extension where one language has several
-GRAMMAR_BY_SUFFIX: dict[str, str] = {}
+GRAMMAR_BY_SUFFIX: dict[str, str] = {
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+}
 
 
 def grammar_for(language: str, filename: str) -> str:
@@ -80,6 +85,8 @@ def extract_tree(
         for loc in _locations(request):
             found.append(Found(request, loc, request.method, request.call.callee))
             used.update(loc.flat.offsets)
+        for url in texts(request.url):  # a URL the client refuses to join is no other call
+            used.update(p.start for p in url.pieces if isinstance(p, Lit) and p.text)
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(text, known)
     for item in found:
@@ -244,7 +251,7 @@ def _reference(
         return None  # a pattern, a route parameter or prose: not a request path
     wrapped = request is not None and request.wrapped
     client = request is not None and request.row == "client"
-    if not loc.via_api_v2 and "/" not in path_text.strip("/") and not (wrapped or client):
+    if not loc.via_api_v2 and "/" not in path_text and not (wrapped or client):
         return None
     trusted = request is not None and request.trusted
     verdict = evidence.accepts(loc, wrapped=wrapped, client=client, trusted=trusted)
