@@ -51,9 +51,14 @@ class Requests:
     """Finds the requests of one file's model."""
 
     def __init__(
-        self, model: FileModel, knowledge: Knowledge, helpers: HelperTable | None = None
+        self,
+        model: FileModel,
+        knowledge: Knowledge,
+        helpers: HelperTable | None = None,
+        module: str = "",
     ) -> None:
         self.model = model
+        self.module = module  # the file's dotted module path (relative imports resolve to it)
         self.knowledge = knowledge
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
@@ -201,7 +206,9 @@ class Requests:
             return inner
         if self.helpers:
             helper = self.helpers.get(call.callee, self.model.language)
-            if helper is not None and in_scope(helper, call, receiver, self.model.imports):
+            if helper is not None and in_scope(
+                helper, call, receiver, self.model.imports, self.module
+            ):
                 sent = through(self.resolver, helper, call, ctx)
                 if sent is not None:
                     sent.trusted = helper.strong

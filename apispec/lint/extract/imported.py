@@ -11,6 +11,7 @@ shares; a wrapper named in the configuration applies by its name.
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
 
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.ir import (
@@ -56,8 +57,20 @@ COMMON = frozenset(
 )
 
 
-def in_scope(helper: Helper, call: CallE, receiver: Value | None, imports: dict[str, str]) -> bool:
-    """Whether a call may mean this wrapper: imported, a method of its class, or a rare name."""
+_SCRIPT_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
+
+
+def in_scope(
+    helper: Helper,
+    call: CallE,
+    receiver: Value | None,
+    imports: dict[str, str],
+    importer: str = "",
+) -> bool:
+    """Whether a call may mean this wrapper: imported, a method of its class, or a rare name.
+
+    `importer`: the calling file's dotted module path, against which relative imports
+    (`./client`, `from .client import`) are resolved."""
     if helper.language == "*":  # named in the configuration
         if helper.receiver is None:
             return True
@@ -66,12 +79,12 @@ def in_scope(helper: Helper, call: CallE, receiver: Value | None, imports: dict[
     if not helper.owner:
         if call.receiver is None:
             target = imports.get(call.callee, "")
-            return target.endswith("." + helper.name) and _same_module(
-                target.rsplit(".", 1)[0], helper.module
+            return target.endswith("." + helper.name) and same_module(
+                target.rsplit(".", 1)[0], helper.module, importer
             )
         for option in options(receiver) if receiver is not None else []:
             if isinstance(option, ObjV) and option.kind == "module":
-                return _same_module(option.name, helper.module)
+                return same_module(option.name, helper.module, importer)
         return False
     for option in options(receiver) if receiver is not None else []:
         if isinstance(option, ObjV) and option.kind in ("instance", "class"):
@@ -90,12 +103,65 @@ def receiver_name(call: CallE) -> str | None:
     return None
 
 
-def _same_module(imported: str, defined: str) -> bool:
-    """`prtgkit.client` names the file `.../prtgkit/client.py` (a suffix of its dotted path)."""
+def module_of(filename: str) -> str:
+    """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`)."""
+    if not PurePath(filename).name:
+        return ""
+    parts = list(PurePath(filename).with_suffix("").parts)
+    if parts and parts[-1] in ("__init__", "index", "mod"):
+        parts.pop()
+    return ".".join(p for p in parts if p not in ("", ".", ".."))
+
+
+def same_module(imported: str, defined: str, importer: str = "") -> bool:
+    """`prtgkit.client` names the file `.../prtgkit/client.py` (a suffix of its dotted path);
+    a relative import is resolved against the importing module first."""
     if not imported or not defined:
         return False
-    imported = imported.lstrip(".")
-    return defined == imported or defined.endswith("." + imported)
+    resolved = resolve_module(imported, importer)
+    return defined == resolved or defined.endswith("." + resolved)
+
+
+def resolve_module(imported: str, importer: str) -> str:
+    """An import's module as a dotted path, relative ones resolved against the importer.
+
+    `./client` and `../api/client` (JavaScript) climb from the importer's directory;
+    `.client` and `..pkg.client` (Python) from its package; others are written whole
+    (`prtgkit.client`, `@/api/client`), matched as a suffix of the defining file's path.
+    """
+    package = importer.split(".")[:-1] if importer else []
+    if imported.startswith(("./", "../")) or imported in (".", ".."):
+        if not importer:
+            return _dotted(imported)
+        parts = list(package)
+        for step in imported.split("/"):
+            if step == "..":
+                if parts:
+                    parts.pop()
+            elif step not in (".", ""):
+                parts.append(step)
+        return _dotted("/".join(parts))
+    if imported.startswith("."):
+        rest = imported.lstrip(".")
+        if not importer:
+            return rest
+        up = len(imported) - len(rest) - 1
+        kept = package[: len(package) - up] if up else list(package)
+        return ".".join([*kept, *filter(None, rest.split("."))])
+    return _dotted(imported)
+
+
+def _dotted(spec: str) -> str:
+    """`src/api/client.ts` -> `src.api.client`: a module written as a path, in dotted form
+    (a dotted name, `prtgkit.client`, is one already)."""
+    if "/" not in spec:
+        return spec
+    parts = [p for p in spec.lstrip("@").split("/") if p not in ("", ".")]
+    if parts and PurePath(parts[-1]).suffix in _SCRIPT_SUFFIXES:
+        parts[-1] = PurePath(parts[-1]).stem
+    if parts and parts[-1] == "index":
+        parts.pop()
+    return ".".join(parts)
 
 
 def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Request | None:

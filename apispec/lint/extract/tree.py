@@ -26,6 +26,7 @@ from apispec.lint.extract.build import (
 from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
+from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
@@ -78,7 +79,7 @@ def extract_tree(
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
-    finder = Requests(model, rows, helpers)
+    finder = Requests(model, rows, helpers, module_of(filename) if filename else "")
     found: list[Found] = []
     used: set[int] = set()
     for request in finder.all():
