@@ -62,16 +62,20 @@ class Helper(NamedTuple):
 
 
 class HelperTable:
-    """Helpers by lower-case name; a name defined twice keeps the stronger definition."""
+    """Helpers by lower-case name; a name defined twice keeps the stronger definition
+    (`get`), and every definition of it for the tree path, which applies the one in
+    scope at a call (`every`)."""
 
-    __slots__ = ("by_name",)
+    __slots__ = ("by_name", "defined")
 
     def __init__(self, helpers: Iterable[Helper] = ()) -> None:
         self.by_name: dict[str, Helper] = {}
+        self.defined: dict[str, list[Helper]] = {}  # name (and language) -> definitions
         for helper in helpers:
             self.add(helper)
 
     def add(self, helper: Helper) -> None:
+        self._define(helper)
         key = helper.name.lower()
         known = self.by_name.get(key)
         if known is None or (helper.strong and not known.strong):
@@ -81,11 +85,18 @@ class HelperTable:
             if known is None or (helper.strong and not known.strong):
                 self.by_name[_keyed(key, helper.language)] = helper
 
+    def _define(self, helper: Helper) -> None:
+        known = self.defined.setdefault(_keyed(helper.name.lower(), helper.language), [])
+        if helper not in known:
+            known.append(helper)
+
     def merged(self, other: HelperTable | Iterable[Helper]) -> HelperTable:
         """This table with `other`'s helpers added; `other` wins for a name both define."""
         table = HelperTable()
         table.by_name = dict(self.by_name)
-        for helper in other.by_name.values() if isinstance(other, HelperTable) else other:
+        table.defined = {k: list(v) for k, v in self.defined.items()}
+        for helper in other.helpers if isinstance(other, HelperTable) else other:
+            table._define(helper)
             key = helper.name.lower()
             table.by_name[key] = helper
             if helper.language != "*":
@@ -101,10 +112,19 @@ class HelperTable:
         found = self.by_name.get(key)
         return found if found is not None and found.language == "*" else None
 
+    def every(self, name: str, language: str) -> list[Helper]:
+        """Every definition of `name` a file in `language` may call, configured ones last."""
+        key = name.lower()
+        own = self.defined.get(_keyed(key, language), [])
+        return [*own, *self.defined.get(_keyed(key, "*"), [])]
+
     @property
     def helpers(self) -> list[Helper]:
-        """Each helper once (a name defined in several languages: each definition)."""
-        return list({id(h): h for h in self.by_name.values()}.values())
+        """Each helper once (a name defined in several languages or modules: each one)."""
+        found = {id(h): h for h in self.by_name.values()}
+        for definitions in self.defined.values():
+            found.update((id(h), h) for h in definitions)
+        return list(found.values())
 
     def names_in(self, text_lower: str) -> frozenset[str]:
         """The helper names that appear in a text (given in lower case)."""

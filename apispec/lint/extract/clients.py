@@ -204,15 +204,13 @@ class Requests:
                     request.wrapped = True
                     inner.append(request)
             return inner
-        if self.helpers:
-            helper = self.helpers.get(call.callee, self.model.language)
-            if helper is not None and in_scope(
-                helper, call, receiver, self.model.imports, self.module
-            ):
-                sent = through(self.resolver, helper, call, ctx)
-                if sent is not None:
-                    sent.trusted = helper.strong
-                    return [sent]
+        for helper in self.helpers.every(call.callee, self.model.language) if self.helpers else ():
+            if not in_scope(helper, call, receiver, self.model.imports, self.module):
+                continue  # another module's function of that name
+            sent = through(self.resolver, helper, call, ctx)
+            if sent is not None:
+                sent.trusted = helper.strong
+                return [sent]
         return []
 
     def calls_in(self, function: Function) -> list[CallE]:
