@@ -59,6 +59,9 @@ class Helper(NamedTuple):
     join: str = "concat"  # "concat", "slash", "rfc3986", "prefix": a client object's rule
     owner: str = ""  # the class whose method it is
     module: str = ""  # the defining file as a dotted module path (`pkg.client`)
+    # a client object the module makes and others import (`export const api =
+    # axios.create({ baseURL })`): its knowledge kind; `path` is -1 then, `base` its base
+    client: str = ""
 
 
 class HelperTable:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, known_text, options
-from apispec.lint.extract.imported import COMMON, in_scope, through
+from apispec.lint.extract.imported import COMMON, imported_client, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
@@ -205,8 +205,10 @@ class Requests:
                     inner.append(request)
             return inner
         for helper in self.helpers.every(call.callee, self.model.language) if self.helpers else ():
-            if not in_scope(helper, call, receiver, self.model.imports, self.module):
-                continue  # another module's function of that name
+            if helper.client or not in_scope(
+                helper, call, receiver, self.model.imports, self.module
+            ):
+                continue  # another module's function of that name, or a client object
             sent = through(self.resolver, helper, call, ctx)
             if sent is not None:
                 sent.trusted = helper.strong
@@ -313,6 +315,10 @@ class Requests:
                 row = knowledge.client(option.name, call.callee)
                 if row is not None:
                     return row, None, "slash", None
+                made = self._imported(option, call)
+                row = knowledge.client("object:" + made.name, call.callee) if made else None
+                if made is not None and row is not None:
+                    return row, made.field("base"), self.join_of(made.name), made
         qualified = self.resolver.qualified(call, ctx, 0)
         on, _, callee = qualified.rpartition(".")
         row = knowledge.client(on, callee)  # `requests.get`; `fetch(...)` called bare
@@ -322,11 +328,20 @@ class Requests:
             # a client object called itself: `api("/x")` for `api = ofetch.create(...)`
             called = self.resolver.name(call.callee, ctx, 0, call.start, call.start)
             for option in options(called):
+                if isinstance(option, ObjV) and option.kind == "module":
+                    option = self._imported(option, call) or option
                 if isinstance(option, ObjV) and option.kind == "client":
                     row = knowledge.client("object:" + option.name, "()")
                     if row is not None:
                         return row, option.field("base"), self.join_of(option.name), option
         return None, None, "slash", None
+
+    def _imported(self, option: ObjV, call: CallE) -> ObjV | None:
+        """A client object another module exports, where this file imports it."""
+        if not self.helpers:
+            return None
+        language = self.model.language
+        return imported_client(self.helpers, option, language, self.module, call.start)
 
     def join_of(self, kind: str) -> str:
         """How the library of a client object kind joins a path onto its base."""

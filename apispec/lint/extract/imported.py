@@ -29,7 +29,7 @@ from apispec.lint.extract.ir import (
 )
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
-from apispec.lint.helpers import Helper
+from apispec.lint.helpers import Helper, HelperTable
 
 # Method names shared by HTTP libraries, mappings and responses: a wrapper with one of
 # these names applies only where the receiver's class is known.
@@ -164,6 +164,30 @@ def _dotted(spec: str) -> str:
     return ".".join(parts)
 
 
+def imported_client(
+    helpers: HelperTable, option: ObjV, language: str, importer: str, at: int
+) -> ObjV | None:
+    """The client object another module makes, where this file imports it by name
+    (`import { prtg } from "../api/prtgClient"`): its kind and base URL."""
+    module, _, name = option.name.rpartition(".")
+    for helper in helpers.every(name, language) if module else ():
+        if helper.client and same_module(module, helper.module, importer):
+            return ObjV("client", helper.client, (("base", base_of(helper, at)),))
+    return None
+
+
+def base_of(helper: Helper, at: int) -> Text:
+    """A summary's base text, its holes named by their hints, placed at `at`."""
+    pieces: list[Lit | Hole] = []
+    hints = iter(helper.hints)
+    for chunk in re.split(r"(\0)", helper.base):
+        if chunk == "\0":
+            pieces.append(Hole("", at, at, next(hints, "")))
+        elif chunk:
+            pieces.append(Lit(chunk, at, tuple([at] * len(chunk))))
+    return Text(tuple(pieces))
+
+
 def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Request | None:
     """The request a call of a wrapper of another file sends."""
     path_arg = argument(call.args, (helper.path, helper.path_name))
@@ -171,16 +195,7 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
         return None
     path = resolver.value(path_arg.value, ctx)
     at = path_arg.value.start
-    base: Value | None = None
-    if helper.base:
-        pieces: list[Lit | Hole] = []
-        hints = iter(helper.hints)
-        for chunk in re.split(r"(\0)", helper.base):
-            if chunk == "\0":
-                pieces.append(Hole("", at, at, next(hints, "")))
-            elif chunk:
-                pieces.append(Lit(chunk, at, tuple([at] * len(chunk))))
-        base = Text(tuple(pieces))
+    base: Value | None = base_of(helper, at) if helper.base else None
     method = helper.implied
     if helper.method is not None or helper.method_name:
         arg = argument(

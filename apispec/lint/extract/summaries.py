@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
+    CallE,
     Function,
     Hole,
     Lit,
     MapV,
     Name,
+    ObjV,
     ParamV,
     Text,
 )
@@ -109,7 +111,52 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
             )
         )
     helpers.extend(_client_verbs(finder, helpers))
+    helpers.extend(_clients(finder, language, module, file_names_api))
     return helpers
+
+
+def _clients(finder: Requests, language: str, module: str, file_names_api: bool) -> list[Helper]:
+    """The client objects the module makes at its top level, with a base URL, for the
+    files that import them (`export const prtg = axios.create({ baseURL })`)."""
+    found: list[Helper] = []
+    for key, assigns in finder.model.assigns.items():
+        top = [a for a in assigns if a.scope == 0 and a.item is None and not a.add]
+        if "." in key or key.startswith("@") or len(top) != 1 or top[0].unpack != -1:
+            continue
+        if not isinstance(top[0].value, CallE):
+            continue  # a client object is made by a call (its factory's)
+        finder.resolver.fresh()
+        value = finder.resolver.value(top[0].value, Ctx(top[0].start))
+        for option in options(value):
+            if not isinstance(option, ObjV) or option.kind != "client":
+                continue
+            base = next(
+                (t for t in options(option.field("base") or Text(())) if isinstance(t, Text)), None
+            )
+            if base is None or not base.pieces:
+                continue
+            base_text = "".join(p.text if isinstance(p, Lit) else "\0" for p in base.pieces)
+            hints = tuple(p.hint for p in base.pieces if isinstance(p, Hole) and p.hint)
+            api_base = base_text.rstrip("/").endswith("/api/v2")
+            strong = (
+                api_base and (file_names_api or bool(_NAMES_THIS_API.search(base_text)))
+            ) or any("prtg" in h for h in hints)
+            found.append(
+                Helper(
+                    name=key,
+                    path=-1,
+                    path_name="",
+                    strong=strong,
+                    language=language,
+                    base=base_text,
+                    hints=hints,
+                    join=finder.join_of(option.name),
+                    module=module,
+                    client=option.name,
+                )
+            )
+            break
+    return found
 
 
 def _spreads_keywords(request: Request, function) -> bool:  # type: ignore[no-untyped-def]

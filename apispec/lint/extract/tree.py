@@ -103,7 +103,11 @@ def extract_tree(
         made = _reference(item, evidence, language, lines)
         if made is not None:
             refs.setdefault((made.span.start, made.method), made)
-    defined = export(finder, language, filename, evidence.strong) if model.functions else []
+    defined = (
+        export(finder, language, filename, evidence.strong)
+        if model.functions or model.assigns
+        else []
+    )
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined
 
 
