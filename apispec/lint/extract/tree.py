@@ -27,7 +27,7 @@ from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
 from apispec.lint.extract.imported import module_of
-from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text
+from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
@@ -64,6 +64,7 @@ class Found:
     loc: Located
     method: str | None
     callee: str
+    query: Value | None = None  # the query mapping sent with this URL
 
 
 def extract_tree(
@@ -83,8 +84,8 @@ def extract_tree(
     found: list[Found] = []
     used: set[int] = set()
     for request in finder.all():
-        for loc in _locations(request):
-            found.append(Found(request, loc, request.method, request.call.callee))
+        for loc, query in _locations(request):
+            found.append(Found(request, loc, request.method, request.call.callee, query))
             used.update(loc.flat.offsets)
         for url in texts(request.url):  # a URL the client refuses to join is no other call
             used.update(p.start for p in url.pieces if isinstance(p, Lit) and p.text)
@@ -127,17 +128,28 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     return frozenset(names)
 
 
-def _locations(request: Request) -> list[Located]:
+def _locations(request: Request) -> list[tuple[Located, Value | None]]:
+    """Where each URL the request may send names its path, with the query sent with it.
+
+    A URL and a query that are alternatives of the same number (`const { path, params } =
+    TABLE[name]`) are taken pairwise: the entries of one table row travel together.
+    """
     found = []
     bases: list[Text | None] = [*texts(request.base)] or [None]
-    for url in texts(request.url):
+    urls = options(request.url)
+    queries = options(request.query) if request.query is not None else []
+    paired = len(queries) == len(urls) > 1
+    for k, url in enumerate(urls):
+        if not isinstance(url, Text):
+            continue
+        query = queries[k] if paired else request.query
         for base in bases:
             full = join_base(base, url, request.join) if base is not None else url
             if full is None:
                 continue
             loc = locate(full)
             if loc is not None:
-                found.append(loc)
+                found.append((loc, query))
     return found
 
 
@@ -273,7 +285,7 @@ def _reference(
     headers: list[tuple[str, str, object]] = []
     if request is not None:
         seen = {q.name for q in query}
-        for extra in (request.query, *request.extra_query):
+        for extra in (item.query, *request.extra_query):
             for q in mapping_query(extra, request.option_names):
                 if q.name not in seen:
                     query.append(q)
