@@ -62,6 +62,10 @@ class Helper(NamedTuple):
     # a client object the module makes and others import (`export const api =
     # axios.create({ baseURL })`): its knowledge kind; `path` is -1 then, `base` its base
     client: str = ""
+    # the parameter handed on as the library's options object (`fetch(url, { ...init })`):
+    # the call's mapping there says the method (`method`) and the query (`options_query`)
+    options: int | None = None
+    options_query: str = ""
 
 
 class HelperTable:

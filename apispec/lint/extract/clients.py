@@ -380,6 +380,8 @@ class Requests:
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
         request.query_keyword = row.query[1]
+        request.config = row.config
+        request.method_keyword = row.method[1] if isinstance(row.method, tuple) else ""
         if obj is not None:
             defaults = obj.field("params")
             if defaults is not None:

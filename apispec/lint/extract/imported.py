@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from apispec.lint.extract.context import Ctx, options
+from apispec.lint.extract.context import Ctx, entry_of, known_text, options
 from apispec.lint.extract.ir import (
     Attr,
     CallE,
@@ -193,7 +193,7 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
     path_arg = argument(call.args, (helper.path, helper.path_name))
     if path_arg is None:
         return None
-    path = resolver.value(path_arg.value, ctx)
+    path = _named(resolver.value(path_arg.value, ctx), helper.path_name)
     at = path_arg.value.start
     base: Value | None = base_of(helper, at) if helper.base else None
     method = helper.implied
@@ -202,14 +202,15 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
             call.args,
             (helper.method if helper.method is not None else -1, helper.method_name or ""),
         )
-        literal = resolver.literal(arg.value, ctx) if arg is not None else None
+        verb = _named(resolver.value(arg.value, ctx), helper.method_name) if arg else None
+        literal = known_text(verb) if verb is not None else None
         method = literal.upper() if literal else helper.method_default
     query: Value | None = None
     if helper.query is not None or helper.query_name:
         arg = argument(
             call.args, (helper.query if helper.query is not None else -1, helper.query_name or "")
         )
-        query = resolver.value(arg.value, ctx) if arg is not None else None
+        query = _named(resolver.value(arg.value, ctx), helper.query_name) if arg else None
     elif helper.query_kwargs:
         known = set(helper.params)
         entries: list[Entry] = []
@@ -231,6 +232,40 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
                         entries.extend(e for e in option.entries if e.key not in known)
                         break
         query = MapV(tuple(entries))
+    if helper.options is not None:  # the caller's options object, handed on to the library
+        method, query = _options(resolver, helper, call, ctx, method, query)
     join = helper.join if helper.join != "concat" else "concat"
     request = Request(call, path, method, base, join, query, None, "wrapper", wrapped=True)
     return request
+
+
+def _options(
+    resolver: Resolver,
+    helper: Helper,
+    call: CallE,
+    ctx: Ctx,
+    method: str | None,
+    query: Value | None,
+) -> tuple[str | None, Value | None]:
+    """The method and query a caller's options object says (`api(path, { method })`)."""
+    arg = argument(call.args, (helper.options if helper.options is not None else -1, ""))
+    if arg is None:
+        return method, query
+    given = resolver.value(arg.value, ctx)
+    verb = entry_of(given, "method")
+    literal = known_text(verb) if verb is not None else None
+    if literal and method is None:
+        method = literal.upper()
+    if query is None and helper.options_query:
+        query = entry_of(given, helper.options_query)
+    return method, query
+
+
+def _named(value: Value, name: str | None) -> Value:
+    """The argument at a wrapper's place, or, when the wrapper destructures a mapping there
+    (`query({ endpoint, params })`), that mapping's entry of the place's name."""
+    if name and any(isinstance(o, MapV) for o in options(value)):
+        found = entry_of(value, name)
+        if found is not None:
+            return found
+    return value

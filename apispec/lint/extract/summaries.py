@@ -22,6 +22,7 @@ from apispec.lint.extract.ir import (
     Function,
     Hole,
     Lit,
+    Mapping,
     MapV,
     Name,
     ObjV,
@@ -74,6 +75,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request)
+        options_index = _options_param(function, request)
         if (
             query_index is None
             and not query_name
@@ -108,6 +110,8 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 join=join,
                 owner=function.owner or "",
                 module=module,
+                options=options_index,
+                options_query=request.query_keyword if options_index is not None else "",
             )
         )
     helpers.extend(_client_verbs(finder, helpers))
@@ -234,7 +238,32 @@ def _method_param(
                 literal = finder.resolver.literal(default, Ctx(default.start))
             return index, name, literal.upper() if literal else None
     del names
+    for name, (index, _key, default) in function.members.items():  # `{ method = "GET" }`
+        if name.lower() in ("method", "verb", "http_method", "httpmethod"):
+            literal = None
+            if default is not None:
+                literal = finder.resolver.literal(default, Ctx(default.start))
+            return index, name, literal.upper() if literal else None
     return None, None, None
+
+
+def _options_param(function: Function, request: Request) -> int | None:
+    """The wrapper's parameter the library takes as its options object, as written at the
+    call (`fetch(url, init)`, `fetch(url, { ...init, headers })`): its position."""
+    call = request.call
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    names = [name for name, _, _ in function.params]
+    for at in request.config:
+        if at >= len(positional):
+            continue
+        value = positional[at].value
+        written = [value] if isinstance(value, Name) else []
+        if isinstance(value, Mapping):
+            written = [v for k, v in value.items if k is None and isinstance(v, Name)]
+        for name in written:
+            if isinstance(name, Name) and name.name in names:
+                return names.index(name.name)
+    return None
 
 
 def _query_param(function, request: Request) -> tuple[int | None, str | None, bool]:  # type: ignore[no-untyped-def]
