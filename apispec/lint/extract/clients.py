@@ -191,6 +191,12 @@ class Requests:
             if routed is not None:
                 return routed
         row, base, join, obj = self._row(call, receiver, ctx)
+        if row is not None and base is None and isinstance(call.receiver, Name):
+            for attr in self.knowledge.base_attrs:  # `axios.defaults.baseURL = ...` before
+                key = f"{call.receiver.name}.{attr}"
+                if key in self.model.assigns:
+                    base = resolver.name(key, ctx, 0)
+                    break
         if row is not None and function is None:
             return [self._request(call, row, ctx, base, join, obj)]
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
@@ -479,6 +485,7 @@ def _may_depend(request: Request, function: Function) -> bool:
     """Whether a request's URL or base has a piece named like one of the function's
     parameters (read with its parameters unbound, a parameter is a hole of its name)."""
     names = {name.lower() for name, _, _ in function.params}
+    names.update(name.lower() for name in function.members)
     if not names:
         return False
     for value in (request.url, request.base):

@@ -89,6 +89,9 @@ def in_scope(
     for option in options(receiver) if receiver is not None else []:
         if isinstance(option, ObjV) and option.kind in ("instance", "class"):
             return option.name == helper.owner
+        if isinstance(option, ObjV) and option.kind == "module":  # an object it exports
+            module, _, name = option.name.rpartition(".")
+            return name == helper.owner and same_module(module, helper.module, importer)
     if call.receiver is None:
         return False
     return helper.name.lower() not in COMMON

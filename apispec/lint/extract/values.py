@@ -234,6 +234,9 @@ class Resolver:
             owner = self.model.class_at(expr.start)
             if owner is not None:
                 return names.field(self, owner, expr.name, ctx, depth + 1, expr.start, expr.end)
+            found = self._literal_this(expr, ctx, depth)
+            if found is not None:
+                return found
         env = self.knowledge.environment(expr, self.model.parsed.text)
         if env is not None:
             return Text(
@@ -246,8 +249,8 @@ class Resolver:
                 return found
         target = self.value(obj, ctx, depth + 1)
         for option in options(target):
-            if isinstance(option, Text) and expr.name == "value":
-                return option  # an enumeration member's value
+            if isinstance(option, Text) and expr.name in self.knowledge.text_attrs:
+                return option  # an enumeration member's value, a URL object's `href`
             if isinstance(option, ObjV):
                 if option.kind in ("instance", "class") and option.name in self.model.classes:
                     bound = replace(ctx, this=option)
@@ -264,6 +267,17 @@ class Resolver:
                     if entry.key == expr.name:
                         return entry.value
         return Text((Hole(dotted, expr.start, expr.end, dotted.lower()),))
+
+    def _literal_this(self, expr: Attr, ctx: Ctx, depth: int) -> Value | None:
+        """`this.base` in a method of an object literal bound to a name: its entry."""
+        function = self.model.function_at(expr.start)
+        if function is None or not function.owner or function.owner in self.model.classes:
+            return None
+        this = ctx.this
+        if not isinstance(this, MapV):
+            at = replace(ctx, pos=function.start, function=None, env=None)
+            this = names.name(self, function.owner, at, depth + 1)
+        return entry_of(this, expr.name)
 
     def _index(self, expr: Index, ctx: Ctx, depth: int) -> Value:
         env = self.knowledge.environment(expr, self.model.parsed.text)
@@ -450,7 +464,13 @@ class Resolver:
             return plain[0] if plain else None
         if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
             owner = self.model.class_at(call.start)
+            if owner is None and ctx.function is not None:  # a method of an object literal
+                owner = ctx.function.owner
             return next((f for f in candidates if f.owner == owner), None)
+        if isinstance(receiver, Name) and receiver.name not in self.model.classes:
+            found = next((f for f in candidates if f.owner == receiver.name), None)
+            if found is not None:  # `api.get(...)` for `const api = { get(p) {...} }`
+                return found
         for option in options(self.value(receiver, ctx, depth + 1)):
             if isinstance(option, ObjV) and option.kind in ("instance", "class"):
                 found = next((f for f in candidates if f.owner == option.name), None)

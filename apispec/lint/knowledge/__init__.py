@@ -100,6 +100,12 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # attributes of a string-valued object that are its text (an enum member's `value`,
+    # a URL object's `href`)
+    text_attrs: frozenset[str] = frozenset({"value"})
+    # attributes of a client module or object that set its base URL after it is made
+    # (`axios.defaults.baseURL = ...`)
+    base_attrs: tuple[str, ...] = ()
     # calls that make a web app or router: its verb calls register routes (`express()`)
     router_factories: frozenset[str] = frozenset()
     # calls later in a chain that make it a test double's stub (`nock(h).get(p).reply()`)

@@ -393,4 +393,17 @@ KNOWLEDGE = Knowledge(
     query_attrs={"searchParams": "map", "search": "text"},
     text_attrs=frozenset({"href"}),
     base_attrs=("defaults.baseURL",),
+    mock_links=frozenset(
+        {
+            "reply",
+            "replyWithError",
+            "replyOnce",
+            "respond",
+            "intercept",
+            "mockResolvedValue",
+            "mockResolvedValueOnce",
+            "mockReturnValue",
+            "mockImplementation",
+        }
+    ),
 )
