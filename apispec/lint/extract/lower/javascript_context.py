@@ -70,7 +70,7 @@ def string_context(lowering: Lowering, node: Node) -> str:
         return "import"
     if kind == "array" and _looked_up(lowering, parent):
         return "compare"
-    ancestor = parent
+    ancestor: Node | None = parent
     while ancestor is not None and ancestor.type not in _SCOPES:
         if ancestor.type == "decorator":
             return "route"
