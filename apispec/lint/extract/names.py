@@ -270,7 +270,10 @@ def updated(resolver: Resolver, value: Value, later: Assign, ctx: Ctx, depth: in
             return replace(value, entries=(*value.entries, entry))
         if isinstance(value, SeqV):
             return SeqV((*value.items, added), value.start, value.end, value.partial)
-        if isinstance(value, Text) and any(isinstance(p, Lit) for p in value.pieces):
+        if any(
+            isinstance(o, Text) and any(isinstance(p, Lit) for p in o.pieces)
+            for o in options(value)
+        ):
             return value  # a property of a string or URL object (`url.search = q`)
         return MapV((entry,), partial=True)
     if later.add:
