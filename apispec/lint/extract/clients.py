@@ -373,6 +373,8 @@ class Requests:
             verb = resolver.place(call, row.method, row.config, ctx)
             literal = known_text(verb) if verb is not None else None
             method = literal.upper() if literal else None
+            if verb is None and row.method[0] < 0 and self._options_known(call, row, ctx):
+                method = "GET"  # a library whose method is an option sends GET without one
         else:
             method = row.method
         query = resolver.place(call, row.query, row.config, ctx)
@@ -396,6 +398,20 @@ class Requests:
             if default_headers is not None and request.headers is None:
                 request.headers = default_headers
         return request
+
+    def _options_known(self, call: CallE, row: Client, ctx: Ctx) -> bool:
+        """Whether the call's options object, if any, is known whole (no unknown spread,
+        not a parameter): then a method it does not name is the library's default."""
+        if not row.config or any(a.spread for a in call.args):
+            return False
+        positional = [a for a in call.args if a.name is None and not a.spread]
+        for index in row.config:
+            if index >= len(positional) or index <= row.url[0]:
+                continue
+            for option in options(self.resolver.value(positional[index].value, ctx)):
+                if not isinstance(option, MapV) or option.partial:
+                    return False  # an options object the code does not show
+        return True
 
     def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
         """Headers set on the object a call is made on, or on the request object it makes.

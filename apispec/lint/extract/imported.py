@@ -110,7 +110,8 @@ def module_of(filename: str) -> str:
     """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`)."""
     if not PurePath(filename).name:
         return ""
-    parts = list(PurePath(filename).with_suffix("").parts)
+    path = PurePath(filename).with_suffix("")
+    parts = list(path.parts[1:] if path.anchor else path.parts)  # `/`, `C:\\` are no module
     if parts and parts[-1] in ("__init__", "index", "mod"):
         parts.pop()
     return ".".join(p for p in parts if p not in ("", ".", ".."))
