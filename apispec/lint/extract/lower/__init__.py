@@ -13,6 +13,7 @@ Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -352,13 +353,18 @@ def lower(
     for kind, captures in pending:
         if kind == "call":
             name = lowering.call_name(captures["call"][0])
-            if name not in wanted and name.lower() not in lowered:
+            if name not in wanted and name.lower() not in lowered and not _VERBISH.search(name):
                 continue
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
         _statement(lowering, model, kind, captures)
     model.index_statements()
     return model
+
+
+# a call named like a request (`doGet`, `api_delete`): its literal's method, when no row
+# or wrapper knows the call
+_VERBISH = re.compile(r"(?:^|_|(?<=[a-z]))(?:get|post|put|patch|delete)(?=$|_|[A-Z])", re.I)
 
 
 def _may_name_url(raw: str) -> bool:
