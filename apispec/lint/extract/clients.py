@@ -118,6 +118,9 @@ class Requests:
         names.update(self.model.by_name)
         names.update(_VERB_WORDS)
         names.add("request")
+        if "()" in names:  # a client object called itself (`api("/x")`)
+            names.update(key for key in self.model.assigns if "." not in key)
+            names.update(self.model.imports)
         if self.helpers:
             names.update(h.name for h in self.helpers.helpers)
             names.update(h.name.lower() for h in self.helpers.helpers)

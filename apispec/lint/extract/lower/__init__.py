@@ -348,7 +348,17 @@ def lower(
     for function in model.functions:  # method owners: the class around each function
         if function.owner is None:
             function.owner = model.class_at(function.start)
+    for kind, captures in pending:  # imports first: an imported name may be a sender
+        if kind == "import":
+            _statement(lowering, model, kind, captures)
     wanted = set(callees) | set(model.by_name)
+    if "()" in wanted:  # a client object called itself: the names the file binds may be one
+        wanted.update(
+            lowering.text(captures["assign.name"][0])
+            for kind, captures in pending
+            if kind == "assign" and "assign.name" in captures
+        )
+        wanted.update(model.imports)
     lowered = {name.lower() for name in wanted}
     for kind, captures in pending:
         if kind == "call":
@@ -357,6 +367,8 @@ def lower(
                 continue
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
+        elif kind == "import":
+            continue  # read above
         _statement(lowering, model, kind, captures)
     model.index_statements()
     return model
