@@ -8,6 +8,7 @@ the options object at the row's `config` positions.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from apispec.lint.knowledge import VERBS, Client, Factory, Knowledge
 
@@ -32,32 +33,48 @@ _OPTIONS = (
 
 
 def _axios(on: str) -> tuple[Client, ...]:
-    """An axios module or instance: verbs, `request(config)` and the object called itself."""
-    common = {"query": (-1, "params"), "headers": (-1, "headers"), "options": _OPTIONS}
+    """An axios module or instance: verbs and `request(config)`."""
+    read = Client(
+        on,
+        _READS,
+        url=(0, "url"),
+        query=(-1, "params"),
+        headers=(-1, "headers"),
+        options=_OPTIONS,
+        config=(1,),
+    )
     return (
-        Client(on, _READS, url=(0, "url"), config=(1,), **common),  # type: ignore[arg-type]
-        Client(on, _WRITES, url=(0, "url"), body=(1, "data"), config=(2,), **common),  # type: ignore[arg-type]
-        Client(on, ("request",), url=(-1, "url"), method=(-1, "method"), config=(0,), **common),  # type: ignore[arg-type]
+        read,
+        replace(read, callees=_WRITES, body=(1, "data"), config=(2,)),
+        replace(read, callees=("request",), url=(-1, "url"), method=(-1, "method"), config=(0,)),
     )
 
 
 def _ky(on: str, query: str = "searchParams") -> tuple[Client, ...]:
     """ky, got, ofetch: verbs and the object called itself, options after the URL."""
-    common = {"query": (-1, query), "headers": (-1, "headers"), "options": _OPTIONS}
-    return (
-        Client(on, (*_READS, *_WRITES), url=(0, "url"), body=(-1, "json"), config=(1,), **common),  # type: ignore[arg-type]
-        Client(on, ("()",), url=(0, "url"), method=(-1, "method"), config=(1,), **common),  # type: ignore[arg-type]
+    verbs = Client(
+        on,
+        (*_READS, *_WRITES),
+        url=(0, "url"),
+        query=(-1, query),
+        headers=(-1, "headers"),
+        body=(-1, "json"),
+        options=_OPTIONS,
+        config=(1,),
     )
+    return verbs, replace(verbs, callees=("()",), method=(-1, "method"), body=(-1, ""))
 
 
-_FETCH = {
-    "url": (0, "url"),
-    "method": (-1, "method"),
-    "headers": (-1, "headers"),
-    "body": (-1, "body"),
-    "config": (1,),
-    "options": _OPTIONS,
-}
+_FETCH = Client(
+    "",
+    ("fetch",),
+    url=(0, "url"),
+    method=(-1, "method"),
+    headers=(-1, "headers"),
+    body=(-1, "body"),
+    options=_OPTIONS,
+    config=(1,),
+)
 
 KNOWLEDGE = Knowledge(
     language="javascript",
@@ -131,10 +148,10 @@ KNOWLEDGE = Knowledge(
         )
     },
     clients=[
-        Client("", ("fetch",), **_FETCH),  # type: ignore[arg-type]
-        Client("window", ("fetch",), **_FETCH),  # type: ignore[arg-type]
-        Client("globalThis", ("fetch",), **_FETCH),  # type: ignore[arg-type]
-        Client("", ("node-fetch", "cross-fetch", "undici.fetch"), **_FETCH),  # type: ignore[arg-type]
+        _FETCH,
+        replace(_FETCH, on="window"),
+        replace(_FETCH, on="globalThis"),
+        replace(_FETCH, callees=("node-fetch", "cross-fetch", "undici.fetch")),
         Client(
             "",
             ("$fetch", "ofetch.ofetch", "ofetch.$fetch"),
@@ -253,7 +270,7 @@ KNOWLEDGE = Knowledge(
             config=(1,),
             options=_OPTIONS,
         ),
-        Client("", ("Request",), **_FETCH),  # type: ignore[arg-type]
+        replace(_FETCH, callees=("Request",)),
         Client("object:xhr", ("open",), url=(1, ""), method=(0, "")),
         # jQuery: `$.get(url, data)`, `$.ajax({ url, method, data })`
         *(
