@@ -99,13 +99,13 @@ def parameter(
         return Text((Hole(name, start, end, name.lower(), param_id),))
     if declared is not None:
         return declared
-    if default is not None:
+    if default is not None and function.name in resolver.knowledge.constructors:
+        # a constructor's default is the object's value unless a caller says otherwise
+        # (`def __init__(self, base="https://prtg:1616/api/v2")`); another function's
+        # parameter varies with its callers: it stays a parameter. An empty default
+        # (`token = ""`) says only that none was given.
         fallback = resolver.value(default, replace(ctx, pos=default.start), depth + 1)
-        # a constructor's defaults configure the object (`port=1616`); elsewhere a word
-        # is one value of many (`range = "short"` in a path), a URL the one meant
-        if not _empty(fallback) and (
-            function.name in resolver.knowledge.constructors or not _word(fallback)
-        ):
+        if not _empty(fallback):
             return fallback
     owner = resolver.duck.get(name)
     if owner is not None:  # `s.paginate(...)` elsewhere: `s` is what has paginate
@@ -140,15 +140,6 @@ def member(
 def _empty(value: Value) -> bool:
     """`token = ""`: a default that only says "none given"."""
     return isinstance(value, Text) and value.known == ""
-
-
-def _word(value: Value) -> bool:
-    """A literal without a slash (`"short"`, `100`)."""
-    return (
-        isinstance(value, Text)
-        and all(isinstance(p, Lit) for p in value.pieces)
-        and "/" not in value.known
-    )
 
 
 def typed(resolver: Resolver, written: str | None) -> ObjV | None:

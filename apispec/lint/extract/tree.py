@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from apispec.lint.extract import parse as parse_module
 from apispec.lint.extract.build import (
     Located,
     header_values,
@@ -34,7 +35,7 @@ from apispec.lint.extract.summaries import export
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
-from apispec.lint.reference import QueryValue, Reference
+from apispec.lint.reference import QueryValue, Reference, Span
 
 _VERB = re.compile(r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.I)
 _PATTERN = re.compile(r"[*^$()\[\]]|/:[A-Za-z]|\s")
@@ -74,9 +75,19 @@ def extract_tree(
     lines: Lines | None = None,
     helpers: HelperTable | None = None,
     filename: str = "",
+    evidence_text: str | None = None,
 ) -> tuple[list[Reference], list[Helper]]:
-    """The References of one file (or region) in a tree language, and the wrappers it defines."""
-    parsed = parse(text, grammar_for(language, filename))
+    """The References of one file (or region) in a tree language, and the wrappers it defines.
+
+    `evidence_text`: the whole file a region is part of (its prose names the API too).
+    """
+    grammar = grammar_for(language, filename)
+    kept = parse_module.TREES
+    parsed = (
+        kept.parse(filename, text, grammar)
+        if kept is not None and filename
+        else parse(text, grammar)
+    )
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
@@ -90,7 +101,7 @@ def extract_tree(
         for url in texts(request.url):  # a URL the client refuses to join is no other call
             used.update(p.start for p in url.pieces if isinstance(p, Lit) and p.text)
     found.extend(_orphans(model, finder, used))
-    evidence = FileEvidence.of(text, known)
+    evidence = FileEvidence.of(evidence_text if evidence_text is not None else text, known)
     for item in found:
         evidence.learn(item.loc)
     for ref in model.strings:
@@ -179,6 +190,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
             continue
         method = _verb_of(call.callee) if call is not None else None
+        sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
         for text in texts(value):
             loc = locate(text)
             if loc is None:
@@ -186,7 +198,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             path = loc.flat.chars[loc.start : loc.end]
             if not loc.via_api_v2 and "/" not in path.strip("/") and not path.startswith("/"):
                 continue  # a lone word is a path only as a request's argument
-            found.append(Found(None, loc, method, call.callee if call else ""))
+            found.append(Found(sent, loc, method, call.callee if call else ""))
     return found
 
 
@@ -199,6 +211,26 @@ def _enclosing_call(model: FileModel, literal: Str) -> CallE | None:
         elif call.start > literal.start:
             break
     return best
+
+
+_QUERY_KEYWORDS = ("params", "query", "searchparams", "search_params", "qs")
+
+
+def _verb_request(
+    call: CallE | None, url: Value, method: str | None, finder: Requests, ctx: Ctx
+) -> Request | None:
+    """A verb-named call no row knows (`session.get(url, params={...})` on an object of
+    unknown class): its query and headers keywords are read as a client's would be."""
+    if call is None or method is None:
+        return None
+    request = Request(call, url, method, row="verb")
+    for arg in call.args:
+        name = (arg.name or "").lower()
+        if name in _QUERY_KEYWORDS and request.query is None:
+            request.query = finder.resolver.value(arg.value, ctx)
+        elif name == "headers" and request.headers is None:
+            request.headers = finder.resolver.value(arg.value, ctx)
+    return request
 
 
 def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
@@ -279,10 +311,12 @@ def _reference(
     if built is None:
         return None
     segs, path, span = built
+    if all(s.is_param for s in segs):
+        return None  # no literal segment: nothing says which endpoint (`f"{base}/{a}/{b}"`)
     line, column = lines.position(span.start)
     end_line, end_column = lines.position(span.end)
     query: list[QueryValue] = url_query(loc)
-    headers: list[tuple[str, str, object]] = []
+    headers: list[tuple[str, str, Span | None]] = []
     if request is not None:
         seen = {q.name for q in query}
         for extra in (item.query, *request.extra_query):
@@ -290,7 +324,7 @@ def _reference(
                 if q.name not in seen:
                     query.append(q)
                     seen.add(q.name)
-        headers = header_values(request.headers)  # type: ignore[assignment]
+        headers = header_values(request.headers)
     ref = Reference(
         path=path,
         segments=tuple(segs),
@@ -301,7 +335,7 @@ def _reference(
         end_column=end_column,
         method=item.method,
         query=tuple(query),
-        headers=tuple(headers),  # type: ignore[arg-type]
+        headers=tuple(headers),
         language=language,
         evidence=why,
         extra={},

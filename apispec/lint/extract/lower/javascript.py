@@ -20,6 +20,7 @@ from apispec.lint.extract.ir import (
     Expr,
     Function,
     Index,
+    Interp,
     ListE,
     Lit,
     Mapping,
@@ -57,6 +58,16 @@ _MAPPED = frozenset({"map", "flatMap"})
 class JavaScriptLowering(Lowering):
     language = "javascript"
     self_names = frozenset({"this"})
+    function_types = frozenset(
+        {
+            "function_declaration",
+            "generator_function_declaration",
+            "function_expression",
+            "function",
+            "arrow_function",
+            "method_definition",
+        }
+    )
 
     def expr(self, node: Node) -> Expr:
         method = _EXPRESSIONS.get(node.type)
@@ -102,7 +113,7 @@ class JavaScriptLowering(Lowering):
 
     def template(self, node: Node) -> Str:
         """A template literal: its text runs decoded, each `${...}` an expression (one
-        alternative spanning the `${...}` as written, where an unknown value stands)."""
+        interpolation spanning the `${...}` as written, where an unknown value stands)."""
         start, end = self.span(node)
         pieces: list[Lit | Expr] = []
         at = node.start_byte + 1  # after the opening backtick
@@ -114,7 +125,7 @@ class JavaScriptLowering(Lowering):
             inner = list(named(child))
             if inner:
                 sub_start, sub_end = self.span(child)
-                pieces.append(Cond((self.expr(inner[0]),), sub_start, sub_end))
+                pieces.append(Interp(self.expr(inner[0]), sub_start, sub_end))
             at = child.end_byte
         close = (
             node.end_byte - 1

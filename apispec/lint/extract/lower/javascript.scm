@@ -16,8 +16,6 @@
 (class_declaration name: (_) @class.name) @class
 (class name: (_) @class.name) @class
 
-(return_statement (_) @return.value) @return
-
 (for_in_statement left: (_) @for.target right: (_) @for.iter) @for
 ; `items.forEach((item) => ...)`: the callback's parameter takes each element
 (call_expression
@@ -35,8 +33,8 @@
 
 (decorator) @decorator
 
-(string) @string
-(template_string) @string
+((string) @string (#match? @string "/|[Aa][Pp][Ii]|[Pp][Rr][Tt][Gg]|:1616"))
+((template_string) @string (#match? @string "/|[Aa][Pp][Ii]|[Pp][Rr][Tt][Gg]|:1616"))
 
 ; `get headers() { return {...} }`: a getter reads as a field holding what it returns
 (method_definition "get" name: (_) @assign.name body: (statement_block (return_statement (_) @assign.value))) @assign

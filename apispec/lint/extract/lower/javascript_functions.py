@@ -10,10 +10,11 @@ ES imports, `require` and `await import`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import cache
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.ir import Expr, Function, Lit, Str
+from apispec.lint.extract.ir import Expr, Function, Lit, Members, Params, Str
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -37,8 +38,6 @@ _BINDERS = frozenset({"identifier", "property_identifier", "private_property_ide
 _LOADERS = frozenset({"require", "import"})  # a module loaded by a call
 
 Target = tuple[str, Expr | None, int | str]
-Params = list[tuple[str, str, Expr | None]]
-Members = dict[str, tuple[int, str, Expr | None]]
 
 
 def named(node: Node) -> Iterator[Node]:
@@ -49,9 +48,27 @@ def named(node: Node) -> Iterator[Node]:
 
 
 def function(lowering: Lowering, node: Node) -> Function:
+    """A function, its signature read from the tree when value flow first asks for it."""
     start, end = lowering.span(node)
     name_node = node.child_by_field_name("name")
     name = lowering.text(name_node) if name_node is not None else _bound_name(lowering, node)
+    signature = cache(lambda: _signature(lowering, node))
+    return Function(
+        node.id,
+        name,
+        start,
+        end,
+        lambda: signature()[:3],
+        owner=_object_owner(lowering, node),
+        exported=not name.startswith("#") and _accessible(node),
+        members=lambda: signature()[3],
+    )
+
+
+def _signature(
+    lowering: Lowering, node: Node
+) -> tuple[Params, dict[str, str], list[Callable[[], Expr]], Members]:
+    """Parameters, declared types, returns (an arrow's expression body is one), members."""
     params_node = node.child_by_field_name("parameters")
     if params_node is None and node.type == "arrow_function":
         params_node = node.child_by_field_name("parameter")  # `x => ...`
@@ -62,13 +79,11 @@ def function(lowering: Lowering, node: Node) -> Function:
         params.append((lowering.text(params_node), "", None))
     elif params_node is not None:
         params, types, members = _params(lowering, params_node)
-    found = Function(node.id, name, params, start, end, types=types, members=members)
-    found.owner = _object_owner(lowering, node)
-    found.exported = not name.startswith("#") and _accessible(node)
+    returns = [lowering.lazy(found) for found in lowering.returned(node)]
     body = node.child_by_field_name("body")
     if node.type == "arrow_function" and body is not None and body.type != "statement_block":
-        found.returns.append(lowering.lazy(body))  # `(id) => `/devices/${id}``
-    return found
+        returns.append(lowering.lazy(body))  # `(id) => `/devices/${id}``
+    return params, types, returns, members
 
 
 def _params(lowering: Lowering, node: Node) -> tuple[Params, dict[str, str], Members]:

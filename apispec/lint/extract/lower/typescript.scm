@@ -23,8 +23,6 @@
 (enum_declaration name: (_) @class.name) @class
 (enum_assignment name: (_) @assign.name value: (_) @assign.value) @assign
 
-(return_statement (_) @return.value) @return
-
 (for_in_statement left: (_) @for.target right: (_) @for.iter) @for
 ; `items.forEach((item) => ...)`: the callback's parameter takes each element
 (call_expression
@@ -42,8 +40,8 @@
 
 (decorator) @decorator
 
-(string) @string
-(template_string) @string
+((string) @string (#match? @string "/|[Aa][Pp][Ii]|[Pp][Rr][Tt][Gg]|:1616"))
+((template_string) @string (#match? @string "/|[Aa][Pp][Ii]|[Pp][Rr][Tt][Gg]|:1616"))
 
 ; `get headers() { return {...} }`: a getter reads as a field holding what it returns
 (method_definition "get" name: (_) @assign.name body: (statement_block (return_statement (_) @assign.value))) @assign
