@@ -26,6 +26,7 @@ from apispec.lint.extract.ir import (
     MapV,
     Name,
     ObjV,
+    Param,
     ParamV,
     Text,
 )
@@ -285,4 +286,26 @@ def _query_param(function: Function, request: Request) -> tuple[int | None, str 
             if param.kind == "**":
                 return None, None, True
             return param.index, param.name, False
+    url_param = _url_query_param(function, request)
+    if url_param is not None:
+        return url_param.index, url_param.name, False
     return None, None, False
+
+
+def _url_query_param(function: Function, request: Request) -> Param | None:
+    """A parameter that is the whole query string of the wrapper's URL: `?${new
+    URLSearchParams(query)}`, `f"{BASE}{path}?{urlencode(params)}"`: the caller's mapping
+    there is the query."""
+    for option in options(request.url):
+        if not isinstance(option, Text):
+            continue
+        pieces = option.pieces
+        for k, piece in enumerate(pieces[1:], 1):
+            before = pieces[k - 1]
+            if not (isinstance(piece, Hole) and isinstance(before, Lit)):
+                continue
+            if not before.text.endswith("?") or k + 1 < len(pieces):
+                continue
+            if piece.param is not None and piece.param.function == function.node_id:
+                return piece.param
+    return None
