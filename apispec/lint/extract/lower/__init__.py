@@ -207,6 +207,24 @@ class FileModel:
         return best[1] if best else None
 
 
+# expressions lowered inside one another at most: deeper ones (3,000 nested brackets, a
+# concatenation of 6,000 operands) are opaque, never a RecursionError
+MAX_NESTING = 150
+
+
+def _bounded(lower: Callable[[Lowering, Node], Expr]) -> Callable[[Lowering, Node], Expr]:
+    def bounded(self: Lowering, node: Node) -> Expr:
+        if self.nesting >= MAX_NESTING:
+            return self.opaque(node)
+        self.nesting += 1
+        try:
+            return lower(self, node)
+        finally:
+            self.nesting -= 1
+
+    return bounded
+
+
 class Lowering:
     """How one language spells the IR; subclasses fill in the node kinds."""
 
@@ -215,10 +233,16 @@ class Lowering:
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
     function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
 
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "expr" in cls.__dict__:  # every language's expressions, nested a bounded depth
+            cls.expr = _bounded(cls.__dict__["expr"])  # type: ignore[method-assign, assignment]  # a wrapper of the same signature
+
     def __init__(self, parsed: Parsed) -> None:
         self.parsed = parsed
         self.char = parsed.offsets.char
         self.data = parsed.data
+        self.nesting = 0
 
     # -- helpers for subclasses -----------------------------------------------------
 
