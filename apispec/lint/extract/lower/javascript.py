@@ -28,7 +28,7 @@ from apispec.lint.extract.ir import (
     Opaque,
     Str,
 )
-from apispec.lint.extract.lower import Lowering
+from apispec.lint.extract.lower import MAX_NESTING, Lowering
 from apispec.lint.extract.lower import javascript_functions as functions
 from apispec.lint.extract.lower.javascript_context import string_context
 from apispec.lint.extract.lower.javascript_functions import FUNCTIONS, WRAPPERS, named
@@ -150,9 +150,20 @@ class JavaScriptLowering(Lowering):
         if left is None or right is None or operator is None:
             return self.opaque(node)
         op = self.text(operator)
-        if op == "+":
+        if op == "+":  # `a + b + c` nests to the left: walked, not recursed (any length)
+            operands = [right]
+            while (
+                left.type == "binary_expression"
+                and (inner := left.child_by_field_name("operator")) is not None
+                and self.text(inner) == "+"
+                and (first := left.child_by_field_name("left")) is not None
+                and (second := left.child_by_field_name("right")) is not None
+            ):
+                operands.append(second)
+                left = first
+            operands.append(left)
             parts: list[Expr] = []
-            for side in (left, right):
+            for side in reversed(operands):
                 value = self.expr(side)
                 parts.extend(value.parts if isinstance(value, Concat) else (value,))
             return Concat(tuple(parts), start, end)
@@ -331,15 +342,21 @@ class JavaScriptLowering(Lowering):
         """The concatenation a literal is part of (`base + "/x?" + query`)."""
         root = node
         parent = node.parent
-        while parent is not None and (
-            parent.type == "parenthesized_expression"
-            or (
-                parent.type == "binary_expression"
-                and (operator := parent.child_by_field_name("operator")) is not None
-                and self.text(operator) == "+"
+        steps = 0  # climbing a tree costs its depth at each step: a bounded climb
+        while (
+            parent is not None
+            and steps < MAX_NESTING
+            and (
+                parent.type == "parenthesized_expression"
+                or (
+                    parent.type == "binary_expression"
+                    and (operator := parent.child_by_field_name("operator")) is not None
+                    and self.text(operator) == "+"
+                )
             )
         ):
             root, parent = parent, parent.parent
+            steps += 1
         return root
 
     def string_context(self, node: Node) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract.lower import MAX_NESTING
+
 if TYPE_CHECKING:
     from tree_sitter import Node
 
@@ -39,7 +41,11 @@ _SCOPES = frozenset({"statement_block", "program", "class_body"})
 
 def string_context(lowering: Lowering, node: Node) -> str:
     parent = node.parent
-    while parent is not None and parent.type in _THROUGH:
+    if parent is not None and parent.type == "template_substitution":
+        return "inner"  # `${`...`}` is part of the template around it
+    steps = 0
+    while parent is not None and parent.type in _THROUGH and steps < MAX_NESTING:
+        steps += 1
         if parent.type == "binary_expression":
             operator = parent.child_by_field_name("operator")
             if operator is not None and lowering.text(operator) in _COMPARISONS:
@@ -71,10 +77,11 @@ def string_context(lowering: Lowering, node: Node) -> str:
     if kind == "array" and _looked_up(lowering, parent):
         return "compare"
     ancestor: Node | None = parent
-    while ancestor is not None and ancestor.type not in _SCOPES:
+    while ancestor is not None and ancestor.type not in _SCOPES and steps < MAX_NESTING:
         if ancestor.type == "decorator":
             return "route"
         ancestor = ancestor.parent
+        steps += 1
     return "value"
 
 
