@@ -70,20 +70,21 @@ class Helper(NamedTuple):
 
 class HelperTable:
     """Helpers by lower-case name; a name defined twice keeps the stronger definition
-    (`get`), and every definition of it for the tree path, which applies the one in
-    scope at a call (`every`)."""
+    (`by_name`), and every definition of it for the tree path, which applies the one in
+    scope at a call (`named`)."""
 
-    __slots__ = ("by_name", "defined")
+    __slots__ = ("by_name", "every")
 
     def __init__(self, helpers: Iterable[Helper] = ()) -> None:
         self.by_name: dict[str, Helper] = {}
-        self.defined: dict[str, list[Helper]] = {}  # name (and language) -> definitions
+        # every definition of a name (the tree path picks the one in scope at a call)
+        self.every: dict[str, list[Helper]] = {}
         for helper in helpers:
             self.add(helper)
 
     def add(self, helper: Helper) -> None:
-        self._define(helper)
         key = helper.name.lower()
+        self.every.setdefault(key, []).append(helper)
         known = self.by_name.get(key)
         if known is None or (helper.strong and not known.strong):
             self.by_name[key] = helper
@@ -92,18 +93,20 @@ class HelperTable:
             if known is None or (helper.strong and not known.strong):
                 self.by_name[_keyed(key, helper.language)] = helper
 
-    def _define(self, helper: Helper) -> None:
-        known = self.defined.setdefault(_keyed(helper.name.lower(), helper.language), [])
-        if helper not in known:
-            known.append(helper)
-
     def merged(self, other: HelperTable | Iterable[Helper]) -> HelperTable:
         """This table with `other`'s helpers added; `other` wins for a name both define."""
         table = HelperTable()
         table.by_name = dict(self.by_name)
-        table.defined = {k: list(v) for k, v in self.defined.items()}
-        for helper in other.helpers if isinstance(other, HelperTable) else other:
-            table._define(helper)
+        table.every = {name: list(found) for name, found in self.every.items()}
+        added = (
+            [h for found in other.every.values() for h in found]
+            if isinstance(other, HelperTable)
+            else list(other)
+        )
+        for helper in added:
+            if helper not in table.every.get(helper.name.lower(), ()):
+                table.every.setdefault(helper.name.lower(), []).append(helper)
+        for helper in added:
             key = helper.name.lower()
             table.by_name[key] = helper
             if helper.language != "*":
@@ -119,18 +122,17 @@ class HelperTable:
         found = self.by_name.get(key)
         return found if found is not None and found.language == "*" else None
 
-    def every(self, name: str, language: str) -> list[Helper]:
-        """Every definition of `name` a file in `language` may call, configured ones last."""
-        key = name.lower()
-        own = self.defined.get(_keyed(key, language), [])
-        return [*own, *self.defined.get(_keyed(key, "*"), [])]
+    def named(self, name: str, language: str) -> list[Helper]:
+        """Every helper called `name` a file in `language` may call, each definition apart
+        (a `get` of one class and a `get` of another module are two wrappers)."""
+        return [h for h in self.every.get(name.lower(), ()) if h.language in (language, "*")]
 
     @property
     def helpers(self) -> list[Helper]:
-        """Each helper once (a name defined in several languages or modules: each one)."""
+        """Each helper once (every definition of a name)."""
         found = {id(h): h for h in self.by_name.values()}
-        for definitions in self.defined.values():
-            found.update((id(h), h) for h in definitions)
+        for every in self.every.values():
+            found.update((id(h), h) for h in every)
         return list(found.values())
 
     def names_in(self, text_lower: str) -> frozenset[str]:

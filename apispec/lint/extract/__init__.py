@@ -33,7 +33,7 @@ __all__ = [
     "might_reference",
 ]
 
-TREE: frozenset[str] = frozenset({"javascript", "python"})
+TREE: frozenset[str] = frozenset({"python", "csharp", "javascript"})
 
 
 def _tree_languages() -> frozenset[str]:

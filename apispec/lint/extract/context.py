@@ -132,6 +132,12 @@ def sub(lit: Lit, start: int, end: int) -> Lit:
     return Lit(lit.text[start:end], lit.offset(start), lit.offsets[start:end])
 
 
+def pairs(unpack: int | str) -> bool:
+    """A loop that unpacks by position takes a mapping's entries as (key, value) pairs;
+    one that destructures by key (`for (const { path } of rows)`) takes whole items."""
+    return isinstance(unpack, int) and unpack >= 0
+
+
 def element(value: Value, index: int | str) -> Value:
     """The `index`-th item of a sequence, or the entry `index` of a mapping or object
     (a destructuring by key: `const { path, params } = row`)."""

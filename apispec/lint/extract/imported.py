@@ -174,7 +174,7 @@ def imported_client(
     """The client object another module makes, where this file imports it by name
     (`import { prtg } from "../api/prtgClient"`): its kind and base URL."""
     module, _, name = option.name.rpartition(".")
-    for helper in helpers.every(name, language) if module else ():
+    for helper in helpers.named(name, language) if module else ():
         if helper.client and same_module(module, helper.module, importer):
             return ObjV("client", helper.client, (("base", base_of(helper, at)),))
     return None

@@ -26,7 +26,6 @@ from apispec.lint.extract.ir import (
     MapV,
     Name,
     ObjV,
-    Param,
     ParamV,
     Text,
 )
@@ -38,6 +37,7 @@ if TYPE_CHECKING:
     from apispec.lint.extract.clients import Requests
 
 _NAMES_THIS_API = re.compile(r":1616\b|prtg", re.I)
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 def export(finder: Requests, language: str, filename: str, file_names_api: bool) -> list[Helper]:
@@ -73,9 +73,11 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 break
         hole = pieces[path_index]
         assert isinstance(hole, Hole) and hole.param is not None
+        if join == "rfc3986" and _strips_slash(finder, function, request, hole.param.name):
+            join = "slash"  # `path.TrimStart('/')`: a leading slash never reaches the client
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
-        query_index, query_name, kwargs = _query_param(function, request)
+        query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
         options_index = _options_param(function, request)
         if (
             query_index is None
@@ -164,6 +166,20 @@ def _clients(finder: Requests, language: str, module: str, file_names_api: bool)
     return found
 
 
+def _strips_slash(finder: Requests, function: Function, request: Request, name: str) -> bool:
+    """Whether the wrapper drops a leading slash of its path before the client joins it:
+    its request read again with the path `/x` has a URL that no longer starts with one."""
+    probe = Text((Lit("/x", request.call.start),))
+    ctx = Ctx(request.call.start, function, ((name, probe),), open=function.node_id)
+    finder.resolver.fresh()
+    for again in finder.at(request.call, ctx, 1):
+        for option in options(again.url):
+            first = option.pieces[0] if isinstance(option, Text) and option.pieces else None
+            if isinstance(first, Lit) and first.text.startswith("x"):
+                return True
+    return False
+
+
 def _spreads_keywords(request: Request, function: Function) -> bool:
     """Whether the request's call hands on the wrapper's own `**kwargs`."""
     names = {name for name, kind, _ in function.params if kind == "**"}
@@ -225,21 +241,12 @@ def _method_param(
     finder: Requests, function: Function, request: Request
 ) -> tuple[int | None, str | None, str | None]:
     """The wrapper's parameter that holds the method, and its default verb."""
-    call = request.call
-    for arg in call.args:
-        if arg.name is None and call.args.index(arg) == 0 and request.method is None:
-            pass
     if request.method is not None:
         return None, None, None
-    names = [p[0] for p in function.params]
-    for index, (name, _kind, default) in enumerate(function.params):
-        if name.lower() in ("method", "verb", "http_method", "httpmethod"):
-            literal = None
-            if default is not None:
-                literal = finder.resolver.literal(default, Ctx(default.start))
-            return index, name, literal.upper() if literal else None
-    del names
-    for name, (index, _key, default) in function.members.items():  # `{ method = "GET" }`
+    named = [(index, name, default) for index, (name, _, default) in enumerate(function.params)]
+    # a destructured parameter's names too (`function f({ method = "GET" })`)
+    named += [(index, name, default) for name, (index, _, default) in function.members.items()]
+    for index, name, default in named:
         if name.lower() in ("method", "verb", "http_method", "httpmethod"):
             literal = None
             if default is not None:
@@ -267,7 +274,9 @@ def _options_param(function: Function, request: Request) -> int | None:
     return None
 
 
-def _query_param(function: Function, request: Request) -> tuple[int | None, str | None, bool]:
+def _query_param(
+    function: Function, request: Request, path: str
+) -> tuple[int | None, str | None, bool]:
     for option in options(request.query) if request.query is not None else []:
         param = None
         if isinstance(option, ParamV):
@@ -286,26 +295,28 @@ def _query_param(function: Function, request: Request) -> tuple[int | None, str 
             if param.kind == "**":
                 return None, None, True
             return param.index, param.name, False
-    url_param = _url_query_param(function, request)
-    if url_param is not None:
-        return url_param.index, url_param.name, False
-    return None, None, False
+    return _encoded_query(function, request, path)
 
 
-def _url_query_param(function: Function, request: Request) -> Param | None:
-    """A parameter that is the whole query string of the wrapper's URL: `?${new
-    URLSearchParams(query)}`, `f"{BASE}{path}?{urlencode(params)}"`: the caller's mapping
-    there is the query."""
+def _encoded_query(
+    function: Function, request: Request, path: str
+) -> tuple[int | None, str | None, bool]:
+    """A parameter the wrapper encodes into its URL after the `?` (`url += "?" +
+    string.Join("&", query.Select(...))`): its callers' mapping is the query."""
+    params = {name: index for index, (name, _, _) in enumerate(function.params)}
     for option in options(request.url):
         if not isinstance(option, Text):
             continue
-        pieces = option.pieces
-        for k, piece in enumerate(pieces[1:], 1):
-            before = pieces[k - 1]
-            if not (isinstance(piece, Hole) and isinstance(before, Lit)):
+        after = False
+        for piece in option.pieces:
+            if isinstance(piece, Lit):
+                after = after or "?" in piece.text
                 continue
-            if not before.text.endswith("?") or k + 1 < len(pieces):
+            if not after:
                 continue
             if piece.param is not None and piece.param.function == function.node_id:
-                return piece.param
-    return None
+                return piece.param.index, piece.param.name, False
+            for word in _IDENTIFIER.findall(piece.text):
+                if word in params and word != path:
+                    return params[word], word, False
+    return None, None, False

@@ -333,7 +333,7 @@ KNOWLEDGE = Knowledge(
         "qs.stringify": "query_string",
         "util.format": "format:printf",
         ".toString": "receiver",
-        ".trim": "strip",
+        ".trim": "trim",
         ".join": "items_join",
     },
     mutators={

@@ -58,17 +58,16 @@ def function(lowering: Lowering, node: Node) -> Function:
         name,
         start,
         end,
-        lambda: signature()[:3],
+        lambda: signature()[:2],
+        lambda: _returns(lowering, node),
         owner=_object_owner(lowering, node),
         exported=not name.startswith("#") and _accessible(node),
-        members=lambda: signature()[3],
+        members=lambda: signature()[2],
     )
 
 
-def _signature(
-    lowering: Lowering, node: Node
-) -> tuple[Params, dict[str, str], list[Callable[[], Expr]], Members]:
-    """Parameters, declared types, returns (an arrow's expression body is one), members."""
+def _signature(lowering: Lowering, node: Node) -> tuple[Params, dict[str, str], Members]:
+    """Parameters, declared types, and the names destructured parameters bind."""
     params_node = node.child_by_field_name("parameters")
     if params_node is None and node.type == "arrow_function":
         params_node = node.child_by_field_name("parameter")  # `x => ...`
@@ -79,11 +78,16 @@ def _signature(
         params.append((lowering.text(params_node), "", None))
     elif params_node is not None:
         params, types, members = _params(lowering, params_node)
+    return params, types, members
+
+
+def _returns(lowering: Lowering, node: Node) -> list[Callable[[], Expr]]:
+    """What the function returns (an arrow's expression body is one), found when asked."""
     returns = [lowering.lazy(found) for found in lowering.returned(node)]
     body = node.child_by_field_name("body")
     if node.type == "arrow_function" and body is not None and body.type != "statement_block":
         returns.append(lowering.lazy(body))  # `(id) => `/devices/${id}``
-    return params, types, returns, members
+    return returns
 
 
 def _params(lowering: Lowering, node: Node) -> tuple[Params, dict[str, str], Members]:
