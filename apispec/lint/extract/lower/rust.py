@@ -381,7 +381,7 @@ class RustLowering(Lowering):
 
     # -- statements -------------------------------------------------------------
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         kind = node.type
         parent = node.parent
         if parent is not None and parent.type in (
@@ -411,7 +411,7 @@ class RustLowering(Lowering):
                     return [(held[0][0], self.expr(named[1]), -1)]
             return []
         if kind == "tuple_pattern":
-            found: list[tuple[str, Expr | None, int]] = []
+            found: list[tuple[str, Expr | None, int | str]] = []
             for index, child in enumerate(c for c in node.named_children if c.type not in _SKIP):
                 for key, item, _ in self.targets(child):
                     if item is None:
