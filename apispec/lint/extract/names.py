@@ -45,6 +45,12 @@ def name(
         for index, (param, _kind, _default) in enumerate(function.params):
             if param == name:
                 return parameter(resolver, function, index, ctx, depth, start, end)
+    method = resolver.model.receiver_at(ctx.pos, name)
+    if method is not None and method.owner:
+        this = ctx.this
+        if isinstance(this, ObjV) and this.name == method.owner:
+            return this  # the object the method was called on
+        return ObjV("instance", method.owner)
     found = assigned_before(resolver, name, ctx, depth)
     if found is not None:
         return found
@@ -74,8 +80,10 @@ def parameter(
                 return value
     param_id = Param(function.node_id, index, name, kind)
     declared = typed(resolver, function.types.get(name))
-    if declared is not None and declared.kind == "client":
-        return declared  # `session: aiohttp.ClientSession`: whatever the caller passes
+    if declared is not None and (declared.kind == "client" or not declared.module):
+        # `session: aiohttp.ClientSession`, `c *Client` (a class of the file): an object
+        # whatever the caller passes; an imported type (`q url.Values`) may be data
+        return declared
     if function.node_id == ctx.open:
         fallback = (
             resolver.value(default, replace(ctx, pos=default.start), depth + 1)
@@ -102,10 +110,12 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
     if not written:
         return None
     name = written.rsplit(".", 1)[-1]
-    if name in resolver.model.classes:
-        return ObjV("instance", name)
     head, _, rest = written.partition(".")
-    target = resolver.model.imports.get(head)
+    target = resolver.model.imports.get(head) if rest else None
+    if name in resolver.model.classes and target is None:
+        return ObjV("instance", name)
+    if not rest:
+        target = resolver.model.imports.get(head)
     factory = resolver.knowledge.factory(f"{target}.{rest}" if target and rest else target or "")
     if factory is not None:  # `session: aiohttp.ClientSession`: a client object
         return ObjV("client", factory.name)
@@ -297,6 +307,11 @@ def field(
     resolver: Resolver, owner: str, name: str, ctx: Ctx, depth: int, start: int, end: int
 ) -> Value:
     """An attribute of an object of class `owner`: where its methods assign it."""
+    this = ctx.this
+    if isinstance(this, ObjV) and this.name == owner:
+        given = this.field("@" + name)
+        if given is not None:
+            return given  # the field as the object's construction gave it
     key = "@" + owner + "." + name
     assigns = resolver.model.assigns.get(key)
     if not assigns:
@@ -305,7 +320,6 @@ def field(
             if base in resolver.model.classes and base != owner:
                 return field(resolver, base, name, ctx, depth + 1, start, end)
         return Text((Hole(name, start, end, name.lower()),))
-    this = ctx.this
     # the constructor's assignment, else the last one
     chosen = assigns[-1]
     for assign in assigns:

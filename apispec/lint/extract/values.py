@@ -248,7 +248,11 @@ class Resolver:
             if isinstance(option, Text) and expr.name == "value":
                 return option  # an enumeration member's value
             if isinstance(option, ObjV):
-                if option.kind in ("instance", "class") and option.name in self.model.classes:
+                if (
+                    option.kind in ("instance", "class")
+                    and option.name in self.model.classes
+                    and not option.module  # a class of another module that shares the name
+                ):
                     bound = replace(ctx, this=option)
                     return names.field(
                         self, option.name, expr.name, bound, depth + 1, expr.start, expr.end
@@ -349,6 +353,10 @@ class Resolver:
         fields: list[tuple[str, Value]] = []
         if ctor is not None:
             fields.extend(self.bind(ctor, call.args, ctx, depth))
+        else:  # no constructor: keywords name the fields (`Client{base: b}`, a dataclass)
+            fields.extend(
+                ("@" + a.name, self.value(a.value, ctx, depth + 1)) for a in call.args if a.name
+            )
         return ObjV("instance", cls, tuple(fields))
 
     def bind(
@@ -419,6 +427,8 @@ class Resolver:
             return next((f for f in candidates if f.owner == owner), None)
         for option in options(self.value(receiver, ctx, depth + 1)):
             if isinstance(option, ObjV) and option.kind in ("instance", "class"):
+                if option.module:
+                    continue  # `c.http.Do(req)`: net/http's Client, not the file's own
                 found = next((f for f in candidates if f.owner == option.name), None)
                 if found is not None:
                     return found

@@ -138,6 +138,7 @@ class FileModel:
     _parent: dict[int, Function | None] = field(default_factory=dict)
     _classes: list[tuple[int, int, str]] = field(default_factory=list)
     _class_starts: list[int] = field(default_factory=list)
+    _receivers: bool = False  # some method names its receiver (Go)
 
     def index_functions(self) -> None:
         """Order the functions and link each to the one around it (statements need scopes).
@@ -157,6 +158,7 @@ class FileModel:
             stack.append(function)
         for function in self.functions:
             self.by_name.setdefault(function.name, []).append(function)
+            self._receivers = self._receivers or function.receiver is not None
         self._classes = sorted(
             ((start, end, name) for name, (start, end, _) in self.classes.items()),
             key=lambda c: (c[0], -c[1]),
@@ -180,14 +182,30 @@ class FileModel:
             candidate = self._parent.get(candidate.node_id)
         return candidate
 
-    def scopes_at(self, pos: int) -> list[int]:
-        """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
+    def receiver_at(self, pos: int, name: str) -> Function | None:
+        """The method around `pos` whose receiver is called `name` (Go's `c` in
+        `func (c *Client) get(...)`, visible in the function literals inside it too)."""
+        if not self._receivers:
+            return None
+        function = self.function_at(pos)
+        while function is not None:
+            if function.receiver == name:
+                return function
+            function = self._parent.get(function.node_id)
+        return None
+
+    def functions_at(self, pos: int) -> list[Function]:
+        """The functions around `pos`, innermost first."""
         found = []
         function = self.function_at(pos)
         while function is not None:
-            found.append(function.node_id)
+            found.append(function)
             function = self._parent.get(function.node_id)
-        return [*found, 0]
+        return found
+
+    def scopes_at(self, pos: int) -> list[int]:
+        """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
+        return [*(f.node_id for f in self.functions_at(pos)), 0]
 
     def class_at(self, pos: int) -> str | None:
         """The innermost class around `pos` (classes nest rarely: a short scan back)."""
@@ -379,8 +397,8 @@ def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     for key, item, unpack in lowering.targets(captures["assign.name"][0]):
         if not key:
             continue
-        if key.startswith("@"):  # an attribute of the object: a field of its class
-            key = lowering.field_key(owner, key[1:])
+        if key.startswith("@") and "." not in key:  # an attribute of the object: a field
+            key = lowering.field_key(owner, key[1:])  # of the class around (`@T.f`: of T)
         elif owner is not None and function is None and "." not in key:
             key = lowering.field_key(owner, key)  # a class attribute (an enum member)
         model.assigns.setdefault(key, []).append(
