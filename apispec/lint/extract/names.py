@@ -31,6 +31,7 @@ from apispec.lint.extract.ir import (
 if TYPE_CHECKING:
     from apispec.lint.extract.lower import Assign
     from apispec.lint.extract.values import Resolver
+    from apispec.lint.knowledge import Builder
 
 
 def name(
@@ -213,12 +214,31 @@ def mutated(resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, de
             continue
         if resolver.model.scopes_at(call.start)[0] != scope:
             continue
-        effect = resolver.knowledge.mutators.get(call.callee)
-        if effect is None or any(isinstance(o, ObjV) for o in options(value)):
-            continue  # an object's method (`rsps.add(...)`), not a mapping's or list's
         inner = replace(ctx, pos=call.start)
-        value = mutate(resolver, value, effect, call, inner, depth)
+        if any(isinstance(o, ObjV) for o in options(value)):
+            # an object's method (`rsps.add(...)`), not a mapping's or list's; a setter of
+            # a fluent client called as a statement (`client.SetBaseURL(b)`) sets its field
+            value = _set_on(resolver, value, call, inner, depth)
+            continue
+        effect = resolver.knowledge.mutators.get(call.callee)
+        if effect is not None:
+            value = mutate(resolver, value, effect, call, inner, depth)
     return value
+
+
+def _set_on(resolver: Resolver, value: Value, call: CallE, ctx: Ctx, depth: int) -> Value:
+    found: list[Value] = []
+    for option in options(value):
+        builder = (
+            resolver.knowledge.builder("object:" + option.name, call.callee)
+            if isinstance(option, ObjV) and option.kind == "client"
+            else None
+        )
+        if isinstance(option, ObjV) and builder is not None:
+            found.append(built(resolver, option, builder, call, ctx, depth))
+        else:
+            found.append(option)
+    return alt(found)
 
 
 def mutate(
@@ -254,6 +274,26 @@ def mutate(
         appended = extension.items if isinstance(extension, SeqV) else (extension,)
         return SeqV((*held, *appended))
     return value
+
+
+def built(
+    resolver: Resolver, obj: ObjV, builder: Builder, call: CallE, ctx: Ctx, depth: int
+) -> ObjV:
+    """A fluent object after one of its setters: `SetBaseURL(b)`, `SetQueryParam(k, v)`."""
+    if not builder.field:
+        return obj
+    held = obj.field(builder.field)
+    if builder.effect == "set":
+        args = [a for a in call.args if not a.spread]
+        if not args:
+            return obj
+        value = resolver.value(args[0].value, ctx, depth + 1)
+    else:
+        effect = "set" if builder.effect == "entry" else "merge"
+        start = held if isinstance(held, MapV) else MapV(())
+        value = mutate(resolver, start, effect, call, ctx, depth)
+    fields = tuple((k, v) for k, v in obj.fields if k != builder.field)
+    return ObjV(obj.kind, obj.name, (*fields, (builder.field, value)), obj.module)
 
 
 def loop_value(resolver: Resolver, name: str, ctx: Ctx, depth: int) -> Value | None:

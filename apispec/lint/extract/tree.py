@@ -107,6 +107,7 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.header_setters)
     names.update(rows.matchers)
     names.update(rows.route_callees)
+    names.update(rows.builder_names)
     names.update(VERBS)
     names.add("request")
     if helpers:

@@ -322,6 +322,10 @@ class Resolver:
                 if arg is not None:
                     fields.append((field_name, self.value(arg.value, ctx, depth + 1)))
             return ObjV("client", factory.name, tuple(fields))
+        if call.receiver is not None and knowledge.may_build(call.callee):
+            built = self._built(call, ctx, depth)
+            if built is not None:
+                return built
         if call.receiver is None and call.callee in self.model.classes:
             return self.instance(call.callee, call, ctx, depth)
         if call.receiver is None and call.callee in self.knowledge.self_names:
@@ -339,6 +343,19 @@ class Resolver:
         if returned is not None:
             return returned
         return self.hole(call)
+
+    def _built(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
+        """A method of a fluent client object (`resty.New().SetBaseURL(b).R()`): the object,
+        with what the method sets (its knowledge row says which field)."""
+        assert call.receiver is not None
+        found: list[Value] = []
+        for option in options(self.value(call.receiver, ctx, depth + 1)):
+            if not isinstance(option, ObjV) or option.kind != "client":
+                continue
+            builder = self.knowledge.builder("object:" + option.name, call.callee)
+            if builder is not None:
+                found.append(names.built(self, option, builder, call, ctx, depth))
+        return alt(found) if found else None
 
     def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
         """An object of a class of this file, its constructor's parameters bound."""
