@@ -261,7 +261,11 @@ class Resolver:
                 if found is not None:
                     return found
                 if option.kind == "module":
-                    return ObjV("module", f"{option.name}.{expr.name}")
+                    qualified = f"{option.name}.{expr.name}"
+                    constant = self.knowledge.constants.get(qualified)
+                    if constant is not None:  # `http.MethodDelete`
+                        return Text((Lit(constant, expr.start),))
+                    return ObjV("module", qualified)
             if isinstance(option, MapV):
                 for entry in reversed(option.entries):
                     if entry.key == expr.name:
@@ -328,6 +332,10 @@ class Resolver:
                 return built
         if call.receiver is None and call.callee in self.model.classes:
             return self.instance(call.callee, call, ctx, depth)
+        if call.receiver is None:
+            declared = self._declared_result(call)
+            if declared is not None:
+                return declared
         if call.receiver is None and call.callee in self.knowledge.self_names:
             owner = self.model.class_at(call.start)  # `cls(...)` in a class method
             if owner is not None:
@@ -356,6 +364,17 @@ class Resolver:
             if builder is not None:
                 found.append(names.built(self, option, builder, call, ctx, depth))
         return alt(found) if found else None
+
+    def _declared_result(self, call: CallE) -> ObjV | None:
+        """A call of a function-typed parameter (`client func() *prtg.Client`): an object
+        of the type it is declared to return."""
+        for function in self.model.functions_at(call.start):
+            written = function.types.get(call.callee + "()")
+            if written is not None:
+                return names.typed(self, written)
+            if any(p[0] == call.callee for p in function.params):
+                return None
+        return None
 
     def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
         """An object of a class of this file, its constructor's parameters bound."""

@@ -108,6 +108,8 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # library constants that name a text (`http.MethodGet` -> GET), by qualified name
+    constants: dict[str, str] = field(default_factory=dict)
     builders: list[Builder] = field(default_factory=list)
     # method name prefixes of fluent objects (`object:<kind>`) that return the object
     fluent: dict[str, tuple[str, ...]] = field(default_factory=dict)
