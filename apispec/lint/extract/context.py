@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from apispec.lint.extract.ir import AltV, Function, Hole, Lit, ParamV, SeqV, Text, Value
+from apispec.lint.extract.ir import AltV, Expr, Function, Hole, Lit, ParamV, SeqV, Str, Text, Value
 
 MAX_STEPS = 4000  # per top-level question; a file of tables and formats stays far below
 MAX_DEPTH = 24  # names followed through names
@@ -76,3 +76,18 @@ def element(value: Value, index: int) -> Value:
     if isinstance(value, SeqV) and 0 <= index < len(value.items):
         return value.items[index]
     return value
+
+
+def scalar(value: Value) -> Value:
+    """A value where one text is expected: a list's first item (`url.Values{"k": {"v"}}`,
+    `params={"id": [1, 2]}` send the key once per item; the first stands for them)."""
+    if isinstance(value, SeqV) and value.items:
+        return value.items[0]
+    return value
+
+
+def key_span(key: Expr) -> tuple[int, int]:
+    """Where a mapping key is written: a literal's name, not its quotes."""
+    if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
+        return key.pieces[0].start, key.pieces[0].end
+    return key.start, key.end

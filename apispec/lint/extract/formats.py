@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import alt, as_text, options, sub
+from apispec.lint.extract.context import alt, as_text, options, scalar, sub
 from apispec.lint.extract.ir import (
     Arg,
     CallE,
@@ -23,6 +23,7 @@ from apispec.lint.extract.ir import (
     Hole,
     Lit,
     MapV,
+    ParamV,
     Piece,
     SeqV,
     Text,
@@ -215,6 +216,83 @@ def _format_call(
     return alt(found) if found else resolver.hole(call)
 
 
+def _append(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`append(xs, a, b)`, `append(xs, ys...)`: a list with more items."""
+    items: list[Value] = []
+    for k, arg in enumerate(call.args):
+        value = resolver.value(arg.value, ctx, depth + 1)
+        if k == 0 or arg.spread:
+            held = [o for o in options(value) if isinstance(o, SeqV)]
+            items.extend(held[0].items if held else ())
+        else:
+            items.append(value)
+    return SeqV(tuple(items), call.start, call.end)
+
+
+def _join_args(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`strings.Join(items, sep)`: the separator is an argument, not the receiver."""
+    if len(args) < 2:
+        return resolver.hole(call)
+    items = resolver.value(args[0].value, ctx, depth + 1)
+    separator = resolver.value(args[1].value, ctx, depth + 1)
+    return join(resolver, as_text(separator), items, call)
+
+
+def _path_join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`url.JoinPath(base, "a", id)`, `path.Join(a, b)`: one slash between elements."""
+    if not call.args:
+        return resolver.hole(call)
+    first = resolver.value(call.args[0].value, ctx, depth + 1)
+    return _joined(resolver, first, call, call.args[1:], ctx, depth)
+
+
+def _path_join_receiver(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
+) -> Value:
+    """`u.JoinPath("experimental", "probes")`: the receiver's URL with elements added."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    base = resolver.value(call.receiver, ctx, depth + 1)
+    return _joined(resolver, base, call, call.args, ctx, depth)
+
+
+def _joined(
+    resolver: Resolver, base: Value, call: CallE, rest: Sequence[Arg], ctx: Ctx, depth: int
+) -> Value:
+    from apispec.lint.extract.build import join_base
+
+    source = resolver.model.parsed.text
+    found: list[Value] = []
+    written = call.receiver if call.receiver is not None else call.args[0].value
+    for option in options(base):
+        text: Text | None = resolver.text_of(option, written)
+        for arg in rest:
+            element = resolver.value(arg.value, ctx, depth + 1)
+            parts = element.items if arg.spread and isinstance(element, SeqV) else (element,)
+            for part in parts:
+                piece = as_text(
+                    part, arg.value.start, arg.value.end, source[arg.value.start : arg.value.end]
+                )
+                text = join_base(text, piece, "slash") if text is not None else None
+        if text is not None:
+            found.append(text)
+    return alt(found) if found else resolver.hole(call)
+
+
+def _encode_receiver(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
+) -> Value:
+    """`q.Encode()`: the receiver mapping as a query string."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    return query_string(resolver, resolver.value(call.receiver, ctx, depth + 1), call)
+
+
+def _empty_mapping(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`u.Query()`: a mapping the code fills next (what it held before is not known)."""
+    return MapV((), call.start, call.end, partial=True)
+
+
 _TRANSFORMS = {
     "identity": _identity,
     "dict": _dict,
@@ -223,6 +301,12 @@ _TRANSFORMS = {
     "join": _join,
     "urljoin": _urljoin,
     "query_string": _query_string,
+    "append": _append,
+    "join_args": _join_args,
+    "path_join": _path_join,
+    "path_join_receiver": _path_join_receiver,
+    "encode_receiver": _encode_receiver,
+    "empty_mapping": _empty_mapping,
 }
 
 
@@ -244,6 +328,16 @@ def join(resolver: Resolver, separator: Text, items: Value, call: CallE) -> Valu
 
 
 def query_string(resolver: Resolver, mapping: Value, call: CallE) -> Value:
+    """`name=value&...` of a mapping; a wrapper's parameter stays one (its caller's query)."""
+    if isinstance(mapping, ParamV) or (
+        isinstance(mapping, Text)
+        and len(mapping.pieces) == 1
+        and isinstance(mapping.pieces[0], Hole)
+        and mapping.pieces[0].param is not None
+    ):
+        return as_text(
+            mapping, call.start, call.end, resolver.model.parsed.text[call.start : call.end]
+        )
     if not isinstance(mapping, MapV):
         return resolver.hole(call)
     pieces: list[Piece] = []
@@ -254,6 +348,6 @@ def query_string(resolver: Resolver, mapping: Value, call: CallE) -> Value:
             pieces.append(Lit("&", entry.key_start))
         pieces.append(Lit(entry.key, entry.key_start))
         pieces.append(Lit("=", entry.key_end))
-        pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
+        pieces.extend(as_text(scalar(entry.value), entry.key_start, entry.key_end).pieces)
         del k
     return Text(tuple(pieces))

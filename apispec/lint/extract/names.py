@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import Ctx, alt, element, options
+from apispec.lint.extract.context import Ctx, alt, element, key_span, options
 from apispec.lint.extract.ir import (
     CallE,
     Entry,
@@ -249,9 +249,9 @@ def mutate(
         key = resolver.literal(args[0].value, ctx, depth)
         entry = Entry(
             key,
-            args[0].value.start,
-            args[0].value.end,
+            *key_span(args[0].value),
             resolver.value(args[1].value, ctx, depth + 1),
+            (args[1].value.start, args[1].value.end),
         )
         entries = value.entries if isinstance(value, MapV) else ()
         return MapV((*entries, entry), partial=not isinstance(value, MapV))

@@ -26,6 +26,7 @@ from apispec.lint.extract.context import (
     alt,
     as_text,
     hint_of,
+    key_span,
     options,
 )
 from apispec.lint.extract.ir import (
@@ -209,9 +210,7 @@ class Resolver:
                     partial = True
                 continue
             name = self.literal(key, ctx, depth)
-            start, end = key.start, key.end
-            if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
-                start, end = key.pieces[0].start, key.pieces[0].end  # the name, not its quotes
+            start, end = key_span(key)
             written = (value.start, value.end)
             entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1), written))
         return MapV(tuple(entries), expr.start, expr.end, partial)
