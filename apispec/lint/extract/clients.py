@@ -374,16 +374,23 @@ class Requests:
         `req.add_header("Authorization", ...)` (after `req = Request(url)`) belong to the
         requests made through that object.
         """
-        names: list[str] = []
+        # (name, the request object this call makes: only its own scope's setters count)
+        names: list[tuple[str, bool]] = []
         text = self.model.parsed.text
         if call.receiver is not None:
-            names.append(text[call.receiver.start : call.receiver.end])
+            names.append((text[call.receiver.start : call.receiver.end], False))
         holder = self._assigned_to(call)
         if holder:
-            names.append(holder)
+            names.append((holder, True))
         entries: list[Entry] = []
-        for name in names:
-            for assign in self.model.assigns.get(name + ".headers", ()):
+        for name, made in names:
+            assigns = [
+                a
+                for key in (name + ".headers", name + ".Header")
+                for a in self.model.assigns.get(key, ())
+                if not made or self._after_in_scope(call, a.start)
+            ]
+            for assign in assigns:
                 if assign.item is None:
                     continue
                 inner = Ctx(assign.start, self.model.function_at(assign.start))
@@ -399,6 +406,8 @@ class Requests:
                     )
                 )
             for setter in self._header_setters(name):
+                if made and not self._after_in_scope(call, setter.start):
+                    continue  # another request object of the same name
                 inner = Ctx(setter.start, self.model.function_at(setter.start))
                 positional = [a for a in setter.args if a.name is None and not a.spread]
                 if len(positional) >= 2:
@@ -432,9 +441,18 @@ class Requests:
             if receiver is None or call.callee not in self.knowledge.header_setters:
                 continue
             written = text[receiver.start : receiver.end]
-            if written == name or written == name + ".headers":
+            if written == name or written.lower() in (
+                name.lower() + ".headers",
+                name.lower() + ".header",
+            ):
                 found.append(call)
         return found
+
+    def _after_in_scope(self, call: CallE, pos: int) -> bool:
+        """Whether `pos` follows the call in the function that makes the call."""
+        return (
+            call.start < pos and self.model.scopes_at(pos)[0] == self.model.scopes_at(call.start)[0]
+        )
 
     def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
         arg = argument(call.args, place)
