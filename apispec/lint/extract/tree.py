@@ -162,6 +162,8 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             path = loc.flat.chars[loc.start : loc.end]
             if not loc.via_api_v2 and "/" not in path.strip("/") and not path.startswith("/"):
                 continue  # a lone word is a path only as a request's argument
+            if any(c.isspace() for c in loc.prefix):
+                continue  # `"DELETE /api/v2/..."`: a line of text, not a URL
             found.append(Found(None, loc, method, call.callee if call else ""))
     return found
 
