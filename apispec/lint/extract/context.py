@@ -11,7 +11,19 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from apispec.lint.extract.ir import AltV, Expr, Function, Hole, Lit, ParamV, SeqV, Str, Text, Value
+from apispec.lint.extract.ir import (
+    AltV,
+    Expr,
+    Function,
+    Hole,
+    Lit,
+    ParamV,
+    Piece,
+    SeqV,
+    Str,
+    Text,
+    Value,
+)
 
 MAX_STEPS = 4000  # per top-level question; a file of tables and formats stays far below
 MAX_DEPTH = 24  # names followed through names
@@ -91,3 +103,24 @@ def key_span(key: Expr) -> tuple[int, int]:
     if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
         return key.pieces[0].start, key.pieces[0].end
     return key.start, key.end
+
+
+def split_at(text: Text, index: int) -> tuple[Text, Text]:
+    """A text cut before its `index`-th character (a hole counts as one)."""
+    head: list[Piece] = []
+    tail: list[Piece] = []
+    left = index
+    for piece in text.pieces:
+        if left <= 0:
+            tail.append(piece)
+        elif isinstance(piece, Lit):
+            if len(piece.text) <= left:
+                head.append(piece)
+            else:
+                head.append(sub(piece, 0, left))
+                tail.append(sub(piece, left, len(piece.text)))
+            left -= len(piece.text)
+        else:
+            head.append(piece)
+            left -= 1
+    return Text(tuple(head)), Text(tuple(tail))

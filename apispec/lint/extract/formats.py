@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import alt, as_text, options, scalar, sub
+from apispec.lint.extract.context import alt, as_text, options, scalar, split_at, sub
 from apispec.lint.extract.ir import (
     Arg,
     CallE,
@@ -351,3 +351,30 @@ def query_string(resolver: Resolver, mapping: Value, call: CallE) -> Value:
         pieces.extend(as_text(scalar(entry.value), entry.key_start, entry.key_end).pieces)
         del k
     return Text(tuple(pieces))
+
+
+_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+
+
+def with_part(url: Value, part: str, value: Text, add: bool) -> Value:
+    """A URL with its query or path set (`u.RawQuery = q.Encode()`, `u.Path += "/x"`)."""
+    found: list[Value] = []
+    for option in options(url):
+        if not isinstance(option, Text):
+            found.append(option)
+            continue
+        known = option.known
+        query_at = known.find("?")
+        end = query_at if query_at >= 0 else len(known)
+        before, rest = split_at(option, end)
+        if part == "query":
+            lead = Text((Lit("?", value.start),)) if value.pieces else Text(())
+            found.append(before.plus(lead).plus(value) if not add else option.plus(value))
+            continue
+        if add:
+            found.append(before.plus(value).plus(rest))
+            continue
+        authority = _AUTHORITY.match(known)
+        root, _ = split_at(before, authority.end() if authority else 0)
+        found.append(root.plus(value).plus(rest))
+    return alt(found)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract import formats
 from apispec.lint.extract.context import Ctx, alt, element, key_span, options
 from apispec.lint.extract.ir import (
     CallE,
@@ -158,6 +159,26 @@ def from_assignments(
     for later in since:
         value = updated(resolver, value, later, ctx, depth)
     value = mutated(resolver, key, value, start, ctx, depth)
+    return url_parts(resolver, key, value, start, ctx, depth)
+
+
+def url_parts(
+    resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, depth: int
+) -> Value:
+    """A URL object's parts set by assignment after it is made: `u.RawQuery = q.Encode()`,
+    `u.Path += "/x"` (the knowledge names the parts), in the scope it is read in."""
+    parts = resolver.knowledge.url_parts
+    if not parts:
+        return value
+    scope = resolver.model.scopes_at(ctx.pos)[0]
+    for field_name, part in parts.items():
+        for assign in resolver.model.assigns.get(key + "." + field_name, ()):
+            if not after < assign.start < ctx.pos or assign.item is not None:
+                continue
+            if resolver.model.scopes_at(assign.start)[0] != scope:
+                continue
+            given = resolver.text_of(assigned(resolver, assign, ctx, depth), assign.value)
+            value = formats.with_part(value, part, given, assign.add)
     return value
 
 

@@ -111,6 +111,8 @@ class Knowledge:
     # library constants that name a text (`http.MethodGet` -> GET), by qualified name
     constants: dict[str, str] = field(default_factory=dict)
     builders: list[Builder] = field(default_factory=list)
+    # parts of a URL object set by assignment (`u.RawQuery` -> "query", `u.Path` -> "path")
+    url_parts: dict[str, str] = field(default_factory=dict)
     # method name prefixes of fluent objects (`object:<kind>`) that return the object
     fluent: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
