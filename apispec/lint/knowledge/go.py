@@ -105,6 +105,7 @@ KNOWLEDGE = Knowledge(
     },
     mutators={"Set": "set", "Add": "set"},
     header_setters=frozenset({"Set", "Add"}),
+    url_parts={"RawQuery": "query", "Path": "path"},
     constants={
         **{f"net/http.Method{name.capitalize()}": verb for name, verb in _METHODS.items()},
         **{
