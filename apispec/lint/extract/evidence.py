@@ -103,7 +103,10 @@ class FileEvidence:
         """
         first, second = _first_two(loc)
         known = self.known
-        known_path = first in known and (first != "experimental" or second in known)
+        # `/experimental/{kind}/...`: a collection named by a variable is one of ours
+        known_path = first in known and (
+            first != "experimental" or second in known or second == "\0"
+        )
         named = self.names(loc)
         if trusted:
             return "through an own API helper", False
