@@ -161,14 +161,12 @@ class Requests:
         ]
 
     def _depends(self, request: Request, function: Function) -> bool:
-        """Whether the request's URL is built from a parameter of `function`."""
+        """Whether the request's path is built from a parameter of `function` (a base
+        from a parameter alone, `run(host)`, leaves the path known: the call is one)."""
         call = request.call
         ctx = Ctx(call.start, function, open=function.node_id)
         self.resolver.fresh()
-        for again in self.at(call, ctx, 0):
-            if _leads(again.url, function.node_id) or _has_param(again.base, function.node_id):
-                return True
-        return False
+        return any(_leads(again.url, function.node_id) for again in self.at(call, ctx, 0))
 
     def at(self, call: CallE, ctx: Ctx, depth: int) -> list[Request]:
         """The requests one call sends (through wrappers, bound to its arguments)."""
@@ -476,20 +474,20 @@ class Requests:
 
 
 def _may_depend(request: Request, function: Function) -> bool:
-    """Whether a request's URL or base has a piece named like one of the function's
-    parameters (read with its parameters unbound, a parameter is a hole of its name)."""
+    """Whether a request's URL has a piece named like one of the function's parameters
+    (read with its parameters unbound, a parameter is a hole of its name)."""
     names = {name.lower() for name, _, _ in function.params}
     if not names:
         return False
-    for value in (request.url, request.base):
-        for option in options(value) if value is not None else []:
-            if isinstance(option, Text) and any(
-                isinstance(p, Hole)
-                and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
-                for p in option.pieces
-            ):
-                return True
-    return False
+    return any(
+        isinstance(option, Text)
+        and any(
+            isinstance(p, Hole)
+            and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
+            for p in option.pieces
+        )
+        for option in options(request.url)
+    )
 
 
 def _leads(value: Value | None, function: int) -> bool:
