@@ -73,6 +73,9 @@ def extract_tree(
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
+    for local, module in rows.default_imports.items():
+        if local not in model.imports and local not in model.assigns:
+            model.imports[local] = module  # `http.Get(...)` in a snippet without its imports
     finder = Requests(model, rows, helpers)
     found: list[Found] = []
     used: set[int] = set()

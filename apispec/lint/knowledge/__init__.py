@@ -111,6 +111,9 @@ class Knowledge:
     # library constants that name a text (`http.MethodGet` -> GET), by qualified name
     constants: dict[str, str] = field(default_factory=dict)
     builders: list[Builder] = field(default_factory=list)
+    # packages code uses without importing them (snippets in documentation, scripts):
+    # local name -> module, where the file does not import or assign the name itself
+    default_imports: dict[str, str] = field(default_factory=dict)
     # parts of a URL object set by assignment (`u.RawQuery` -> "query", `u.Path` -> "path")
     url_parts: dict[str, str] = field(default_factory=dict)
     # method name prefixes of fluent objects (`object:<kind>`) that return the object

@@ -105,6 +105,12 @@ KNOWLEDGE = Knowledge(
     },
     mutators={"Set": "set", "Add": "set"},
     header_setters=frozenset({"Set", "Add"}),
+    default_imports={
+        name: module
+        for module in ("net/http", "net/url", "fmt", "strings", "strconv", "os", "path", "flag")
+        for name in (module.rsplit("/", 1)[-1],)
+    }
+    | {"resty": _RESTY[0]},
     url_parts={"RawQuery": "query", "Path": "path"},
     constants={
         **{f"net/http.Method{name.capitalize()}": verb for name, verb in _METHODS.items()},
