@@ -71,7 +71,7 @@ KNOWLEDGE = Knowledge(
         for r in (
             EnvReader("os.Getenv", (0, ""), NOWHERE),
             EnvReader("os.LookupEnv", (0, ""), NOWHERE),
-            EnvReader("flag.String", (0, ""), (1, "")),
+            EnvReader("flag.String", (0, ""), NOWHERE),  # the command line names it
             EnvReader("github.com/spf13/viper.GetString", (0, ""), NOWHERE),
         )
     },
