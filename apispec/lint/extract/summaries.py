@@ -23,6 +23,7 @@ from apispec.lint.extract.ir import (
     Lit,
     MapV,
     Name,
+    Param,
     ParamV,
     Text,
 )
@@ -219,4 +220,21 @@ def _query_param(function, request: Request) -> tuple[int | None, str | None, bo
             if param.kind == "**":
                 return None, None, True
             return param.index, param.name, False
+    encoded = _query_in_url(function, request)
+    if encoded is not None:
+        return encoded.index, encoded.name, False
     return None, None, False
+
+
+def _query_in_url(function: Function, request: Request) -> Param | None:
+    """A parameter encoded after the URL's `?` (`u += "?" + q.Encode()`): the query."""
+    for option in options(request.url):
+        if not isinstance(option, Text):
+            continue
+        asked = False
+        for piece in option.pieces:
+            if isinstance(piece, Lit):
+                asked = asked or "?" in piece.text
+            elif asked and piece.param is not None and piece.param.function == function.node_id:
+                return piece.param
+    return None
