@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
-from apispec.lint.extract.imported import COMMON, in_scope, through
+from apispec.lint.extract.imported import COMMON, Scope, in_scope, module_of, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
@@ -52,10 +52,16 @@ class Requests:
     """Finds the requests of one file's model."""
 
     def __init__(
-        self, model: FileModel, knowledge: Knowledge, helpers: HelperTable | None = None
+        self,
+        model: FileModel,
+        knowledge: Knowledge,
+        helpers: HelperTable | None = None,
+        filename: str = "",
     ) -> None:
         self.model = model
         self.knowledge = knowledge
+        directory = knowledge.scope == "directory"
+        self.scope = Scope(module_of(filename, directory), directory)
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
@@ -200,7 +206,9 @@ class Requests:
             return inner
         if self.helpers:
             helper = self.helpers.get(call.callee, self.model.language)
-            if helper is not None and in_scope(helper, call, receiver, self.model.imports):
+            if helper is not None and in_scope(
+                helper, call, receiver, self.model.imports, self.scope
+            ):
                 sent = through(self.resolver, helper, call, ctx)
                 if sent is not None:
                     sent.trusted = helper.strong

@@ -11,6 +11,8 @@ shares; a wrapper named in the configuration applies by its name.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from pathlib import PurePath
 
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.ir import (
@@ -56,8 +58,37 @@ COMMON = frozenset(
 )
 
 
-def in_scope(helper: Helper, call: CallE, receiver: Value | None, imports: dict[str, str]) -> bool:
-    """Whether a call may mean this wrapper: imported, a method of its class, or a rare name."""
+@dataclass(frozen=True)
+class Scope:
+    """Where a call is: its file's module, and whether a directory is one scope."""
+
+    module: str = ""  # the calling file's module, as module_of names it
+    directory: bool = False  # Go: the files of a directory share their functions
+
+
+def module_of(filename: str, directory: bool = False) -> str:
+    """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`);
+    `directory`: the files of a directory are one module (`pkg/client.go` -> `pkg`)."""
+    if not PurePath(filename).name:
+        return ""
+    if directory:
+        return ".".join(p for p in PurePath(filename).parent.parts if p not in ("", ".", ".."))
+    parts = list(PurePath(filename).with_suffix("").parts)
+    if parts and parts[-1] in ("__init__", "index", "mod"):
+        parts.pop()
+    return ".".join(p for p in parts if p not in ("", ".", ".."))
+
+
+def in_scope(
+    helper: Helper,
+    call: CallE,
+    receiver: Value | None,
+    imports: dict[str, str],
+    scope: Scope | None = None,
+) -> bool:
+    """Whether a call may mean this wrapper: imported, a function of the same package, a
+    method of its class (or of an object its module made), or a rare name."""
+    scope = scope if scope is not None else Scope()
     if helper.language == "*":  # named in the configuration
         if helper.receiver is None:
             return True
@@ -65,16 +96,20 @@ def in_scope(helper: Helper, call: CallE, receiver: Value | None, imports: dict[
         return written is not None and written.lower() == helper.receiver.lower()
     if not helper.owner:
         if call.receiver is None:
+            if scope.directory and helper.module == scope.module:
+                return True  # a function of another file of the package
             target = imports.get(call.callee, "")
             return target.endswith("." + helper.name) and _same_module(
-                target.rsplit(".", 1)[0], helper.module
+                target.rsplit(".", 1)[0], helper.module, scope.directory
             )
         for option in options(receiver) if receiver is not None else []:
             if isinstance(option, ObjV) and option.kind == "module":
-                return _same_module(option.name, helper.module)
+                return _same_module(option.name, helper.module, scope.directory)
         return False
     for option in options(receiver) if receiver is not None else []:
         if isinstance(option, ObjV) and option.kind in ("instance", "class"):
+            if not option.name:  # an object a function of its module returned
+                return _same_module(option.module, helper.module, scope.directory)
             return option.name == helper.owner
     if call.receiver is None:
         return False
@@ -90,10 +125,13 @@ def receiver_name(call: CallE) -> str | None:
     return None
 
 
-def _same_module(imported: str, defined: str) -> bool:
-    """`prtgkit.client` names the file `.../prtgkit/client.py` (a suffix of its dotted path)."""
+def _same_module(imported: str, defined: str, directory: bool = False) -> bool:
+    """`prtgkit.client` names the file `.../prtgkit/client.py` (a suffix of its dotted path);
+    a package path (`example.com/noc/prtgclient`) names the directory it ends with."""
     if not imported or not defined:
         return False
+    if directory:
+        return imported.rstrip("/").rsplit("/", 1)[-1] == defined.rsplit(".", 1)[-1]
     imported = imported.lstrip(".")
     return defined == imported or defined.endswith("." + imported)
 

@@ -13,10 +13,10 @@ or dictionary shares.
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.context import Ctx, options
+from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
     Function,
     Hole,
@@ -37,16 +37,6 @@ if TYPE_CHECKING:
 _NAMES_THIS_API = re.compile(r":1616\b|prtg", re.I)
 
 
-def module_of(filename: str) -> str:
-    """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`)."""
-    if not PurePath(filename).name:
-        return ""
-    parts = list(PurePath(filename).with_suffix("").parts)
-    if parts and parts[-1] in ("__init__", "index", "mod"):
-        parts.pop()
-    return ".".join(p for p in parts if p not in ("", ".", ".."))
-
-
 def export(finder: Requests, language: str, filename: str, file_names_api: bool) -> list[Helper]:
     """A summary of each wrapper the file defines, for the other files of the tree.
 
@@ -54,7 +44,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
     experimental path), which makes its wrappers' bases this API's.
     """
     helpers: list[Helper] = []
-    module = module_of(filename)
+    module = module_of(filename, finder.knowledge.scope == "directory")
     for function in finder.model.functions:
         if not function.name or not function.exported or not finder.calls_in(function):
             continue

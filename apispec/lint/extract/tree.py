@@ -76,7 +76,7 @@ def extract_tree(
     for local, module in rows.default_imports.items():
         if local not in model.imports and local not in model.assigns:
             model.imports[local] = module  # `http.Get(...)` in a snippet without its imports
-    finder = Requests(model, rows, helpers)
+    finder = Requests(model, rows, helpers, filename)
     found: list[Found] = []
     used: set[int] = set()
     for request in finder.all():

@@ -343,9 +343,15 @@ class Resolver:
             owner = self.model.class_at(call.start)
             if owner is not None:
                 return ObjV("super", owner)
-        if call.callee[:1].isupper() and qualified != call.callee:
+        if qualified != call.callee and (
+            call.new or (knowledge.class_calls and call.callee[:1].isupper())
+        ):
             # a class imported from another module: an instance of it
             return ObjV("instance", call.callee, module=qualified.rsplit(".", 1)[0])
+        if qualified != call.callee and not knowledge.class_calls and call.receiver is not None:
+            # a function of another module (`prtgclient.New()`): an object of that module,
+            # whose methods are its classes' (which one, the module's summary says)
+            return ObjV("instance", "", module=qualified.rsplit(".", 1)[0])
         returned = self.returns(call, ctx, depth)
         if returned is not None:
             return returned

@@ -118,6 +118,12 @@ class Knowledge:
     url_parts: dict[str, str] = field(default_factory=dict)
     # method name prefixes of fluent objects (`object:<kind>`) that return the object
     fluent: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # "directory": the files of one directory share one scope (Go's packages), so a
+    # function of a sibling file is called without an import; "file": each file its own
+    scope: str = "file"
+    # a capitalized callee of another module constructs its class (Python's `Client()`);
+    # where it does not (Go: exported functions), it is a function of that module
+    class_calls: bool = True
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
     _builders: dict[tuple[str, str], Builder] = field(default_factory=dict)
     _builder_names: set[str] = field(default_factory=set)

@@ -120,6 +120,8 @@ KNOWLEDGE = Knowledge(
             for name, verb in _METHODS.items()
         },
     },
+    scope="directory",
+    class_calls=False,
     mocks=(
         "net/http/httptest",
         "github.com/jarcoal/httpmock",

@@ -217,7 +217,7 @@ class GoLowering(Lowering):
                     args.append(Arg(self._element(value), self.text(key)))
             return tuple(args)
 
-        return CallE(callee, receiver, None, start, end, node_id, fields)
+        return CallE(callee, receiver, None, start, end, node_id, fields, new=True)
 
     # -- calls ------------------------------------------------------------------
 
