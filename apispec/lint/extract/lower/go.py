@@ -130,12 +130,19 @@ class GoLowering(Lowering):
         return ListE(tuple(self.expr(c) for c in items), start, end)
 
     def _type(self, node: Node) -> Expr:
-        """A declared type without a value (`var parts []string`): its empty value."""
+        """A declared type without a value (`var parts []string`, `var q url.Values`): its
+        zero value (a named type: a construction of it with no fields)."""
         start, end = self.span(node)
         if node.type == "map_type":
             return Mapping((), start, end)
         if node.type in ("slice_type", "array_type"):
             return ListE((), start, end)
+        if node.type == "qualified_type":
+            package = node.child_by_field_name("package")
+            name = node.child_by_field_name("name")
+            if package is not None and name is not None:
+                receiver = Name(self.text(package), *self.span(package))
+                return CallE(self.text(name), receiver, (), start, end, node.id, new=True)
         return self.opaque(node)
 
     # -- composite literals -----------------------------------------------------
@@ -556,6 +563,7 @@ _EXPRESSIONS = {
     "slice_type": GoLowering._type,
     "array_type": GoLowering._type,
     "map_type": GoLowering._type,
+    "qualified_type": GoLowering._type,
 }
 
 LOWERING = GoLowering

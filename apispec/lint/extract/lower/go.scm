@@ -6,7 +6,11 @@
 (assignment_statement left: (_) @assign.name operator: "=" right: (_) @assign.value) @assign
 (assignment_statement left: (_) @assign.name operator: "+=" right: (_) @assign.value) @assign.add
 (var_spec value: (_) @assign.value) @assign @assign.name
-(var_spec type: (_) @assign.value !value) @assign @assign.name
+; a declared container's zero value (`var parts []string`, `var q url.Values`); a
+; scalar declared alone (`var max int`) has no value worth following
+(var_spec
+  type: [(slice_type) (map_type) (array_type) (qualified_type)] @assign.value
+  !value) @assign @assign.name
 (const_spec value: (_) @assign.value) @assign @assign.name
 ; a struct literal's keyed fields: what the fields of its type hold (`&Client{base: b}`)
 (keyed_element
