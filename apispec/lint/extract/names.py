@@ -192,7 +192,7 @@ def assigned(resolver: Resolver, assign: Assign, ctx: Ctx, depth: int) -> Value:
         return resolver.hole(assign.value)
     resolver.active.add(id(assign))
     try:
-        inner = replace(ctx, pos=assign.value.start)
+        inner = replace(ctx, pos=assign.start)  # read before the assignment takes effect
         value = resolver.value(assign.value, inner, depth + 1)
         if assign.unpack >= 0:
             value = alt(element(v, assign.unpack) for v in options(value))
