@@ -354,49 +354,55 @@ class GoLowering(Lowering):
         return params, types
 
     def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
-        kind = node.type
-        if kind == "expression_list":
-            items = [c for c in node.named_children if c.type != "comment"]
-            parent = node.parent
-            if parent is not None and parent.type == "range_clause":
-                return self._range_targets(items)
-            if len(items) == 1:
-                return self.targets(items[0])
-            found: list[tuple[str, Expr | None, int]] = []
-            for index, item in enumerate(items):
-                for key, inner, _ in self.targets(item):
-                    if inner is None:
-                        found.append((key, None, index))
-            return found
-        if kind in ("var_spec", "const_spec"):
-            names = node.children_by_field_name("name")
-            if len(names) == 1:
-                return [(self.text(names[0]), None, -1)]
-            return [(self.text(n), None, k) for k, n in enumerate(names)]
-        if kind == "identifier":
-            text = self.text(node)
-            if text == "_":
-                return []
-            if node.parent is not None and node.parent.type == "literal_element":
-                return self._field_target(node, text)
-            return [(text, None, -1)]
-        if kind == "selector_expression":
-            return self._selector_target(node)
-        if kind == "index_expression":
-            operand = node.child_by_field_name("operand")
-            index = node.child_by_field_name("index")
-            if operand is None or index is None:
-                return []
-            inner = self.targets(operand)
-            if len(inner) == 1 and inner[0][1] is None:
-                return [(inner[0][0], self.expr(index), -1)]
+        method = _TARGETS.get(node.type)
+        return method(self, node) if method is not None else []
+
+    def _list_targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+        """`a, b := f()`: each name takes its place among the values."""
+        items = [c for c in node.named_children if c.type != "comment"]
+        parent = node.parent
+        if parent is not None and parent.type == "range_clause":
+            return self._range_targets(items)
+        if len(items) == 1:
+            return self.targets(items[0])
+        found: list[tuple[str, Expr | None, int]] = []
+        for position, item in enumerate(items):
+            found.extend(
+                (key, None, position) for key, item_key, _ in self.targets(item) if item_key is None
+            )
+        return found
+
+    def _spec_targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+        names = node.children_by_field_name("name")
+        if len(names) == 1:
+            return [(self.text(names[0]), None, -1)]
+        return [(self.text(n), None, k) for k, n in enumerate(names)]
+
+    def _name_target(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+        text = self.text(node)
+        if text == "_":
             return []
-        if kind in ("unary_expression", "parenthesized_expression"):
-            operand = node.child_by_field_name("operand")
-            named = [c for c in node.named_children if c.type != "comment"]
-            inner_node = operand if operand is not None else (named[0] if named else None)
-            return self.targets(inner_node) if inner_node is not None else []
+        if node.parent is not None and node.parent.type == "literal_element":
+            return self._field_target(node, text)
+        return [(text, None, -1)]
+
+    def _index_target(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+        """`m["k"] = v`: one entry of what `m` holds."""
+        operand = node.child_by_field_name("operand")
+        key = node.child_by_field_name("index")
+        if operand is None or key is None:
+            return []
+        held = self.targets(operand)
+        if len(held) == 1 and held[0][1] is None:
+            return [(held[0][0], self.expr(key), -1)]
         return []
+
+    def _inner_target(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+        """`*p = v`, `(x) = v`: the name inside."""
+        operand = node.child_by_field_name("operand")
+        named = [c for c in node.named_children if c.type != "comment"]
+        inner = operand if operand is not None else (named[0] if named else None)
+        return self.targets(inner) if inner is not None else []
 
     def _range_targets(self, items: list[Node]) -> list[tuple[str, Expr | None, int]]:
         """`for k := range m` walks keys; `for _, v := range xs` walks the elements."""
@@ -564,6 +570,17 @@ _EXPRESSIONS = {
     "array_type": GoLowering._type,
     "map_type": GoLowering._type,
     "qualified_type": GoLowering._type,
+}
+
+_TARGETS = {
+    "expression_list": GoLowering._list_targets,
+    "var_spec": GoLowering._spec_targets,
+    "const_spec": GoLowering._spec_targets,
+    "identifier": GoLowering._name_target,
+    "selector_expression": GoLowering._selector_target,
+    "index_expression": GoLowering._index_target,
+    "unary_expression": GoLowering._inner_target,
+    "parenthesized_expression": GoLowering._inner_target,
 }
 
 LOWERING = GoLowering
