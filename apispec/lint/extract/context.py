@@ -124,3 +124,13 @@ def split_at(text: Text, index: int) -> tuple[Text, Text]:
             head.append(piece)
             left -= 1
     return Text(tuple(head)), Text(tuple(tail))
+
+
+def is_param(value: Value) -> bool:
+    """A wrapper's parameter, whole (a mapping, or a text that is only the parameter)."""
+    return isinstance(value, ParamV) or (
+        isinstance(value, Text)
+        and len(value.pieces) == 1
+        and isinstance(value.pieces[0], Hole)
+        and value.pieces[0].param is not None
+    )

@@ -13,8 +13,17 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import alt, as_text, options, scalar, split_at, sub
+from apispec.lint.extract.context import (
+    alt,
+    as_text,
+    is_param,
+    options,
+    scalar,
+    split_at,
+    sub,
+)
 from apispec.lint.extract.ir import (
+    AltV,
     Arg,
     CallE,
     Entry,
@@ -23,7 +32,6 @@ from apispec.lint.extract.ir import (
     Hole,
     Lit,
     MapV,
-    ParamV,
     Piece,
     SeqV,
     Text,
@@ -329,27 +337,25 @@ def join(resolver: Resolver, separator: Text, items: Value, call: CallE) -> Valu
 
 def query_string(resolver: Resolver, mapping: Value, call: CallE) -> Value:
     """`name=value&...` of a mapping; a wrapper's parameter stays one (its caller's query)."""
-    if isinstance(mapping, ParamV) or (
-        isinstance(mapping, Text)
-        and len(mapping.pieces) == 1
-        and isinstance(mapping.pieces[0], Hole)
-        and mapping.pieces[0].param is not None
-    ):
-        return as_text(
-            mapping, call.start, call.end, resolver.model.parsed.text[call.start : call.end]
-        )
+    if isinstance(mapping, AltV):
+        return alt(query_string(resolver, o, call) for o in mapping.options)
+    source = resolver.model.parsed.text[call.start : call.end]
+    if is_param(mapping):
+        return as_text(mapping, call.start, call.end, source)
     if not isinstance(mapping, MapV):
         return resolver.hole(call)
     pieces: list[Piece] = []
-    for k, entry in enumerate(mapping.entries):
-        if entry.key is None:
+    for entry in mapping.entries:
+        if entry.key is None and not is_param(entry.value):
             continue
         if pieces:
             pieces.append(Lit("&", entry.key_start))
+        if entry.key is None:  # the caller's own query, then what the wrapper adds
+            pieces.extend(as_text(entry.value, call.start, call.end, source).pieces)
+            continue
         pieces.append(Lit(entry.key, entry.key_start))
         pieces.append(Lit("=", entry.key_end))
         pieces.extend(as_text(scalar(entry.value), entry.key_start, entry.key_end).pieces)
-        del k
     return Text(tuple(pieces))
 
 

@@ -13,8 +13,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract import formats
-from apispec.lint.extract.context import Ctx, alt, element, key_span, options
+from apispec.lint.extract.context import Ctx, alt, element, is_param, key_span, options
 from apispec.lint.extract.ir import (
+    AltV,
     CallE,
     Entry,
     Function,
@@ -46,7 +47,10 @@ def name(
     if function is not None and function.start <= ctx.pos < function.end:
         for index, (param, _kind, _default) in enumerate(function.params):
             if param == name:
-                return parameter(resolver, function, index, ctx, depth, start, end)
+                given = parameter(resolver, function, index, ctx, depth, start, end)
+                # reassigned in the function (`if base == "" { base = os.Getenv(...) }`)
+                again = assigned_before(resolver, name, ctx, depth, given, function.node_id)
+                return again if again is not None else given
     method = resolver.model.receiver_at(ctx.pos, name)
     if method is not None and method.owner:
         this = ctx.this
@@ -127,12 +131,21 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
     return None
 
 
-def assigned_before(resolver: Resolver, key: str, ctx: Ctx, depth: int) -> Value | None:
+def assigned_before(
+    resolver: Resolver,
+    key: str,
+    ctx: Ctx,
+    depth: int,
+    held: Value | None = None,
+    scope_id: int | None = None,
+) -> Value | None:
+    """What the assignments to `key` before the read give; `held`: what the name holds
+    where none of them ran (a parameter reassigned in one branch keeps its argument)."""
     assigns = resolver.model.assigns.get(key)
     if not assigns:
         return None
     scopes = resolver.model.scopes_at(ctx.pos)
-    for scope in scopes:
+    for scope in scopes if scope_id is None else [scope_id]:
         in_scope = [a for a in assigns if a.scope == scope]
         if not in_scope:
             continue
@@ -141,24 +154,56 @@ def assigned_before(resolver: Resolver, key: str, ctx: Ctx, depth: int) -> Value
             before = in_scope  # a module constant read by a function runs after it
         if not before:
             continue
-        return from_assignments(resolver, key, before, ctx, depth)
+        return from_assignments(resolver, key, before, ctx, depth, held)
     return None
 
 
+def reaching(before: list[Assign], pos: int) -> tuple[list[int], bool]:
+    """The plain assignments whose value may be read at `pos`, latest first, and whether
+    the earliest of them always runs before it.
+
+    An assignment in a block that does not hold the read (a branch, a loop body) may
+    not have run: the one before it may be what is read (`if x { p = a } else { p = b }`
+    reads either; `if base == "" { base = os.Getenv(...) }` reads either)."""
+    found: list[int] = []
+    for k in range(len(before) - 1, -1, -1):
+        assign = before[k]
+        if assign.item is not None or assign.add:
+            continue
+        found.append(k)
+        block = assign.block
+        if block is None or block[0] <= pos < block[1] or len(found) >= 4:
+            return found, True
+    return found, False
+
+
 def from_assignments(
-    resolver: Resolver, key: str, before: list[Assign], ctx: Ctx, depth: int
+    resolver: Resolver,
+    key: str,
+    before: list[Assign],
+    ctx: Ctx,
+    depth: int,
+    held: Value | None = None,
 ) -> Value:
-    """The value of the last plain assignment, with what was added to it after."""
-    base_index = max((k for k, a in enumerate(before) if a.item is None and not a.add), default=-1)
-    if base_index >= 0:
-        value = assigned(resolver, before[base_index], ctx, depth)
-        since = before[base_index + 1 :]
-        start = before[base_index].start
-    else:
-        value, since, start = MapV((), partial=True), before, -1
-    for later in since:
-        value = updated(resolver, value, later, ctx, depth)
-    value = mutated(resolver, key, value, start, ctx, depth)
+    """The value of the plain assignments that may reach the read (each with what was
+    added to it after), or of what the name held before them."""
+    plain, closed = reaching(before, ctx.pos)
+    values: list[Value] = []
+    for k in plain:
+        value = assigned(resolver, before[k], ctx, depth)
+        for later in before[k + 1 :]:
+            if later.item is not None or later.add:
+                value = updated(resolver, value, later, ctx, depth)
+        values.append(value)
+    if not plain:
+        value = MapV((), partial=True)
+        for later in before:
+            value = updated(resolver, value, later, ctx, depth)
+        values.append(value)
+    elif not closed and held is not None:
+        values.append(held)
+    start = before[plain[0]].start if plain else -1
+    value = mutated(resolver, key, alt(values), start, ctx, depth)
     return url_parts(resolver, key, value, start, ctx, depth)
 
 
@@ -265,6 +310,8 @@ def _set_on(resolver: Resolver, value: Value, call: CallE, ctx: Ctx, depth: int)
 def mutate(
     resolver: Resolver, value: Value, effect: str, call: CallE, ctx: Ctx, depth: int
 ) -> Value:
+    if isinstance(value, AltV):  # each value the name may hold gets the entry
+        return alt(mutate(resolver, o, effect, call, ctx, depth) for o in value.options)
     args = [a for a in call.args if not a.spread]
     if effect == "set" and len(args) >= 2:
         key = resolver.literal(args[0].value, ctx, depth)
@@ -274,11 +321,10 @@ def mutate(
             resolver.value(args[1].value, ctx, depth + 1),
             (args[1].value.start, args[1].value.end),
         )
-        entries = value.entries if isinstance(value, MapV) else ()
-        return MapV((*entries, entry), partial=not isinstance(value, MapV))
+        return MapV((*_entries(value), entry), partial=not isinstance(value, MapV))
     if effect == "merge" and args:
         added = resolver.value(args[0].value, ctx, depth + 1)
-        entries = value.entries if isinstance(value, MapV) else ()
+        entries = _entries(value)
         more = added.entries if isinstance(added, MapV) else ()
         kw = tuple(
             Entry(a.name, a.value.start, a.value.end, resolver.value(a.value, ctx, depth + 1))
@@ -295,6 +341,16 @@ def mutate(
         appended = extension.items if isinstance(extension, SeqV) else (extension,)
         return SeqV((*held, *appended))
     return value
+
+
+def _entries(value: Value) -> tuple[Entry, ...]:
+    """A mapping's entries before more are set; a wrapper's parameter stays in it as an
+    unknown spread (`q.Set("limit", ...)` on the caller's `q` keeps the caller's query)."""
+    if isinstance(value, MapV):
+        return value.entries
+    if is_param(value):
+        return (Entry(None, 0, 0, value),)
+    return ()
 
 
 def built(

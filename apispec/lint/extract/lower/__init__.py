@@ -40,6 +40,7 @@ class Assign:
         "_node",
         "_value",
         "add",
+        "block",
         "end",
         "item",
         "key",
@@ -70,6 +71,9 @@ class Assign:
         self.add = add  # `+=`: appended to what the key held
         self.item = item  # `key[item] = value`: one entry of a mapping or list
         self.unpack = unpack  # `a, b = ...`: the position of this key in the target
+        # the statement block it is in (a branch, a loop body): a read outside it may not
+        # see this assignment; None: it always runs before what follows it
+        self.block: tuple[int, int] | None = None
 
     @property
     def value(self) -> Expr:
@@ -226,6 +230,9 @@ class Lowering:
 
     language: ClassVar[str]
     query_name: ClassVar[str] = ""  # the .scm file (default: the language's name)
+    # statement blocks that may not run (branches, loop bodies, cases); a function's own
+    # body is one too, but what it holds always runs before what follows in the function
+    block_types: ClassVar[frozenset[str]] = frozenset({"block"})
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
 
     def __init__(self, parsed: Parsed) -> None:
@@ -290,6 +297,13 @@ class Lowering:
         """Where a string literal stands: "value", or why it is no call ("compare", "key",
         "doc", "matcher", "route", "href", "inner": part of a larger literal)."""
         return "value"
+
+    def block(self, node: Node) -> tuple[int, int] | None:
+        """The span of the innermost statement block around `node` (None: the module's)."""
+        parent = node.parent
+        while parent is not None and parent.type not in self.block_types:
+            parent = parent.parent
+        return self.span(parent) if parent is not None else None
 
     def field_key(self, owner: str | None, name: str) -> str:
         return f"@{owner}.{name}" if owner else name
@@ -394,6 +408,7 @@ def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     owner = model.class_at(start)
     value_node = captures["assign.value"][0]
     add = "assign.add" in captures
+    block = lowering.block(node)
     for key, item, unpack in lowering.targets(captures["assign.name"][0]):
         if not key:
             continue
@@ -401,9 +416,9 @@ def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
             key = lowering.field_key(owner, key[1:])  # of the class around (`@T.f`: of T)
         elif owner is not None and function is None and "." not in key:
             key = lowering.field_key(owner, key)  # a class attribute (an enum member)
-        model.assigns.setdefault(key, []).append(
-            Assign(key, value_node, lowering, start, end, scope, add, item, unpack)
-        )
+        assign = Assign(key, value_node, lowering, start, end, scope, add, item, unpack)
+        assign.block = block
+        model.assigns.setdefault(key, []).append(assign)
 
 
 def _return(lowering: Lowering, model: FileModel, captures: Captures) -> None:

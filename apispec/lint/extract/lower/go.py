@@ -51,6 +51,9 @@ def package_name(path: str) -> str:
 
 class GoLowering(Lowering):
     language = "go"
+    block_types = frozenset(
+        {"block", "expression_case", "type_case", "default_case", "communication_case"}
+    )
 
     def expr(self, node: Node) -> Expr:
         method = _EXPRESSIONS.get(node.type)
