@@ -161,7 +161,12 @@ class Resolver:
             "/" in p.text for text in texts for p in text.pieces if isinstance(p, Lit)
         ):
             source = self.model.parsed.text[expr.start : expr.end]
-            return [Text((Hole(source, expr.start, expr.end, hint_of(source)),))]
+            holes = [p for text in texts for p in text.pieces if isinstance(p, Hole)]
+            # the names of what it may hold (an env var's, a parameter's), and a
+            # parameter among them: a wrapper's caller still fills it
+            hints = list(dict.fromkeys(h.hint for h in holes if h.hint)) or [hint_of(source)]
+            param = next((h.param for h in holes if h.param is not None), None)
+            return [Text((Hole(source, expr.start, expr.end, "|".join(hints), param),))]
         return texts
 
     def text_of(self, value: Value, expr: Expr) -> Text:
