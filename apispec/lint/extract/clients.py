@@ -155,7 +155,7 @@ class Requests:
         group = [loop for loop in around if loop.start == inner]
         self.resolver.fresh()
         iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
-        items = self.resolver.elements(iterable, Ctx(group[0].start, function), 0)
+        items = self.resolver.elements(iterable, Ctx(group[0].start, function), 0, group[0].pairs)
         if not items or len(items) > 12:
             return [()]
         return [

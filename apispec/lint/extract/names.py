@@ -384,22 +384,32 @@ def loop_value(resolver: Resolver, name: str, ctx: Ctx, depth: int) -> Value | N
     iterable = resolver.value(loop.iterable, replace(ctx, pos=loop.start), depth + 1)
     found = [
         element(item, loop.unpack) if loop.unpack >= 0 else item
-        for item in elements(resolver, iterable, ctx, depth)
+        for item in elements(resolver, iterable, ctx, depth, loop.pairs)
     ]
     if not found:
         return None
     return alt(found)
 
 
-def elements(resolver: Resolver, iterable: Value, ctx: Ctx, depth: int) -> list[Value]:
-    """What a loop over a value visits: a list's items, a mapping's keys, an enum's members."""
+def elements(
+    resolver: Resolver, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False
+) -> list[Value]:
+    """What a loop over a value visits: a list's items, a mapping's keys, an enum's members;
+    `pairs`: a list's (index, item) and a mapping's (key, value)."""
     found: list[Value] = []
     for option in options(iterable):
         if isinstance(option, SeqV):
-            found.extend(option.items)
+            if pairs:
+                found.extend(SeqV((Text((Hole("", 0, 0),)), item)) for item in option.items)
+            else:
+                found.extend(option.items)
         elif isinstance(option, MapV):
             found.extend(
-                Text((Lit(e.key, e.key_start),)) for e in option.entries if e.key is not None
+                SeqV((Text((Lit(e.key, e.key_start),)), e.value))
+                if pairs
+                else Text((Lit(e.key, e.key_start),))
+                for e in option.entries
+                if e.key is not None
             )
         elif isinstance(option, ObjV) and option.kind == "class":
             found.extend(members(resolver, option.name, ctx, depth))

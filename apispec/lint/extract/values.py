@@ -516,5 +516,5 @@ class Resolver:
     def typed(self, written: str | None) -> ObjV | None:
         return names.typed(self, written)
 
-    def elements(self, iterable: Value, ctx: Ctx, depth: int) -> list[Value]:
-        return names.elements(self, iterable, ctx, depth)
+    def elements(self, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False) -> list[Value]:
+        return names.elements(self, iterable, ctx, depth, pairs)

@@ -96,6 +96,9 @@ class Loop:
     start: int
     end: int
     scope: int
+    # the loop walks (key, value) pairs: a list's (index, item), a mapping's (key,
+    # value) (Go's `for k, v := range m`, `enumerate(xs)`, `Object.entries(m)`)
+    pairs: bool = False
 
 
 class StringRef:
@@ -289,6 +292,10 @@ class Lowering:
     def class_bases(self, node: Node) -> tuple[str, ...]:
         return ()
 
+    def pairs(self, node: Node) -> bool:
+        """Whether a loop walks (key, value) pairs (see Loop.pairs)."""
+        return False
+
     def string_root(self, node: Node) -> Node:
         """The whole expression a literal is part of (a concatenation, a format call)."""
         return node
@@ -437,9 +444,11 @@ def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     function = model.function_at(start)
     scope = function.node_id if function else 0
     iterable = lowering.expr(captures["for.iter"][0])
+    pairs = lowering.pairs(captures["for"][0])
     for key, _, unpack in lowering.targets(captures["for.target"][0]):
         if key:
-            model.loops.setdefault(key, []).append(Loop(key, unpack, iterable, start, end, scope))
+            loop = Loop(key, unpack, iterable, start, end, scope, pairs)
+            model.loops.setdefault(key, []).append(loop)
 
 
 def _import(lowering: Lowering, model: FileModel, captures: Captures) -> None:
