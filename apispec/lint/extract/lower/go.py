@@ -408,12 +408,16 @@ class GoLowering(Lowering):
         return self.targets(inner) if inner is not None else []
 
     def _range_targets(self, items: list[Node]) -> list[tuple[str, Expr | None, int]]:
-        """`for k := range m` walks keys; `for _, v := range xs` walks the elements."""
-        if len(items) == 1:
-            return self.targets(items[0])
-        if len(items) == 2:
-            return [(key, None, -1) for key, _, _ in self.targets(items[1])]
-        return []
+        """`for i, v := range xs` walks (index, item) pairs, `for k, v := range m` (key,
+        value) pairs; `for k := range m` the keys alone (see pairs())."""
+        return [
+            (key, None, position)
+            for position, item in enumerate(items[:2])
+            for key, _, _ in self.targets(item)
+        ]
+
+    def pairs(self, node: Node) -> bool:
+        return True  # a range loop's variables are the key (or index) and the value
 
     def _field_target(self, node: Node, name: str) -> list[tuple[str, Expr | None, int]]:
         """A key of a struct literal: the field of its type (`Client{base: b}` -> base)."""
