@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract import names
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
 from apispec.lint.extract.imported import COMMON, Scope, in_scope, module_of, through
 from apispec.lint.extract.ir import (
@@ -67,6 +68,7 @@ class Requests:
         self._wrapper: dict[int, bool] = {}
         self._by_function: dict[int, list[CallE]] | None = None
         self._loops: list[Loop] | None = None
+        self._holders: dict[int, str] | None = None  # call node id -> the name it is assigned
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -361,6 +363,8 @@ class Requests:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
             headers = self._object_headers(call, ctx)
+        if self.knowledge.request_url:
+            url = self._request_url(call, url, ctx)
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
         request.query_keyword = row.query[1]
@@ -372,6 +376,17 @@ class Requests:
             if default_headers is not None and request.headers is None:
                 request.headers = default_headers
         return request
+
+    def _request_url(self, call: CallE, url: Value, ctx: Ctx) -> Value:
+        """A request object's URL with the parts set on it after it is made, in its
+        function (`req.URL.RawQuery = q.Encode()` before the request is sent)."""
+        holder = self._assigned_to(call)
+        if not holder:
+            return url
+        function = self.model.function_at(call.start)
+        end = function.end - 1 if function is not None else len(self.model.parsed.text)
+        key = f"{holder}.{self.knowledge.request_url}"
+        return names.url_parts(self.resolver, key, url, call.start, replace(ctx, pos=end), 0)
 
     def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
         """Headers set on the object a call is made on, or on the request object it makes.
@@ -433,11 +448,13 @@ class Requests:
 
     def _assigned_to(self, call: CallE) -> str | None:
         """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
-        for key, assigns in self.model.assigns.items():
-            for assign in assigns:
-                if isinstance(assign.value, CallE) and assign.value.node_id == call.node_id:
-                    return key
-        return None
+        if self._holders is None:
+            self._holders = {}
+            for key, assigns in self.model.assigns.items():
+                for assign in assigns:
+                    if isinstance(assign.value, CallE):
+                        self._holders.setdefault(assign.value.node_id, key)
+        return self._holders.get(call.node_id)
 
     def _header_setters(self, name: str) -> list[CallE]:
         text = self.model.parsed.text

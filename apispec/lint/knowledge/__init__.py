@@ -116,6 +116,9 @@ class Knowledge:
     default_imports: dict[str, str] = field(default_factory=dict)
     # parts of a URL object set by assignment (`u.RawQuery` -> "query", `u.Path` -> "path")
     url_parts: dict[str, str] = field(default_factory=dict)
+    # the field of a request object that holds its URL (Go's `req.URL`), whose parts
+    # the code may set after making the request
+    request_url: str = ""
     # method name prefixes of fluent objects (`object:<kind>`) that return the object
     fluent: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # "directory": the files of one directory share one scope (Go's packages), so a
