@@ -112,6 +112,7 @@ KNOWLEDGE = Knowledge(
     }
     | {"resty": _RESTY[0]},
     url_parts={"RawQuery": "query", "Path": "path"},
+    request_url="URL",
     constants={
         **{f"net/http.Method{name.capitalize()}": verb for name, verb in _METHODS.items()},
         **{
