@@ -204,6 +204,8 @@ class Requests:
                 for request in self.at(inside, inside_ctx, depth + 1):
                     request.call = call if depth == 0 else request.call
                     request.wrapped = True
+                    if self.knowledge.request_url:  # `req, _ := c.newRequest(...)`, then
+                        request.url = self._request_url(call, request.url, ctx)  # req.URL...
                     inner.append(request)
             return inner
         if self.helpers:
