@@ -433,21 +433,49 @@ class GoLowering(Lowering):
         return [(f"@{_type_name(self.text(kind)).rsplit('.', 1)[-1]}.{name}", None, -1)]
 
     def _selector_target(self, node: Node) -> list[tuple[str, Expr | None, int]]:
-        """`c.base = ...` in a method of `c`: a field of the receiver's type."""
+        """`c.base = ...` where `c` is a method's receiver or a struct the function made
+        (`c := &Client{}`): a field of its type."""
         operand = node.child_by_field_name("operand")
         field = node.child_by_field_name("field")
         if operand is None or field is None:
             return []
         if operand.type == "identifier":
-            method = _enclosing_method(node)
-            if method is not None:
-                declared = method.child_by_field_name("receiver")
-                found, written = self._params(declared) if declared is not None else ([], {})
-                if found and found[0][0] == self.text(operand):
-                    owner = (written.get(found[0][0]) or "").rsplit(".", 1)[-1]
-                    if owner:
-                        return [(f"@{owner}.{self.text(field)}", None, -1)]
+            owner = self._receiver_type(node, self.text(operand)) or self._local_type(
+                node, self.text(operand)
+            )
+            if owner:
+                return [(f"@{owner}.{self.text(field)}", None, -1)]
         return [(self.text(node), None, -1)]
+
+    def _receiver_type(self, node: Node, name: str) -> str:
+        method = _enclosing(node, "method_declaration")
+        declared = method.child_by_field_name("receiver") if method is not None else None
+        found, written = self._params(declared) if declared is not None else ([], {})
+        if found and found[0][0] == name:
+            return (written.get(name) or "").rsplit(".", 1)[-1]
+        return ""
+
+    def _local_type(self, node: Node, name: str) -> str:
+        """The struct type a function's own statement made `name` (`c := &Client{...}`)."""
+        function = _enclosing(node, "function_declaration", "method_declaration")
+        body = function.child_by_field_name("body") if function is not None else None
+        statements = next((c for c in body.named_children if c.type == "statement_list"), None)
+        for statement in statements.named_children if statements is not None else []:
+            left = statement.child_by_field_name("left")
+            right = statement.child_by_field_name("right")
+            if statement.type != "short_var_declaration" or left is None or right is None:
+                continue
+            names = [self.text(c) for c in left.named_children]
+            values = [c for c in right.named_children if c.type != "comment"]
+            if name not in names or len(values) != len(names):
+                continue
+            value = values[names.index(name)]
+            if value.type == "unary_expression":
+                value = value.child_by_field_name("operand") or value
+            kind = value.child_by_field_name("type") if value.type == "composite_literal" else None
+            if kind is not None and kind.type == "type_identifier":
+                return self.text(kind)
+        return ""
 
     def imports(self, node: Node) -> Iterator[tuple[str, str]]:
         path_node = node.child_by_field_name("path")
@@ -545,12 +573,13 @@ def _type_name(written: str) -> str:
     return name.strip("() ")
 
 
-def _enclosing_method(node: Node) -> Node | None:
+def _enclosing(node: Node, *kinds: str) -> Node | None:
+    """The innermost declaration of one of `kinds` around `node` (not past a function)."""
     parent = node.parent
     while parent is not None:
-        if parent.type == "method_declaration":
+        if parent.type in kinds:
             return parent
-        if parent.type in ("function_declaration", "source_file"):
+        if parent.type in ("function_declaration", "method_declaration", "source_file"):
             return None
         parent = parent.parent
     return None
