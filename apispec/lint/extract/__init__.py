@@ -61,7 +61,7 @@ def extract(
             text, language, collections(registry), lines, helpers, filename
         )
         return Extraction(refs, defined)
-    return _text_extract(text, filename, registry, helpers, lines)
+    return _text_extract(text, filename, registry, helpers, lines, _tree_languages())
 
 
 def extract_references(

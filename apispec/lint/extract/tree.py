@@ -67,8 +67,12 @@ def extract_tree(
     lines: Lines | None = None,
     helpers: HelperTable | None = None,
     filename: str = "",
+    whole: str | None = None,
 ) -> tuple[list[Reference], list[Helper]]:
-    """The References of one file (or region) in a tree language, and the wrappers it defines."""
+    """The References of one file (or region) in a tree language, and the wrappers it defines.
+
+    `whole`: the file a region is part of, whose evidence counts (a Markdown file names
+    its API once, in prose or in another block)."""
     parsed = parse(text, grammar_for(language, filename))
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
@@ -84,7 +88,7 @@ def extract_tree(
             found.append(Found(request, loc, request.method, request.call.callee))
             used.update(loc.flat.offsets)
     found.extend(_orphans(model, finder, used))
-    evidence = FileEvidence.of(text, known)
+    evidence = FileEvidence.of(whole if whole is not None else text, known)
     for item in found:
         evidence.learn(item.loc)
     for ref in model.strings:
