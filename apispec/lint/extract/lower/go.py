@@ -459,7 +459,11 @@ class GoLowering(Lowering):
         """The struct type a function's own statement made `name` (`c := &Client{...}`)."""
         function = _enclosing(node, "function_declaration", "method_declaration")
         body = function.child_by_field_name("body") if function is not None else None
-        statements = next((c for c in body.named_children if c.type == "statement_list"), None)
+        statements = (
+            next((c for c in body.named_children if c.type == "statement_list"), None)
+            if body is not None
+            else None
+        )
         for statement in statements.named_children if statements is not None else []:
             left = statement.child_by_field_name("left")
             right = statement.child_by_field_name("right")
