@@ -12,12 +12,23 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_format_option, add_registry_option
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser("filter", help="check, format, explain and complete filter strings")
-    inner = parser.add_subparsers(dest="filter_command", metavar="ACTION", required=True)
+    parser = sub.add_parser(
+        "filter",
+        help="check, format, explain and complete filter strings",
+        description="The filter language of the `filter` query parameter, from the shell: "
+        "check a filter against the registry's properties, repair it, print it in canonical "
+        "form, explain its precedence, or list completions. See docs/filters.md.",
+    )
+    inner = parser.add_subparsers(
+        dest="filter_command",
+        metavar="ACTION",
+        required=True,
+        help="`apispec filter ACTION --help` explains each",
+    )
 
     def filters(p: argparse.ArgumentParser) -> None:
         p.add_argument("filters", nargs="*", metavar="FILTER", help="filter strings (quote them)")
@@ -31,10 +42,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     filters(check)
     check.add_argument(
         "--endpoint",
-        metavar="PATH",
-        help="endpoint path the filter is meant for, e.g. /experimental/channels",
+        metavar="ENDPOINT",
+        help="the endpoint the filter is meant for: a path (/experimental/channels), "
+        "'GET /experimental/channels', an /api/v2 path or a full URL",
     )
-    check.add_argument("--format", choices=["text", "json"], default="text")
+    add_format_option(
+        check,
+        ["text", "json"],
+        default="text",
+        help="text (default): compiler-style lines with a caret; json: one record per filter",
+    )
     add_registry_option(check, help="check against the registry in DIR")
     check.set_defaults(handler=run_check)
 
@@ -47,7 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="also apply the fixes that guess (a did-you-mean property or value)",
     )
-    fix.add_argument("--endpoint", metavar="PATH", help="endpoint path, as for `check`")
+    fix.add_argument("--endpoint", metavar="ENDPOINT", help="the endpoint, as for `check`")
     add_registry_option(fix, help="fix against the registry in DIR")
     fix.set_defaults(handler=run_fix)
 
@@ -62,11 +79,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     explain.set_defaults(handler=run_explain)
 
     complete = inner.add_parser("complete", help="list completions at a cursor position")
-    complete.add_argument("filter", metavar="FILTER")
+    complete.add_argument(
+        "filter", metavar="FILTER", help="the filter text typed so far (quote it)"
+    )
     complete.add_argument(
         "--cursor", type=int, metavar="N", help="0-based character offset (default: the end)"
     )
-    complete.add_argument("--format", choices=["text", "json"], default="text")
+    add_format_option(
+        complete,
+        ["text", "json"],
+        default="text",
+        help="text (default): label, kind and detail per line, tab-separated; json: a list",
+    )
     add_registry_option(complete, help="complete from the registry in DIR")
     complete.set_defaults(handler=run_complete)
 

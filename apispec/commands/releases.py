@@ -6,13 +6,19 @@ import argparse
 import json
 from typing import Any
 
-from apispec.commands import add_registry_option, registry_from
+from apispec.commands import add_format_option, add_registry_option, registry_from
 from apispec.support.exceptions import EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("releases", help="list the releases the registry knows, oldest first")
-    parser.add_argument("--format", choices=["table", "json"], default="table")
+    add_format_option(
+        parser,
+        ["table", "json"],
+        default="table",
+        help="table (default): endpoints available and added per release; json: the same "
+        "with whether each is a placeholder",
+    )
     add_registry_option(parser)
     parser.set_defaults(handler=run)
 

@@ -101,7 +101,7 @@ def catalog_of(registry: Registry) -> Catalog:
                 p.name,
                 p.type,
                 p.operators,
-                p.values,
+                p.known_values,  # the spec's values and those the project assumes
                 p.multi_valued,
                 p.applies_to,
                 p.values_complete,

@@ -48,6 +48,24 @@ class Completion:
         }
 
 
+def repaired(text: str) -> str:
+    """`text` with the repairs of its FLT001 slips applied (`AND` -> `and`, `==` -> `=`):
+    what the checker's fixes would make of it, so completion can go on after a slip."""
+    from apispec.filters.parse import parse
+
+    edits = sorted(
+        (e for d in parse(text).diagnostics if d.fix is not None for e in d.fix.edits),
+        key=lambda e: (e.start, e.end),
+    )
+    out, at = [], 0
+    for edit in edits:
+        if edit.start < at:
+            continue  # overlaps an earlier repair: keep that one
+        out += [text[at : edit.start], edit.content]
+        at = edit.end
+    return "".join(out) + text[at:]
+
+
 def complete(
     text: str, cursor: int | None = None, registry: Registry | None = None
 ) -> list[Completion]:
@@ -61,7 +79,10 @@ def complete(
     prefix = text[:start]
     accepted = accepted_after(prefix)
     if not accepted and prefix.strip():
-        return []  # the text before the cursor is already wrong
+        prefix = repaired(prefix)  # `status = up AND ` completes as `status = up and `
+        accepted = accepted_after(prefix)
+        if not accepted:
+            return []  # the text before the cursor is wrong beyond the checker's repairs
     if not accepted:
         accepted = accepted_after("")
     catalog = resolve(registry)

@@ -23,6 +23,10 @@ class Severity(StrEnum):
 _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 # `--fail-on` / `fail-on`: the lowest severity that fails the run, or never.
 FAIL_LEVELS = ("error", "warning", "info", "never")
+# Warnings fail by default: a deprecated call, a `limit` over the maximum or an unknown
+# query parameter is what CI exists to catch, as pluto fails on deprecations. Experimental
+# calls are `info` and pass, so code that follows the linter's advice passes too.
+DEFAULT_FAIL_ON = "warning"
 
 
 class Applicability(StrEnum):
@@ -122,7 +126,7 @@ class CallRecord(NamedTuple):
     path: str
     line: int
     column: int
-    method: str | None  # as the code shows it; None when it does not
+    method: str | None  # as the code shows it, else the findings' (Match.named_method)
     call: str  # the path as written, relative to /api/v2, parameters as `{id}`
     endpoint: str | None  # the registry template it matches; None when unknown
     maturity: str  # stable, experimental, deprecated, removed, not yet available, unknown, ...

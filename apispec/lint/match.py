@@ -51,6 +51,29 @@ class Match:
     def matched(self) -> bool:
         return self.template is not None
 
+    @property
+    def named(self) -> tuple[Endpoint, ...]:
+        """The endpoints the call names, which the findings and `--show-calls` both speak of:
+        the one for the method the code shows (for a variable collection, every candidate
+        with it); where the code shows no method, GET when the path has it (a client's
+        default: requests.get, curl, Invoke-RestMethod), else every method of the path."""
+        if self.endpoint is not None:
+            return (self.endpoint,)
+        if self.alternatives and self.method:
+            return tuple(e for e in self.endpoints if e.method == self.method)
+        if self.template is None or self.method:
+            return ()  # unknown path, or a method the path does not have
+        return tuple(e for e in self.endpoints if e.method == "GET") or self.endpoints
+
+    @property
+    def named_method(self) -> str | None:
+        """The method as the code shows it, else the one of the endpoints named (GET where
+        the path has it); None when the code shows none and the path has several."""
+        if self.method is not None:
+            return self.method
+        methods = {e.method for e in self.named}
+        return methods.pop() if len(methods) == 1 else None
+
 
 @dataclass
 class _Node:
@@ -112,11 +135,12 @@ def normalize(path: str) -> list[tuple[str, bool]]:
     at = path.find("/api/v2")
     if at >= 0 and (len(path) == at + 7 or path[at + 7] == "/"):
         path = path[at + 7 :]
-    segments = []
-    for segment in _split(path):
-        is_param = segment.isdigit() or ("{" in segment and "}" in segment) or "$" in segment
-        segments.append((segment, is_param))
-    return segments
+    return [(segment, is_parameter(segment)) for segment in _split(path)]
+
+
+def is_parameter(segment: str) -> bool:
+    """Whether a path segment stands for an id: a number, an interpolation, a variable."""
+    return segment.isdigit() or ("{" in segment and "}" in segment) or "$" in segment
 
 
 def match(

@@ -45,6 +45,11 @@ class Analyzer:
         self._helped.clear()
         self._memo.clear()
 
+    def drop(self, uri: str) -> None:
+        """The document is closed: its memo goes (else up to MEMO results of documents
+        nobody has open any more stay in memory)."""
+        self._memo.pop(uri, None)
+
     def checker(self, profile: Profile) -> tuple[adapter.Checker, tuple[str, ...]]:
         """The Checker of a profile, and the problems met while building it."""
         cached = self._checkers.get(profile.key)

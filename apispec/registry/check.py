@@ -135,6 +135,7 @@ def _check_references(doc: dict[str, Any], out: Collector) -> None:
     _check_cycles(endpoints, keys, out)
     _check_listed_methods(doc, keys, out)
     _check_filters(doc, out)
+    _check_tree_types(doc, out)
     _check_errors(doc, out)
 
 
@@ -366,7 +367,7 @@ def _check_filters(doc: dict[str, Any], out: Collector) -> None:
                 ("properties", index, "values_complete"),
                 f"property {prop['name']!r} says its values are complete but lists none",
             )
-        if prop.get("values") and prop["type"] != "enumeration":
+        if (prop.get("values") or prop.get("assumed")) and prop["type"] != "enumeration":
             out.error(
                 ("properties", index, "values"),
                 f"property {prop['name']!r} has values but is of type {prop['type']}",
@@ -381,6 +382,26 @@ def _check_filters(doc: dict[str, Any], out: Collector) -> None:
             out.warning(
                 ("properties", index, "operators"),
                 f"multi-valued property {prop['name']!r} allows operators other than contains",
+            )
+
+
+def _check_tree_types(doc: dict[str, Any], out: Collector) -> None:
+    """Every kind of the object tree is a `type` value the filter checker knows (the spec's
+    or an assumed one): the mock serves each as `"type": KIND` and answers `type = KIND`,
+    so a filter for it must not be reported as an unknown value."""
+    for index, prop in enumerate(doc["properties"]):
+        if prop["name"] != "type" or prop.get("values_complete") or not prop.get("values"):
+            continue
+        known = {*prop["values"], *(prop.get("assumed") or {}).get("values", ())}
+        missing = [
+            k["name"] for k in doc["object_kinds"] if k.get("tree_level") and k["name"] not in known
+        ]
+        if missing:
+            out.error(
+                ("properties", index, "values"),
+                f"property 'type' does not know the object kinds {', '.join(missing)} of the "
+                "tree the mock serves: list them under `assumed` with where the assumption "
+                "comes from",
             )
 
 

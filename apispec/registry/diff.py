@@ -73,6 +73,11 @@ class Diff:
     changed: list[tuple[EndpointFacts, dict[str, tuple[Any, Any]]]] = field(default_factory=list)
     enums: list[dict[str, Any]] = field(default_factory=list)
 
+    def release_of(self, view: View) -> Release | None:
+        """The release a side speaks of: a document's own, or the one a registry side was
+        taken at; None for a registry side with every release."""
+        return view.release if view.registry is None else self.release
+
     @property
     def different(self) -> bool:
         return bool(
@@ -89,7 +94,7 @@ class Diff:
             return {
                 "label": view.label,
                 "kind": view.kind,
-                "release": None if view.release is None else view.release.text,
+                "release": None if (at := self.release_of(view)) is None else at.text,
             }
 
         def endpoint(e: EndpointFacts) -> dict[str, Any]:
@@ -311,7 +316,8 @@ def diff_operands(
         from apispec.registry.releases import parse_release
 
         at = parse_release(release)
-    at = at or left.release or right.release
+    if at is None and (left.registry is not None or right.registry is not None):
+        at = left.release or right.release  # a registry side is taken at the document's release
     if at is not None:
         left, right = _taken_at(left, at), _taken_at(right, at)
     return compare(left, right, at)

@@ -117,6 +117,8 @@ def build_registry(
                 applies_to=tuple(p.get("applies_to") or ()),
                 notes=tuple(p.get("notes") or ()),
                 provenance=_provenance(p.get("provenance")),
+                assumed_values=tuple((p.get("assumed") or {}).get("values") or ()),
+                assumed_from=(p.get("assumed") or {}).get("source"),
             )
             for p in doc["properties"]
         ),

@@ -179,6 +179,18 @@ class FilterProperty:
     applies_to: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     provenance: Provenance | None = None
+    # Values the project assumes beyond the spec's partial list, and where that comes
+    # from (filters.yaml `assumed`): known to the checker, served by the mock.
+    assumed_values: tuple[str, ...] = ()
+    assumed_from: str | None = None
+
+    @property
+    def known_values(self) -> tuple[str, ...]:
+        """The values the checker, fixes, completion and docs know: the spec's and the
+        assumed ones; an overlay's complete enumeration alone, since it is the server's."""
+        if self.values_complete:
+            return self.values
+        return tuple(dict.fromkeys((*self.values, *self.assumed_values)))
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ __all__ = [
     "might_reference",
 ]
 
-TREE: frozenset[str] = frozenset()
+TREE: frozenset[str] = frozenset({"python"})
 
 
 def _tree_languages() -> frozenset[str]:
@@ -52,7 +52,12 @@ def extract(
 ) -> Extraction:
     """The calls in `text` and the helpers it defines (for the repository pass)."""
     language = language_of(filename, text)
-    if language in _tree_languages():
+    tree = _tree_languages()
+    if language == "notebook" and "python" in tree:
+        if not might_reference(text) and not (helpers and helpers.names_in(text.lower())):
+            return Extraction([], [])
+        return _notebook(text, registry, helpers, lines, tree)
+    if language in tree:
         if not might_reference(text) and not (helpers and helpers.names_in(text.lower())):
             return Extraction([], [])
         from apispec.lint.extract.tree import extract_tree
@@ -62,6 +67,36 @@ def extract(
         )
         return Extraction(refs, defined)
     return _text_extract(text, filename, registry, helpers, lines, _tree_languages())
+
+
+def _notebook(
+    text: str,
+    registry: Registry | None,
+    helpers: HelperTable | None,
+    lines: Lines | None,
+    tree: frozenset[str],
+) -> Extraction:
+    """A notebook's code cells: one Python program (and shell lines), read on its tree."""
+    from apispec.lint.extract.regions import notebook
+    from apispec.lint.extract.tree import extract_tree
+    from apispec.lint.languages.embedded import remap
+
+    known = collections(registry)
+    lines = lines if lines is not None else Lines(text)
+    refs: list[Reference] = []
+    defined = []
+    for region in notebook(text):
+        offsets = [*region.offsets, (region.offsets[-1] + 1) if region.offsets else 0]
+        if region.language in tree:
+            found, learnt = extract_tree(
+                region.text, region.language, known, None, helpers, evidence_text=text
+            )
+            defined.extend(learnt)
+        else:
+            found = extract_region(region.text, region.language, known, 0, len(region.text))
+        refs.extend(remap(ref, offsets, lines) for ref in found)
+    refs.sort(key=lambda ref: ref.span.start)
+    return Extraction(refs, defined)
 
 
 def extract_references(

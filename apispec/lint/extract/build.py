@@ -10,7 +10,7 @@ query mapping. Whether the path is this API's is decided by evidence.py.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import unquote_plus
 
 from apispec.lint.extract.ir import AltV, Hole, Lit, MapV, ObjV, ParamV, Piece, SeqV, Text, Value
@@ -30,23 +30,27 @@ class Flat:
     chars: str
     offsets: list[int]  # file offset of each character (a hole: its start)
     holes: list[Hole | None]  # the hole a U+0000 stands for
+    variable: list[bool] = field(default_factory=list)  # a variable's word (ir.Lit.var)
 
     @classmethod
     def of(cls, text: Text) -> Flat:
         chars: list[str] = []
         offsets: list[int] = []
         holes: list[Hole | None] = []
+        variable: list[bool] = []
         for piece in text.pieces:
             if isinstance(piece, Lit):
                 for i, ch in enumerate(piece.text):
                     chars.append(ch)
                     offsets.append(piece.offset(i))
                     holes.append(None)
+                    variable.append(piece.var)
             else:
                 chars.append("\0")
                 offsets.append(piece.start)
                 holes.append(piece)
-        return cls("".join(chars), offsets, holes)
+                variable.append(False)
+        return cls("".join(chars), offsets, holes, variable)
 
     def end_of(self, index: int) -> int:
         hole = self.holes[index]
@@ -120,7 +124,7 @@ def segments(loc: Located) -> tuple[list[Segment], str, Span] | None:
             j += 1
         text = s[k:j]
         span = Span(flat.offsets[k], flat.end_of(j - 1))
-        if "\0" in text or _SLOT.fullmatch(text):
+        if "\0" in text or _SLOT.fullmatch(text) or all(flat.variable[k:j]):
             found.append(Segment(flat.source(k, j), True, span))
             shown.append("{}")
         elif text.isdigit():

@@ -116,8 +116,10 @@ class FileEvidence:
             if named:
                 return "/api/v2 in URL; the URL names this API", False
             host = host_of(loc.prefix)
-            if host is not None and self.api_hosts and host not in self.api_hosts:
-                return None  # another service's host
+            if host is not None and self.api_hosts:
+                if host not in self.api_hosts:
+                    return None  # another service's host
+                return "/api/v2 in URL; the host of this API's other URLs", False
             has_host = bool(loc.prefix.strip("/"))
             if has_host and not known_path and first != "session":
                 return None  # another product's /api/v2 (its first segment is not ours)

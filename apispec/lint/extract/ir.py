@@ -15,7 +15,7 @@ Every offset here is a character offset into the decoded text of the file.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # -- expressions ------------------------------------------------------------------
 
@@ -29,6 +29,10 @@ class Lit:
     # offset of every character when the text is not a contiguous copy of the source
     # (escapes, line continuations); None: text[i] stands at start + i
     offsets: tuple[int, ...] | None = None
+    # a word a variable held, put into a larger string: as a path segment it is a
+    # parameter (`f"{base}/timeseries/{sid}/{window}"` names `{type}`, whatever
+    # `window` held when the code was read)
+    var: bool = False
 
     def offset(self, index: int) -> int:
         if self.offsets is None:
@@ -49,6 +53,16 @@ class Str:
     end: int
     # a format template (`%s`, `{0}`, `{}`): its slots are filled by a format call
     template: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Interp:
+    """An interpolation inside a string (`{pid}`, `${id}`, `$($g.id)`): its expression, and
+    its own span with the delimiters, which a placeholder of unknown value shows."""
+
+    expr: Expr
+    start: int
+    end: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +195,9 @@ class Opaque:
     end: int
 
 
-Expr = Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | Opaque
+Expr = (
+    Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | Opaque | Interp
+)
 
 # -- values -----------------------------------------------------------------------
 
@@ -298,20 +314,76 @@ def hole_of(text: str, start: int, end: int, hint: str = "", param: Param | None
     return Text((Hole(text, start, end, hint, param),))
 
 
-@dataclass
-class Function:
-    """A function or method definition, as wrapper summaries read it."""
+Params = list[tuple[str, str, Expr | None]]  # (name, kind "", "*", "**", default)
 
-    node_id: int
-    name: str
-    params: list[tuple[str, str, Expr | None]]  # (name, kind "", "*", "**", default)
-    start: int
-    end: int
-    owner: str | None = None  # the class it is a method of
-    receiver: str | None = None  # Go's `c` in `func (c *Client)`; self/this are implicit
-    returns: list[Callable[[], Expr]] = field(default_factory=list)  # lowered on demand
-    exported: bool = True
-    types: dict[str, str] = field(default_factory=dict)  # parameter -> its declared type
+
+class Function:
+    """A function or method definition, as scopes, wrappers and returns read it.
+
+    Its parameters and returns are read from the tree the first time they are asked
+    for: a file defines many functions, value flow looks into few.
+    """
+
+    __slots__ = (
+        "_load",
+        "_params",
+        "_returns",
+        "_types",
+        "end",
+        "exported",
+        "name",
+        "node_id",
+        "owner",
+        "receiver",
+        "start",
+    )
+
+    def __init__(
+        self,
+        node_id: int,
+        name: str,
+        start: int,
+        end: int,
+        load: Callable[[], tuple[Params, dict[str, str], list[Callable[[], Expr]]]],
+        owner: str | None = None,
+        exported: bool = True,
+    ) -> None:
+        self.node_id = node_id
+        self.name = name
+        self.start = start
+        self.end = end
+        self.owner = owner  # the class it is a method of
+        self.receiver: str | None = None  # Go's `c` in `func (c *Client)`; self is implicit
+        self.exported = exported
+        self._load = load
+        self._params: Params | None = None
+        self._types: dict[str, str] = {}
+        self._returns: list[Callable[[], Expr]] = []
+
+    def _loaded(self) -> None:
+        if self._params is None:
+            self._params, self._types, self._returns = self._load()
+
+    @property
+    def params(self) -> Params:
+        self._loaded()
+        assert self._params is not None
+        return self._params
+
+    @property
+    def types(self) -> dict[str, str]:
+        """Declared parameter types (`client: PrtgClient`)."""
+        self._loaded()
+        return self._types
+
+    @property
+    def returns(self) -> list[Callable[[], Expr]]:
+        """The expressions it returns, each lowered when asked for."""
+        self._loaded()
+        return self._returns
+
+    def __repr__(self) -> str:
+        return f"Function({self.name!r}, {self.start}-{self.end})"
 
 
 def argument(args: tuple[Arg, ...] | list[Arg], where: tuple[int, str]) -> Arg | None:

@@ -91,17 +91,17 @@ def extract(
 ) -> Extraction:
     """The calls in `text` and the helpers it defines (for the repository pass).
 
+    `tree`: languages read by the tree path where a region holds them (a Markdown
+    block, a notebook cell).
+
     `lines` are the text's, when the caller made them already (the engine does).
-    `tree`: languages read on syntax trees; code of theirs embedded in this file (a
-    Markdown fence, a notebook cell) is read so too.
     """
     table = helpers if helpers is not None else HelperTable()
     if not might_reference(text) and not (table and table.names_in(text.lower())):
         return Extraction([], [])
     language = language_of(filename, text)
     shared = _Text(text, collections(registry), table, lines)
-    shared.tree, shared.filename = tree, filename
-    refs = _region(shared, language, 0, len(text))
+    refs = _region(shared, language, 0, len(text), tree)
     return Extraction(refs, shared.defined)
 
 
@@ -118,8 +118,6 @@ class _Text:
         self.helpers = helpers
         self.evidence = Evidence(text, known, helpers.names_in(self.lower))
         self.defined: list[Helper] = []  # the helpers this text defines
-        self.tree: frozenset[str] = frozenset()  # languages whose regions go to the tree path
-        self.filename = ""
 
     def learn(self, found: list[Helper]) -> None:
         """Add helpers defined in the text (any region) to what its regions may call."""
@@ -140,7 +138,9 @@ def extract_region(
     return _region(_Text(text, known, HelperTable()), language, pos, endpos)
 
 
-def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Reference]:
+def _region(
+    shared: _Text, language: str, pos: int, endpos: int, tree: frozenset[str] = frozenset()
+) -> list[Reference]:
     text = shared.text
     if language == "prose":
         return []
@@ -167,8 +167,8 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         regions = embedded.terraform(Source(text, dialect("hcl"), pos, endpos, shared.lines))
     else:
         regions = embedded.notebook(Source(text, dialect("json"), pos, endpos, shared.lines))
-    treed = [r for r in regions if r.language in shared.tree]
-    regions = [r for r in regions if r.language not in shared.tree]
+    tree_refs = _tree_regions(shared, [r for r in regions if r.language in tree])
+    regions = [r for r in regions if r.language not in tree]
     # Every region first, for the helpers it defines: a notebook cell or a Markdown
     # block may call a helper another one defines.
     scanned: list[tuple[Region, _Text, Source, Context]] = []
@@ -194,52 +194,42 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         if own is not shared:
             found = [embedded.remap(ref, region.offsets or [], shared.lines) for ref in found]
         refs.extend(found)
-    for tree_language in dict.fromkeys(r.language for r in treed):
-        refs.extend(
-            _tree_regions(shared, tree_language, [r for r in treed if r.language == tree_language])
-        )
-    if len(regions) + len(treed) > 1:  # regions may overlap (a notebook's shell lines, ...)
+    refs.extend(tree_refs)
+    if len(regions) + len(tree_refs) > 1:  # regions may overlap (a notebook's shell lines)
         refs.sort(key=lambda ref: ref.span.start)
     return refs
 
 
-def _tree_regions(shared: _Text, language: str, regions: list[Region]) -> list[Reference]:
-    """A tree language's regions of one file, read on its syntax tree.
-
-    The regions that are spans of the file are read as one text with everything else
-    blanked (positions and lines stay the file's; the blocks of one file share their
-    names and helpers, as a notebook's cells do); a region with a text of its own is
-    read alone and its references mapped back. Evidence is the whole file's."""
+def _tree_regions(shared: _Text, regions: list[Region]) -> list[Reference]:
+    """Regions in tree languages: the code of each language joined into one text, as a
+    notebook's cells share one namespace (and a page's blocks often share a helper),
+    read by the tree path with the file's own evidence, positions mapped back."""
     from apispec.lint.extract.tree import extract_tree
     from apispec.lint.languages import embedded
 
-    found: list[Reference] = []
-    spans = [r for r in regions if r.text is None]
-    if spans:
-        chars = [c if c in "\r\n" else " " for c in shared.text]
-        for region in spans:
-            chars[region.start : region.end] = shared.text[region.start : region.end]
-        blanked = "".join(chars)
-        refs, defined = extract_tree(
-            blanked,
-            language,
-            shared.known,
-            shared.lines,
-            shared.helpers,
-            shared.filename,
-            shared.text,
+    refs: list[Reference] = []
+    for language in sorted({r.language for r in regions}):
+        chunks: list[str] = []
+        offsets: list[int] = []
+        for region in (r for r in regions if r.language == language):
+            code = (
+                region.text if region.text is not None else shared.text[region.start : region.end]
+            )
+            where = (
+                region.offsets
+                if region.offsets is not None
+                else range(region.start, region.end + 1)
+            )
+            chunks.append(code + "\n")
+            offsets.extend(list(where)[: len(code)])
+            offsets.append(offsets[-1] + 1 if offsets else region.start)
+        virtual = "".join(chunks)
+        found, defined = extract_tree(
+            virtual, language, shared.known, helpers=shared.helpers, evidence_text=shared.text
         )
         shared.learn(defined)
-        found.extend(refs)
-    for region in regions:
-        if region.text is None:
-            continue
-        refs, defined = extract_tree(
-            region.text, language, shared.known, None, shared.helpers, shared.filename, shared.text
-        )
-        shared.learn(defined)
-        found.extend(embedded.remap(ref, region.offsets or [], shared.lines) for ref in refs)
-    return found
+        refs.extend(embedded.remap(ref, offsets, shared.lines) for ref in found)
+    return refs
 
 
 def references(

@@ -101,7 +101,10 @@ def parameter(
         return Text((Hole(name, start, end, name.lower(), param_id),))
     if declared is not None:
         return declared
-    if default is not None:
+    if default is not None and function.name in resolver.knowledge.constructors:
+        # a constructor's default is the object's value unless a caller says otherwise
+        # (`def __init__(self, base="https://prtg:1616/api/v2")`); another function's
+        # parameter varies with its callers: it stays a parameter
         return resolver.value(default, replace(ctx, pos=default.start), depth + 1)
     owner = resolver.duck.get(name)
     if owner is not None:  # `s.paginate(...)` elsewhere: `s` is what has paginate

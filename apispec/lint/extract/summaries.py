@@ -113,7 +113,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
     return helpers
 
 
-def _spreads_keywords(request: Request, function) -> bool:  # type: ignore[no-untyped-def]
+def _spreads_keywords(request: Request, function: Function) -> bool:
     """Whether the request's call hands on the wrapper's own `**kwargs`."""
     names = {name for name, kind, _ in function.params if kind == "**"}
     return any(
@@ -150,7 +150,7 @@ def _client_verbs(finder: Requests, helpers: list[Helper]) -> list[Helper]:
     return found
 
 
-def _template(finder: Requests, function) -> tuple[Request, int] | None:  # type: ignore[no-untyped-def]
+def _template(finder: Requests, function: Function) -> tuple[Request, int] | None:
     """The wrapper's request with its parameters open, and where the path parameter is."""
     for call in finder.calls_in(function):
         ctx = Ctx(call.start, function, open=function.node_id)
@@ -191,7 +191,7 @@ def _method_param(
     return None, None, None
 
 
-def _query_param(function, request: Request) -> tuple[int | None, str | None, bool]:  # type: ignore[no-untyped-def]
+def _query_param(function: Function, request: Request) -> tuple[int | None, str | None, bool]:
     for option in options(request.query) if request.query is not None else []:
         param = None
         if isinstance(option, ParamV):

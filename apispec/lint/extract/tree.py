@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from apispec.lint.extract import parse as parse_module
 from apispec.lint.extract.build import (
     Located,
     header_values,
@@ -26,14 +27,14 @@ from apispec.lint.extract.build import (
 from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
-from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text
+from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
-from apispec.lint.reference import QueryValue, Reference
+from apispec.lint.reference import QueryValue, Reference, Span
 
 _VERB = re.compile(r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.I)
 _PATTERN = re.compile(r"[*^$()\[\]]|/:[A-Za-z]|\s")
@@ -67,13 +68,19 @@ def extract_tree(
     lines: Lines | None = None,
     helpers: HelperTable | None = None,
     filename: str = "",
-    whole: str | None = None,
+    evidence_text: str | None = None,
 ) -> tuple[list[Reference], list[Helper]]:
     """The References of one file (or region) in a tree language, and the wrappers it defines.
 
-    `whole`: the file a region is part of, whose evidence counts (a Markdown file names
-    its API once, in prose or in another block)."""
-    parsed = parse(text, grammar_for(language, filename))
+    `evidence_text`: the whole file a region is part of (its prose names the API too).
+    """
+    grammar = grammar_for(language, filename)
+    kept = parse_module.TREES
+    parsed = (
+        kept.parse(filename, text, grammar)
+        if kept is not None and filename
+        else parse(text, grammar)
+    )
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
@@ -88,7 +95,7 @@ def extract_tree(
             found.append(Found(request, loc, request.method, request.call.callee))
             used.update(loc.flat.offsets)
     found.extend(_orphans(model, finder, used))
-    evidence = FileEvidence.of(whole if whole is not None else text, known)
+    evidence = FileEvidence.of(evidence_text if evidence_text is not None else text, known)
     for item in found:
         evidence.learn(item.loc)
     for ref in model.strings:
@@ -162,6 +169,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
             continue
         method = _verb_of(call.callee) if call is not None else None
+        sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
         for text in texts(value):
             loc = locate(text)
             if loc is None:
@@ -171,7 +179,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
                 continue  # a lone word is a path only as a request's argument
             if any(c.isspace() for c in loc.prefix):
                 continue  # `"DELETE /api/v2/..."`: a line of text, not a URL
-            found.append(Found(None, loc, method, call.callee if call else ""))
+            found.append(Found(sent, loc, method, call.callee if call else ""))
     return found
 
 
@@ -184,6 +192,26 @@ def _enclosing_call(model: FileModel, literal: Str) -> CallE | None:
         elif call.start > literal.start:
             break
     return best
+
+
+_QUERY_KEYWORDS = ("params", "query", "searchparams", "search_params", "qs")
+
+
+def _verb_request(
+    call: CallE | None, url: Value, method: str | None, finder: Requests, ctx: Ctx
+) -> Request | None:
+    """A verb-named call no row knows (`session.get(url, params={...})` on an object of
+    unknown class): its query and headers keywords are read as a client's would be."""
+    if call is None or method is None:
+        return None
+    request = Request(call, url, method, row="verb")
+    for arg in call.args:
+        name = (arg.name or "").lower()
+        if name in _QUERY_KEYWORDS and request.query is None:
+            request.query = finder.resolver.value(arg.value, ctx)
+        elif name == "headers" and request.headers is None:
+            request.headers = finder.resolver.value(arg.value, ctx)
+    return request
 
 
 def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
@@ -237,10 +265,12 @@ def _reference(
     if built is None:
         return None
     segs, path, span = built
+    if all(s.is_param for s in segs):
+        return None  # no literal segment: nothing says which endpoint (`f"{base}/{a}/{b}"`)
     line, column = lines.position(span.start)
     end_line, end_column = lines.position(span.end)
     query: list[QueryValue] = url_query(loc)
-    headers: list[tuple[str, str, object]] = []
+    headers: list[tuple[str, str, Span | None]] = []
     if request is not None:
         seen = {q.name for q in query}
         for extra in (request.query, *request.extra_query):
@@ -248,7 +278,7 @@ def _reference(
                 if q.name not in seen:
                     query.append(q)
                     seen.add(q.name)
-        headers = header_values(request.headers)  # type: ignore[assignment]
+        headers = header_values(request.headers)
     ref = Reference(
         path=path,
         segments=tuple(segs),
@@ -259,7 +289,7 @@ def _reference(
         end_column=end_column,
         method=item.method,
         query=tuple(query),
-        headers=tuple(headers),  # type: ignore[arg-type]
+        headers=tuple(headers),
         language=language,
         evidence=why,
         extra={},

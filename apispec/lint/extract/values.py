@@ -11,6 +11,7 @@ it is written. The walk is bounded by steps and depth, never by characters.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from itertools import product
@@ -41,6 +42,7 @@ from apispec.lint.extract.ir import (
     Function,
     Hole,
     Index,
+    Interp,
     ListE,
     Lit,
     Mapping,
@@ -55,6 +57,8 @@ from apispec.lint.extract.ir import (
     Value,
     argument,
 )
+
+_WORD = re.compile(r"[A-Za-z][\w.-]*")
 
 if TYPE_CHECKING:
     from apispec.lint.extract.lower import FileModel
@@ -85,10 +89,12 @@ class Resolver:
             return self.hole(expr)
         if isinstance(expr, Str):
             return self._string(expr, ctx, depth)
+        if isinstance(expr, Interp):
+            return self.value(expr.expr, ctx, depth)
         if isinstance(expr, Name):
             return names.name(self, expr.name, ctx, depth, expr.start, expr.end)
         if isinstance(expr, Concat):
-            return self.concat([self.value(p, ctx, depth + 1) for p in expr.parts], expr.parts)
+            return self.concat([self.value(p, ctx, depth + 1) for p in expr.parts], expr.parts, ctx)
         if isinstance(expr, Format):
             return formats.format_value(self, expr, ctx, depth)
         if isinstance(expr, Mapping):
@@ -119,7 +125,8 @@ class Resolver:
             if isinstance(piece, Lit):
                 pieces.append(piece)
                 continue
-            value = self.value(piece, ctx, depth + 1)
+            inner = piece.expr if isinstance(piece, Interp) else piece
+            value = self.value(inner, ctx, depth + 1)
             found = options(value)
             choices = self._choices(found, piece) if len(found) > 1 else []
             if len(choices) > 1:
@@ -128,7 +135,7 @@ class Resolver:
             elif choices:
                 pieces.extend(choices[0].pieces)
             else:
-                pieces.extend(self.text_of(found[0], piece).pieces)
+                pieces.extend(self._variable(self.text_of(found[0], piece), inner, ctx).pieces)
         if not alternatives:
             return Text(tuple(pieces))
         return self._expand(pieces, alternatives)
@@ -169,6 +176,25 @@ class Resolver:
             return [Text((Hole(source, expr.start, expr.end, "|".join(hints), param),))]
         return texts
 
+    def _variable(self, text: Text, expr: Expr, ctx: Ctx) -> Text:
+        """A single word a name holds, interpolated or joined into a string, marked as a
+        variable's (a path segment of it is a parameter); a wrapper's bound argument is
+        the caller's text as written, never marked."""
+        if not isinstance(expr, (Name, Attr, Index)):
+            return text
+        if (
+            isinstance(expr, Name)
+            and ctx.env is not None
+            and any(k == expr.name for k, _ in ctx.env)
+        ):
+            return text
+        if not (len(text.pieces) == 1 and isinstance(text.pieces[0], Lit)):
+            return text
+        lit = text.pieces[0]
+        if not _WORD.fullmatch(lit.text):
+            return text
+        return Text((Lit(lit.text, lit.start, lit.offsets, True),))
+
     def text_of(self, value: Value, expr: Expr) -> Text:
         text = self.model.parsed.text[expr.start : expr.end]
         found = as_text(value, expr.start, expr.end, text)
@@ -179,12 +205,15 @@ class Resolver:
             return Text((Hole(text, expr.start, expr.end, first.hint, first.param),))
         return found
 
-    def concat(self, values: Sequence[Value], exprs: Sequence[Expr]) -> Value:
+    def concat(
+        self, values: Sequence[Value], exprs: Sequence[Expr], ctx: Ctx | None = None
+    ) -> Value:
         """Operands joined as strings (each alternative of each operand)."""
         if all(isinstance(v, SeqV) for v in values) and values:  # list + list
             items: list[Value] = []
             for v in values:
-                items.extend(v.items)  # type: ignore[union-attr]
+                if isinstance(v, SeqV):
+                    items.extend(v.items)
             return SeqV(tuple(items))
         pieces: list[Piece] = []
         alternatives: list[list[Text]] = []
@@ -197,7 +226,11 @@ class Resolver:
             elif choices:
                 pieces.extend(choices[0].pieces)
             else:
-                pieces.extend(self.text_of(found[0], expr).pieces)
+                text = self.text_of(found[0], expr)
+                joined = ctx is not None and len(values) > 1
+                pieces.extend(
+                    self._variable(text, expr, ctx).pieces if joined and ctx else text.pieces
+                )
         if not alternatives:
             return Text(tuple(pieces))
         return self._expand(pieces, alternatives)

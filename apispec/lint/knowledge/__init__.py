@@ -187,4 +187,5 @@ class Knowledge:
 @cache
 def knowledge(language: str) -> Knowledge:
     """The rows of `language` (its module under apispec.lint.knowledge)."""
-    return import_module(f"apispec.lint.knowledge.{language}").KNOWLEDGE  # type: ignore[no-any-return]
+    found: Knowledge = import_module(f"apispec.lint.knowledge.{language}").KNOWLEDGE
+    return found

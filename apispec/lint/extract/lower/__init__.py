@@ -237,6 +237,7 @@ class Lowering:
     # body is one too, but what it holds always runs before what follows in the function
     block_types: ClassVar[frozenset[str]] = frozenset({"block"})
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
+    function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
 
     def __init__(self, parsed: Parsed) -> None:
         self.parsed = parsed
@@ -261,6 +262,24 @@ class Lowering:
             return found[0]
 
         return get
+
+    def returned(self, function: Node) -> list[Node]:
+        """The expressions a function's own `return` statements give (nested functions' not)."""
+        from tree_sitter import QueryCursor
+
+        cursor = QueryCursor(
+            query(self.parsed.language, f"{self.query_name or self.parsed.language}-returns")
+        )
+        cursor.set_byte_range(function.start_byte, function.end_byte)
+        found = []
+        for _, captures in cursor.matches(function):
+            node = captures["return.value"][0]
+            owner = node.parent
+            while owner is not None and owner.type not in self.function_types:
+                owner = owner.parent
+            if owner is not None and owner.id == function.id:
+                found.append(node)
+        return found
 
     def opaque(self, node: Node) -> Opaque:
         start, end = self.span(node)
@@ -327,7 +346,8 @@ def query(language: str, name: str) -> Query:
 @cache
 def lowering_class(language: str) -> type[Lowering]:
     module = import_module(f"apispec.lint.extract.lower.{language}")
-    return module.LOWERING  # type: ignore[no-any-return]
+    found: type[Lowering] = module.LOWERING
+    return found
 
 
 def lower(
@@ -428,15 +448,6 @@ def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
         model.assigns.setdefault(key, []).append(assign)
 
 
-def _return(lowering: Lowering, model: FileModel, captures: Captures) -> None:
-    if "return.value" not in captures:
-        return
-    node = captures["return.value"][0]
-    function = model.function_at(lowering.char(node.start_byte))
-    if function is not None:
-        function.returns.append(lowering.lazy(node))
-
-
 def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     if "for.iter" not in captures:
         return
@@ -472,7 +483,6 @@ def _decorator(lowering: Lowering, model: FileModel, captures: Captures) -> None
 _STATEMENTS = {
     "call": _call,
     "assign": _assign,
-    "return": _return,
     "for": _for,
     "import": _import,
     "string": _string,

@@ -10,7 +10,7 @@ receiver (`c` in `func (c *Client) get(...)`) is the object, its type the owner.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.ir import (
@@ -25,6 +25,7 @@ from apispec.lint.extract.ir import (
     Lit,
     Mapping,
     Name,
+    Params,
     Str,
 )
 from apispec.lint.extract.lower import Lowering
@@ -51,6 +52,7 @@ def package_name(path: str) -> str:
 
 class GoLowering(Lowering):
     language = "go"
+    function_types = frozenset(_FUNCTIONS)
     block_types = frozenset(
         {"block", "expression_case", "type_case", "default_case", "communication_case"}
     )
@@ -297,9 +299,6 @@ class GoLowering(Lowering):
 
     def function(self, node: Node) -> Function | None:
         start, end = self.span(node)
-        params_node = node.child_by_field_name("parameters")
-        params, types = self._params(params_node) if params_node is not None else ([], {})
-        name = ""
         owner: str | None = None
         receiver: str | None = None
         if node.type == "func_literal":
@@ -320,9 +319,17 @@ class GoLowering(Lowering):
                 kind = kinds[0].child_by_field_name("type") if kinds else None
                 owner = _type_name(self.text(kind)) if kind is not None else None
             owner = owner.rsplit(".", 1)[-1] if owner else owner
-        function = Function(node.id, name, params, start, end, owner, receiver, types=types)
-        function.exported = node.type != "func_literal"
+        exported = node.type != "func_literal"
+        function = Function(
+            node.id, name, start, end, lambda: self._signature(node), owner, exported
+        )
+        function.receiver = receiver
         return function
+
+    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+        params_node = node.child_by_field_name("parameters")
+        params, types = self._params(params_node) if params_node is not None else ([], {})
+        return params, types, [self.lazy(n) for n in self.returned(node)]
 
     def _literal_name(self, node: Node) -> str:
         """`send := func(...) {...}`: a function literal named by what it is assigned to."""
@@ -337,8 +344,8 @@ class GoLowering(Lowering):
                         return self.text(names[0])
         return ""
 
-    def _params(self, node: Node) -> tuple[list[tuple[str, str, Expr | None]], dict[str, str]]:
-        params: list[tuple[str, str, Expr | None]] = []
+    def _params(self, node: Node) -> tuple[Params, dict[str, str]]:
+        params: Params = []
         types: dict[str, str] = {}
         for child in node.named_children:
             if child.type not in ("parameter_declaration", "variadic_parameter_declaration"):

@@ -22,11 +22,9 @@
 (func_literal) @function
 (type_spec name: (type_identifier) @class.name type: (struct_type)) @class
 
-(return_statement (expression_list) @return.value) @return
-
 (for_statement (range_clause left: (_) @for.target right: (_) @for.iter)) @for
 
 (import_spec) @import
 
-(interpreted_string_literal) @string
-(raw_string_literal) @string
+((interpreted_string_literal) @string (#match? @string "/|[Aa][Pp][Ii]|[Pp][Rr][Tt][Gg]|:1616"))
+((raw_string_literal) @string (#match? @string "/|[Aa][Pp][Ii]|[Pp][Rr][Tt][Gg]|:1616"))

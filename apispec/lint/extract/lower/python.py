@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.ir import (
@@ -15,10 +15,12 @@ from apispec.lint.extract.ir import (
     Format,
     Function,
     Index,
+    Interp,
     ListE,
     Lit,
     Mapping,
     Name,
+    Params,
     Str,
 )
 from apispec.lint.extract.lower import Lowering
@@ -33,6 +35,7 @@ _SKIP = frozenset({"comment", "(", ")", ",", "[", "]", "{", "}", ":"})
 class PythonLowering(Lowering):
     language = "python"
     self_names = frozenset({"self", "cls"})
+    function_types = frozenset({"function_definition", "lambda"})
 
     def expr(self, node: Node) -> Expr:
         method = _EXPRESSIONS.get(node.type)
@@ -121,7 +124,8 @@ class PythonLowering(Lowering):
             elif kind == "interpolation":
                 inner = child.child_by_field_name("expression")
                 if inner is not None:
-                    pieces.append(self.expr(inner))
+                    at, until = self.span(child)
+                    pieces.append(Interp(self.expr(inner), at, until))
         template = "f" not in prefix
         return Str(tuple(pieces), start, end, template)
 
@@ -237,23 +241,28 @@ class PythonLowering(Lowering):
     def function(self, node: Node) -> Function | None:
         start, end = self.span(node)
         if node.type == "lambda":
-            body = node.child_by_field_name("body")
-            params_node = node.child_by_field_name("parameters")
             name = ""
             parent = node.parent
             if parent is not None and parent.type == "assignment":
                 left = parent.child_by_field_name("left")
                 if left is not None and left.type == "identifier":
                     name = self.text(left)
-            params = self._params(params_node) if params_node is not None else []
-            function = Function(node.id, name, params, start, end)
-            if body is not None:
-                function.returns.append(self.lazy(body))
-            return function
+            return Function(node.id, name, start, end, lambda: self._lambda(node))
         name_node = node.child_by_field_name("name")
-        params_node = node.child_by_field_name("parameters")
         if name_node is None:
             return None
+        name = self.text(name_node)
+        exported = not name.startswith("__") or name in ("__init__", "__call__")
+        return Function(node.id, name, start, end, lambda: self._signature(node), exported=exported)
+
+    def _lambda(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+        body = node.child_by_field_name("body")
+        params_node = node.child_by_field_name("parameters")
+        params = self._params(params_node) if params_node is not None else []
+        return params, {}, [self.lazy(body)] if body is not None else []
+
+    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+        params_node = node.child_by_field_name("parameters")
         params = self._params(params_node) if params_node is not None else []
         types = self._types(params_node) if params_node is not None else {}
         in_class = (
@@ -263,12 +272,7 @@ class PythonLowering(Lowering):
         )
         if in_class and params and params[0][0] in ("self", "cls") and not _static(node):
             params = params[1:]
-        function = Function(node.id, self.text(name_node), params, start, end, types=types)
-        function.exported = not self.text(name_node).startswith("__") or self.text(name_node) in (
-            "__init__",
-            "__call__",
-        )
-        return function
+        return params, types, [self.lazy(n) for n in self.returned(node)]
 
     def _types(self, node: Node) -> dict[str, str]:
         """Declared parameter types (`client: PrtgClient`): the class a receiver is."""

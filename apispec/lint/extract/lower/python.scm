@@ -11,8 +11,6 @@
 (lambda) @function
 (class_definition name: (identifier) @class.name) @class
 
-(return_statement (_) @return.value) @return
-
 (for_statement left: (_) @for.target right: (_) @for.iter) @for
 (list_comprehension (for_in_clause left: (_) @for.target right: (_) @for.iter)) @for
 (dictionary_comprehension (for_in_clause left: (_) @for.target right: (_) @for.iter)) @for
@@ -24,5 +22,5 @@
 
 (decorator) @decorator
 
-(string) @string
-(concatenated_string) @string
+((string) @string (#match? @string "/|[Aa][Pp][Ii]|[Pp][Rr][Tt][Gg]|:1616"))
+((concatenated_string) @string (#match? @string "/|[Aa][Pp][Ii]|[Pp][Rr][Tt][Gg]|:1616"))
