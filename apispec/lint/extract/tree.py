@@ -165,10 +165,13 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         value = resolver.value(whole, Ctx(literal.start, function, open=open_id))
         if function is not None and _leads(value, function.node_id):
             continue  # a wrapper's own URL template: its callers are the calls
-        call = _enclosing_call(model, literal)
-        if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
+        ctx = Ctx(literal.start, function)
+        call = _enclosing_call(model, literal) or _sending_call(ref.calls(), finder, ctx)
+        if call is not None and _not_a_request(call, finder, ctx):
             continue
         method = _verb_of(call.callee) if call is not None else None
+        if method is None and call is not None:
+            method = _verb_argument(call, finder, ctx)
         sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
         for text in texts(value):
             loc = locate(text)
@@ -237,6 +240,29 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
         and call.callee.lower() in _VERB_NAMES
         and any(isinstance(a.value, (Name, Opaque)) for a in call.args[1:])
     )
+
+
+def _sending_call(calls: list[CallE], finder: Requests, ctx: Ctx) -> CallE | None:
+    """The call around a literal that may send it: format and encoding calls are looked
+    through (`call("DELETE", fmt.Sprintf("%s/x", base))` is `call`'s)."""
+    for call in calls:
+        qualified = finder.resolver.qualified(call, ctx, 0)
+        if finder.knowledge.transform(qualified, call.callee) is None:
+            return call
+    return None
+
+
+def _verb_argument(call: CallE, finder: Requests, ctx: Ctx) -> str | None:
+    """A verb given to the call as a literal argument (`_api("GET", path)`)."""
+    for arg in call.args:
+        if arg.name is not None and arg.name.lower() not in ("method", "verb"):
+            continue
+        if not isinstance(arg.value, Str):
+            continue
+        literal = finder.resolver.literal(arg.value, ctx)
+        if literal is not None and literal.lower() in VERBS:
+            return literal.upper()
+    return None
 
 
 def _verb_of(callee: str) -> str | None:

@@ -123,6 +123,20 @@ class StringRef:
         """The whole expression the literal is part of (`base + "/x?" + query`)."""
         return self.literal if self._root is self._node else self._lowering.expr(self._root)
 
+    def calls(self) -> list[CallE]:
+        """The calls whose arguments hold the literal, innermost first, in its function
+        (lowered here: a call of a name the file never defines, `call("DELETE", url)`)."""
+        found: list[CallE] = []
+        lowering = self._lowering
+        node = self._node.parent
+        while node is not None and node.type not in lowering.function_types:
+            if node.type in lowering.call_types:
+                call = lowering.call(node)
+                if call is not None:
+                    found.append(call)
+            node = node.parent
+        return found
+
 
 @dataclass
 class FileModel:
@@ -238,6 +252,7 @@ class Lowering:
     block_types: ClassVar[frozenset[str]] = frozenset({"block"})
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
     function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
+    call_types: ClassVar[frozenset[str]] = frozenset()  # node types of calls
 
     def __init__(self, parsed: Parsed) -> None:
         self.parsed = parsed

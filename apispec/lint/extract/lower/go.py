@@ -53,6 +53,7 @@ def package_name(path: str) -> str:
 class GoLowering(Lowering):
     language = "go"
     function_types = frozenset(_FUNCTIONS)
+    call_types = frozenset({"call_expression"})
     block_types = frozenset(
         {"block", "expression_case", "type_case", "default_case", "communication_case"}
     )
