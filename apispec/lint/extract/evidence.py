@@ -121,8 +121,11 @@ class FileEvidence:
                     return None  # another service's host
                 return "/api/v2 in URL; the host of this API's other URLs", False
             has_host = bool(loc.prefix.strip("/"))
-            if has_host and not known_path and first != "session":
-                return None  # another product's /api/v2 (its first segment is not ours)
+            # another product's /api/v2 (its first segment is not ours); but a wrapper of a
+            # file that names this API, over a base of unknown host, says where paths go
+            own = wrapped and self.strong and host is None
+            if has_host and not known_path and first != "session" and not own:
+                return None
             if self.strong:
                 return "/api/v2 in URL; " + self.why(), False
             if self.bearer and (known_path or first == "session"):
