@@ -355,8 +355,26 @@ def query_string(resolver: Resolver, mapping: Value, call: CallE) -> Value:
             continue
         pieces.append(Lit(entry.key, entry.key_start))
         pieces.append(Lit("=", entry.key_end))
-        pieces.extend(as_text(scalar(entry.value), entry.key_start, entry.key_end).pieces)
+        value = as_text(scalar(entry.value), entry.key_start, entry.key_end)
+        pieces.extend(_encoded(p) if isinstance(p, Lit) else p for p in value.pieces)
     return Text(tuple(pieces))
+
+
+_RESERVED = {"&": "%26", "#": "%23", "+": "%2B", "%": "%25"}
+
+
+def _encoded(lit: Lit) -> Lit:
+    """A query value's text as the encoder writes it: `&`, `#`, `+` and `%` escaped (the
+    query is read back decoded, each character at the place it is written)."""
+    if not any(c in _RESERVED for c in lit.text):
+        return lit
+    chars: list[str] = []
+    offsets: list[int] = []
+    for k, c in enumerate(lit.text):
+        written = _RESERVED.get(c, c)
+        chars.append(written)
+        offsets.extend([lit.offset(k)] * len(written))
+    return Lit("".join(chars), lit.start, tuple(offsets), lit.var)
 
 
 _AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
