@@ -85,6 +85,10 @@ def parameter(
             if bound == name:
                 return value
     param_id = Param(function.node_id, index, name, kind)
+    if function.name in resolver.knowledge.constructors and function.node_id != ctx.open:
+        chained = _chained(resolver, function, index, depth)
+        if chained is not None:
+            return chained
     declared = typed(resolver, function.types.get(name))
     if declared is not None and (declared.kind == "client" or not declared.module):
         # `session: aiohttp.ClientSession`, `c *Client` (a class of the file): an object
@@ -114,6 +118,26 @@ def parameter(
     return Text((Hole(name, start, end, name.lower()),))
 
 
+def _chained(resolver: Resolver, function: Function, index: int, depth: int) -> Value | None:
+    """A constructor's parameter as another constructor of its class passes it
+    (`PrtgClient(string host) : this(new HttpClient { BaseAddress = ... })`)."""
+    model = resolver.model
+    for call in model.calls:
+        if call.callee != function.name or call.receiver is not None:
+            continue
+        if (
+            function.start <= call.start < function.end
+            or model.class_at(call.start) != function.owner
+        ):
+            continue
+        args = [a for a in call.args if a.name is None and not a.spread]
+        if len(args) != len(function.params) or index >= len(args):
+            continue
+        caller = model.function_at(call.start)
+        return resolver.value(args[index].value, Ctx(call.start, caller), depth + 1)
+    return None
+
+
 def typed(resolver: Resolver, written: str | None) -> ObjV | None:
     """An object of a declared type, when the type is a class the file knows or imports."""
     if not written:
@@ -131,6 +155,12 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
     if target is not None and name[:1].isupper():
         module = target.rsplit(".", 1)[0] if written == name else target
         return ObjV("instance", name, module=module)
+    if resolver.knowledge.types_by_name and target is None:
+        factory = resolver.knowledge.factory(name)
+        if factory is not None:  # `HttpClient http`: a client object
+            return ObjV("client", factory.name)
+        if name[:1].isupper():  # a class of another file of the namespace
+            return ObjV("instance", name)
     return None
 
 
@@ -316,6 +346,8 @@ def mutate(
     if isinstance(value, AltV):  # each value the name may hold gets the entry
         return alt(mutate(resolver, o, effect, call, ctx, depth) for o in value.options)
     args = [a for a in call.args if not a.spread]
+    if effect == "add":  # `.Add(k, v)` on a mapping, `.Add(x)` on a list
+        effect = "set" if len(args) >= 2 else "append"
     if effect == "set" and len(args) >= 2:
         key = resolver.literal(args[0].value, ctx, depth)
         entry = Entry(
@@ -387,7 +419,7 @@ def loop_value(resolver: Resolver, name: str, ctx: Ctx, depth: int) -> Value | N
     iterable = resolver.value(loop.iterable, replace(ctx, pos=loop.start), depth + 1)
     found = [
         element(item, loop.unpack) if loop.unpack >= 0 else item
-        for item in elements(resolver, iterable, ctx, depth, loop.pairs)
+        for item in elements(resolver, iterable, ctx, depth, loop.pairs, loop.unpack >= 0)
     ]
     if not found:
         return None
@@ -395,10 +427,18 @@ def loop_value(resolver: Resolver, name: str, ctx: Ctx, depth: int) -> Value | N
 
 
 def elements(
-    resolver: Resolver, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False
+    resolver: Resolver,
+    iterable: Value,
+    ctx: Ctx,
+    depth: int,
+    pairs: bool = False,
+    unpacked: bool = False,
 ) -> list[Value]:
-    """What a loop over a value visits: a list's items, a mapping's keys, an enum's members;
-    `pairs`: a list's (index, item) and a mapping's (key, value)."""
+    """What a loop over a value visits: a list's items, a mapping's keys, an enum's members.
+
+    `pairs`: the loop walks (key, value) pairs (Go's `range`): a list's (index, item), a
+    mapping's (key, value); `unpacked`: it unpacks each element (C#'s `foreach (var (k, v)
+    in map)`), so a mapping gives its entries as (key, value) pairs."""
     found: list[Value] = []
     for option in options(iterable):
         if isinstance(option, SeqV):
@@ -409,7 +449,7 @@ def elements(
         elif isinstance(option, MapV):
             found.extend(
                 SeqV((Text((Lit(e.key, e.key_start),)), e.value))
-                if pairs
+                if pairs or unpacked
                 else Text((Lit(e.key, e.key_start),))
                 for e in option.entries
                 if e.key is not None

@@ -105,6 +105,7 @@ KNOWLEDGE = Knowledge(
     },
     mutators={"Set": "set", "Add": "set"},
     header_setters=frozenset({"Set", "Add"}),
+    header_holders=("Header",),
     default_imports={
         name: module
         for module in ("net/http", "net/url", "fmt", "strings", "strconv", "os", "path", "flag")

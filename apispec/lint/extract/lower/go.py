@@ -9,7 +9,6 @@ list its callers unpack; a declared container's zero value is empty; generic cal
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.ir import (
@@ -308,15 +307,21 @@ class GoLowering(GoPlaces):
             owner = owner.rsplit(".", 1)[-1] if owner else owner
         exported = node.type != "func_literal"
         function = Function(
-            node.id, name, start, end, lambda: self._signature(node), owner, exported
+            node.id,
+            name,
+            start,
+            end,
+            lambda: self._signature(node),
+            lambda: [self.lazy(n) for n in self.returned(node)],
+            owner,
+            exported,
         )
         function.receiver = receiver
         return function
 
-    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+    def _signature(self, node: Node) -> tuple[Params, dict[str, str]]:
         params_node = node.child_by_field_name("parameters")
-        params, types = self._params(params_node) if params_node is not None else ([], {})
-        return params, types, [self.lazy(n) for n in self.returned(node)]
+        return self._params(params_node) if params_node is not None else ([], {})
 
     def _literal_name(self, node: Node) -> str:
         """`send := func(...) {...}`: a function literal named by what it is assigned to."""
