@@ -16,8 +16,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract import builders, names
-from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
-from apispec.lint.extract.imported import COMMON, Scope, in_scope, module_of, through
+from apispec.lint.extract.context import MAX_INLINE, Ctx, element, known_text, options, pairs
+from apispec.lint.extract.imported import COMMON, imported_client, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
@@ -34,7 +34,6 @@ from apispec.lint.extract.ir import (
     Str,
     Text,
     Value,
-    argument,
 )
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
@@ -69,12 +68,12 @@ class Requests:
         model: FileModel,
         knowledge: Knowledge,
         helpers: HelperTable | None = None,
-        filename: str = "",
+        module: str = "",
     ) -> None:
         self.model = model
+        self.module = module  # the file's dotted module path (relative imports resolve to it)
         self.knowledge = knowledge
-        directory = knowledge.scope == "directory"
-        self.scope = Scope(module_of(filename, directory), directory)
+        self.directory = knowledge.scope == "directory"  # Go: a package's files share a scope
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
@@ -167,6 +166,9 @@ class Requests:
         names.update(self.model.by_name)
         names.update(_VERB_WORDS)
         names.add("request")
+        if "()" in names:  # a client object called itself (`api("/x")`)
+            names.update(key for key in self.model.assigns if "." not in key)
+            names.update(self.model.imports)
         if self.helpers:
             names.update(h.name for h in self.helpers.helpers)
             names.update(h.name.lower() for h in self.helpers.helpers)
@@ -193,13 +195,13 @@ class Requests:
             Ctx(group[0].start, function),
             0,
             group[0].pairs,
-            any(loop.unpack >= 0 for loop in group),
+            any(pairs(loop.unpack) for loop in group),
         )
         if not items or len(items) > 12:
             return [()]
         return [
             tuple(
-                (loop.key, element(item, loop.unpack) if loop.unpack >= 0 else item)
+                (loop.key, element(item, loop.unpack) if loop.unpack != -1 else item)
                 for loop in group
             )
             for item in items
@@ -255,6 +257,12 @@ class Requests:
             if routed is not None:
                 return routed
         row, base, join, obj = self._row(call, receiver, ctx)
+        if row is not None and base is None and isinstance(call.receiver, Name):
+            for attr in self.knowledge.base_attrs:  # `axios.defaults.baseURL = ...` before
+                key = f"{call.receiver.name}.{attr}"
+                if key in self.model.assigns:
+                    base = resolver.name(key, ctx, 0)
+                    break
         if row is not None and function is None:
             return [self._request(call, row, ctx, base, join, obj)]
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
@@ -271,11 +279,14 @@ class Requests:
                     inner.append(request)
             return inner
         for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
-            if in_scope(helper, call, receiver, self.model.imports, self.scope):
-                sent = through(self.resolver, helper, call, ctx)
-                if sent is not None:
-                    sent.trusted = helper.strong
-                    return [sent]
+            if helper.client or not in_scope(
+                helper, call, receiver, self.model.imports, self.module, self.directory
+            ):
+                continue  # another module's function of that name, or a client object
+            sent = through(self.resolver, helper, call, ctx)
+            if sent is not None:
+                sent.trusted = helper.strong
+                return [sent]
         return []
 
     def calls_in(self, function: Function) -> list[CallE]:
@@ -368,34 +379,23 @@ class Requests:
     ) -> tuple[Client | None, Value | None, str, ObjV | None]:
         knowledge = self.knowledge
         for option in options(receiver) if receiver is not None else []:
-            if isinstance(option, ObjV) and option.kind in ("instance", "super"):
-                kind = self.client_class(option.name)
-                if kind is not None:
-                    option = ObjV("client", kind)
-            if isinstance(option, ObjV) and option.kind == "client":
-                row = knowledge.client("object:" + option.name, call.callee)
-                if row is not None:
-                    factory = next(
-                        (f for f in knowledge.factories.values() if f.name == option.name), None
-                    )
-                    base = option.field("base")
-                    if base is None and factory is not None and factory.base[1]:
-                        base = builders.set_later(self, call, factory.base[1])
-                    return row, base, factory.join if factory else "slash", option
-            if isinstance(option, ObjV) and option.kind == "module":
-                row = knowledge.client(option.name, call.callee)
-                if row is not None:
-                    return row, None, "slash", None
+            on_object = self._object_row(option, call)
+            if on_object is not None:
+                return on_object
         qualified = self.resolver.qualified(call, ctx, 0)
         if "." in qualified:
             on, _, callee = qualified.rpartition(".")
-            row = knowledge.client(on, callee)
+            row = knowledge.client(on, callee)  # `requests.get`
             if row is not None:
                 return row, None, "slash", None
-        elif call.receiver is None:  # a function or constructor called bare
+        elif call.receiver is None:  # a function or constructor called bare (`fetch(...)`)
             row = knowledge.client("", call.callee)
             if row is not None:
                 return row, None, "slash", None
+        if call.receiver is None and "." not in qualified:
+            itself = self._called_itself(call, ctx)
+            if itself is not None:
+                return itself
         if receiver is not None and any(builders.names_text(o) for o in options(receiver)):
             row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
             if row is not None:
@@ -405,6 +405,62 @@ class Requests:
             if row is not None:
                 return row, None, "slash", None
         return None, None, "slash", None
+
+    def _object_row(
+        self, option: Value, call: CallE
+    ) -> tuple[Client, Value | None, str, ObjV | None] | None:
+        """The row for a method of a client object (made here, of a client subclass, or
+        imported from the module that makes it), or of a client module."""
+        knowledge = self.knowledge
+        if isinstance(option, ObjV) and option.kind in ("instance", "super"):
+            kind = self.client_class(option.name)
+            if kind is not None:
+                option = ObjV("client", kind)
+        if isinstance(option, ObjV) and option.kind == "client":
+            row = knowledge.client("object:" + option.name, call.callee)
+            if row is not None:
+                factory = next(
+                    (f for f in knowledge.factories.values() if f.name == option.name), None
+                )
+                base = option.field("base")
+                if base is None and factory is not None and factory.base[1]:
+                    base = builders.set_later(self, call, factory.base[1])
+                return row, base, factory.join if factory else "slash", option
+        if isinstance(option, ObjV) and option.kind == "module":
+            row = knowledge.client(option.name, call.callee)
+            if row is not None:
+                return row, None, "slash", None
+            made = self._imported(option, call)
+            row = knowledge.client("object:" + made.name, call.callee) if made else None
+            if made is not None and row is not None:
+                return row, made.field("base"), self.join_of(made.name), made
+        return None
+
+    def _called_itself(
+        self, call: CallE, ctx: Ctx
+    ) -> tuple[Client, Value | None, str, ObjV | None] | None:
+        """A client object called itself: `api("/x")` for `api = ofetch.create(...)`."""
+        called = self.resolver.name(call.callee, ctx, 0, call.start, call.start)
+        for option in options(called):
+            if isinstance(option, ObjV) and option.kind == "module":
+                option = self._imported(option, call) or option
+            if isinstance(option, ObjV) and option.kind == "client":
+                row = self.knowledge.client("object:" + option.name, "()")
+                if row is not None:
+                    return row, option.field("base"), self.join_of(option.name), option
+        return None
+
+    def _imported(self, option: ObjV, call: CallE) -> ObjV | None:
+        """A client object another module exports, where this file imports it."""
+        if not self.helpers:
+            return None
+        language = self.model.language
+        return imported_client(self.helpers, option, language, self.module, call.start)
+
+    def join_of(self, kind: str) -> str:
+        """How the library of a client object kind joins a path onto its base."""
+        factory = next((f for f in self.knowledge.factories.values() if f.name == kind), None)
+        return factory.join if factory else "slash"
 
     def _request(
         self,
@@ -416,27 +472,23 @@ class Requests:
         obj: ObjV | None,
     ) -> Request:
         resolver = self.resolver
-        url_arg = argument(call.args, row.url)
-        url = (
-            resolver.value(url_arg.value, ctx)
-            if url_arg is not None
-            else Text((Hole("", call.start, call.start),))
-        )
+        found_url = resolver.place(call, row.url, row.config, ctx)
+        url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
         if row.url == RECEIVER and call.receiver is not None:
             url = resolver.value(call.receiver, ctx)
         method: str | None
         if row.method == "callee":
             method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
         elif isinstance(row.method, tuple):
-            arg = argument(call.args, row.method)
-            method = None
-            if arg is not None:
-                literal = resolver.literal(arg.value, ctx)
-                method = literal.upper() if literal else None
+            verb = resolver.place(call, row.method, row.config, ctx)
+            literal = known_text(verb) if verb is not None else None
+            method = literal.upper() if literal else None
+            if verb is None and row.method[0] < 0 and self._options_known(call, row, ctx):
+                method = "GET"  # a library whose method is an option sends GET without one
         else:
             method = row.method
-        query = self._place(call, row.query, ctx)
-        headers = self._place(call, row.headers, ctx)
+        query = resolver.place(call, row.query, row.config, ctx)
+        headers = resolver.place(call, row.headers, row.config, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
             query = self._from_spread(call, ctx, "params")
         if headers is None:
@@ -453,6 +505,8 @@ class Requests:
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
         request.query_keyword = row.query[1]
+        request.config = row.config
+        request.method_keyword = row.method[1] if isinstance(row.method, tuple) else ""
         if obj is not None:
             defaults = obj.field("params")
             if defaults is not None:
@@ -472,6 +526,20 @@ class Requests:
         end = function.end - 1 if function is not None else len(self.model.parsed.text)
         key = f"{holder}.{self.knowledge.request_url}"
         return names.url_parts(self.resolver, key, url, call.start, replace(ctx, pos=end), 0)
+
+    def _options_known(self, call: CallE, row: Client, ctx: Ctx) -> bool:
+        """Whether the call's options object, if any, is known whole (no unknown spread,
+        not a parameter): then a method it does not name is the library's default."""
+        if not row.config or any(a.spread for a in call.args):
+            return False
+        positional = [a for a in call.args if a.name is None and not a.spread]
+        for index in row.config:
+            if index >= len(positional) or index <= row.url[0]:
+                continue
+            for option in options(self.resolver.value(positional[index].value, ctx)):
+                if not isinstance(option, MapV) or option.partial:
+                    return False  # an options object the code does not show
+        return True
 
     def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
         """Headers set on the object a call is made on, or on the request object it makes.
@@ -562,12 +630,6 @@ class Requests:
             call.start < pos and self.model.scopes_at(pos)[0] == self.model.scopes_at(call.start)[0]
         )
 
-    def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
-        arg = argument(call.args, place)
-        if arg is None:
-            return None
-        return self.resolver.value(arg.value, ctx)
-
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
         for arg in call.args:
             if arg.spread != "**":
@@ -592,6 +654,7 @@ def _may_depend(request: Request, function: Function) -> bool:
     """Whether a request's URL has a piece named like one of the function's parameters
     (read with its parameters unbound, a parameter is a hole of its name)."""
     names = {name.lower() for name, _, _ in function.params}
+    names.update(name.lower() for name in function.members)
     if not names:
         return False
     return any(

@@ -17,6 +17,8 @@ from apispec.lint.extract.ir import (
     Function,
     Hole,
     Lit,
+    MapV,
+    ObjV,
     ParamV,
     Piece,
     SeqV,
@@ -60,7 +62,23 @@ def as_text(value: Value, start: int = 0, end: int = 0, text: str = "") -> Text:
         )
     if isinstance(value, AltV):
         return as_text(value.options[0], start, end, text) if value.options else Text(())
+    if isinstance(value, MapV) and value.query:  # `${new URLSearchParams(...)}`
+        return query_text(value)
     return Text((Hole(text, start, end, hint_of(text)),))
+
+
+def query_text(mapping: MapV) -> Text:
+    """A mapping as the query string a library encodes it to: `name=value&...`."""
+    pieces: list[Piece] = []
+    for entry in mapping.entries:
+        if entry.key is None:
+            continue
+        if pieces:
+            pieces.append(Lit("&", entry.key_start))
+        pieces.append(Lit(entry.key, entry.key_start))
+        pieces.append(Lit("=", entry.key_end))
+        pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
+    return Text(tuple(pieces))
 
 
 def options(value: Value) -> list[Value]:
@@ -78,13 +96,63 @@ def alt(values: Iterable[Value]) -> Value:
     return AltV(tuple(flat[:MAX_OPTIONS]))
 
 
+def known_text(value: Value) -> str | None:
+    """The text of a value wholly known (a method name), else None (also when it may be
+    one of several)."""
+    found = options(value)
+    text = found[0] if len(found) == 1 else None
+    if isinstance(text, Text) and text.pieces and all(isinstance(p, Lit) for p in text.pieces):
+        return "".join(p.text for p in text.pieces if isinstance(p, Lit))
+    return None
+
+
+def entry_of(value: Value, key: str) -> Value | None:
+    """The entry `key` of a mapping value: `a.b` a nested entry, `a|b` the first present."""
+    for name in key.split("|"):
+        found: Value | None = value
+        for part in name.split("."):
+            found = _entry(found, part) if found is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def _entry(value: Value, key: str) -> Value | None:
+    found: list[Value] = []
+    for option in options(value):
+        if isinstance(option, MapV):
+            for entry in reversed(option.entries):
+                if entry.key == key:
+                    found.append(entry.value)
+                    break
+    return alt(found) if found else None
+
+
 def sub(lit: Lit, start: int, end: int) -> Lit:
     if lit.offsets is None:
         return Lit(lit.text[start:end], lit.start + start)
     return Lit(lit.text[start:end], lit.offset(start), lit.offsets[start:end])
 
 
-def element(value: Value, index: int) -> Value:
+def pairs(unpack: int | str) -> bool:
+    """A loop that unpacks by position takes a mapping's entries as (key, value) pairs;
+    one that destructures by key (`for (const { path } of rows)`) takes whole items."""
+    return isinstance(unpack, int) and unpack >= 0
+
+
+def element(value: Value, index: int | str) -> Value:
+    """The `index`-th item of a sequence, or the entry `index` of a mapping or object
+    (a destructuring by key: `const { path, params } = row`)."""
+    if isinstance(index, str):
+        if isinstance(value, MapV):
+            for entry in reversed(value.entries):
+                if entry.key == index:
+                    return entry.value
+            return Text((Hole(index, value.start, value.end, index.lower()),))
+        if isinstance(value, ObjV):
+            found = value.field(index)
+            return found if found is not None else Text((Hole(index, 0, 0, index.lower()),))
+        return value
     if isinstance(value, SeqV) and 0 <= index < len(value.items):
         return value.items[index]
     return value

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.context import (
@@ -132,6 +133,9 @@ def transform(resolver: Resolver, kind: str, call: CallE, ctx: Ctx, depth: int) 
     args = [a for a in call.args if not a.spread]
     if kind.startswith("format:"):
         return _format_call(resolver, kind.split(":", 1)[1], call, args, ctx, depth)
+    if kind.startswith("urljoin:"):  # `urljoin:1,0`: the base is the second argument
+        base_at, path_at = (int(k) for k in kind.split(":", 1)[1].split(","))
+        return _urljoin(resolver, call, args, ctx, depth, base_at, path_at)
     handler = _TRANSFORMS.get(kind)
     if handler is None:
         return resolver.hole(call)
@@ -183,19 +187,83 @@ def _join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
     return join(resolver, as_text(separator), items, call)
 
 
-def _urljoin(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`urljoin(base, path)`: RFC 3986 resolution."""
+def _urljoin(
+    resolver: Resolver,
+    call: CallE,
+    args: list[Arg],
+    ctx: Ctx,
+    depth: int,
+    base_at: int = 0,
+    path_at: int = 1,
+) -> Value:
+    """`urljoin(base, path)`, `new URL(path, base)`: RFC 3986 resolution; one argument is
+    the URL itself."""
+    if len(args) == 1:
+        return resolver.value(args[0].value, ctx, depth + 1)
     if len(args) < 2:
         return resolver.hole(call)
     from apispec.lint.extract.build import join_base
 
-    base = as_text(resolver.value(args[0].value, ctx, depth + 1), call.start, call.end)
+    base = as_text(resolver.value(args[base_at].value, ctx, depth + 1), call.start, call.end)
     found = []
-    for path in options(resolver.value(args[1].value, ctx, depth + 1)):
+    for path in options(resolver.value(args[path_at].value, ctx, depth + 1)):
         joined = join_base(base, as_text(path, call.start, call.end), "rfc3986")
         if joined is not None:
             found.append(joined)
     return alt(found) if found else resolver.hole(call)
+
+
+def _items_join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`items.join(separator)` (the list is the receiver; a comma without a separator)."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    separator = (
+        as_text(resolver.value(args[0].value, ctx, depth + 1))
+        if args
+        else Text((Lit(",", call.end),))
+    )
+    return join(resolver, separator, resolver.value(call.receiver, ctx, depth + 1), call)
+
+
+def _query_map(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """A query builder made from a mapping (`new URLSearchParams({...})`), or empty."""
+    if not args:
+        return MapV((), call.start, call.end, query=True)
+    return alt(
+        replace(option, query=True) if isinstance(option, MapV) else option
+        for option in options(resolver.value(args[0].value, ctx, depth + 1))
+    )
+
+
+def _replace(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`"/devices/{id}".replace("{id}", id)`: each literal occurrence replaced."""
+    if call.receiver is None or len(args) < 2:
+        return resolver.hole(call)
+    old = resolver.literal(args[0].value, ctx, depth)
+    if not old:
+        return resolver.hole(call)
+    new = resolver.text_of(resolver.value(args[1].value, ctx, depth + 1), args[1].value)
+    return alt(
+        _replaced(v, old, new) if isinstance(v, Text) else v
+        for v in options(resolver.value(call.receiver, ctx, depth + 1))
+    )
+
+
+def _replaced(text: Text, old: str, new: Text) -> Text:
+    pieces: list[Piece] = []
+    for piece in text.pieces:
+        if not isinstance(piece, Lit) or old not in piece.text:
+            pieces.append(piece)
+            continue
+        at = 0
+        while (found := piece.text.find(old, at)) >= 0:
+            if found > at:
+                pieces.append(sub(piece, at, found))
+            pieces.extend(new.pieces)
+            at = found + len(old)
+        if at < len(piece.text):
+            pieces.append(sub(piece, at, len(piece.text)))
+    return Text(tuple(pieces))
 
 
 def _query_string(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
@@ -488,6 +556,9 @@ _TRANSFORMS = {
     "path_join_receiver": _path_join_receiver,
     "encode_receiver": _encode_receiver,
     "empty_mapping": _empty_mapping,
+    "items_join": _items_join,
+    "query_map": _query_map,
+    "replace": _replace,
     "join_first": _join_first,
     "uri": _uri,
     "append_segments": _append_segments,

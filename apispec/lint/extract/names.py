@@ -13,7 +13,19 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract import formats
-from apispec.lint.extract.context import Ctx, alt, element, is_param, key_span, options
+from apispec.lint.extract.context import (
+    Ctx,
+    alt,
+    as_text,
+    element,
+    entry_of,
+    is_param,
+    key_span,
+    options,
+    pairs,
+    query_text,
+    sub,
+)
 from apispec.lint.extract.ir import (
     AltV,
     CallE,
@@ -25,6 +37,7 @@ from apispec.lint.extract.ir import (
     ObjV,
     Param,
     ParamV,
+    Piece,
     SeqV,
     Text,
     Value,
@@ -51,6 +64,8 @@ def name(
                 # reassigned in the function (`if base == "" { base = os.Getenv(...) }`)
                 again = assigned_before(resolver, name, ctx, depth, given, function.node_id)
                 return again if again is not None else given
+        if name in function.members:
+            return member(resolver, function, name, ctx, depth, start, end)
     method = resolver.model.receiver_at(ctx.pos, name)
     if method is not None and method.owner:
         this = ctx.this
@@ -108,14 +123,44 @@ def parameter(
     if default is not None and function.name in resolver.knowledge.constructors:
         # a constructor's default is the object's value unless a caller says otherwise
         # (`def __init__(self, base="https://prtg:1616/api/v2")`); another function's
-        # parameter varies with its callers: it stays a parameter
-        return resolver.value(default, replace(ctx, pos=default.start), depth + 1)
+        # parameter varies with its callers: it stays a parameter. An empty default
+        # (`token = ""`) says only that none was given.
+        fallback = resolver.value(default, replace(ctx, pos=default.start), depth + 1)
+        if not _empty(fallback):
+            return fallback
     owner = resolver.duck.get(name)
     if owner is not None:  # `s.paginate(...)` elsewhere: `s` is what has paginate
         return ObjV("instance", owner[0], module=owner[1])
     if kind == "**":
         return MapV((), start, end, partial=True)
     return Text((Hole(name, start, end, name.lower()),))
+
+
+def member(
+    resolver: Resolver, function: Function, name: str, ctx: Ctx, depth: int, start: int, end: int
+) -> Value:
+    """A name a destructured parameter binds (`function f({ method = "GET", query })`):
+    the entry of the argument passed there, open in a wrapper, else its default."""
+    index, key, default = function.members[name]
+    param = function.params[index][0] if index < len(function.params) else ""
+    for bound, value in ctx.env or ():
+        if bound == param:
+            found = entry_of(value, key)
+            if found is not None:
+                return found
+            break
+    else:
+        if function.node_id == ctx.open:
+            param_id = Param(function.node_id, index, name)
+            return Text((Hole(name, start, end, name.lower(), param_id),))
+    if default is not None:
+        return resolver.value(default, replace(ctx, pos=default.start), depth + 1)
+    return Text((Hole(name, start, end, name.lower()),))
+
+
+def _empty(value: Value) -> bool:
+    """`token = ""`: a default that only says "none given"."""
+    return isinstance(value, Text) and value.known == ""
 
 
 def _chained(resolver: Resolver, function: Function, index: int, depth: int) -> Value | None:
@@ -237,6 +282,8 @@ def from_assignments(
         values.append(held)
     start = before[plain[0]].start if plain else -1
     value = mutated(resolver, key, alt(values), start, ctx, depth)
+    if resolver.knowledge.query_attrs and any(isinstance(v, Text) for v in options(value)):
+        value = url_query(resolver, key, value, start, ctx, depth)
     return url_parts(resolver, key, value, start, ctx, depth)
 
 
@@ -260,6 +307,39 @@ def url_parts(
     return value
 
 
+def url_query(
+    resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, depth: int
+) -> Value:
+    """A URL object's query set after it was made continues its text: mutations of its
+    query mapping (`url.searchParams.set(...)`), a query string assigned (`url.search`)."""
+    added: list[Piece] = []
+    for attr, kind in resolver.knowledge.query_attrs.items():
+        dotted = f"{key}.{attr}"
+        if kind == "map" and dotted in resolver.model.calls_on:
+            query = mutated(resolver, dotted, MapV((), query=True), after, ctx, depth)
+            if isinstance(query, MapV) and query.entries:
+                text = query_text(query)
+                added.extend((Lit("&" if added else "?", text.start), *text.pieces))
+        elif kind == "text":
+            later = [
+                a
+                for a in resolver.model.assigns.get(key, ())
+                if after < a.start < ctx.pos
+                and a.item is not None
+                and resolver.literal(a.item, ctx) == attr
+            ]
+            if later:
+                text = as_text(assigned(resolver, later[-1], ctx, depth))
+                pieces = list(text.pieces)
+                first = pieces[0] if pieces else None
+                if isinstance(first, Lit) and first.text.startswith("?"):
+                    pieces[0] = sub(first, 1, len(first.text))
+                added.extend((Lit("&" if added else "?", later[-1].start), *pieces))
+    if not added:
+        return value
+    return alt(Text((*v.pieces, *added)) if isinstance(v, Text) else v for v in options(value))
+
+
 def assigned(resolver: Resolver, assign: Assign, ctx: Ctx, depth: int) -> Value:
     """The value one assignment gives (memoised when no parameter is bound)."""
     memo_key = (id(assign), ctx.open)
@@ -272,7 +352,7 @@ def assigned(resolver: Resolver, assign: Assign, ctx: Ctx, depth: int) -> Value:
     try:
         inner = replace(ctx, pos=assign.start)  # read before the assignment takes effect
         value = resolver.value(assign.value, inner, depth + 1)
-        if assign.unpack >= 0:
+        if assign.unpack != -1:
             value = alt(element(v, assign.unpack) for v in options(value))
     finally:
         resolver.active.discard(id(assign))
@@ -288,9 +368,14 @@ def updated(resolver: Resolver, value: Value, later: Assign, ctx: Ctx, depth: in
         written = (later.value.start, later.value.end)
         entry = Entry(key, later.item.start, later.item.end, added, written)
         if isinstance(value, MapV):
-            return MapV((*value.entries, entry), value.start, value.end, value.partial)
+            return replace(value, entries=(*value.entries, entry))
         if isinstance(value, SeqV):
             return SeqV((*value.items, added), value.start, value.end, value.partial)
+        if any(
+            isinstance(o, Text) and any(isinstance(p, Lit) for p in o.pieces)
+            for o in options(value)
+        ):
+            return value  # a property of a string or URL object (`url.search = q`)
         return MapV((entry,), partial=True)
     if later.add:
         if isinstance(value, SeqV):
@@ -356,7 +441,9 @@ def mutate(
             resolver.value(args[1].value, ctx, depth + 1),
             (args[1].value.start, args[1].value.end),
         )
-        return MapV((*_entries(value), entry), partial=not isinstance(value, MapV))
+        if isinstance(value, MapV):
+            return replace(value, entries=(*value.entries, entry))
+        return MapV((*_entries(value), entry), partial=True)
     if effect == "merge" and args:
         added = resolver.value(args[0].value, ctx, depth + 1)
         entries = _entries(value)
@@ -366,7 +453,12 @@ def mutate(
             for a in call.args
             if a.name
         )
+        if isinstance(value, MapV):
+            partial = value.partial or not isinstance(added, MapV)
+            return replace(value, entries=(*entries, *more, *kw), partial=partial)
         return MapV((*entries, *more, *kw), partial=not isinstance(added, MapV))
+    if effect == "append" and len(args) >= 2 and isinstance(value, MapV):
+        return mutate(resolver, value, "set", call, ctx, depth)  # `params.append(k, v)`
     if effect == "append" and args:
         before: tuple[Value, ...] = value.items if isinstance(value, SeqV) else ()
         return SeqV((*before, resolver.value(args[-1].value, ctx, depth + 1)))
@@ -418,8 +510,8 @@ def loop_value(resolver: Resolver, name: str, ctx: Ctx, depth: int) -> Value | N
     loop = max(around, key=lambda lp: lp.start)
     iterable = resolver.value(loop.iterable, replace(ctx, pos=loop.start), depth + 1)
     found = [
-        element(item, loop.unpack) if loop.unpack >= 0 else item
-        for item in elements(resolver, iterable, ctx, depth, loop.pairs, loop.unpack >= 0)
+        element(item, loop.unpack) if loop.unpack != -1 else item
+        for item in elements(resolver, iterable, ctx, depth, loop.pairs, pairs(loop.unpack))
     ]
     if not found:
         return None

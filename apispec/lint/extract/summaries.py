@@ -18,11 +18,14 @@ from typing import TYPE_CHECKING
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
+    CallE,
     Function,
     Hole,
     Lit,
+    Mapping,
     MapV,
     Name,
+    ObjV,
     ParamV,
     Text,
 )
@@ -75,6 +78,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
+        options_index = _options_param(function, request)
         if (
             query_index is None
             and not query_name
@@ -109,10 +113,57 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 join=join,
                 owner=function.owner or "",
                 module=module,
+                options=options_index,
+                options_query=request.query_keyword if options_index is not None else "",
             )
         )
     helpers.extend(_client_verbs(finder, helpers))
+    helpers.extend(_clients(finder, language, module, file_names_api))
     return helpers
+
+
+def _clients(finder: Requests, language: str, module: str, file_names_api: bool) -> list[Helper]:
+    """The client objects the module makes at its top level, with a base URL, for the
+    files that import them (`export const prtg = axios.create({ baseURL })`)."""
+    found: list[Helper] = []
+    for key, assigns in finder.model.assigns.items():
+        top = [a for a in assigns if a.scope == 0 and a.item is None and not a.add]
+        if "." in key or key.startswith("@") or len(top) != 1 or top[0].unpack != -1:
+            continue
+        if not isinstance(top[0].value, CallE):
+            continue  # a client object is made by a call (its factory's)
+        finder.resolver.fresh()
+        value = finder.resolver.value(top[0].value, Ctx(top[0].start))
+        for option in options(value):
+            if not isinstance(option, ObjV) or option.kind != "client":
+                continue
+            base = next(
+                (t for t in options(option.field("base") or Text(())) if isinstance(t, Text)), None
+            )
+            if base is None or not base.pieces:
+                continue
+            base_text = "".join(p.text if isinstance(p, Lit) else "\0" for p in base.pieces)
+            hints = tuple(p.hint for p in base.pieces if isinstance(p, Hole) and p.hint)
+            api_base = base_text.rstrip("/").endswith("/api/v2")
+            strong = (
+                api_base and (file_names_api or bool(_NAMES_THIS_API.search(base_text)))
+            ) or any("prtg" in h for h in hints)
+            found.append(
+                Helper(
+                    name=key,
+                    path=-1,
+                    path_name="",
+                    strong=strong,
+                    language=language,
+                    base=base_text,
+                    hints=hints,
+                    join=finder.join_of(option.name),
+                    module=module,
+                    client=option.name,
+                )
+            )
+            break
+    return found
 
 
 def _strips_slash(finder: Requests, function: Function, request: Request, name: str) -> bool:
@@ -192,13 +243,35 @@ def _method_param(
     """The wrapper's parameter that holds the method, and its default verb."""
     if request.method is not None:
         return None, None, None
-    for index, (name, _kind, default) in enumerate(function.params):
+    named = [(index, name, default) for index, (name, _, default) in enumerate(function.params)]
+    # a destructured parameter's names too (`function f({ method = "GET" })`)
+    named += [(index, name, default) for name, (index, _, default) in function.members.items()]
+    for index, name, default in named:
         if name.lower() in ("method", "verb", "http_method", "httpmethod"):
             literal = None
             if default is not None:
                 literal = finder.resolver.literal(default, Ctx(default.start))
             return index, name, literal.upper() if literal else None
     return None, None, None
+
+
+def _options_param(function: Function, request: Request) -> int | None:
+    """The wrapper's parameter the library takes as its options object, as written at the
+    call (`fetch(url, init)`, `fetch(url, { ...init, headers })`): its position."""
+    call = request.call
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    names = [name for name, _, _ in function.params]
+    for at in request.config:
+        if at >= len(positional):
+            continue
+        value = positional[at].value
+        written = [value] if isinstance(value, Name) else []
+        if isinstance(value, Mapping):
+            written = [v for k, v in value.items if k is None and isinstance(v, Name)]
+        for name in written:
+            if isinstance(name, Name) and name.name in names:
+                return names.index(name.name)
+    return None
 
 
 def _query_param(

@@ -27,6 +27,7 @@ from apispec.lint.extract.build import (
 from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
+from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
@@ -42,9 +43,14 @@ _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python", "csharp": "csharp", "go": "go"}
+GRAMMAR_OF = {"python": "python", "csharp": "csharp", "javascript": "javascript", "go": "go"}
 # grammars chosen by the file's extension where one language has several
-GRAMMAR_BY_SUFFIX: dict[str, str] = {}
+GRAMMAR_BY_SUFFIX: dict[str, str] = {
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+}
 
 
 def grammar_for(language: str, filename: str) -> str:
@@ -59,6 +65,7 @@ class Found:
     loc: Located
     method: str | None
     callee: str
+    query: Value | None = None  # the query mapping sent with this URL
 
 
 def extract_tree(
@@ -87,12 +94,13 @@ def extract_tree(
     for local, module in rows.default_imports.items():
         if local not in model.imports and local not in model.assigns:
             model.imports[local] = module  # `http.Get(...)` in a snippet without its imports
-    finder = Requests(model, rows, helpers, filename)
+    module = module_of(filename, rows.scope == "directory") if filename else ""
+    finder = Requests(model, rows, helpers, module)
     found: list[Found] = []
     used: set[int] = set()
     for request in finder.all():
-        for loc in _locations(request):
-            found.append(Found(request, loc, request.method, request.call.callee))
+        for loc, query in _locations(request):
+            found.append(Found(request, loc, request.method, request.call.callee, query))
             used.update(loc.flat.offsets)
         for url in texts(request.url):  # taken even where the client's join leaves the API
             used.update(
@@ -113,7 +121,11 @@ def extract_tree(
         made = _reference(item, evidence, language, lines)
         if made is not None:
             refs.setdefault((made.span.start, made.method), made)
-    defined = export(finder, language, filename, evidence.strong) if model.functions else []
+    defined = (
+        export(finder, language, filename, evidence.strong)
+        if model.functions or model.assigns
+        else []
+    )
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined
 
 
@@ -126,6 +138,7 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.matchers)
     names.update(rows.route_callees)
     names.update(rows.builder_names)
+    names.update(rows.mock_links)
     names.update(rows.query_setters)
     names.update(rows.auth_setters)
     names.update(rows.constructors)  # a constructor chained to another (`: this(...)`)
@@ -136,17 +149,28 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     return frozenset(names)
 
 
-def _locations(request: Request) -> list[Located]:
+def _locations(request: Request) -> list[tuple[Located, Value | None]]:
+    """Where each URL the request may send names its path, with the query sent with it.
+
+    A URL and a query that are alternatives of the same number (`const { path, params } =
+    TABLE[name]`) are taken pairwise: the entries of one table row travel together.
+    """
     found = []
     bases: list[Text | None] = [*texts(request.base)] or [None]
-    for url in texts(request.url):
+    urls = options(request.url)
+    queries = options(request.query) if request.query is not None else []
+    paired = len(queries) == len(urls) > 1
+    for k, url in enumerate(urls):
+        if not isinstance(url, Text):
+            continue
+        query = queries[k] if paired else request.query
         for base in bases:
             full = join_base(base, url, request.join) if base is not None else url
             if full is None:
                 continue
             loc = locate(full)
             if loc is not None:
-                found.append(loc)
+                found.append((loc, query))
     return found
 
 
@@ -229,17 +253,29 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     rows = finder.knowledge
     if call.callee in rows.matchers or call.callee in rows.route_callees:
         return True
-    qualified = finder.resolver.qualified(call, ctx, 0)
-    if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
-        return True
+    root = call
+    while isinstance(root.receiver, CallE):  # `nock(host).get("/x").reply(200)`: its root
+        root = root.receiver
+    for link in (call, root):
+        qualified = finder.resolver.qualified(link, ctx, 0)
+        if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
+            return True
     receiver = call.receiver
     if isinstance(receiver, Name) and receiver.name in rows.mocks:
         return True  # a test double handed in by name (pytest's `requests_mock` fixture)
-    if receiver is not None and any(
-        isinstance(o, ObjV) and o.kind == "mock"
-        for o in options(finder.resolver.value(receiver, ctx))
-    ):
+    made = root if root.receiver is None else root.receiver
+    for option in options(finder.resolver.value(made, ctx)):
+        if isinstance(option, ObjV) and option.kind == "mock":
+            return True  # on an object a test double made (`scope = nock(h)`, `mock()`)
+        router = isinstance(option, ObjV) and option.kind == "router"
+        if router and made is not root and call.callee.lower() in _VERB_NAMES:
+            return True  # `app.get("/x", ...)` for `app = express()`
+    if _stubbed(call, finder.model, rows.mock_links):
         return True
+    if call.callee.lower() in _VERB_NAMES and any(
+        isinstance(a.value, Opaque) and a.value.kind == "function" for a in call.args[1:]
+    ):
+        return True  # a verb call with a handler after the path: a route or a stub
     # `app.get("/x", handler)`: a route of the file's own app
     return (
         isinstance(receiver, Name)
@@ -272,6 +308,21 @@ def _verb_argument(call: CallE, finder: Requests, ctx: Ctx) -> str | None:
     return None
 
 
+def _stubbed(call: CallE, model: FileModel, links: frozenset[str]) -> bool:
+    """Whether a later link of the call's chain makes it a stub (`.get(p).reply(200)`)."""
+    if not links:
+        return False
+    for later in model.calls:
+        if later.start != call.start or later.callee not in links:
+            continue
+        inner = later.receiver
+        while isinstance(inner, CallE):
+            if inner.node_id == call.node_id:
+                return True
+            inner = inner.receiver
+    return False
+
+
 def _verb_of(callee: str) -> str | None:
     m = _VERB.search(callee)
     return m.group(1).upper() if m else None
@@ -287,7 +338,7 @@ def _reference(
         return None  # a pattern, a route parameter or prose: not a request path
     wrapped = request is not None and request.wrapped
     client = request is not None and request.row == "client"
-    if not loc.via_api_v2 and "/" not in path_text.strip("/") and not (wrapped or client):
+    if not loc.via_api_v2 and "/" not in path_text and not (wrapped or client):
         return None
     trusted = request is not None and request.trusted
     verdict = evidence.accepts(loc, wrapped=wrapped, client=client, trusted=trusted)
@@ -306,7 +357,7 @@ def _reference(
     headers: list[tuple[str, str, Span | None]] = []
     if request is not None:
         seen = {q.name for q in query}
-        for extra in (request.query, *request.extra_query):
+        for extra in (item.query, *request.extra_query):
             for q in mapping_query(extra, request.option_names):
                 if q.name not in seen:
                     query.append(q)

@@ -26,6 +26,7 @@ from apispec.lint.extract.context import (
     Ctx,
     alt,
     as_text,
+    entry_of,
     hint_of,
     key_span,
     options,
@@ -270,6 +271,9 @@ class Resolver:
             owner = self.model.class_at(expr.start)
             if owner is not None:
                 return names.field(self, owner, expr.name, ctx, depth + 1, expr.start, expr.end)
+            found = self._literal_this(expr, ctx, depth)
+            if found is not None:
+                return found
         env = self.knowledge.environment(expr, self.model.parsed.text)
         if env is not None:
             return Text(
@@ -285,8 +289,8 @@ class Resolver:
                 return found
         target = self.value(obj, ctx, depth + 1)
         for option in options(target):
-            if isinstance(option, Text) and expr.name == "value":
-                return option  # an enumeration member's value
+            if isinstance(option, Text) and expr.name in self.knowledge.text_attrs:
+                return option  # an enumeration member's value, a URL object's `href`
             if isinstance(option, ObjV):
                 if (
                     option.kind in ("instance", "class")
@@ -311,6 +315,17 @@ class Resolver:
                     if entry.key == expr.name:
                         return entry.value
         return Text((Hole(dotted, expr.start, expr.end, dotted.lower()),))
+
+    def _literal_this(self, expr: Attr, ctx: Ctx, depth: int) -> Value | None:
+        """`this.base` in a method of an object literal bound to a name: its entry."""
+        function = self.model.function_at(expr.start)
+        if function is None or not function.owner or function.owner in self.model.classes:
+            return None
+        this = ctx.this
+        if not isinstance(this, MapV):
+            at = replace(ctx, pos=function.start, function=None, env=None)
+            this = names.name(self, function.owner, at, depth + 1)
+        return entry_of(this, expr.name)
 
     def _index(self, expr: Index, ctx: Ctx, depth: int) -> Value:
         env = self.knowledge.environment(expr, self.model.parsed.text)
@@ -358,32 +373,23 @@ class Resolver:
             return formats.transform(self, transform, call, ctx, depth)
         if any(qualified == m or qualified.startswith(m + ".") for m in knowledge.mocks):
             return ObjV("mock", qualified)  # `responses.RequestsMock()`: a test double
+        if qualified in knowledge.router_factories:
+            return ObjV("router", qualified)  # `express()`, `new Hono()`: a web app
         factory = knowledge.factory(qualified)
         if factory is not None:
             fields = []
             for field_name, where in factory.fields:
-                arg = argument(call.args, where)
-                if arg is not None:
-                    fields.append((field_name, self.value(arg.value, ctx, depth + 1)))
+                found = self.place(call, where, factory.config, ctx, depth)
+                if found is not None:
+                    fields.append((field_name, found))
             return ObjV("client", factory.name, tuple(fields))
         if call.receiver is not None and knowledge.may_build(call.callee):
             built = self._built(call, ctx, depth)
             if built is not None:
                 return built
-        if call.receiver is None and call.callee in self.model.classes:
-            return self.instance(call.callee, call, ctx, depth)
-        if call.receiver is None:
-            declared = self._declared_result(call)
-            if declared is not None:
-                return declared
-        if call.receiver is None and call.callee in self.knowledge.self_names:
-            owner = self.model.class_at(call.start)  # `cls(...)` in a class method
-            if owner is not None:
-                return self.instance(owner, call, ctx, depth)
-        if call.receiver is None and call.callee == "super":
-            owner = self.model.class_at(call.start)
-            if owner is not None:
-                return ObjV("super", owner)
+        made = self._constructed(call, ctx, depth) if call.receiver is None else None
+        if made is not None:
+            return made
         if qualified != call.callee and (
             call.new or (knowledge.class_calls and call.callee[:1].isupper())
         ):
@@ -411,6 +417,21 @@ class Resolver:
                 found.append(names.built(self, option, builder, call, ctx, depth))
         return alt(found) if found else None
 
+    def _constructed(self, call: CallE, ctx: Ctx, depth: int) -> ObjV | None:
+        """A bare call that makes an object the file knows: a class of the file, what a
+        function-typed parameter is declared to return, `cls(...)`, `super()`."""
+        if call.callee in self.model.classes:
+            return self.instance(call.callee, call, ctx, depth)
+        declared = self._declared_result(call)
+        if declared is not None:
+            return declared
+        owner = self.model.class_at(call.start)
+        if owner is not None and call.callee in self.knowledge.self_names:
+            return self.instance(owner, call, ctx, depth)  # `cls(...)` in a class method
+        if owner is not None and call.callee == "super":
+            return ObjV("super", owner)
+        return None
+
     def _declared_result(self, call: CallE) -> ObjV | None:
         """A call of a function-typed parameter (`client func() *prtg.Client`): an object
         of the type it is declared to return."""
@@ -420,6 +441,37 @@ class Resolver:
                 return names.typed(self, written)
             if any(p[0] == call.callee for p in function.params):
                 return None
+        return None
+
+    def place(
+        self,
+        call: CallE,
+        where: tuple[int, str],
+        config: tuple[int, ...],
+        ctx: Ctx,
+        depth: int = 0,
+    ) -> Value | None:
+        """The value at an argument place, or the entry of that name in an options object.
+
+        `config`: positions where an options object may stand; an argument there that is
+        a mapping is the options (`axios({ url })`), never the value of a positional place.
+        """
+        arg = argument(call.args, where)
+        if arg is not None:
+            value = self.value(arg.value, ctx, depth + 1)
+            positional = [a for a in call.args if a.name is None and not a.spread]
+            at = next((k for k, a in enumerate(positional) if a is arg), -1)
+            if at not in config or not any(isinstance(o, MapV) for o in options(value)):
+                return value
+        if not where[1] or not config:
+            return None
+        for index in config:
+            holder = argument(call.args, (index, ""))
+            if holder is None:
+                continue
+            found = entry_of(self.value(holder.value, ctx, depth + 1), where[1])
+            if found is not None:
+                return found
         return None
 
     def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
@@ -510,7 +562,13 @@ class Resolver:
             return next((f for f in candidates if f.owner == owner), None) if owner else None
         if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
             owner = self.model.class_at(call.start)
+            if owner is None and ctx.function is not None:  # a method of an object literal
+                owner = ctx.function.owner
             return next((f for f in candidates if f.owner == owner), None)
+        if isinstance(receiver, Name) and receiver.name not in self.model.classes:
+            found = next((f for f in candidates if f.owner == receiver.name), None)
+            if found is not None:  # `api.get(...)` for `const api = { get(p) {...} }`
+                return found
         for option in options(self.value(receiver, ctx, depth + 1)):
             if isinstance(option, ObjV) and option.kind in ("instance", "class"):
                 if option.module:

@@ -37,6 +37,9 @@ class Factory:
     headers: Place = NOWHERE
     params: Place = NOWHERE
     join: str = "slash"  # how the library joins a relative path onto the base
+    # positions of an options object whose entries stand for keyword arguments
+    # (`axios.create({ baseURL })`): a place's keyword is then an entry of it
+    config: tuple[int, ...] = ()
 
     @property
     def fields(self) -> tuple[tuple[str, Place], ...]:
@@ -50,7 +53,8 @@ class Client:
     `on` is what the callee is called on: a module (`requests`), a client object kind
     (`object:httpx`), `object:*` for an object of unknown class (a method name no other
     library shares: HttpClient's `GetFromJsonAsync`), `text` for a URL the verb is called
-    on (Flurl), or "" for a function imported or called bare. `method` is
+    on (Flurl), or "" for a function imported or called bare; the callee "()" is the
+    object called itself (`api("/x")` for an `ofetch.create(...)` instance). `method` is
     "callee" (the callee's name is the verb), a fixed verb, or an argument place.
     """
 
@@ -63,6 +67,10 @@ class Client:
     body: Place = NOWHERE
     # the keyword arguments that are request options, never query values
     options: tuple[str, ...] = ()
+    # positions of an options object whose entries stand for keyword arguments
+    # (`fetch(url, { method, headers })`); a keyword may name a nested entry
+    # (`params.query`) or alternatives (`query|params`)
+    config: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,19 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # attributes of a string-valued object that are its text (an enum member's `value`,
+    # a URL object's `href`)
+    text_attrs: frozenset[str] = frozenset({"value"})
+    # attributes of a client module or object that set its base URL after it is made
+    # (`axios.defaults.baseURL = ...`)
+    base_attrs: tuple[str, ...] = ()
+    # calls that make a web app or router: its verb calls register routes (`express()`)
+    router_factories: frozenset[str] = frozenset()
+    # calls later in a chain that make it a test double's stub (`nock(h).get(p).reply()`)
+    mock_links: frozenset[str] = frozenset()
+    # attributes of a URL object that hold its query: "map" a mapping mutated in place
+    # (`url.searchParams.set(...)`), "text" a query string assigned (`url.search = ...`)
+    query_attrs: dict[str, str] = field(default_factory=dict)
     # the properties that hold an object's headers (`headers`, .NET's `DefaultRequestHeaders`):
     # a setter called on one sets the object's headers
     header_holders: tuple[str, ...] = ("headers",)

@@ -13,6 +13,7 @@ Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from importlib import import_module
 from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar
 
-from apispec.lint.extract.ir import CallE, Concat, Expr, Function, Name, Opaque, Str
+from apispec.lint.extract.ir import Attr, CallE, Concat, Expr, Function, Name, Opaque, Str
 from apispec.lint.extract.parse import Parsed, grammar
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class Assign:
         scope: int,
         add: bool = False,
         item: Expr | None = None,
-        unpack: int = -1,
+        unpack: int | str = -1,
     ) -> None:
         self.key = key  # a name, or "@Class.field" for an attribute of the object
         self._node = node
@@ -70,7 +71,9 @@ class Assign:
         self.scope = scope  # node id of the function it is in (0: the module)
         self.add = add  # `+=`: appended to what the key held
         self.item = item  # `key[item] = value`: one entry of a mapping or list
-        self.unpack = unpack  # `a, b = ...`: the position of this key in the target
+        # `a, b = ...`: the position of this key in the target; `{ path } = ...`: the
+        # entry of the mapping it takes (a destructuring by key)
+        self.unpack = unpack
         # the statement block it is in (a branch, a loop body): a read outside it may not
         # see this assignment; None: it always runs before what follows it
         self.block: tuple[int, int] | None = None
@@ -98,7 +101,7 @@ class Loop:
     def __init__(
         self,
         key: str,
-        unpack: int,
+        unpack: int | str,
         lower: Callable[[], Expr],
         start: int,
         end: int,
@@ -210,8 +213,9 @@ class FileModel:
         """Order calls and assignments by position, and calls by their receiver's name."""
         self.calls.sort(key=lambda c: c.start)
         for call in self.calls:
-            if isinstance(call.receiver, Name):
-                self.calls_on.setdefault(call.receiver.name, []).append(call)
+            dotted = _dotted(call.receiver)
+            if dotted:  # `q`, `url.searchParams`
+                self.calls_on.setdefault(dotted, []).append(call)
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
 
@@ -262,6 +266,24 @@ class FileModel:
         return best[1] if best else None
 
 
+# expressions lowered inside one another at most: deeper ones (3,000 nested brackets, a
+# concatenation of 6,000 operands) are opaque, never a RecursionError
+MAX_NESTING = 150
+
+
+def _bounded(lower: Callable[[Lowering, Node], Expr]) -> Callable[[Lowering, Node], Expr]:
+    def bounded(self: Lowering, node: Node) -> Expr:
+        if self.nesting >= MAX_NESTING:
+            return self.opaque(node)
+        self.nesting += 1
+        try:
+            return lower(self, node)
+        finally:
+            self.nesting -= 1
+
+    return bounded
+
+
 class Lowering:
     """How one language spells the IR; subclasses fill in the node kinds."""
 
@@ -274,10 +296,16 @@ class Lowering:
     function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
     call_types: ClassVar[frozenset[str]] = frozenset()  # node types of calls
 
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "expr" in cls.__dict__:  # every language's expressions, nested a bounded depth
+            cls.expr = _bounded(cls.__dict__["expr"])  # type: ignore[method-assign, assignment]  # a wrapper of the same signature
+
     def __init__(self, parsed: Parsed) -> None:
         self.parsed = parsed
         self.char = parsed.offsets.char
         self.data = parsed.data
+        self.nesting = 0
 
     # -- helpers for subclasses -----------------------------------------------------
 
@@ -344,8 +372,11 @@ class Lowering:
     def function(self, node: Node) -> Function | None:
         raise NotImplementedError
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
-        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed."""
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
+        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed.
+
+        `unpack`: -1 the whole value, a position in a sequence (`a, b = ...`), or the key
+        of a mapping's entry (a destructuring `{ path, params } = ...`)."""
         raise NotImplementedError
 
     def imports(self, node: Node) -> Iterator[tuple[str, str]]:
@@ -376,6 +407,16 @@ class Lowering:
 
     def field_key(self, owner: str | None, name: str) -> str:
         return f"@{owner}.{name}" if owner else name
+
+
+def _dotted(expr: Expr | None) -> str:
+    """A receiver written as a name and its attributes (`url.searchParams`), else ""."""
+    if isinstance(expr, Name):
+        return expr.name
+    if isinstance(expr, Attr):
+        head = _dotted(expr.obj)
+        return f"{head}.{expr.name}" if head else ""
+    return ""
 
 
 @cache
@@ -426,25 +467,42 @@ def lower(
             start, end = lowering.span(node)
             model.classes[name] = (start, end, lowering.class_bases(node))
         else:
-            kind = next(iter(captures))
+            kind = next(k for k in captures if not k.startswith("_"))  # `_x`: predicates
             pending.append((kind, captures))
     model.functions = list(functions.values())
     model.index_functions()
     for function in model.functions:  # method owners: the class around each function
         if function.owner is None:
             function.owner = model.class_at(function.start)
+    for kind, captures in pending:  # imports first: an imported name may be a sender
+        if kind == "import":
+            _statement(lowering, model, kind, captures)
     wanted = set(callees) | set(model.by_name)
+    if "()" in wanted:  # a client object called itself: the names the file binds may be one
+        wanted.update(
+            lowering.text(captures["assign.name"][0])
+            for kind, captures in pending
+            if kind == "assign" and "assign.name" in captures
+        )
+        wanted.update(model.imports)
     lowered = {name.lower() for name in wanted}
     for kind, captures in pending:
         if kind == "call":
             name = lowering.call_name(captures["call"][0])
-            if name not in wanted and name.lower() not in lowered:
+            if name not in wanted and name.lower() not in lowered and not _VERBISH.search(name):
                 continue
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
+        elif kind == "import":
+            continue  # read above
         _statement(lowering, model, kind, captures)
     model.index_statements()
     return model
+
+
+# a call named like a request (`doGet`, `api_delete`): its literal's method, when no row
+# or wrapper knows the call
+_VERBISH = re.compile(r"(?:^|_|(?<=[a-z]))(?:get|post|put|patch|delete)(?=$|_|[A-Z])", re.I)
 
 
 def _may_name_url(raw: str) -> bool:

@@ -55,11 +55,11 @@ class GoPlaces(Lowering):
                     types[self.text(name)] = type_name(written)
         return params, types
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         method = _TARGETS.get(node.type)
         return method(self, node) if method is not None else []
 
-    def _list_targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def _list_targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         """`a, b := f()`: each name takes its place among the values."""
         items = [c for c in node.named_children if c.type != "comment"]
         parent = node.parent
@@ -67,20 +67,20 @@ class GoPlaces(Lowering):
             return self._range_targets(items)
         if len(items) == 1:
             return self.targets(items[0])
-        found: list[tuple[str, Expr | None, int]] = []
+        found: list[tuple[str, Expr | None, int | str]] = []
         for position, item in enumerate(items):
             found.extend(
                 (key, None, position) for key, item_key, _ in self.targets(item) if item_key is None
             )
         return found
 
-    def _spec_targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def _spec_targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         names = node.children_by_field_name("name")
         if len(names) == 1:
             return [(self.text(names[0]), None, -1)]
         return [(self.text(n), None, k) for k, n in enumerate(names)]
 
-    def _name_target(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def _name_target(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         text = self.text(node)
         if text == "_":
             return []
@@ -88,7 +88,7 @@ class GoPlaces(Lowering):
             return self._field_target(node, text)
         return [(text, None, -1)]
 
-    def _index_target(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def _index_target(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         """`m["k"] = v`: one entry of what `m` holds."""
         operand = node.child_by_field_name("operand")
         key = node.child_by_field_name("index")
@@ -99,14 +99,14 @@ class GoPlaces(Lowering):
             return [(held[0][0], self.expr(key), -1)]
         return []
 
-    def _inner_target(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def _inner_target(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         """`*p = v`, `(x) = v`: the name inside."""
         operand = node.child_by_field_name("operand")
         named = [c for c in node.named_children if c.type != "comment"]
         inner = operand if operand is not None else (named[0] if named else None)
         return self.targets(inner) if inner is not None else []
 
-    def _range_targets(self, items: list[Node]) -> list[tuple[str, Expr | None, int]]:
+    def _range_targets(self, items: list[Node]) -> list[tuple[str, Expr | None, int | str]]:
         """`for i, v := range xs` walks (index, item) pairs, `for k, v := range m` (key,
         value) pairs; `for k := range m` the keys alone (see pairs())."""
         return [
@@ -118,7 +118,7 @@ class GoPlaces(Lowering):
     def pairs(self, node: Node) -> bool:
         return True  # a range loop's variables are the key (or index) and the value
 
-    def _field_target(self, node: Node, name: str) -> list[tuple[str, Expr | None, int]]:
+    def _field_target(self, node: Node, name: str) -> list[tuple[str, Expr | None, int | str]]:
         """A key of a struct literal: the field of its type (`Client{base: b}` -> base)."""
         element = node.parent
         keyed = element.parent if element is not None else None
@@ -131,7 +131,7 @@ class GoPlaces(Lowering):
             return []
         return [(f"@{type_name(self.text(kind)).rsplit('.', 1)[-1]}.{name}", None, -1)]
 
-    def _selector_target(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def _selector_target(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         """`c.base = ...` where `c` is a method's receiver or a struct the function made
         (`c := &Client{}`): a field of its type."""
         operand = node.child_by_field_name("operand")
