@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from apispec.lint.extract.ir import (
     AltV,
     Entry,
+    Expr,
     Function,
     Hole,
     Lit,
@@ -22,6 +23,7 @@ from apispec.lint.extract.ir import (
     ParamV,
     Piece,
     SeqV,
+    Str,
     Text,
     Value,
 )
@@ -175,3 +177,49 @@ def pairs_map(value: Value) -> MapV | None:
         start = first.start if isinstance(first, Lit) else item.start
         entries.append(Entry(written, start, start + len(written), entry))
     return MapV(tuple(entries), value.start, value.end, value.partial)
+
+
+def scalar(value: Value) -> Value:
+    """A value where one text is expected: a list's first item (`url.Values{"k": {"v"}}`,
+    `params={"id": [1, 2]}` send the key once per item; the first stands for them)."""
+    if isinstance(value, SeqV) and value.items:
+        return value.items[0]
+    return value
+
+
+def key_span(key: Expr) -> tuple[int, int]:
+    """Where a mapping key is written: a literal's name, not its quotes."""
+    if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
+        return key.pieces[0].start, key.pieces[0].end
+    return key.start, key.end
+
+
+def split_at(text: Text, index: int) -> tuple[Text, Text]:
+    """A text cut before its `index`-th character (a hole counts as one)."""
+    head: list[Piece] = []
+    tail: list[Piece] = []
+    left = index
+    for piece in text.pieces:
+        if left <= 0:
+            tail.append(piece)
+        elif isinstance(piece, Lit):
+            if len(piece.text) <= left:
+                head.append(piece)
+            else:
+                head.append(sub(piece, 0, left))
+                tail.append(sub(piece, left, len(piece.text)))
+            left -= len(piece.text)
+        else:
+            head.append(piece)
+            left -= 1
+    return Text(tuple(head)), Text(tuple(tail))
+
+
+def is_param(value: Value) -> bool:
+    """A wrapper's parameter, whole (a mapping, or a text that is only the parameter)."""
+    return isinstance(value, ParamV) or (
+        isinstance(value, Text)
+        and len(value.pieces) == 1
+        and isinstance(value.pieces[0], Hole)
+        and value.pieces[0].param is not None
+    )
