@@ -24,7 +24,11 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+# the checkout's own package, whatever another installed copy says
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 MAX_RATIO = 5.0
 
