@@ -215,7 +215,70 @@ def _format_call(
     return alt(found) if found else resolver.hole(call)
 
 
+def _items_join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`items.join(" and ")` (Ruby, JavaScript): the list is the receiver."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    items = resolver.value(call.receiver, ctx, depth + 1)
+    separator = resolver.value(args[0].value, ctx, depth + 1) if args else Text(())
+    return join(resolver, as_text(separator), items, call)
+
+
+def _join_first(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`implode(' and ', $parts)`: the separator first, then the list."""
+    if len(args) < 2:
+        return resolver.hole(call)
+    separator = resolver.value(args[0].value, ctx, depth + 1)
+    if len(args) == 2:
+        items = resolver.value(args[1].value, ctx, depth + 1)
+    else:
+        items = SeqV(tuple(resolver.value(a.value, ctx, depth + 1) for a in args[1:]))
+    return join(resolver, as_text(separator), items, call)
+
+
+def _item(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`table.fetch(key, default)`, `map.get(key)`: the receiver's entry (every entry when
+    the key is not known), else the default."""
+    if call.receiver is None or not args:
+        return resolver.hole(call)
+    table = resolver.value(call.receiver, ctx, depth + 1)
+    key = resolver.literal(args[0].value, ctx, depth)
+    found: list[Value] = []
+    for option in options(table):
+        if isinstance(option, MapV):
+            entries = [e for e in option.entries if key is None or e.key == key]
+            found.extend(e.value for e in (entries if key is None else entries[-1:]))
+        elif isinstance(option, SeqV) and key is not None and key.lstrip("-").isdigit():
+            index = int(key)
+            if -len(option.items) <= index < len(option.items):
+                found.append(option.items[index])
+    if not found and len(args) > 1:
+        return resolver.value(args[1].value, ctx, depth + 1)
+    return alt(found) if found else resolver.hole(call)
+
+
+def _merge(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`a.merge(b)`, `array_merge($a, $b)`: the mappings' entries, later ones last."""
+    sources = [call.receiver] if call.receiver is not None else []
+    sources.extend(a.value for a in args if a.name is None)
+    entries: list[Entry] = []
+    partial = False
+    for source in sources:
+        value = resolver.value(source, ctx, depth + 1)
+        mapping = next((o for o in options(value) if isinstance(o, MapV)), None)
+        if mapping is None:
+            partial = True
+            continue
+        entries.extend(mapping.entries)
+        partial = partial or mapping.partial
+    return MapV(tuple(entries), call.start, call.end, partial)
+
+
 _TRANSFORMS = {
+    "items_join": _items_join,
+    "join_first": _join_first,
+    "item": _item,
+    "merge": _merge,
     "identity": _identity,
     "dict": _dict,
     "quoted": _quoted,

@@ -59,6 +59,25 @@ def name(
         return ObjV("module", target)
     if name in resolver.model.classes:
         return ObjV("class", name)
+    return unbound(resolver, name, ctx, depth, start, end)
+
+
+def unbound(resolver: Resolver, name: str, ctx: Ctx, depth: int, start: int, end: int) -> Value:
+    """A name nothing in the file binds: a library constant, a module used without an
+    import (`Net::HTTP::Get`, `Faraday`), a method called without parentheses (Ruby's
+    `prtg_conn`), else a hole of its name."""
+    knowledge = resolver.knowledge
+    constant = knowledge.constants.get(name)
+    if constant is not None:
+        return Text((Lit(constant, start),))
+    if name in knowledge.modules or name in knowledge.module_clients:
+        return ObjV("module", name)
+    if knowledge.paren_free:
+        function = resolver.callee_function(CallE(name, None, (), start, end), ctx, depth)
+        if function is not None and all(kind or default for _, kind, default in function.params):
+            returned = resolver.returns(CallE(name, None, (), start, end), ctx, depth)
+            if returned is not None:
+                return returned
     return Text((Hole(name, start, end, name.lower()),))
 
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import formats, names
+from apispec.lint.extract import formats, names, objects
 from apispec.lint.extract.context import (
     MAX_DEPTH,
     MAX_INLINE,
@@ -249,6 +249,33 @@ class Resolver:
             entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1), written))
         return MapV(tuple(entries), expr.start, expr.end, partial)
 
+    def place(
+        self,
+        args: tuple[Arg, ...],
+        where: tuple[int, str],
+        config: tuple[int, ...],
+        ctx: Ctx,
+        depth: int = 0,
+    ) -> Value | None:
+        """The value at an argument place; a keyword the call does not pass is an entry of
+        the options mapping at one of the `config` positions (`['query' => [...]]`)."""
+        arg = argument(args, where)
+        if arg is not None:
+            return self.value(arg.value, ctx, depth + 1)
+        if not where[1] or not config:
+            return None
+        positional = [a for a in args if a.name is None and not a.spread]
+        for index in config:
+            if index >= len(positional):
+                continue
+            for option in options(self.value(positional[index].value, ctx, depth + 1)):
+                if not isinstance(option, MapV):
+                    continue
+                for entry in reversed(option.entries):
+                    if entry.key is not None and entry.key.lower() == where[1].lower():
+                        return entry.value
+        return None
+
     def literal(self, expr: Expr, ctx: Ctx, depth: int = 0) -> str | None:
         """The expression's text when it is wholly known (a key, a method name)."""
         value = self.value(expr, ctx, depth + 1)
@@ -347,10 +374,13 @@ class Resolver:
         if factory is not None:
             fields = []
             for field_name, where in factory.fields:
-                arg = argument(call.args, where)
-                if arg is not None:
-                    fields.append((field_name, self.value(arg.value, ctx, depth + 1)))
+                found = self.place(call.args, where, factory.config, ctx, depth)
+                if found is not None:
+                    fields.append((field_name, found))
             return ObjV("client", factory.name, tuple(fields))
+        configured = objects.made(self, call, ctx, depth)
+        if configured is not None:
+            return configured
         if call.receiver is None and call.callee in self.model.classes:
             return self.instance(call.callee, call, ctx, depth)
         if call.receiver is None and call.callee in self.knowledge.self_names:
@@ -367,7 +397,8 @@ class Resolver:
         returned = self.returns(call, ctx, depth)
         if returned is not None:
             return returned
-        return self.hole(call)
+        read = objects.attribute(self, call, ctx, depth)
+        return read if read is not None else self.hole(call)
 
     def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
         """An object of a class of this file, its constructor's parameters bound."""
@@ -410,6 +441,8 @@ class Resolver:
                 bound.append((name, SeqV(items)))
             elif name in keywords:
                 bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
+            elif kind == "kw":
+                continue  # keyword-only (`def f(url:)`): never a positional argument
             elif index < len(positional):
                 bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
         return bound
@@ -446,7 +479,10 @@ class Resolver:
         receiver = call.receiver
         if receiver is None:
             plain = [f for f in candidates if f.owner is None]
-            return plain[0] if plain else None
+            if plain or not self.knowledge.implicit_this:
+                return plain[0] if plain else None
+            owner = self.model.class_at(call.start)  # `get(path)`: `self.get(path)`
+            return next((f for f in candidates if f.owner == owner), None)
         if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
             owner = self.model.class_at(call.start)
             return next((f for f in candidates if f.owner == owner), None)

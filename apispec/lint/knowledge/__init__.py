@@ -35,6 +35,9 @@ class Factory:
     headers: Place = NOWHERE
     params: Place = NOWHERE
     join: str = "slash"  # how the library joins a relative path onto the base
+    # positions of an options mapping whose entries stand for keyword arguments
+    # (Guzzle's `new Client(['base_uri' => ...])`): a keyword place is then its entry
+    config: tuple[int, ...] = ()
 
     @property
     def fields(self) -> tuple[tuple[str, Place], ...]:
@@ -59,6 +62,9 @@ class Client:
     body: Place = NOWHERE
     # the keyword arguments that are request options, never query values
     options: tuple[str, ...] = ()
+    # positions of an options mapping whose entries stand for keyword arguments
+    # (`$client->get($url, ['query' => [...]])`, `execute(method: :get, url: ...)`)
+    config: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,18 @@ class EnvReader:
     qualified: str
     name: Place = (0, "")
     default: Place = (1, "")
+
+
+@dataclass(frozen=True)
+class HandleSetter:
+    """A call that sets an option of a request handle apart from the call that makes the
+    handle (`curl_setopt($ch, CURLOPT_URL, $url)`); `option` -1: the value is a mapping
+    of options (`curl_setopt_array($ch, [CURLOPT_POST => true])`). The options' names
+    say which part of the request each sets (`Knowledge.handle_options`)."""
+
+    handle: int = 0
+    option: int = 1
+    value: int = 2
 
 
 @dataclass
@@ -91,11 +109,40 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # how the language calls: a name alone may call a method and a call without
+    # arguments may read an attribute (Ruby); a method of the class is called without
+    # its object (`get(path)` inside the class); a class is made by a method (`Cls.new`)
+    paren_free: bool = False
+    implicit_this: bool = False
+    new_method: str = ""
+    # library constants that stand for a text (`CURLOPT_URL` names its option)
+    constants: dict[str, str] = field(default_factory=dict)
+    # modules that are client objects themselves (Laravel's `Http`, HTTP.rb's `HTTP`):
+    # module -> the client kind their rows name
+    module_clients: dict[str, str] = field(default_factory=dict)
+    # methods of a client object that return it configured (`->withToken($t)`,
+    # `.headers(h)`): client kind -> method -> the field its first argument sets
+    # ("" none, "base", "headers", "params", "bearer": an Authorization header)
+    chains: dict[str, dict[str, str]] = field(default_factory=dict)
+    # calls in a class body that configure the class as a client (HTTParty's
+    # `base_uri x`): callee -> the field they set
+    class_setters: dict[str, str] = field(default_factory=dict)
+    # handles configured apart (curl): setter callee -> places; option name -> part
+    # ("url", "method", "post": POST when set, "body", "headers")
+    handle_setters: dict[str, HandleSetter] = field(default_factory=dict)
+    handle_options: dict[str, str] = field(default_factory=dict)
+    # parts of a request set on the name that holds it (the call's result, or what its
+    # block is given): attribute -> part ("" the holder itself: `req['X'] = ...`), and
+    # calls on the holder -> part (`req.url 'x'`); parts "query", "headers", "url"
+    holder_parts: dict[str, str] = field(default_factory=dict)
+    holder_calls: dict[str, str] = field(default_factory=dict)
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
+    chain_methods: frozenset[str] = frozenset()  # every method of `chains`
 
     def __post_init__(self) -> None:
         for client in self.clients:
             self._by_on.setdefault(client.on, []).append(client)
+        self.chain_methods = frozenset(m for links in self.chains.values() for m in links)
 
     def factory(self, qualified: str) -> Factory | None:
         return self.factories.get(qualified)
