@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract import configured
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
@@ -33,7 +34,6 @@ from apispec.lint.extract.ir import (
     Str,
     Text,
     Value,
-    argument,
 )
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
@@ -189,6 +189,14 @@ class Requests:
         row, base, join, obj = self._row(call, receiver, ctx)
         if row is not None and function is None:
             return [self._request(call, row, ctx, base, join, obj)]
+        if function is None and receiver is not None and _open_param(receiver, ctx.open):
+            # `klass.new(uri)`, `session.get(url)` on a parameter of the wrapper being
+            # read: its callers' arguments say which client, so the wrapper is one
+            row = next((r for r in self.knowledge.clients if call.callee in r.callees), None)
+            if row is not None:
+                template = self._request(call, row, ctx, None, "slash", None)
+                template.method = None
+                return [template]
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
             env = tuple(resolver.bind(function, call.args, ctx, 0))
             this = receiver if receiver is not None else ctx.this
@@ -257,6 +265,23 @@ class Requests:
                 return None
         return None
 
+    def _class_fields(self, cls: str, ctx: Ctx) -> tuple[tuple[str, Value], ...]:
+        """What the class body sets on a client class (HTTParty's `base_uri base`)."""
+        setters = self.knowledge.class_setters
+        if not setters or cls not in self.model.classes:
+            return ()
+        start, end, _ = self.model.classes[cls]
+        fields: list[tuple[str, Value]] = []
+        for call in self.model.calls:
+            field = setters.get(call.callee)
+            if field is None or call.receiver is not None or not start <= call.start < end:
+                continue
+            if self.model.function_at(call.start) is not None or not call.args:
+                continue
+            inner = Ctx(call.start, None, this=ctx.this, open=ctx.open)
+            fields.append((field, self.resolver.value(call.args[0].value, inner)))
+        return tuple(fields)
+
     def _through_override(
         self, call: CallE, receiver: Value | None, ctx: Ctx, depth: int
     ) -> list[Request] | None:
@@ -297,9 +322,16 @@ class Requests:
     ) -> tuple[Client | None, Value | None, str, ObjV | None]:
         knowledge = self.knowledge
         for option in options(receiver) if receiver is not None else []:
-            if isinstance(option, ObjV) and option.kind in ("instance", "super"):
+            if isinstance(option, ObjV) and option.kind in ("instance", "super", "class"):
                 kind = self.client_class(option.name)
                 if kind is not None:
+                    option = ObjV("client", kind, self._class_fields(option.name, ctx))
+            if isinstance(option, ObjV) and option.kind == "module":
+                row = knowledge.client(option.name, call.callee)
+                if row is not None:
+                    return row, None, "slash", None
+                kind = knowledge.module_clients.get(option.name)
+                if kind is not None:  # `Http::get(...)`: the module is the client
                     option = ObjV("client", kind)
             if isinstance(option, ObjV) and option.kind == "client":
                 row = knowledge.client("object:" + option.name, call.callee)
@@ -308,14 +340,14 @@ class Requests:
                         (f for f in knowledge.factories.values() if f.name == option.name), None
                     )
                     return row, option.field("base"), factory.join if factory else "slash", option
-            if isinstance(option, ObjV) and option.kind == "module":
-                row = knowledge.client(option.name, call.callee)
-                if row is not None:
-                    return row, None, "slash", None
         qualified = self.resolver.qualified(call, ctx, 0)
         if "." in qualified:
             on, _, callee = qualified.rpartition(".")
             row = knowledge.client(on, callee)
+            if row is not None:
+                return row, None, "slash", None
+        elif call.receiver is None:  # a function of the language itself (`curl_init`)
+            row = knowledge.client("", call.callee)
             if row is not None:
                 return row, None, "slash", None
         return None, None, "slash", None
@@ -330,25 +362,22 @@ class Requests:
         obj: ObjV | None,
     ) -> Request:
         resolver = self.resolver
-        url_arg = argument(call.args, row.url)
-        url = (
-            resolver.value(url_arg.value, ctx)
-            if url_arg is not None
-            else Text((Hole("", call.start, call.start),))
-        )
+        url = resolver.place(call.args, row.url, row.config, ctx)
+        if url is None:
+            url = Text((Hole("", call.start, call.start),))
         method: str | None
         if row.method == "callee":
             method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
         elif isinstance(row.method, tuple):
-            arg = argument(call.args, row.method)
+            written = resolver.place(call.args, row.method, row.config, ctx)
             method = None
-            if arg is not None:
-                literal = resolver.literal(arg.value, ctx)
+            if isinstance(written, Text) and all(isinstance(p, Lit) for p in written.pieces):
+                literal = "".join(p.text for p in written.pieces if isinstance(p, Lit))
                 method = literal.upper() if literal else None
         else:
             method = row.method
-        query = self._place(call, row.query, ctx)
-        headers = self._place(call, row.headers, ctx)
+        query = resolver.place(call.args, row.query, row.config, ctx)
+        headers = resolver.place(call.args, row.headers, row.config, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
             query = self._from_spread(call, ctx, "params")
         if headers is None:
@@ -365,6 +394,7 @@ class Requests:
             default_headers = obj.field("headers")
             if default_headers is not None and request.headers is None:
                 request.headers = default_headers
+        configured.apply(self.model, self.knowledge, resolver, request, ctx)
         return request
 
     def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
@@ -418,11 +448,8 @@ class Requests:
 
     def _assigned_to(self, call: CallE) -> str | None:
         """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
-        for key, assigns in self.model.assigns.items():
-            for assign in assigns:
-                if isinstance(assign.value, CallE) and assign.value.node_id == call.node_id:
-                    return key
-        return None
+        holders = self.model.holders(call.node_id)
+        return holders[0] if holders else None
 
     def _header_setters(self, name: str) -> list[CallE]:
         text = self.model.parsed.text
@@ -435,12 +462,6 @@ class Requests:
             if written == name or written == name + ".headers":
                 found.append(call)
         return found
-
-    def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
-        arg = argument(call.args, place)
-        if arg is None:
-            return None
-        return self.resolver.value(arg.value, ctx)
 
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
         for arg in call.args:
@@ -499,6 +520,22 @@ def _leads(value: Value | None, function: int) -> bool:
         for hole in flat.holes[loc.start : k]:  # a parameter in the host is a base, no path
             if hole is not None and hole.param is not None and hole.param.function == function:
                 return True
+    return False
+
+
+def _open_param(value: Value, function: int) -> bool:
+    """Whether a value is wholly a parameter of `function` (a receiver handed in)."""
+    for option in options(value):
+        if isinstance(option, ParamV) and option.param.function == function:
+            return True
+        if (
+            isinstance(option, Text)
+            and len(option.pieces) == 1
+            and isinstance(option.pieces[0], Hole)
+            and option.pieces[0].param is not None
+            and option.pieces[0].param.function == function
+        ):
+            return True
     return False
 
 

@@ -94,12 +94,19 @@ class FileEvidence:
             self.api_hosts.add(host.lower())
 
     def accepts(
-        self, loc: Located, *, wrapped: bool = False, client: bool = False, trusted: bool = False
+        self,
+        loc: Located,
+        *,
+        wrapped: bool = False,
+        client: bool = False,
+        trusted: bool = False,
+        joined: bool = False,
     ) -> tuple[str, bool] | None:
         """(why, weak) when the located path is a call of this API, else None.
 
         `wrapped`: the path reached the URL through a wrapper of the file;
-        `client`: it is the URL argument of a known client library call.
+        `client`: it is the URL argument of a known client library call;
+        `joined`: a client joined it onto the base it was made with.
         """
         first, second = _first_two(loc)
         known = self.known
@@ -118,13 +125,16 @@ class FileEvidence:
                     return None  # another service's host
                 return "/api/v2 in URL; the host of this API's other URLs", False
             has_host = bool(loc.prefix.strip("/"))
-            if has_host and not known_path and first != "session":
+            own_client = joined and host is None and self.strong  # a base of unknown host
+            if has_host and not known_path and first != "session" and not own_client:
                 return None  # another product's /api/v2 (its first segment is not ours)
             if self.strong:
                 return "/api/v2 in URL; " + self.why(), False
             if self.bearer and (known_path or first == "session"):
                 return "/api/v2 in URL; Authorization: Bearer in file", True
             return None
+        if first == "api":
+            return None  # another version of an API (`/api/table.json`, the v1 API)
         if trusted or (named and (wrapped or client)):
             return "relative path; its base names this API", False
         if not known_path:

@@ -26,7 +26,7 @@ from apispec.lint.extract.build import (
 from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
-from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
+from apispec.lint.extract.ir import CallE, ListE, Lit, MapV, Name, ObjV, Opaque, Str, Text, Value
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
@@ -41,7 +41,7 @@ _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python"}
+GRAMMAR_OF = {"python": "python", "ruby": "ruby", "php": "php"}
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {}
 
@@ -111,6 +111,10 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.header_setters)
     names.update(rows.matchers)
     names.update(rows.route_callees)
+    names.update(rows.class_setters)
+    names.update(rows.handle_setters)
+    names.update(rows.holder_calls)
+    names.update(m.rsplit(".", 1)[-1] for m in rows.mocks)  # `stub_request(...)`: no call
     names.update(VERBS)
     names.add("request")
     if helpers:
@@ -157,8 +161,11 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         call = _enclosing_call(model, literal)
         if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
             continue
-        method = _verb_of(call.callee) if call is not None else None
-        sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
+        inner = Ctx(literal.start, function)
+        method, url_at = _verb_of_call(call, finder, inner) if call is not None else (None, 0)
+        sent = _verb_request(call, value, method, finder, inner, url_at)
+        if sent is not None and call is not None and _argument_at(call, literal, url_at):
+            sent.row = "verb:url"  # the verb call's own URL argument (`conn.get("/libraries")`)
         for text in texts(value):
             loc = locate(text)
             if loc is None:
@@ -185,20 +192,63 @@ _QUERY_KEYWORDS = ("params", "query", "searchparams", "search_params", "qs")
 
 
 def _verb_request(
-    call: CallE | None, url: Value, method: str | None, finder: Requests, ctx: Ctx
+    call: CallE | None,
+    url: Value,
+    method: str | None,
+    finder: Requests,
+    ctx: Ctx,
+    url_at: int = 0,
 ) -> Request | None:
     """A verb-named call no row knows (`session.get(url, params={...})` on an object of
-    unknown class): its query and headers keywords are read as a client's would be."""
+    unknown class): its query and headers keywords are read as a client's would be, or
+    the mapping after its URL: the entries of an options mapping (`['query' => ...]`),
+    else, for a read, the query itself (`conn.get(path, limit: 10)`)."""
     if call is None or method is None:
         return None
     request = Request(call, url, method, row="verb")
+    resolver = finder.resolver
     for arg in call.args:
         name = (arg.name or "").lower()
         if name in _QUERY_KEYWORDS and request.query is None:
-            request.query = finder.resolver.value(arg.value, ctx)
+            request.query = resolver.value(arg.value, ctx)
         elif name == "headers" and request.headers is None:
-            request.headers = finder.resolver.value(arg.value, ctx)
+            request.headers = resolver.value(arg.value, ctx)
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    after = positional[url_at + 1] if len(positional) > url_at + 1 else None
+    mapping = resolver.value(after.value, ctx) if after is not None else None
+    if request.query is None and isinstance(mapping, MapV):
+        keys = {(e.key or "").lower(): e for e in mapping.entries}
+        option = next((keys[k] for k in _QUERY_KEYWORDS if k in keys), None)
+        if option is not None:
+            request.query = option.value
+        elif method in ("GET", "HEAD", "DELETE") and not _OPTION_KEYS.intersection(keys):
+            request.query = mapping
+        if request.headers is None and "headers" in keys:
+            request.headers = keys["headers"].value
     return request
+
+
+_OPTION_KEYS = frozenset({"headers", "json", "body", "timeout", "auth", "data", "form_params"})
+
+
+def _verb_of_call(call: CallE, finder: Requests, ctx: Ctx) -> tuple[str | None, int]:
+    """The method a call's name says, and where its URL argument is: `get(url)`, or
+    `request("GET", url)` with the verb first."""
+    method = _verb_of(call.callee)
+    if method is not None or call.callee.lower() not in ("request", "send", "fetch"):
+        return method, 0
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    written = finder.resolver.literal(positional[0].value, ctx) if len(positional) > 1 else None
+    if written is not None and written.lower() in VERBS:
+        return written.upper(), 1
+    return None, 0
+
+
+def _argument_at(call: CallE, literal: Str, index: int) -> bool:
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    if index >= len(positional):
+        return False
+    return positional[index].value.start <= literal.start < positional[index].value.end
 
 
 def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
@@ -217,12 +267,13 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
         for o in options(finder.resolver.value(receiver, ctx))
     ):
         return True
-    # `app.get("/x", handler)`: a route of the file's own app
+    # `app.get("/x", handler)`, `Route::get('/x', [Controller::class, 'show'])`: a route
+    # of the file's own app (the handler a name, a function or a callable array)
     return (
         isinstance(receiver, Name)
         and receiver.name.lower() in rows.routers
         and call.callee.lower() in _VERB_NAMES
-        and any(isinstance(a.value, (Name, Opaque)) for a in call.args[1:])
+        and any(isinstance(a.value, (Name, Opaque, ListE)) for a in call.args[1:])
     )
 
 
@@ -240,11 +291,12 @@ def _reference(
     if _PATTERN.search(path_text.replace("\0", "")):
         return None  # a pattern, a route parameter or prose: not a request path
     wrapped = request is not None and request.wrapped
-    client = request is not None and request.row == "client"
+    client = request is not None and request.row in ("client", "verb:url")
     if not loc.via_api_v2 and "/" not in path_text.strip("/") and not (wrapped or client):
         return None
     trusted = request is not None and request.trusted
-    verdict = evidence.accepts(loc, wrapped=wrapped, client=client, trusted=trusted)
+    joined = request is not None and request.row == "client" and request.base is not None
+    verdict = evidence.accepts(loc, wrapped=wrapped, client=client, trusted=trusted, joined=joined)
     if verdict is None:
         return None
     why, weak = verdict

@@ -138,6 +138,7 @@ class FileModel:
     _parent: dict[int, Function | None] = field(default_factory=dict)
     _classes: list[tuple[int, int, str]] = field(default_factory=list)
     _class_starts: list[int] = field(default_factory=list)
+    _holders: dict[int, list[str]] | None = None
 
     def index_functions(self) -> None:
         """Order the functions and link each to the one around it (statements need scopes).
@@ -171,6 +172,17 @@ class FileModel:
                 self.calls_on.setdefault(call.receiver.name, []).append(call)
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
+
+    def holders(self, node_id: int) -> list[str]:
+        """The names the value of a node (a call) is assigned to, or its block is given
+        (`req = Request(url)`, `conn.get('x') { |req| ... }`), read without lowering."""
+        if self._holders is None:
+            self._holders = {}
+            for key, assigns in self.assigns.items():
+                for assign in assigns:
+                    if assign.item is None and not assign.add:
+                        self._holders.setdefault(assign.value_node.id, []).append(key)
+        return self._holders.get(node_id, [])
 
     def function_at(self, pos: int) -> Function | None:
         """The innermost function whose body holds `pos`."""
