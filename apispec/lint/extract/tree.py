@@ -26,8 +26,20 @@ from apispec.lint.extract.build import (
 from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
-from apispec.lint.extract.ir import CallE, ListE, Lit, MapV, Name, ObjV, Opaque, Str, Text, Value
-from apispec.lint.extract.lower import FileModel, lower
+from apispec.lint.extract.ir import (
+    Attr,
+    CallE,
+    ListE,
+    Lit,
+    MapV,
+    Name,
+    ObjV,
+    Opaque,
+    Str,
+    Text,
+    Value,
+)
+from apispec.lint.extract.lower import VERB_NAME, FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
 from apispec.lint.helpers import Helper, HelperTable
@@ -35,7 +47,6 @@ from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Span
 
-_VERB = re.compile(r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.I)
 _PATTERN = re.compile(r"[*^$()\[\]]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
@@ -158,13 +169,15 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         value = resolver.value(whole, Ctx(literal.start, function, open=open_id))
         if function is not None and _leads(value, function.node_id):
             continue  # a wrapper's own URL template: its callers are the calls
-        call = _enclosing_call(model, literal)
+        call = _enclosing_call(model, literal) or ref.call_around()
         if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
             continue
         inner = Ctx(literal.start, function)
-        method, url_at = _verb_of_call(call, finder, inner) if call is not None else (None, 0)
+        method, url_at = (
+            _verb_of_call(call, literal, finder, inner) if call is not None else (None, 0)
+        )
         sent = _verb_request(call, value, method, finder, inner, url_at)
-        if sent is not None and call is not None and _argument_at(call, literal, url_at):
+        if sent is not None and call is not None and (url_at or _argument_at(call, literal, 0)):
             sent.row = "verb:url"  # the verb call's own URL argument (`conn.get("/libraries")`)
         for text in texts(value):
             loc = locate(text)
@@ -231,17 +244,25 @@ def _verb_request(
 _OPTION_KEYS = frozenset({"headers", "json", "body", "timeout", "auth", "data", "form_params"})
 
 
-def _verb_of_call(call: CallE, finder: Requests, ctx: Ctx) -> tuple[str | None, int]:
-    """The method a call's name says, and where its URL argument is: `get(url)`, or
-    `request("GET", url)` with the verb first."""
-    method = _verb_of(call.callee)
-    if method is not None or call.callee.lower() not in ("request", "send", "fetch"):
-        return method, 0
+def _verb_of_call(call: CallE, literal: Str, finder: Requests, ctx: Ctx) -> tuple[str | None, int]:
+    """The method a call says and the position of the argument holding the literal: its
+    name (`get(url)`), else a verb or a verb's class written before the URL
+    (`request("GET", url)`, `call(Net::HTTP::Delete, url)`, `run_request(:patch, url)`)."""
     positional = [a for a in call.args if a.name is None and not a.spread]
-    written = finder.resolver.literal(positional[0].value, ctx) if len(positional) > 1 else None
-    if written is not None and written.lower() in VERBS:
-        return written.upper(), 1
-    return None, 0
+    at = next(
+        (k for k, a in enumerate(positional) if a.value.start <= literal.start < a.value.end), 0
+    )
+    method = _verb_of(call.callee)
+    if method is not None:
+        return method, at
+    for arg in positional[:at]:
+        written = finder.resolver.literal(arg.value, ctx)
+        if written is None and isinstance(arg.value, (Name, Attr)):
+            text = finder.model.parsed.text[arg.value.start : arg.value.end]
+            written = re.split(r"::|\.|->", text)[-1]
+        if written is not None and written.lower() in VERBS:
+            return written.upper(), at
+    return None, at
 
 
 def _argument_at(call: CallE, literal: Str, index: int) -> bool:
@@ -278,7 +299,7 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
 
 
 def _verb_of(callee: str) -> str | None:
-    m = _VERB.search(callee)
+    m = VERB_NAME.search(callee)
     return m.group(1).upper() if m else None
 
 

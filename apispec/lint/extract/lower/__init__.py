@@ -13,6 +13,7 @@ Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -110,6 +111,16 @@ class StringRef:
     def literal(self) -> Str:
         value = self._lowering.expr(self._node)
         return value if isinstance(value, Str) else Str((value,), value.start, value.end)
+
+    def call_around(self) -> CallE | None:
+        """The innermost call whose arguments hold the literal, lowered now (a call of a
+        name lowering skipped: `call(Net::HTTP::Delete, url)` still says its method)."""
+        node = self._node.parent
+        while node is not None and node.type not in self._lowering.call_types:
+            if node.type in self._lowering.function_types:
+                return None
+            node = node.parent
+        return self._lowering.call(node) if node is not None else None
 
     @property
     def whole(self) -> Expr:
@@ -222,6 +233,7 @@ class Lowering:
     query_name: ClassVar[str] = ""  # the .scm file (default: the language's name)
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
     function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
+    call_types: ClassVar[frozenset[str]] = frozenset()  # node types of calls
 
     def __init__(self, parsed: Parsed) -> None:
         self.parsed = parsed
@@ -368,13 +380,19 @@ def lower(
     for kind, captures in pending:
         if kind == "call":
             name = lowering.call_name(captures["call"][0])
-            if name not in wanted and name.lower() not in lowered:
-                continue
+            if name not in wanted and name.lower() not in lowered and not VERB_NAME.search(name):
+                continue  # (a call named like a request is kept: its name is its method)
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
         _statement(lowering, model, kind, captures)
     model.index_statements()
     return model
+
+
+# a name that says a method: `http_get`, `postJson`, `GetAsync`, `delete_group`
+VERB_NAME = re.compile(
+    r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.IGNORECASE
+)
 
 
 def _may_name_url(raw: str) -> bool:

@@ -56,6 +56,7 @@ class PhpLowering(Lowering):
     function_types = frozenset(
         {"function_definition", "method_declaration", "arrow_function", "anonymous_function"}
     )
+    call_types = _CALLS
 
     def expr(self, node: Node) -> Expr:
         method = _EXPRESSIONS.get(node.type)

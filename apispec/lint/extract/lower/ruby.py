@@ -54,6 +54,7 @@ class RubyLowering(Lowering):
     language = "ruby"
     self_names = frozenset({"self"})
     function_types = frozenset({"method", "singleton_method"})
+    call_types = frozenset({"call"})
 
     def expr(self, node: Node) -> Expr:
         method = _EXPRESSIONS.get(node.type)
