@@ -9,6 +9,7 @@ stays open (a hole the caller fills); one with a declared client class is a clie
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -59,6 +60,9 @@ def name(
         return ObjV("module", target)
     if name in resolver.model.classes:
         return ObjV("class", name)
+    last = re.split(r"::|\\|\.", name)[-1]
+    if last != name and last in resolver.model.classes:
+        return ObjV("class", last)  # `Prtg::Api`: the file's class `Api` of module Prtg
     return unbound(resolver, name, ctx, depth, start, end)
 
 

@@ -32,6 +32,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "kotlin": ("tree_sitter_kotlin", "language"),
     "ruby": ("tree_sitter_ruby", "language"),
     "php": ("tree_sitter_php", "language_php"),
+    "php_only": ("tree_sitter_php", "language_php_only"),  # code without `<?php`
     "shell": ("tree_sitter_bash", "language"),
     "powershell": ("tree_sitter_powershell", "language"),
     "yaml": ("tree_sitter_yaml", "language"),

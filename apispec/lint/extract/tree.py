@@ -57,9 +57,18 @@ GRAMMAR_OF = {"python": "python", "ruby": "ruby", "php": "php"}
 GRAMMAR_BY_SUFFIX: dict[str, str] = {}
 
 
-def grammar_for(language: str, filename: str) -> str:
-    """The grammar that parses a file of `language` (TypeScript and TSX by extension)."""
+# languages whose files open their code with a tag (`<?php`): code without one (a
+# Markdown fence, a snippet) is read by the grammar of the code alone
+GRAMMAR_WITHOUT_TAG = {"php": ("<?", "php_only")}
+
+
+def grammar_for(language: str, filename: str, text: str = "") -> str:
+    """The grammar that parses a file of `language` (TypeScript and TSX by extension, PHP
+    code without `<?php` by its code-only grammar)."""
     suffix = PurePath(filename).suffix.lower()
+    tagged = GRAMMAR_WITHOUT_TAG.get(language)
+    if tagged is not None and tagged[0] not in text:
+        return tagged[1]
     return GRAMMAR_BY_SUFFIX.get(suffix) or GRAMMAR_OF[language]
 
 
@@ -84,7 +93,7 @@ def extract_tree(
 
     `evidence_text`: the whole file a region is part of (its prose names the API too).
     """
-    parsed = parse(text, grammar_for(language, filename))
+    parsed = parse(text, grammar_for(language, filename, text))
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)

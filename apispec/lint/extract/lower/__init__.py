@@ -328,9 +328,13 @@ def query(language: str, name: str) -> Query:
     return Query(grammar(language), source)
 
 
+# grammars read by another grammar's lowering (the same node types)
+LOWERED_AS = {"php_only": "php"}
+
+
 @cache
 def lowering_class(language: str) -> type[Lowering]:
-    module = import_module(f"apispec.lint.extract.lower.{language}")
+    module = import_module(f"apispec.lint.extract.lower.{LOWERED_AS.get(language, language)}")
     found: type[Lowering] = module.LOWERING
     return found
 

@@ -52,6 +52,7 @@ _SKIP = frozenset({"comment", "text_interpolation"})
 
 class PhpLowering(Lowering):
     language = "php"
+    query_name = "php"  # also for the grammar of code without `<?php`
     self_names = frozenset({"this", "self", "static"})
     function_types = frozenset(
         {"function_definition", "method_declaration", "arrow_function", "anonymous_function"}
