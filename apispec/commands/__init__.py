@@ -109,13 +109,3 @@ def release_list(value: str) -> list[str]:
     if not releases:
         raise argparse.ArgumentTypeError("expected a release such as 25.x.122")
     return releases
-
-
-def write_report(text: str, output: Path | None) -> None:
-    """A report to `-o FILE` (written atomically), or to standard output for none or `-`."""
-    if output is None or str(output) == "-":
-        sys.stdout.write(text)
-        return
-    from apispec.support.outputs import write_atomic
-
-    write_atomic(output, text)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from apispec.commands import add_registry_option, write_report
+from apispec.commands import add_registry_option, output_path, write_output
 from apispec.lint.finding import FAIL_LEVELS
 from apispec.runtime.report import FORMATS
 
@@ -87,7 +86,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--format", choices=FORMATS, default="full", help="format of the summary (default: full)"
     )
     p.add_argument(
-        "--output", "-o", type=Path, metavar="FILE", help="write the summary to FILE (-: stdout)"
+        "--output",
+        "-o",
+        type=output_path,
+        metavar="FILE",
+        help="write the summary to FILE (-: stdout)",
     )
     p.add_argument(
         "--fail-on",
@@ -130,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     if args.log == "-" and args.output is None:
         sys.stderr.write(report)  # standard output is the log: keep it lines traffic reads
     else:
-        write_report(report, args.output)
+        write_output(args.output, report)
     if status != 0:
         print(f"apispec: error: the command exited with status {status}", file=sys.stderr)
         return EXIT_FINDINGS

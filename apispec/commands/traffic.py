@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from apispec.commands import add_registry_option, release_list, write_report
+from apispec.commands import add_registry_option, output_path, release_list, write_output
 from apispec.lint.finding import FAIL_LEVELS
 from apispec.runtime.report import FORMATS
 
@@ -76,7 +76,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--format", choices=FORMATS, default="full", help="output format (default: full)"
     )
     p.add_argument(
-        "--output", "-o", type=Path, metavar="FILE", help="write the report to FILE (-: stdout)"
+        "--output",
+        "-o",
+        type=output_path,
+        metavar="FILE",
+        help="write the report to FILE (-: stdout)",
     )
     p.add_argument(
         "--fail-on",
@@ -126,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for warning in outcome.warnings:
             print(f"apispec: warning: {printable(warning)}", file=sys.stderr)
-    write_report(render(args.format, outcome.report), args.output)
+    write_output(args.output, render(args.format, outcome.report))
     for error in outcome.errors:
         print(f"apispec: error: {printable(error)}", file=sys.stderr)
     return outcome.exit_code

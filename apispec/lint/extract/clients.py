@@ -15,7 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import configured
+from apispec.lint.extract import builders, configured
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
@@ -38,7 +38,7 @@ from apispec.lint.extract.ir import (
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
 from apispec.lint.helpers import HelperTable
-from apispec.lint.knowledge import VERBS, Client
+from apispec.lint.knowledge import RECEIVER, VERBS, Client
 
 if TYPE_CHECKING:
     from apispec.lint.extract.lower import FileModel, Loop
@@ -46,6 +46,18 @@ if TYPE_CHECKING:
 
 _VERB_WORDS = frozenset(VERBS)
 _WORD = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def _names_word(name: str, text: str) -> bool:
+    """Whether `name` is written in `text` as a whole word."""
+    at = text.find(name)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + len(name)] if at + len(name) < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        at = text.find(name, at + 1)
+    return False
 
 
 class Requests:
@@ -60,7 +72,10 @@ class Requests:
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
         self._by_function: dict[int, list[CallE]] | None = None
-        self._loops: list[Loop] | None = None
+        self._loops: list[list[Loop]] | None = None  # one list per `for`, in order
+        self._loop_starts: list[int] = []
+        self._loop_parent: list[int] = []
+        self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -79,9 +94,9 @@ class Requests:
             if owners is not None and len(owners) == 1:
                 found.setdefault(receiver.name, (next(iter(owners)), ""))
                 continue
-            helper = self.helpers.get(call.callee, self.model.language) if self.helpers else None
-            if helper is not None and helper.owner:
-                found.setdefault(receiver.name, (helper.owner, helper.module))
+            owned = [h for h in self.helpers.named(call.callee, self.model.language) if h.owner]
+            if len({h.owner for h in owned}) == 1:
+                found.setdefault(receiver.name, (owned[0].owner, owned[0].module))
         return found
 
     def all(self) -> list[Request]:
@@ -94,6 +109,8 @@ class Requests:
             if call.callee not in senders and call.callee.lower() not in senders:
                 continue  # no row, wrapper or verb has this name: it sends nothing
             function = self.model.function_at(call.start)
+            if self._plain_receiver(call, function):
+                continue
             for bound in self.iterations(call, function):
                 ctx = Ctx(call.start, function, bound=bound)
                 self.resolver.fresh()
@@ -106,6 +123,30 @@ class Requests:
                         continue  # a wrapper's template: its callers are the calls
                     found.append(request)
         return found
+
+    def _plain_receiver(self, call: CallE, function: Function | None) -> bool:
+        """A method called on a name nothing in the file makes a client or an object of
+        (`event.get("items")` on a parameter): no row or wrapper can apply, and a literal
+        URL among its arguments is read as a literal (tree.py) anyway."""
+        receiver = call.receiver
+        if not isinstance(receiver, Name) or call.callee in self.model.by_name:
+            return False
+        name = receiver.name
+        model = self.model
+        if (
+            name in self.knowledge.self_names
+            or name in model.assigns
+            or name in model.imports
+            or name in model.loops
+            or name in model.classes
+            or name in self.knowledge.modules
+            or name in self.resolver.duck
+        ):
+            return False
+        if function is not None and any(p[0] == name for p in function.params):
+            return name not in function.types
+        owner = model.class_at(call.start)  # a field read without `this.` (C#, Java)
+        return owner is None or f"@{owner}.{name}" not in model.assigns
 
     def _senders(self) -> set[str]:
         """Callee names a request can be made through: rows, the file's functions, wrappers
@@ -127,29 +168,17 @@ class Requests:
         `for path, method in [("/a", "GET"), ("/b", "POST")]: send(method, path)` makes
         two requests, each with its own pair: the variables are bound together.
         """
-        if self._loops is None:
-            self._loops = sorted(
-                (loop for loops in self.model.loops.values() for loop in loops),
-                key=lambda loop: loop.start,
-            )
-        around = (
-            [
-                loop
-                for loop in self._loops[
-                    : bisect_right([lp.start for lp in self._loops], call.start)
-                ]
-                if call.start < loop.end
-            ]
-            if self._loops
-            else []
-        )
-        if not around:
+        group = self._innermost_loop(call)
+        if not group:
             return [()]
-        inner = max(loop.start for loop in around)
-        group = [loop for loop in around if loop.start == inner]
+        written = self.model.parsed.text[call.start : call.end]
+        if not any(_names_word(loop.key, written) for loop in group):
+            return [()]  # the call names none of the loop's variables
         self.resolver.fresh()
         iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
-        items = self.resolver.elements(iterable, Ctx(group[0].start, function), 0)
+        items = self.resolver.elements(
+            iterable, Ctx(group[0].start, function), 0, any(loop.unpack >= 0 for loop in group)
+        )
         if not items or len(items) > 12:
             return [()]
         return [
@@ -159,6 +188,31 @@ class Requests:
             )
             for item in items
         ]
+
+    def _innermost_loop(self, call: CallE) -> list[Loop]:
+        """The loop variables of the innermost loop around a call (one `for` may bind several).
+
+        Loops nest like the code's blocks, so the innermost one around a position is found
+        from the last loop starting before it by climbing to the loops around that one.
+        """
+        if self._loops is None:
+            by_start: dict[int, list[Loop]] = {}
+            for loops in self.model.loops.values():
+                for loop in loops:
+                    by_start.setdefault(loop.start, []).append(loop)
+            self._loops = sorted(by_start.values(), key=lambda group: group[0].start)
+            self._loop_starts = [group[0].start for group in self._loops]
+            stack: list[int] = []
+            self._loop_parent = []
+            for k, group in enumerate(self._loops):
+                while stack and not group[0].start < self._loops[stack[-1]][0].end:
+                    stack.pop()
+                self._loop_parent.append(stack[-1] if stack else -1)
+                stack.append(k)
+        k = bisect_right(self._loop_starts, call.start) - 1
+        while k >= 0 and not call.start < self._loops[k][0].end:
+            k = self._loop_parent[k]
+        return self._loops[k] if k >= 0 else []
 
     def _depends(self, request: Request, function: Function) -> bool:
         """Whether the request's URL is built from a parameter of `function`."""
@@ -208,9 +262,8 @@ class Requests:
                     request.wrapped = True
                     inner.append(request)
             return inner
-        if self.helpers:
-            helper = self.helpers.get(call.callee, self.model.language)
-            if helper is not None and in_scope(helper, call, receiver, self.model.imports):
+        for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
+            if in_scope(helper, call, receiver, self.model.imports):
                 sent = through(self.resolver, helper, call, ctx)
                 if sent is not None:
                     sent.trusted = helper.strong
@@ -235,6 +288,8 @@ class Requests:
         self._wrapper[function.node_id] = False  # recursion: not (yet) a wrapper
         result = False
         for call in self.calls_in(function):
+            if self._plain_receiver(call, None):
+                continue  # a method of a name nothing makes an object of: it sends nothing
             ctx = Ctx(call.start, function, open=function.node_id)
             for request in self.at(call, ctx, 1):
                 if _leads(request.url, function.node_id) or _has_param(
@@ -339,15 +394,30 @@ class Requests:
                     factory = next(
                         (f for f in knowledge.factories.values() if f.name == option.name), None
                     )
-                    return row, option.field("base"), factory.join if factory else "slash", option
+                    base = option.field("base")
+                    if base is None and factory is not None and factory.base[1]:
+                        base = builders.set_later(self, call, factory.base[1])
+                    return row, base, factory.join if factory else "slash", option
+            if isinstance(option, ObjV) and option.kind == "module":
+                row = knowledge.client(option.name, call.callee)
+                if row is not None:
+                    return row, None, "slash", None
         qualified = self.resolver.qualified(call, ctx, 0)
         if "." in qualified:
             on, _, callee = qualified.rpartition(".")
             row = knowledge.client(on, callee)
             if row is not None:
                 return row, None, "slash", None
-        elif call.receiver is None:  # a function of the language itself (`curl_init`)
+        elif call.receiver is None:  # a function or constructor called bare
             row = knowledge.client("", call.callee)
+            if row is not None:
+                return row, None, "slash", None
+        if receiver is not None and any(builders.names_text(o) for o in options(receiver)):
+            row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
+            if row is not None:
+                return row, None, "slash", None
+        if receiver is not None and all(_unknown(o) for o in options(receiver)):
+            row = knowledge.client("object:*", call.callee)  # a client made elsewhere
             if row is not None:
                 return row, None, "slash", None
         return None, None, "slash", None
@@ -365,6 +435,8 @@ class Requests:
         url = resolver.place(call.args, row.url, row.config, ctx)
         if url is None:
             url = Text((Hole("", call.start, call.start),))
+        if row.url == RECEIVER and call.receiver is not None:
+            url = resolver.value(call.receiver, ctx)
         method: str | None
         if row.method == "callee":
             method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
@@ -384,6 +456,11 @@ class Requests:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
             headers = self._object_headers(call, ctx)
+        built_query, built_headers = builders.built(self, call, ctx)
+        if query is None and built_query is not None:
+            query = built_query
+        if headers is None and built_headers is not None:
+            headers = built_headers
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
         request.query_keyword = row.query[1]
@@ -408,7 +485,7 @@ class Requests:
         text = self.model.parsed.text
         if call.receiver is not None:
             names.append(text[call.receiver.start : call.receiver.end])
-        holder = self._assigned_to(call)
+        holder = self.assigned_to(call)
         if holder:
             names.append(holder)
         entries: list[Entry] = []
@@ -446,20 +523,21 @@ class Requests:
                         entries.extend(found.entries)
         return MapV(tuple(entries)) if entries else None
 
-    def _assigned_to(self, call: CallE) -> str | None:
+    def assigned_to(self, call: CallE) -> str | None:
         """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
         holders = self.model.holders(call.node_id)
         return holders[0] if holders else None
 
     def _header_setters(self, name: str) -> list[CallE]:
         text = self.model.parsed.text
+        holders = {f"{name}.{h}".lower() for h in self.knowledge.header_holders}
         found = []
         for call in self.model.calls:
             receiver = call.receiver
             if receiver is None or call.callee not in self.knowledge.header_setters:
                 continue
-            written = text[receiver.start : receiver.end]
-            if written == name or written == name + ".headers":
+            written = text[receiver.start : receiver.end].lower()
+            if written == name.lower() or written in holders:
                 found.append(call)
         return found
 
@@ -476,6 +554,11 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
+
+
+def _unknown(value: Value) -> bool:
+    """A value the file says nothing of (an object handed in or made elsewhere)."""
+    return isinstance(value, Text) and not any(isinstance(p, Lit) for p in value.pieces)
 
 
 def _may_depend(request: Request, function: Function) -> bool:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from apispec.lint.extract import parse as parse_module
 from apispec.lint.extract.build import (
     Located,
     header_values,
@@ -47,12 +48,12 @@ from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Span
 
-_PATTERN = re.compile(r"[*^$()\[\]]|/:[A-Za-z]|\s")
+_PATTERN = re.compile(r"[*^$()\[\]\"]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python", "ruby": "ruby", "php": "php"}
+GRAMMAR_OF = {"python": "python", "csharp": "csharp", "ruby": "ruby", "php": "php"}
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {}
 
@@ -93,7 +94,13 @@ def extract_tree(
 
     `evidence_text`: the whole file a region is part of (its prose names the API too).
     """
-    parsed = parse(text, grammar_for(language, filename, text))
+    grammar = grammar_for(language, filename, text)
+    kept = parse_module.TREES
+    parsed = (
+        kept.parse(filename, text, grammar)
+        if kept is not None and filename
+        else parse(text, grammar)
+    )
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
@@ -104,6 +111,10 @@ def extract_tree(
         for loc in _locations(request):
             found.append(Found(request, loc, request.method, request.call.callee))
             used.update(loc.flat.offsets)
+        for url in texts(request.url):  # taken even where the client's join leaves the API
+            used.update(
+                p.offset(i) for p in url.pieces if isinstance(p, Lit) for i in range(len(p.text))
+            )
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(evidence_text if evidence_text is not None else text, known)
     for item in found:
@@ -135,6 +146,9 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.handle_setters)
     names.update(rows.holder_calls)
     names.update(m.rsplit(".", 1)[-1] for m in rows.mocks)  # `stub_request(...)`: no call
+    names.update(rows.query_setters)
+    names.update(rows.auth_setters)
+    names.update(rows.constructors)  # a constructor chained to another (`: this(...)`)
     names.update(VERBS)
     names.add("request")
     if helpers:
@@ -325,8 +339,7 @@ def _reference(
     if not loc.via_api_v2 and "/" not in path_text.strip("/") and not (wrapped or client):
         return None
     trusted = request is not None and request.trusted
-    joined = request is not None and request.row == "client" and request.base is not None
-    verdict = evidence.accepts(loc, wrapped=wrapped, client=client, trusted=trusted, joined=joined)
+    verdict = evidence.accepts(loc, wrapped=wrapped, client=client, trusted=trusted)
     if verdict is None:
         return None
     why, weak = verdict

@@ -22,6 +22,8 @@ from apispec.lint.extract.ir import Arg, CallE, Expr, argument
 
 Place = tuple[int, str]
 NOWHERE: Place = (-1, "")
+# the object a method is called on (Flurl's `"https://...".GetJsonAsync<T>()`)
+RECEIVER: Place = (-2, "")
 VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
 
 
@@ -49,7 +51,9 @@ class Client:
     """A call that sends a request.
 
     `on` is what the callee is called on: a module (`requests`), a client object kind
-    (`object:httpx`), or "" for a function imported or called bare. `method` is
+    (`object:httpx`), `object:*` for an object of unknown class (a method name no other
+    library shares: HttpClient's `GetFromJsonAsync`), `text` for a URL the verb is called
+    on (Flurl), or "" for a function imported or called bare. `method` is
     "callee" (the callee's name is the verb), a fixed verb, or an argument place.
     """
 
@@ -109,14 +113,28 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # the properties that hold an object's headers (`headers`, .NET's `DefaultRequestHeaders`):
+    # a setter called on one sets the object's headers
+    header_holders: tuple[str, ...] = ("headers",)
+    # calls that add a query entry to the request object they are called on, chained on it
+    # or on the name it is held by (RestSharp's `request.AddQueryParameter(k, v)`)
+    query_setters: frozenset[str] = frozenset()
+    # calls on a request that set its Authorization from a token, by scheme
+    # (Flurl's `.WithOAuthBearerToken(t)` -> `Bearer t`)
+    auth_setters: dict[str, str] = field(default_factory=dict)
+    # library constants that name a text, as written or qualified (`HttpMethod.Patch` ->
+    # PATCH, `CURLOPT_URL` names its option)
+    constants: dict[str, str] = field(default_factory=dict)
+    # a declared type is a class by its own name, wherever it is defined (C#'s namespaces
+    # bring every type of a namespace into scope; no import names it)
+    types_by_name: bool = False
     # how the language calls: a name alone may call a method and a call without
     # arguments may read an attribute (Ruby); a method of the class is called without
-    # its object (`get(path)` inside the class); a class is made by a method (`Cls.new`)
+    # its object (`get(path)` inside the class: Ruby, C#, Java); a class is made by a
+    # method (`Cls.new`)
     paren_free: bool = False
     implicit_this: bool = False
     new_method: str = ""
-    # library constants that stand for a text (`CURLOPT_URL` names its option)
-    constants: dict[str, str] = field(default_factory=dict)
     # modules that are client objects themselves (Laravel's `Http`, HTTP.rb's `HTTP`):
     # module -> the client kind their rows name
     module_clients: dict[str, str] = field(default_factory=dict)

@@ -22,7 +22,7 @@ from importlib import import_module
 from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar
 
-from apispec.lint.extract.ir import CallE, Expr, Function, Name, Opaque, Str
+from apispec.lint.extract.ir import CallE, Concat, Expr, Function, Name, Opaque, Str
 from apispec.lint.extract.parse import Parsed, grammar
 
 if TYPE_CHECKING:
@@ -83,16 +83,29 @@ class Assign:
         return self._node
 
 
-@dataclass
 class Loop:
-    """`for target in iterable`: the target takes each element's value (or its `unpack`-th)."""
+    """`for target in iterable`: the target takes each element's value (or its `unpack`-th).
 
-    key: str
-    unpack: int
-    iterable: Expr
-    start: int
-    end: int
-    scope: int
+    The iterable is lowered the first time a name asks for it."""
+
+    __slots__ = ("_iterable", "_lower", "end", "key", "scope", "start", "unpack")
+
+    def __init__(
+        self, key: str, unpack: int, lower: Callable[[], Expr], start: int, end: int, scope: int
+    ) -> None:
+        self.key = key
+        self.unpack = unpack
+        self._lower = lower
+        self._iterable: Expr | None = None
+        self.start = start
+        self.end = end
+        self.scope = scope
+
+    @property
+    def iterable(self) -> Expr:
+        if self._iterable is None:
+            self._iterable = self._lower()
+        return self._iterable
 
 
 class StringRef:
@@ -277,6 +290,14 @@ class Lowering:
                 found.append(node)
         return found
 
+    def concatenated(self, sides: tuple[Node, ...], start: int, end: int) -> Concat:
+        """`a + b + c`: the operands of nested concatenations as one list."""
+        parts: list[Expr] = []
+        for side in sides:
+            value = self.expr(side)
+            parts.extend(value.parts if isinstance(value, Concat) else (value,))
+        return Concat(tuple(parts), start, end)
+
     def opaque(self, node: Node) -> Opaque:
         start, end = self.span(node)
         return Opaque(self.text(node), start, end)
@@ -448,7 +469,7 @@ def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     start, end = lowering.span(captures["for"][0])
     function = model.function_at(start)
     scope = function.node_id if function else 0
-    iterable = lowering.expr(captures["for.iter"][0])
+    iterable = lowering.lazy(captures["for.iter"][0])
     for key, _, unpack in lowering.targets(captures["for.target"][0]):
         if key:
             model.loops.setdefault(key, []).append(Loop(key, unpack, iterable, start, end, scope))

@@ -371,14 +371,24 @@ class PhpLowering(Lowering):
     def function(self, node: Node) -> Function | None:
         start, end = self.span(node)
         if node.type in ("arrow_function", "anonymous_function"):
-            return Function(node.id, "", start, end, lambda: self._signature(node), exported=False)
+            return Function(
+                node.id,
+                "",
+                start,
+                end,
+                lambda: self._signature(node),
+                lambda: self._returns(node),
+                exported=False,
+            )
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return None
         name = self.text(name_node)
-        return Function(node.id, name, start, end, lambda: self._signature(node))
+        return Function(
+            node.id, name, start, end, lambda: self._signature(node), lambda: self._returns(node)
+        )
 
-    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+    def _signature(self, node: Node) -> tuple[Params, dict[str, str]]:
         params_node = node.child_by_field_name("parameters")
         params: Params = []
         types: dict[str, str] = {}
@@ -393,10 +403,14 @@ class PhpLowering(Lowering):
             written = child.child_by_field_name("type")
             if written is not None:
                 types[name] = _dotted(self.text(written).lstrip("?").split("|")[0])
+        return params, types
+
+    def _returns(self, node: Node) -> list[Callable[[], Expr]]:
+        """What a function returns; an arrow function's body is its value."""
         if node.type == "arrow_function":
             body = node.child_by_field_name("body")
-            return params, types, [self.lazy(body)] if body is not None else []
-        return params, types, [self.lazy(n) for n in self.returned(node)]
+            return [self.lazy(body)] if body is not None else []
+        return [self.lazy(n) for n in self.returned(node)]
 
     def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
         kind = node.type

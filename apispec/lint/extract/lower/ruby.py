@@ -357,16 +357,21 @@ class RubyLowering(Lowering):
             return None
         start, end = self.span(node)
         name = self.text(name_node)
-        return Function(node.id, name, start, end, lambda: self._signature(node))
+        return Function(
+            node.id, name, start, end, lambda: self._signature(node), lambda: self._returns(node)
+        )
 
-    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+    def _signature(self, node: Node) -> tuple[Params, dict[str, str]]:
         params_node = node.child_by_field_name("parameters")
-        params = self._params(params_node) if params_node is not None else []
+        return (self._params(params_node) if params_node is not None else []), {}
+
+    def _returns(self, node: Node) -> list[Callable[[], Expr]]:
+        """Its `return` values and the value of its last statement (Ruby returns it)."""
         returned = self.returned(node)
         last = self._last(node)
         if last is not None and all(n.id != last.id for n in returned):
             returned.append(last)
-        return params, {}, [self.lazy(n) for n in returned]
+        return [self.lazy(n) for n in returned]
 
     def _last(self, node: Node) -> Node | None:
         """The method's last statement: Ruby returns its value."""
