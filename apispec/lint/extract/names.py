@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import Ctx, alt, element, options
+from apispec.lint.extract.context import Ctx, alt, as_text, element, options
 from apispec.lint.extract.ir import (
     CallE,
     Entry,
@@ -203,6 +203,32 @@ def from_assignments(
     for later in since:
         value = updated(resolver, value, later, ctx, depth)
     value = mutated(resolver, key, value, start, ctx, depth)
+    return url_parts(resolver, key, value, start, ctx, depth)
+
+
+def url_parts(
+    resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, depth: int
+) -> Value:
+    """A URL object with a part set on it after it was made (Ruby's `uri.query =
+    URI.encode_www_form(q)`): the URL text with that query after a `?`."""
+    for attr, part in resolver.knowledge.url_setters.items():
+        assigns = resolver.model.assigns.get(f"{key}.{attr}")
+        if not assigns or part != "query":
+            continue
+        scope = resolver.model.scopes_at(ctx.pos)[0]
+        later = [
+            a
+            for a in assigns
+            if after < a.start < ctx.pos and a.item is None and not a.add and a.scope == scope
+        ]
+        if not later:
+            continue
+        query = as_text(assigned(resolver, later[-1], ctx, depth + 1))
+        at = later[-1].start
+        value = alt(
+            Text((*o.pieces, Lit("?", at), *query.pieces)) if isinstance(o, Text) else o
+            for o in options(value)
+        )
     return value
 
 
@@ -287,6 +313,8 @@ def mutate(
         added = resolver.value(args[0].value, ctx, depth + 1)
         entries = value.entries if isinstance(value, MapV) else ()
         more = added.entries if isinstance(added, MapV) else ()
+        if isinstance(added, ParamV):  # the wrapper's caller's mapping: a spread of it
+            more = (Entry(None, added.start, added.end, added),)
         kw = tuple(
             Entry(a.name, a.value.start, a.value.end, resolver.value(a.value, ctx, depth + 1))
             for a in call.args

@@ -154,6 +154,9 @@ class Knowledge:
     # calls on the holder -> part (`req.url 'x'`); parts "query", "headers", "url"
     holder_parts: dict[str, str] = field(default_factory=dict)
     holder_calls: dict[str, str] = field(default_factory=dict)
+    # parts of a URL object set by assignment after it is made (`uri.query = ...`):
+    # attribute -> part (only "query" is read: it joins the URL after a `?`)
+    url_setters: dict[str, str] = field(default_factory=dict)
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
     chain_methods: frozenset[str] = frozenset()  # every method of `chains`
 
