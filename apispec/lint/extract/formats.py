@@ -361,10 +361,15 @@ def _trimmed(
     resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int, ends: str
 ) -> Value:
     """The receiver's text without the given characters (whitespace when none) at its
-    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`)."""
+    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`); a trim called as a
+    function takes the text first (PHP's `ltrim($path, '/')`)."""
     if call.receiver is None:
-        return resolver.hole(call)
-    value = resolver.value(call.receiver, ctx, depth + 1)
+        if not args:
+            return resolver.hole(call)
+        subject, args = args[0].value, args[1:]
+    else:
+        subject = call.receiver
+    value = resolver.value(subject, ctx, depth + 1)
     chars = "".join(resolver.literal(a.value, ctx, depth) or "" for a in args) or None
     found: list[Value] = []
     for option in options(value):
