@@ -29,13 +29,12 @@ from apispec.lint.extract.ir import (
     Params,
     Str,
 )
-from apispec.lint.extract.lower import Lowering
+from apispec.lint.extract.lower import Lowering, php_scope
 from apispec.lint.extract.lower.strings import c_escapes, dedent
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-_COMPARE = frozenset({"==", "!=", "===", "!==", "<>"})
 _CALLS = frozenset(
     {
         "function_call_expression",
@@ -504,51 +503,10 @@ class PhpLowering(Lowering):
     # -- where a literal stands -----------------------------------------------------
 
     def string_root(self, node: Node) -> Node:
-        root = node
-        parent = node.parent
-        while parent is not None:
-            if parent.type == "parenthesized_expression" or (
-                parent.type == "binary_expression" and _operator(parent, self.text) == "."
-            ):
-                root, parent = parent, parent.parent
-            elif parent.type == "argument" and parent.parent is not None:
-                call = parent.parent.parent
-                if call is None or self.call_name(call) not in ("sprintf", "vsprintf"):
-                    break
-                first = _arguments(parent.parent)
-                if not first or first[0].id != parent.id:
-                    break
-                root, parent = call, call.parent  # the template of a format call
-            else:
-                break
-        return root
+        return php_scope.string_root(self, node)
 
     def string_context(self, node: Node) -> str:
-        parent = node.parent
-        while parent is not None and parent.type in (
-            "parenthesized_expression",
-            "binary_expression",
-        ):
-            if parent.type == "binary_expression" and _operator(parent, self.text) in _COMPARE:
-                return "compare"
-            node, parent = parent, parent.parent
-        if parent is None:
-            return "value"
-        kind = parent.type
-        if kind in ("match_condition_list", "case_statement"):
-            return "compare"
-        if kind == "array_element_initializer" and _is_pair(parent):
-            named = [c for c in parent.named_children if c.type not in _SKIP]
-            if named and named[0].id == node.id:
-                return "key"
-            key = self.text(named[0]).strip("'\"").lower() if named else ""
-            if key in ("href", "location", "content-location", "link"):
-                return "href"
-        if kind == "subscript_expression":
-            named = [c for c in parent.named_children if c.type not in _SKIP]
-            if len(named) == 2 and named[1].id == node.id:
-                return "key"
-        return "value"
+        return php_scope.string_context(self, node)
 
 
 def _dotted(written: str) -> str:
@@ -568,11 +526,6 @@ def _argument_value(node: Node) -> Node | None:
     name = node.child_by_field_name("name")
     named = [c for c in node.named_children if c.type not in _SKIP and c != name]
     return named[-1] if named else None
-
-
-def _operator(node: Node, text: Callable[[Node], str]) -> str:
-    operator = node.child_by_field_name("operator")
-    return text(operator) if operator is not None else ""
 
 
 def _descendants(node: Node) -> Iterator[Node]:

@@ -34,7 +34,8 @@ from apispec.lint.extract.ir import (
     Str,
 )
 from apispec.lint.extract.lower import Lowering
-from apispec.lint.extract.lower.strings import c_escapes, dedent
+from apispec.lint.extract.lower.ruby_strings import heredoc_lines, single_quoted
+from apispec.lint.extract.lower.strings import c_escapes
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -102,7 +103,7 @@ class RubyLowering(Lowering):
             if kind in ("string_content", "heredoc_content"):
                 at = self.char(child.start_byte)
                 text = self.text(child)
-                yield _single_quoted(text, at) if raw else c_escapes(text, at)
+                yield single_quoted(text, at) if raw else c_escapes(text, at)
             elif kind == "escape_sequence":
                 yield c_escapes(self.text(child), self.char(child.start_byte))
             elif kind == "interpolation":
@@ -156,19 +157,9 @@ class RubyLowering(Lowering):
     def _heredoc(self, body: Node, opener: str) -> Expr:
         """A heredoc's text: its lines without the opening line end and the closing line;
         `<<~` strips the common indentation."""
-        raw = "'" in opener
-        pieces = list(self._pieces(body.children, raw))
-        if pieces and isinstance(pieces[0], Lit) and pieces[0].text.startswith("\n"):
-            pieces[0] = _cut(pieces[0], 1, len(pieces[0].text))
-        if pieces and isinstance(pieces[-1], Lit):
-            last = pieces[-1]
-            cut = last.text.rfind("\n")
-            if cut >= 0 and not last.text[cut + 1 :].strip():
-                pieces[-1] = _cut(last, 0, cut)
-        if opener.startswith("<<~"):
-            pieces = dedent(pieces)
+        pieces = heredoc_lines(list(self._pieces(body.children, "'" in opener)), opener)
         start, end = self.span(body)
-        return Str(tuple(p for p in pieces if not isinstance(p, Lit) or p.text), start, end)
+        return Str(tuple(pieces), start, end)
 
     # -- operators ------------------------------------------------------------------
 
@@ -563,31 +554,6 @@ def _block_value(block: Node) -> Node | None:
         return None
     statements = [c for c in body.named_children if c.type != "comment"]
     return statements[0] if len(statements) == 1 else None
-
-
-def _single_quoted(raw: str, start: int) -> Lit:
-    """`'...'`: only `\\'` and `\\\\` are escapes."""
-    if "\\" not in raw:
-        return Lit(raw, start)
-    chars: list[str] = []
-    offsets: list[int] = []
-    i = 0
-    while i < len(raw):
-        if raw[i] == "\\" and i + 1 < len(raw) and raw[i + 1] in "\\'":
-            chars.append(raw[i + 1])
-            offsets.append(start + i)
-            i += 2
-            continue
-        chars.append(raw[i])
-        offsets.append(start + i)
-        i += 1
-    return Lit("".join(chars), start, tuple(offsets))
-
-
-def _cut(lit: Lit, start: int, end: int) -> Lit:
-    if lit.offsets is None:
-        return Lit(lit.text[start:end], lit.start + start)
-    return Lit(lit.text[start:end], lit.offset(start), lit.offsets[start:end])
 
 
 _EXPRESSIONS = {
