@@ -56,7 +56,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         template = _template(finder, function)
         if template is None:
             continue
-        request, path_index = template
+        request, path_index, slashed = template
         url = request.url if isinstance(request.url, Text) else None
         if url is None:
             continue
@@ -75,6 +75,8 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         assert isinstance(hole, Hole) and hole.param is not None
         if join == "rfc3986" and _strips_slash(finder, function, request, hole.param.name):
             join = "slash"  # `path.TrimStart('/')`: a leading slash never reaches the client
+        if join == "concat" and slashed:
+            join = "slash"  # `base + (p.startsWith("/") ? p : "/" + p)`: one slash either way
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
@@ -217,12 +219,15 @@ def _client_verbs(finder: Requests, helpers: list[Helper]) -> list[Helper]:
     return found
 
 
-def _template(finder: Requests, function: Function) -> tuple[Request, int] | None:
-    """The wrapper's request with its parameters open, and where the path parameter is."""
+def _template(finder: Requests, function: Function) -> tuple[Request, int, bool] | None:
+    """The wrapper's request with its parameters open, where the path parameter is, and
+    whether the wrapper writes the path both after a slash and not (it makes sure of one
+    slash between base and path: its callers' paths join by the slash rule)."""
     for call in finder.calls_in(function):
         ctx = Ctx(call.start, function, open=function.node_id)
         finder.resolver.fresh()
         for request in finder.at(call, ctx, 1):
+            found: list[tuple[Text, int]] = []
             for option in options(request.url):
                 if not isinstance(option, Text):
                     continue
@@ -232,9 +237,18 @@ def _template(finder: Requests, function: Function) -> tuple[Request, int] | Non
                         and piece.param is not None
                         and piece.param.function == function.node_id
                     ):
-                        request.url = option
-                        return request, k
+                        found.append((option, k))
+                        break
+            if found:
+                request.url, at = found[0]
+                after_slash = {_after_slash(option, k) for option, k in found}
+                return request, at, len(after_slash) == 2
     return None
+
+
+def _after_slash(text: Text, at: int) -> bool:
+    before = text.pieces[at - 1] if at else None
+    return isinstance(before, Lit) and before.text.endswith("/")
 
 
 def _method_param(
