@@ -161,11 +161,15 @@ class Resolver:
 
         `f"{base}/{KINDS[kind]}/{oid}"` names a collection by a variable: whichever word
         it holds, the path has a parameter there (the rules know every collection it
-        may be). A choice between paths (`/a/b` or `/c`) stays a choice.
+        may be). A choice between paths (`/a/b` or `/c`) stays a choice, and so does one
+        between a query and none (`${qs ? `?${qs}` : ""}`).
         """
         texts = [self.text_of(v, expr) for v in found]
         if all(isinstance(v, Text) for v in found) and not any(
-            "/" in p.text for text in texts for p in text.pieces if isinstance(p, Lit)
+            "/" in p.text or "?" in p.text
+            for text in texts
+            for p in text.pieces
+            if isinstance(p, Lit)
         ):
             source = self.model.parsed.text[expr.start : expr.end]
             return [Text((Hole(source, expr.start, expr.end, hint_of(source)),))]
