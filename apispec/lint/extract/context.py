@@ -18,6 +18,7 @@ from apispec.lint.extract.ir import (
     Lit,
     MapV,
     ObjV,
+    Param,
     ParamV,
     Piece,
     SeqV,
@@ -69,7 +70,11 @@ def query_text(mapping: MapV) -> Text:
     """A mapping as the query string a library encodes it to: `name=value&...`."""
     pieces: list[Piece] = []
     for entry in mapping.entries:
-        if entry.key is None:
+        if entry.key is None:  # a parameter's mapping spread in: its entries, unknown here
+            if param_of(entry.value) is not None:
+                if pieces:
+                    pieces.append(Lit("&", entry.key_start))
+                pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
             continue
         if pieces:
             pieces.append(Lit("&", entry.key_start))
@@ -77,6 +82,15 @@ def query_text(mapping: MapV) -> Text:
         pieces.append(Lit("=", entry.key_end))
         pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
     return Text(tuple(pieces))
+
+
+def param_of(value: Value) -> Param | None:
+    """The wrapper parameter a value is, whole (`...query` where `query` is one)."""
+    if isinstance(value, ParamV):
+        return value.param
+    if isinstance(value, Text) and len(value.pieces) == 1 and isinstance(value.pieces[0], Hole):
+        return value.pieces[0].param
+    return None
 
 
 def options(value: Value) -> list[Value]:

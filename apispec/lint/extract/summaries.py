@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import Ctx, options
+from apispec.lint.extract.context import Ctx, options, param_of
 from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
     CallE,
@@ -305,6 +305,9 @@ def _query_param(
             for entry in option.entries:
                 if isinstance(entry.value, ParamV) and entry.value.param.kind == "**":
                     return None, None, True
+                spread = param_of(entry.value) if entry.key is None else None
+                if spread is not None and spread.function == function.node_id:
+                    param = spread  # `{ limit: 100, ...query }`: the caller's mapping
         if param is not None and param.function == function.node_id:
             if param.kind == "**":
                 return None, None, True

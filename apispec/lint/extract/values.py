@@ -29,6 +29,7 @@ from apispec.lint.extract.context import (
     entry_of,
     hint_of,
     options,
+    param_of,
 )
 from apispec.lint.extract.ir import (
     Arg,
@@ -245,6 +246,9 @@ class Resolver:
                     partial = partial or spread.partial
                 else:
                     partial = True
+                    kept = [o for o in options(spread) if param_of(o) is not None]
+                    if kept:  # a wrapper's parameter spread in: its callers' entries
+                        entries.append(Entry(None, value.start, value.end, kept[0]))
                 continue
             name = self.literal(key, ctx, depth)
             start, end = key.start, key.end
