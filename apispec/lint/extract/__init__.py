@@ -33,7 +33,7 @@ __all__ = [
     "might_reference",
 ]
 
-TREE: frozenset[str] = frozenset({"python", "csharp", "javascript"})
+TREE: frozenset[str] = frozenset({"python", "csharp", "javascript", "go"})
 
 
 def _tree_languages() -> frozenset[str]:

@@ -15,7 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders
+from apispec.lint.extract import builders, names
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, known_text, options, pairs
 from apispec.lint.extract.imported import COMMON, imported_client, in_scope, through
 from apispec.lint.extract.ir import (
@@ -73,6 +73,7 @@ class Requests:
         self.model = model
         self.module = module  # the file's dotted module path (relative imports resolve to it)
         self.knowledge = knowledge
+        self.directory = knowledge.scope == "directory"  # Go: a package's files share a scope
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
@@ -81,6 +82,7 @@ class Requests:
         self._loop_starts: list[int] = []
         self._loop_parent: list[int] = []
         self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
+        self._holders: dict[int, str] | None = None  # call node id -> the name it is assigned
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -152,6 +154,8 @@ class Requests:
             return False
         if function is not None and any(p[0] == name for p in function.params):
             return name not in function.types
+        if any(f.receiver == name for f in model.functions_at(call.start)):
+            return False  # the object a method is called on, named (Go's `c` of `func (c *T)`)
         owner = model.class_at(call.start)  # a field read without `this.` (C#, Java)
         return owner is None or f"@{owner}.{name}" not in model.assigns
 
@@ -187,7 +191,11 @@ class Requests:
         self.resolver.fresh()
         iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
         items = self.resolver.elements(
-            iterable, Ctx(group[0].start, function), 0, any(pairs(loop.unpack) for loop in group)
+            iterable,
+            Ctx(group[0].start, function),
+            0,
+            group[0].pairs,
+            any(pairs(loop.unpack) for loop in group),
         )
         if not items or len(items) > 12:
             return [()]
@@ -225,14 +233,12 @@ class Requests:
         return self._loops[k] if k >= 0 else []
 
     def _depends(self, request: Request, function: Function) -> bool:
-        """Whether the request's URL is built from a parameter of `function`."""
+        """Whether the request's path is built from a parameter of `function` (a base
+        from a parameter alone, `run(host)`, leaves the path known: the call is one)."""
         call = request.call
         ctx = Ctx(call.start, function, open=function.node_id)
         self.resolver.fresh()
-        for again in self.at(call, ctx, 0):
-            if _leads(again.url, function.node_id) or _has_param(again.base, function.node_id):
-                return True
-        return False
+        return any(_leads(again.url, function.node_id) for again in self.at(call, ctx, 0))
 
     def at(self, call: CallE, ctx: Ctx, depth: int) -> list[Request]:
         """The requests one call sends (through wrappers, bound to its arguments)."""
@@ -268,11 +274,13 @@ class Requests:
                 for request in self.at(inside, inside_ctx, depth + 1):
                     request.call = call if depth == 0 else request.call
                     request.wrapped = True
+                    if self.knowledge.request_url:  # `req, _ := c.newRequest(...)`, then
+                        request.url = self._request_url(call, request.url, ctx)  # req.URL...
                     inner.append(request)
             return inner
         for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
             if helper.client or not in_scope(
-                helper, call, receiver, self.model.imports, self.module
+                helper, call, receiver, self.model.imports, self.module, self.directory
             ):
                 continue  # another module's function of that name, or a client object
             sent = through(self.resolver, helper, call, ctx)
@@ -487,6 +495,8 @@ class Requests:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
             headers = self._object_headers(call, ctx)
+        if self.knowledge.request_url:
+            url = self._request_url(call, url, ctx)
         built_query, built_headers = builders.built(self, call, ctx)
         if query is None and built_query is not None:
             query = built_query
@@ -505,6 +515,17 @@ class Requests:
             if default_headers is not None and request.headers is None:
                 request.headers = default_headers
         return request
+
+    def _request_url(self, call: CallE, url: Value, ctx: Ctx) -> Value:
+        """A request object's URL with the parts set on it after it is made, in its
+        function (`req.URL.RawQuery = q.Encode()` before the request is sent)."""
+        holder = self.assigned_to(call)
+        if not holder:
+            return url
+        function = self.model.function_at(call.start)
+        end = function.end - 1 if function is not None else len(self.model.parsed.text)
+        key = f"{holder}.{self.knowledge.request_url}"
+        return names.url_parts(self.resolver, key, url, call.start, replace(ctx, pos=end), 0)
 
     def _options_known(self, call: CallE, row: Client, ctx: Ctx) -> bool:
         """Whether the call's options object, if any, is known whole (no unknown spread,
@@ -527,16 +548,25 @@ class Requests:
         `req.add_header("Authorization", ...)` (after `req = Request(url)`) belong to the
         requests made through that object.
         """
-        names: list[str] = []
+        # (name, the request object this call makes: only its own scope's setters count)
+        names: list[tuple[str, bool]] = []
         text = self.model.parsed.text
         if call.receiver is not None:
-            names.append(text[call.receiver.start : call.receiver.end])
+            names.append((text[call.receiver.start : call.receiver.end], False))
         holder = self.assigned_to(call)
         if holder:
-            names.append(holder)
+            names.append((holder, True))
         entries: list[Entry] = []
-        for name in names:
-            for assign in self.model.assigns.get(name + ".headers", ()):
+        for name, made in names:
+            assigns = [
+                a
+                for key in dict.fromkeys(
+                    (name + ".headers", *(f"{name}.{h}" for h in self.knowledge.header_holders))
+                )
+                for a in self.model.assigns.get(key, ())
+                if not made or self._after_in_scope(call, a.start)
+            ]
+            for assign in assigns:
                 if assign.item is None:
                     continue
                 inner = Ctx(assign.start, self.model.function_at(assign.start))
@@ -552,6 +582,8 @@ class Requests:
                     )
                 )
             for setter in self._header_setters(name):
+                if made and not self._after_in_scope(call, setter.start):
+                    continue  # another request object of the same name
                 inner = Ctx(setter.start, self.model.function_at(setter.start))
                 positional = [a for a in setter.args if a.name is None and not a.spread]
                 if len(positional) >= 2:
@@ -571,11 +603,13 @@ class Requests:
 
     def assigned_to(self, call: CallE) -> str | None:
         """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
-        for key, assigns in self.model.assigns.items():
-            for assign in assigns:
-                if isinstance(assign.value, CallE) and assign.value.node_id == call.node_id:
-                    return key
-        return None
+        if self._holders is None:
+            self._holders = {}
+            for key, assigns in self.model.assigns.items():
+                for assign in assigns:
+                    if isinstance(assign.value, CallE):
+                        self._holders.setdefault(assign.value.node_id, key)
+        return self._holders.get(call.node_id)
 
     def _header_setters(self, name: str) -> list[CallE]:
         text = self.model.parsed.text
@@ -589,6 +623,12 @@ class Requests:
             if written == name.lower() or written in holders:
                 found.append(call)
         return found
+
+    def _after_in_scope(self, call: CallE, pos: int) -> bool:
+        """Whether `pos` follows the call in the function that makes the call."""
+        return (
+            call.start < pos and self.model.scopes_at(pos)[0] == self.model.scopes_at(call.start)[0]
+        )
 
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
         for arg in call.args:
@@ -611,21 +651,21 @@ def _unknown(value: Value) -> bool:
 
 
 def _may_depend(request: Request, function: Function) -> bool:
-    """Whether a request's URL or base has a piece named like one of the function's
-    parameters (read with its parameters unbound, a parameter is a hole of its name)."""
+    """Whether a request's URL has a piece named like one of the function's parameters
+    (read with its parameters unbound, a parameter is a hole of its name)."""
     names = {name.lower() for name, _, _ in function.params}
     names.update(name.lower() for name in function.members)
     if not names:
         return False
-    for value in (request.url, request.base):
-        for option in options(value) if value is not None else []:
-            if isinstance(option, Text) and any(
-                isinstance(p, Hole)
-                and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
-                for p in option.pieces
-            ):
-                return True
-    return False
+    return any(
+        isinstance(option, Text)
+        and any(
+            isinstance(p, Hole)
+            and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
+            for p in option.pieces
+        )
+        for option in options(request.url)
+    )
 
 
 def _leads(value: Value | None, function: int) -> bool:

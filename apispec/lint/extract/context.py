@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from apispec.lint.extract.ir import (
     AltV,
+    Expr,
     Function,
     Hole,
     Lit,
@@ -22,6 +23,7 @@ from apispec.lint.extract.ir import (
     ParamV,
     Piece,
     SeqV,
+    Str,
     Text,
     Value,
 )
@@ -71,7 +73,7 @@ def query_text(mapping: MapV) -> Text:
     pieces: list[Piece] = []
     for entry in mapping.entries:
         if entry.key is None:  # a parameter's mapping spread in: its entries, unknown here
-            if param_of(entry.value) is not None:
+            if is_param(entry.value):
                 if pieces:
                     pieces.append(Lit("&", entry.key_start))
                 pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
@@ -168,3 +170,44 @@ def element(value: Value, index: int | str) -> Value:
     if isinstance(value, SeqV) and 0 <= index < len(value.items):
         return value.items[index]
     return value
+
+
+def scalar(value: Value) -> Value:
+    """A value where one text is expected: a list's first item (`url.Values{"k": {"v"}}`,
+    `params={"id": [1, 2]}` send the key once per item; the first stands for them)."""
+    if isinstance(value, SeqV) and value.items:
+        return value.items[0]
+    return value
+
+
+def key_span(key: Expr) -> tuple[int, int]:
+    """Where a mapping key is written: a literal's name, not its quotes."""
+    if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
+        return key.pieces[0].start, key.pieces[0].end
+    return key.start, key.end
+
+
+def split_at(text: Text, index: int) -> tuple[Text, Text]:
+    """A text cut before its `index`-th character (a hole counts as one)."""
+    head: list[Piece] = []
+    tail: list[Piece] = []
+    left = index
+    for piece in text.pieces:
+        if left <= 0:
+            tail.append(piece)
+        elif isinstance(piece, Lit):
+            if len(piece.text) <= left:
+                head.append(piece)
+            else:
+                head.append(sub(piece, 0, left))
+                tail.append(sub(piece, left, len(piece.text)))
+            left -= len(piece.text)
+        else:
+            head.append(piece)
+            left -= 1
+    return Text(tuple(head)), Text(tuple(tail))
+
+
+def is_param(value: Value) -> bool:
+    """A wrapper's parameter, whole (a mapping, or a text that is only the parameter)."""
+    return param_of(value) is not None

@@ -51,7 +51,7 @@ class FileEvidence:
         evidence = cls(known)
         evidence.port = ":1616" in text
         evidence.prtg = "prtg" in text.lower()
-        evidence.bearer = "Bearer" in text
+        evidence.bearer = "Bearer" in text and "/api/v2" in text  # the weak pair
         evidence.experimental = any(m.group(1) in known for m in _EXPERIMENTAL.finditer(text))
         return evidence
 
@@ -153,6 +153,8 @@ class FileEvidence:
             return None
         if self.strong:
             return "relative path; " + self.why(), False
+        if self.bearer:  # weak: a registry path, in a file with a /api/v2 base and Bearer
+            return "relative path; /api/v2 base and Authorization: Bearer in file", True
         return None
 
 

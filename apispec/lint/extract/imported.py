@@ -66,11 +66,15 @@ def in_scope(
     receiver: Value | None,
     imports: dict[str, str],
     importer: str = "",
+    directory: bool = False,
 ) -> bool:
-    """Whether a call may mean this wrapper: imported, a method of its class, or a rare name.
+    """Whether a call may mean this wrapper: imported, a function of the same package, a
+    method of its class (or of an object its module made), or a rare name.
 
     `importer`: the calling file's dotted module path, against which relative imports
-    (`./client`, `from .client import`) are resolved."""
+    (`./client`, `from .client import`) are resolved; `directory`: the files of a
+    directory are one module (Go's packages), so the importer's own functions are in
+    scope wherever they are defined."""
     if helper.language == "*":  # named in the configuration
         if helper.receiver is None:
             return True
@@ -78,20 +82,24 @@ def in_scope(
         return written is not None and written.lower() == helper.receiver.lower()
     if not helper.owner:
         if call.receiver is None:
+            if directory and helper.module == importer:
+                return True  # a function of another file of the package
             target = imports.get(call.callee, "")
             return target.endswith("." + helper.name) and same_module(
-                target.rsplit(".", 1)[0], helper.module, importer
+                target.rsplit(".", 1)[0], helper.module, importer, directory
             )
         for option in options(receiver) if receiver is not None else []:
             if isinstance(option, ObjV) and option.kind == "module":
-                return same_module(option.name, helper.module, importer)
+                return same_module(option.name, helper.module, importer, directory)
         return False
     for option in options(receiver) if receiver is not None else []:
         if isinstance(option, ObjV) and option.kind in ("instance", "class"):
+            if not option.name:  # an object a function of its module returned
+                return same_module(option.module, helper.module, importer, directory)
             return option.name == helper.owner
         if isinstance(option, ObjV) and option.kind == "module":  # an object it exports
             module, _, name = option.name.rpartition(".")
-            return name == helper.owner and same_module(module, helper.module, importer)
+            return name == helper.owner and same_module(module, helper.module, importer, directory)
     if call.receiver is None:
         return False
     return helper.name.lower() not in COMMON
@@ -106,22 +114,26 @@ def receiver_name(call: CallE) -> str | None:
     return None
 
 
-def module_of(filename: str) -> str:
-    """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`)."""
+def module_of(filename: str, directory: bool = False) -> str:
+    """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`);
+    `directory`: the files of a directory are one module (`pkg/client.go` -> `pkg`)."""
     if not PurePath(filename).name:
         return ""
-    path = PurePath(filename).with_suffix("")
+    path = PurePath(filename).parent if directory else PurePath(filename).with_suffix("")
     parts = list(path.parts[1:] if path.anchor else path.parts)  # `/`, `C:\\` are no module
-    if parts and parts[-1] in ("__init__", "index", "mod"):
+    if parts and parts[-1] in ("__init__", "index", "mod") and not directory:
         parts.pop()
     return ".".join(p for p in parts if p not in ("", ".", ".."))
 
 
-def same_module(imported: str, defined: str, importer: str = "") -> bool:
+def same_module(imported: str, defined: str, importer: str = "", directory: bool = False) -> bool:
     """`prtgkit.client` names the file `.../prtgkit/client.py` (a suffix of its dotted path);
-    a relative import is resolved against the importing module first."""
+    a relative import is resolved against the importing module first; `directory`: a
+    package path (`example.com/noc/prtgclient`) names the directory it ends with."""
     if not imported or not defined:
         return False
+    if directory:
+        return imported.rstrip("/").rsplit("/", 1)[-1] == defined.rsplit(".", 1)[-1]
     resolved = resolve_module(imported, importer)
     return defined == resolved or defined.endswith("." + resolved)
 

@@ -108,7 +108,7 @@ class CallE:
     are never asked about (a call that cannot send a request is looked at no further).
     """
 
-    __slots__ = ("_args", "_lower", "callee", "end", "node_id", "receiver", "start")
+    __slots__ = ("_args", "_lower", "callee", "end", "new", "node_id", "receiver", "start")
 
     def __init__(
         self,
@@ -119,8 +119,10 @@ class CallE:
         end: int,
         node_id: int = 0,
         lower: Callable[[], tuple[Arg, ...]] | None = None,
+        new: bool = False,
     ) -> None:
         self.callee = callee  # the called name as written last (`get`, `Invoke-RestMethod`)
+        self.new = new  # a construction of the class named (`new X(...)`, `pkg.T{...}`)
         self.receiver = receiver
         self._args = args
         self._lower = lower

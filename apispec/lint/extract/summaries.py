@@ -47,7 +47,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
     experimental path), which makes its wrappers' bases this API's.
     """
     helpers: list[Helper] = []
-    module = module_of(filename)
+    module = module_of(filename, finder.knowledge.scope == "directory")
     for function in finder.model.functions:
         if not function.name or not function.exported or not finder.calls_in(function):
             continue

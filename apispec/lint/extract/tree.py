@@ -43,7 +43,7 @@ _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python", "csharp": "csharp", "javascript": "javascript"}
+GRAMMAR_OF = {"python": "python", "csharp": "csharp", "javascript": "javascript", "go": "go"}
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {
     ".ts": "typescript",
@@ -91,7 +91,11 @@ def extract_tree(
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
-    finder = Requests(model, rows, helpers, module_of(filename) if filename else "")
+    for local, module in rows.default_imports.items():
+        if local not in model.imports and local not in model.assigns:
+            model.imports[local] = module  # `http.Get(...)` in a snippet without its imports
+    module = module_of(filename, rows.scope == "directory") if filename else ""
+    finder = Requests(model, rows, helpers, module)
     found: list[Found] = []
     used: set[int] = set()
     for request in finder.all():
@@ -133,6 +137,7 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.header_setters)
     names.update(rows.matchers)
     names.update(rows.route_callees)
+    names.update(rows.builder_names)
     names.update(rows.mock_links)
     names.update(rows.query_setters)
     names.update(rows.auth_setters)
@@ -191,10 +196,13 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         value = resolver.value(whole, Ctx(literal.start, function, open=open_id))
         if function is not None and _leads(value, function.node_id):
             continue  # a wrapper's own URL template: its callers are the calls
-        call = _enclosing_call(model, literal)
-        if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
+        ctx = Ctx(literal.start, function)
+        call = _enclosing_call(model, literal) or _sending_call(ref.calls(), finder, ctx)
+        if call is not None and _not_a_request(call, finder, ctx):
             continue
         method = _verb_of(call.callee) if call is not None else None
+        if method is None and call is not None:
+            method = _verb_argument(call, finder, ctx)
         sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
         for text in texts(value):
             loc = locate(text)
@@ -203,6 +211,8 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             path = loc.flat.chars[loc.start : loc.end]
             if not loc.via_api_v2 and "/" not in path.strip("/") and not path.startswith("/"):
                 continue  # a lone word is a path only as a request's argument
+            if any(c.isspace() for c in loc.prefix):
+                continue  # `"DELETE /api/v2/..."`: a line of text, not a URL
             found.append(Found(sent, loc, method, call.callee if call else ""))
     return found
 
@@ -273,6 +283,29 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
         and call.callee.lower() in _VERB_NAMES
         and any(isinstance(a.value, (Name, Opaque)) for a in call.args[1:])
     )
+
+
+def _sending_call(calls: list[CallE], finder: Requests, ctx: Ctx) -> CallE | None:
+    """The call around a literal that may send it: format and encoding calls are looked
+    through (`call("DELETE", fmt.Sprintf("%s/x", base))` is `call`'s)."""
+    for call in calls:
+        qualified = finder.resolver.qualified(call, ctx, 0)
+        if finder.knowledge.transform(qualified, call.callee) is None:
+            return call
+    return None
+
+
+def _verb_argument(call: CallE, finder: Requests, ctx: Ctx) -> str | None:
+    """A verb given to the call as a literal argument (`_api("GET", path)`)."""
+    for arg in call.args:
+        if arg.name is not None and arg.name.lower() not in ("method", "verb"):
+            continue
+        if not isinstance(arg.value, Str):
+            continue
+        literal = finder.resolver.literal(arg.value, ctx)
+        if literal is not None and literal.lower() in VERBS:
+            return literal.upper()
+    return None
 
 
 def _stubbed(call: CallE, model: FileModel, links: frozenset[str]) -> bool:

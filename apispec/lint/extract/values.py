@@ -28,8 +28,9 @@ from apispec.lint.extract.context import (
     as_text,
     entry_of,
     hint_of,
+    is_param,
+    key_span,
     options,
-    param_of,
 )
 from apispec.lint.extract.ir import (
     Arg,
@@ -173,7 +174,12 @@ class Resolver:
             if isinstance(p, Lit)
         ):
             source = self.model.parsed.text[expr.start : expr.end]
-            return [Text((Hole(source, expr.start, expr.end, hint_of(source)),))]
+            holes = [p for text in texts for p in text.pieces if isinstance(p, Hole)]
+            # the names of what it may hold (an env var's, a parameter's), and a
+            # parameter among them: a wrapper's caller still fills it
+            hints = list(dict.fromkeys(h.hint for h in holes if h.hint)) or [hint_of(source)]
+            param = next((h.param for h in holes if h.param is not None), None)
+            return [Text((Hole(source, expr.start, expr.end, "|".join(hints), param),))]
         return texts
 
     def _variable(self, text: Text, expr: Expr, ctx: Ctx) -> Text:
@@ -246,14 +252,12 @@ class Resolver:
                     partial = partial or spread.partial
                 else:
                     partial = True
-                    kept = [o for o in options(spread) if param_of(o) is not None]
+                    kept = [o for o in options(spread) if is_param(o)]
                     if kept:  # a wrapper's parameter spread in: its callers' entries
                         entries.append(Entry(None, value.start, value.end, kept[0]))
                 continue
             name = self.literal(key, ctx, depth)
-            start, end = key.start, key.end
-            if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
-                start, end = key.pieces[0].start, key.pieces[0].end  # the name, not its quotes
+            start, end = key_span(key)
             written = (value.start, value.end)
             entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1), written))
         return MapV(tuple(entries), expr.start, expr.end, partial)
@@ -296,7 +300,11 @@ class Resolver:
             if isinstance(option, Text) and expr.name in self.knowledge.text_attrs:
                 return option  # an enumeration member's value, a URL object's `href`
             if isinstance(option, ObjV):
-                if option.kind in ("instance", "class") and option.name in self.model.classes:
+                if (
+                    option.kind in ("instance", "class")
+                    and option.name in self.model.classes
+                    and not option.module  # a class of another module that shares the name
+                ):
                     bound = replace(ctx, this=option)
                     return names.field(
                         self, option.name, expr.name, bound, depth + 1, expr.start, expr.end
@@ -305,7 +313,11 @@ class Resolver:
                 if found is not None:
                     return found
                 if option.kind == "module":
-                    return ObjV("module", f"{option.name}.{expr.name}")
+                    qualified = f"{option.name}.{expr.name}"
+                    constant = self.knowledge.constants.get(qualified)
+                    if constant is not None:  # `http.MethodDelete`
+                        return Text((Lit(constant, expr.start),))
+                    return ObjV("module", qualified)
             if isinstance(option, MapV):
                 for entry in reversed(option.entries):
                     if entry.key == expr.name:
@@ -379,23 +391,65 @@ class Resolver:
                 if found is not None:
                     fields.append((field_name, found))
             return ObjV("client", factory.name, tuple(fields))
-        if call.receiver is None and call.callee in self.model.classes:
-            return self.instance(call.callee, call, ctx, depth)
-        if call.receiver is None and call.callee in self.knowledge.self_names:
-            owner = self.model.class_at(call.start)  # `cls(...)` in a class method
-            if owner is not None:
-                return self.instance(owner, call, ctx, depth)
-        if call.receiver is None and call.callee == "super":
-            owner = self.model.class_at(call.start)
-            if owner is not None:
-                return ObjV("super", owner)
-        if call.callee[:1].isupper() and qualified != call.callee:
+        if call.receiver is not None and knowledge.may_build(call.callee):
+            built = self._built(call, ctx, depth)
+            if built is not None:
+                return built
+        made = self._constructed(call, ctx, depth) if call.receiver is None else None
+        if made is not None:
+            return made
+        if qualified != call.callee and (
+            call.new or (knowledge.class_calls and call.callee[:1].isupper())
+        ):
             # a class imported from another module: an instance of it
             return ObjV("instance", call.callee, module=qualified.rsplit(".", 1)[0])
+        if qualified != call.callee and not knowledge.class_calls and call.receiver is not None:
+            # a function of another module (`prtgclient.New()`): an object of that module,
+            # whose methods are its classes' (which one, the module's summary says)
+            return ObjV("instance", "", module=qualified.rsplit(".", 1)[0])
         returned = self.returns(call, ctx, depth)
         if returned is not None:
             return returned
         return self.hole(call)
+
+    def _built(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
+        """A method of a fluent client object (`resty.New().SetBaseURL(b).R()`): the object,
+        with what the method sets (its knowledge row says which field)."""
+        assert call.receiver is not None
+        found: list[Value] = []
+        for option in options(self.value(call.receiver, ctx, depth + 1)):
+            if not isinstance(option, ObjV) or option.kind != "client":
+                continue
+            builder = self.knowledge.builder("object:" + option.name, call.callee)
+            if builder is not None:
+                found.append(names.built(self, option, builder, call, ctx, depth))
+        return alt(found) if found else None
+
+    def _constructed(self, call: CallE, ctx: Ctx, depth: int) -> ObjV | None:
+        """A bare call that makes an object the file knows: a class of the file, what a
+        function-typed parameter is declared to return, `cls(...)`, `super()`."""
+        if call.callee in self.model.classes:
+            return self.instance(call.callee, call, ctx, depth)
+        declared = self._declared_result(call)
+        if declared is not None:
+            return declared
+        owner = self.model.class_at(call.start)
+        if owner is not None and call.callee in self.knowledge.self_names:
+            return self.instance(owner, call, ctx, depth)  # `cls(...)` in a class method
+        if owner is not None and call.callee == "super":
+            return ObjV("super", owner)
+        return None
+
+    def _declared_result(self, call: CallE) -> ObjV | None:
+        """A call of a function-typed parameter (`client func() *prtg.Client`): an object
+        of the type it is declared to return."""
+        for function in self.model.functions_at(call.start):
+            written = function.types.get(call.callee + "()")
+            if written is not None:
+                return names.typed(self, written)
+            if any(p[0] == call.callee for p in function.params):
+                return None
+        return None
 
     def place(
         self,
@@ -441,6 +495,10 @@ class Resolver:
         fields: list[tuple[str, Value]] = []
         if ctor is not None:
             fields.extend(self.bind(ctor, call.args, ctx, depth))
+        else:  # no constructor: keywords name the fields (`Client{base: b}`, a dataclass)
+            fields.extend(
+                ("@" + a.name, self.value(a.value, ctx, depth + 1)) for a in call.args if a.name
+            )
         return ObjV("instance", cls, tuple(fields))
 
     def bind(
@@ -521,6 +579,8 @@ class Resolver:
                 return found
         for option in options(self.value(receiver, ctx, depth + 1)):
             if isinstance(option, ObjV) and option.kind in ("instance", "class"):
+                if option.module:
+                    continue  # `c.http.Do(req)`: net/http's Client, not the file's own
                 found = next((f for f in candidates if f.owner == option.name), None)
                 if found is not None:
                     return found
@@ -562,5 +622,7 @@ class Resolver:
     def typed(self, written: str | None) -> ObjV | None:
         return names.typed(self, written)
 
-    def elements(self, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False) -> list[Value]:
-        return names.elements(self, iterable, ctx, depth, pairs)
+    def elements(
+        self, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False, unpacked: bool = False
+    ) -> list[Value]:
+        return names.elements(self, iterable, ctx, depth, pairs, unpacked)

@@ -41,6 +41,7 @@ class Assign:
         "_node",
         "_value",
         "add",
+        "block",
         "end",
         "item",
         "key",
@@ -73,6 +74,9 @@ class Assign:
         # `a, b = ...`: the position of this key in the target; `{ path } = ...`: the
         # entry of the mapping it takes (a destructuring by key)
         self.unpack = unpack
+        # the statement block it is in (a branch, a loop body): a read outside it may not
+        # see this assignment; None: it always runs before what follows it
+        self.block: tuple[int, int] | None = None
 
     @property
     def value(self) -> Expr:
@@ -88,9 +92,11 @@ class Assign:
 class Loop:
     """`for target in iterable`: the target takes each element's value (or its `unpack`-th).
 
-    The iterable is lowered the first time a name asks for it."""
+    The iterable is lowered the first time a name asks for it. `pairs`: the loop walks
+    (key, value) pairs: a list's (index, item), a mapping's (key, value) (Go's
+    `for k, v := range m`)."""
 
-    __slots__ = ("_iterable", "_lower", "end", "key", "scope", "start", "unpack")
+    __slots__ = ("_iterable", "_lower", "end", "key", "pairs", "scope", "start", "unpack")
 
     def __init__(
         self,
@@ -100,6 +106,7 @@ class Loop:
         start: int,
         end: int,
         scope: int,
+        pairs: bool = False,
     ) -> None:
         self.key = key
         self.unpack = unpack
@@ -108,6 +115,7 @@ class Loop:
         self.start = start
         self.end = end
         self.scope = scope
+        self.pairs = pairs
 
     @property
     def iterable(self) -> Expr:
@@ -138,6 +146,20 @@ class StringRef:
         """The whole expression the literal is part of (`base + "/x?" + query`)."""
         return self.literal if self._root is self._node else self._lowering.expr(self._root)
 
+    def calls(self) -> list[CallE]:
+        """The calls whose arguments hold the literal, innermost first, in its function
+        (lowered here: a call of a name the file never defines, `call("DELETE", url)`)."""
+        found: list[CallE] = []
+        lowering = self._lowering
+        node = self._node.parent
+        while node is not None and node.type not in lowering.function_types:
+            if node.type in lowering.call_types:
+                call = lowering.call(node)
+                if call is not None:
+                    found.append(call)
+            node = node.parent
+        return found
+
 
 @dataclass
 class FileModel:
@@ -160,6 +182,7 @@ class FileModel:
     _parent: dict[int, Function | None] = field(default_factory=dict)
     _classes: list[tuple[int, int, str]] = field(default_factory=list)
     _class_starts: list[int] = field(default_factory=list)
+    _receivers: bool = False  # some method names its receiver (Go)
 
     def index_functions(self) -> None:
         """Order the functions and link each to the one around it (statements need scopes).
@@ -179,6 +202,7 @@ class FileModel:
             stack.append(function)
         for function in self.functions:
             self.by_name.setdefault(function.name, []).append(function)
+            self._receivers = self._receivers or function.receiver is not None
         self._classes = sorted(
             ((start, end, name) for name, (start, end, _) in self.classes.items()),
             key=lambda c: (c[0], -c[1]),
@@ -203,14 +227,30 @@ class FileModel:
             candidate = self._parent.get(candidate.node_id)
         return candidate
 
-    def scopes_at(self, pos: int) -> list[int]:
-        """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
+    def receiver_at(self, pos: int, name: str) -> Function | None:
+        """The method around `pos` whose receiver is called `name` (Go's `c` in
+        `func (c *Client) get(...)`, visible in the function literals inside it too)."""
+        if not self._receivers:
+            return None
+        function = self.function_at(pos)
+        while function is not None:
+            if function.receiver == name:
+                return function
+            function = self._parent.get(function.node_id)
+        return None
+
+    def functions_at(self, pos: int) -> list[Function]:
+        """The functions around `pos`, innermost first."""
         found = []
         function = self.function_at(pos)
         while function is not None:
-            found.append(function.node_id)
+            found.append(function)
             function = self._parent.get(function.node_id)
-        return [*found, 0]
+        return found
+
+    def scopes_at(self, pos: int) -> list[int]:
+        """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
+        return [*(f.node_id for f in self.functions_at(pos)), 0]
 
     def class_at(self, pos: int) -> str | None:
         """The innermost class around `pos` (classes nest rarely: a short scan back)."""
@@ -249,8 +289,12 @@ class Lowering:
 
     language: ClassVar[str]
     query_name: ClassVar[str] = ""  # the .scm file (default: the language's name)
+    # statement blocks that may not run (branches, loop bodies, cases); a function's own
+    # body is one too, but what it holds always runs before what follows in the function
+    block_types: ClassVar[frozenset[str]] = frozenset({"block"})
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
     function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
+    call_types: ClassVar[frozenset[str]] = frozenset()  # node types of calls
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -341,6 +385,10 @@ class Lowering:
     def class_bases(self, node: Node) -> tuple[str, ...]:
         return ()
 
+    def pairs(self, node: Node) -> bool:
+        """Whether a loop walks (key, value) pairs (see Loop.pairs)."""
+        return False
+
     def string_root(self, node: Node) -> Node:
         """The whole expression a literal is part of (a concatenation, a format call)."""
         return node
@@ -349,6 +397,13 @@ class Lowering:
         """Where a string literal stands: "value", or why it is no call ("compare", "key",
         "doc", "matcher", "route", "href", "inner": part of a larger literal)."""
         return "value"
+
+    def block(self, node: Node) -> tuple[int, int] | None:
+        """The span of the innermost statement block around `node` (None: the module's)."""
+        parent = node.parent
+        while parent is not None and parent.type not in self.block_types:
+            parent = parent.parent
+        return self.span(parent) if parent is not None else None
 
     def field_key(self, owner: str | None, name: str) -> str:
         return f"@{owner}.{name}" if owner else name
@@ -481,16 +536,17 @@ def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     owner = model.class_at(start)
     value_node = captures["assign.value"][0]
     add = "assign.add" in captures
+    block = lowering.block(node)
     for key, item, unpack in lowering.targets(captures["assign.name"][0]):
         if not key:
             continue
-        if key.startswith("@"):  # an attribute of the object: a field of its class
-            key = lowering.field_key(owner, key[1:])
+        if key.startswith("@") and "." not in key:  # an attribute of the object: a field
+            key = lowering.field_key(owner, key[1:])  # of the class around (`@T.f`: of T)
         elif owner is not None and function is None and "." not in key:
             key = lowering.field_key(owner, key)  # a class attribute (an enum member)
-        model.assigns.setdefault(key, []).append(
-            Assign(key, value_node, lowering, start, end, scope, add, item, unpack)
-        )
+        assign = Assign(key, value_node, lowering, start, end, scope, add, item, unpack)
+        assign.block = block
+        model.assigns.setdefault(key, []).append(assign)
 
 
 def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
@@ -500,9 +556,11 @@ def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     function = model.function_at(start)
     scope = function.node_id if function else 0
     iterable = lowering.lazy(captures["for.iter"][0])
+    pairs = lowering.pairs(captures["for"][0])
     for key, _, unpack in lowering.targets(captures["for.target"][0]):
         if key:
-            model.loops.setdefault(key, []).append(Loop(key, unpack, iterable, start, end, scope))
+            loop = Loop(key, unpack, iterable, start, end, scope, pairs)
+            model.loops.setdefault(key, []).append(loop)
 
 
 def _import(lowering: Lowering, model: FileModel, captures: Captures) -> None:

@@ -36,6 +36,7 @@ class PythonLowering(Lowering):
     language = "python"
     self_names = frozenset({"self", "cls"})
     function_types = frozenset({"function_definition", "lambda"})
+    call_types = frozenset({"call"})
 
     def expr(self, node: Node) -> Expr:
         method = _EXPRESSIONS.get(node.type)
