@@ -338,5 +338,5 @@ KNOWLEDGE = Knowledge(
     class_setters={"base_uri": "base", "headers": "headers", "default_params": "params"},
     holder_parts={"": "headers", "params": "query", "headers": "headers"},
     holder_calls={"url": "url"},
-    url_setters={"query": "query"},
+    url_parts={"query": "query"},
 )

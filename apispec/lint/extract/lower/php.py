@@ -411,7 +411,7 @@ class PhpLowering(Lowering):
             return [self.lazy(body)] if body is not None else []
         return [self.lazy(n) for n in self.returned(node)]
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         kind = node.type
         if kind == "variable_name":
             parent = node.parent
@@ -443,7 +443,7 @@ class PhpLowering(Lowering):
                 return [(inner[0][0], self.expr(named[1]), -1)]
             return []
         if kind in ("list_literal", "array_creation_expression"):
-            found: list[tuple[str, Expr | None, int]] = []
+            found: list[tuple[str, Expr | None, int | str]] = []
             elements = [c for c in node.named_children if c.type not in _SKIP]
             for index, element in enumerate(elements):
                 inner_nodes = [c for c in element.named_children if c.type not in _SKIP]

@@ -399,7 +399,7 @@ class RubyLowering(Lowering):
                 params.append((name, "**", None))
         return params
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         kind = node.type
         if kind in ("identifier", "constant", "global_variable"):
             return [(self.text(node), None, -1)]
@@ -425,7 +425,7 @@ class RubyLowering(Lowering):
                 return [(inner[0][0], self.expr(keys[0]), -1)]
             return []
         if kind in ("left_assignment_list", "destructured_left_assignment"):
-            found: list[tuple[str, Expr | None, int]] = []
+            found: list[tuple[str, Expr | None, int | str]] = []
             for index, child in enumerate(c for c in node.named_children if c.type != "comment"):
                 for key, item, _ in self.targets(child):
                     if item is None:
