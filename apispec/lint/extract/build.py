@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote_plus
 
+from apispec.lint.extract.context import pairs_map
 from apispec.lint.extract.ir import AltV, Hole, Lit, MapV, ObjV, ParamV, Piece, SeqV, Text, Value
 from apispec.lint.reference import QueryValue, Segment, Span
 
@@ -251,6 +252,8 @@ def mapping_query(value: Value | None, options: tuple[str, ...] = ()) -> list[Qu
     """Query values of a params mapping (each entry with a literal key)."""
     found: list[QueryValue] = []
     for option in _options(value):
+        if isinstance(option, SeqV):  # a query given as (name, value) pairs
+            option = pairs_map(option) or option
         if isinstance(option, MapV):
             for entry in option.entries:
                 if entry.key is None or entry.key in options:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from apispec.lint.extract.ir import (
     AltV,
+    Entry,
     Expr,
     Function,
     Hole,
@@ -156,6 +157,26 @@ def element(value: Value, index: int | str) -> Value:
     if isinstance(value, SeqV) and 0 <= index < len(value.items):
         return value.items[index]
     return value
+
+
+def pairs_map(value: Value) -> MapV | None:
+    """A list of (name, value) pairs as the mapping it stands for: a query given as
+    pairs (`params=[("limit", 10)]`, Rust's `.query(&[("limit", "10")])`)."""
+    if not isinstance(value, SeqV) or not value.items:
+        return None
+    entries: list[Entry] = []
+    for item in value.items:
+        if not isinstance(item, SeqV) or len(item.items) != 2:
+            return None
+        key, entry = item.items
+        if not isinstance(key, Text) or not all(isinstance(p, Lit) for p in key.pieces):
+            entries.append(Entry(None, item.start, item.end, entry))
+            continue
+        written = "".join(p.text for p in key.pieces if isinstance(p, Lit))
+        first = key.pieces[0] if key.pieces else None
+        start = first.start if isinstance(first, Lit) else item.start
+        entries.append(Entry(written, start, start + len(written), entry))
+    return MapV(tuple(entries), value.start, value.end, value.partial)
 
 
 def scalar(value: Value) -> Value:

@@ -20,6 +20,7 @@ from apispec.lint.extract.context import (
     as_text,
     is_param,
     options,
+    pairs_map,
     scalar,
     sub,
 )
@@ -485,7 +486,59 @@ def _trim(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
     return _trimmed(resolver, call, args, ctx, depth, "se")
 
 
+def _pairs(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`HashMap::from([("k", v), ...])`: the mapping of its pairs."""
+    if not args:
+        return MapV((), call.start, call.end)
+    found = [
+        pairs_map(option) or option
+        for option in options(resolver.value(args[0].value, ctx, depth + 1))
+    ]
+    return alt(found)
+
+
+def _list(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`Vec::new()`: an empty list, filled by the statements after it."""
+    return SeqV((), call.start, call.end)
+
+
+def _or_default(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`env::var("X").unwrap_or_else(|_| "https://...".into())`: either value."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    found = [resolver.value(call.receiver, ctx, depth + 1)]
+    if args:
+        found.append(resolver.value(args[0].value, ctx, depth + 1))
+    return alt(found)
+
+
+def _join_or_url(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`.join(x)`: a list's items with `x` between them (`clauses.join(" and ")`), or a
+    URL's RFC 3986 resolution of `x` (`base.join("devices")`)."""
+    if call.receiver is None or not args:
+        return resolver.hole(call)
+    receiver = resolver.value(call.receiver, ctx, depth + 1)
+    argument = resolver.value(args[0].value, ctx, depth + 1)
+    from apispec.lint.extract.build import join_base
+
+    found: list[Value] = []
+    for option in options(receiver):
+        if isinstance(option, SeqV):
+            found.append(join(resolver, as_text(argument), option, call))
+            continue
+        base = as_text(option, call.start, call.end)
+        for path in options(argument):
+            joined = join_base(base, as_text(path, call.start, call.end), "rfc3986")
+            if joined is not None:
+                found.append(joined)
+    return alt(found) if found else resolver.hole(call)
+
+
 _TRANSFORMS = {
+    "pairs": _pairs,
+    "list": _list,
+    "or_default": _or_default,
+    "join_or_url": _join_or_url,
     "trim_start": _trim_start,
     "trim_end": _trim_end,
     "trim": _trim,

@@ -194,6 +194,8 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
         return ObjV("instance", name)
     if not rest:
         target = resolver.model.imports.get(head)
+    if target is None and rest and head in resolver.knowledge.modules:
+        target = head  # a type written with its crate or module (`reqwest::Client`)
     factory = resolver.knowledge.factory(f"{target}.{rest}" if target and rest else target or "")
     if factory is not None:  # `session: aiohttp.ClientSession`: a client object
         return ObjV("client", factory.name)

@@ -390,6 +390,9 @@ class Resolver:
         made = self._constructed(call, ctx, depth) if call.receiver is None else None
         if made is not None:
             return made
+        made = self._made_on_class(call, ctx, depth) if made is None else None
+        if made is not None:
+            return made
         if qualified != call.callee and (
             call.new or (knowledge.class_calls and call.callee[:1].isupper())
         ):
@@ -430,6 +433,19 @@ class Resolver:
             return self.instance(owner, call, ctx, depth)  # `cls(...)` in a class method
         if owner is not None and call.callee == "super":
             return ObjV("super", owner)
+        return None
+
+    def _made_on_class(self, call: CallE, ctx: Ctx, depth: int) -> ObjV | None:
+        """A constructor called on its class (`Prtg::new(base)`, Ruby's `Prtg.new(base)`):
+        an object of the file's class, or of a class the file imports."""
+        receiver = call.receiver
+        if not isinstance(receiver, Name) or call.callee not in self.knowledge.constructors:
+            return None
+        if receiver.name in self.model.classes:
+            return self.instance(receiver.name, call, ctx, depth)
+        imported = self.model.imports.get(receiver.name)
+        if imported is not None and receiver.name[:1].isupper():
+            return ObjV("instance", receiver.name, module=imported.rsplit(".", 1)[0])
         return None
 
     def _declared_result(self, call: CallE) -> ObjV | None:
@@ -590,7 +606,7 @@ class Resolver:
             if receiver.name not in self.model.assigns and receiver.name in self.knowledge.modules:
                 return f"{receiver.name}.{call.callee}"
         if isinstance(receiver, Attr):
-            dotted = self.model.parsed.text[receiver.start : receiver.end]
+            dotted = _dotted(receiver) or self.model.parsed.text[receiver.start : receiver.end]
             head = dotted.split(".")[0]
             target = self.model.imports.get(head)
             if target is not None:
@@ -618,3 +634,16 @@ class Resolver:
         self, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False, unpacked: bool = False
     ) -> list[Value]:
         return names.elements(self, iterable, ctx, depth, pairs, unpacked)
+
+
+def _dotted(expr: Expr) -> str | None:
+    """`a.b.c` from the names of an attribute chain, however the language writes the
+    separator (`reqwest::Client`) or spaces it over lines."""
+    parts: list[str] = []
+    while isinstance(expr, Attr):
+        parts.append(expr.name)
+        expr = expr.obj
+    if not isinstance(expr, Name):
+        return None
+    parts.append(expr.name)
+    return ".".join(reversed(parts))
