@@ -28,12 +28,14 @@ from apispec.lint.extract.context import (
 )
 from apispec.lint.extract.ir import (
     AltV,
+    Arg,
     CallE,
     Entry,
     Function,
     Hole,
     Lit,
     MapV,
+    Name,
     ObjV,
     Param,
     ParamV,
@@ -435,6 +437,9 @@ def mutate(
     args = [a for a in call.args if not a.spread]
     if effect == "add":  # `.Add(k, v)` on a mapping, `.Add(x)` on a list
         effect = "set" if len(args) >= 2 else "append"
+    copied = _copied(resolver, call, args, ctx, depth) if effect in ("set", "append") else None
+    if copied is not None:  # `for (const [k, v] of Object.entries(m)) q.set(k, v)`
+        return _merged(value, copied)
     if effect == "set" and len(args) >= 2:
         key = resolver.literal(args[0].value, ctx, depth)
         entry = Entry(
@@ -470,6 +475,30 @@ def mutate(
         appended = extension.items if isinstance(extension, SeqV) else (extension,)
         return SeqV((*held, *appended))
     return value
+
+
+def _copied(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value | None:
+    """The mapping a loop copies entry by entry: the call's key is the key a loop over
+    the mapping's (key, value) pairs takes, so the call adds every entry of it."""
+    if len(args) < 2 or not isinstance(args[0].value, Name):
+        return None
+    for loop in resolver.model.loops.get(args[0].value.name, ()):
+        if loop.unpack == 0 and loop.start <= call.start < loop.end:
+            return resolver.value(loop.iterable, replace(ctx, pos=loop.start), depth + 1)
+    return None
+
+
+def _merged(value: Value, added: Value) -> MapV:
+    """A mapping with another's entries added; one only a wrapper's caller knows is kept
+    as a spread entry (its parameter says where the entries come from)."""
+    entries = _entries(value)
+    more: tuple[Entry, ...] = ()
+    for option in options(added):
+        more = (*more, *_entries(option))
+    known = isinstance(added, MapV)
+    if isinstance(value, MapV):
+        return replace(value, entries=(*entries, *more), partial=value.partial or not known)
+    return MapV((*entries, *more), partial=not known)
 
 
 def _entries(value: Value) -> tuple[Entry, ...]:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import Ctx, options
+from apispec.lint.extract.context import Ctx, options, param_of
 from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
     CallE,
@@ -58,7 +58,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         template = _template(finder, function)
         if template is None:
             continue
-        request, path_index = template
+        request, path_index, slashed = template
         url = request.url if isinstance(request.url, Text) else None
         if url is None:
             continue
@@ -77,6 +77,8 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         assert isinstance(hole, Hole) and hole.param is not None
         if join == "rfc3986" and _strips_slash(finder, function, request, hole.param.name):
             join = "slash"  # `path.TrimStart('/')`: a leading slash never reaches the client
+        if join == "concat" and slashed:
+            join = "slash"  # `base + (p.startsWith("/") ? p : "/" + p)`: one slash either way
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
@@ -220,12 +222,15 @@ def _client_verbs(finder: Requests, helpers: list[Helper]) -> list[Helper]:
     return found
 
 
-def _template(finder: Requests, function: Function) -> tuple[Request, int] | None:
-    """The wrapper's request with its parameters open, and where the path parameter is."""
+def _template(finder: Requests, function: Function) -> tuple[Request, int, bool] | None:
+    """The wrapper's request with its parameters open, where the path parameter is, and
+    whether the wrapper writes the path both after a slash and not (it makes sure of one
+    slash between base and path: its callers' paths join by the slash rule)."""
     for call in finder.calls_in(function):
         ctx = Ctx(call.start, function, open=function.node_id)
         finder.resolver.fresh()
         for request in finder.at(call, ctx, 1):
+            found: list[tuple[Text, int]] = []
             for option in options(request.url):
                 if not isinstance(option, Text):
                     continue
@@ -235,8 +240,12 @@ def _template(finder: Requests, function: Function) -> tuple[Request, int] | Non
                         and piece.param is not None
                         and piece.param.function == function.node_id
                     ):
-                        request.url = option
-                        return request, k
+                        found.append((option, k))
+                        break
+            if found:
+                request.url, at = found[0]
+                after_slash = {_after_slash(option, k) for option, k in found}
+                return request, at, len(after_slash) == 2
     return None
 
 
@@ -258,6 +267,11 @@ def _suffix(pieces: Sequence[Piece], function: Function) -> tuple[str | int, ...
             return ()
         found.append(param.index)
     return tuple(found)
+
+
+def _after_slash(text: Text, at: int) -> bool:
+    before = text.pieces[at - 1] if at else None
+    return isinstance(before, Lit) and before.text.endswith("/")
 
 
 def _method_param(
@@ -314,6 +328,9 @@ def _query_param(
             for entry in option.entries:
                 if isinstance(entry.value, ParamV) and entry.value.param.kind == "**":
                     return None, None, True
+                spread = param_of(entry.value) if entry.key is None else None
+                if spread is not None and spread.function == function.node_id:
+                    param = spread  # `{ limit: 100, ...query }`: the caller's mapping
         if param is not None and param.function == function.node_id:
             if param.kind == "**":
                 return None, None, True

@@ -28,6 +28,7 @@ from apispec.lint.extract.context import (
     as_text,
     entry_of,
     hint_of,
+    is_param,
     key_span,
     options,
 )
@@ -162,11 +163,15 @@ class Resolver:
 
         `f"{base}/{KINDS[kind]}/{oid}"` names a collection by a variable: whichever word
         it holds, the path has a parameter there (the rules know every collection it
-        may be). A choice between paths (`/a/b` or `/c`) stays a choice.
+        may be). A choice between paths (`/a/b` or `/c`) stays a choice, and so does one
+        between a query and none (`${qs ? `?${qs}` : ""}`).
         """
         texts = [self.text_of(v, expr) for v in found]
         if all(isinstance(v, Text) for v in found) and not any(
-            "/" in p.text for text in texts for p in text.pieces if isinstance(p, Lit)
+            "/" in p.text or "?" in p.text
+            for text in texts
+            for p in text.pieces
+            if isinstance(p, Lit)
         ):
             source = self.model.parsed.text[expr.start : expr.end]
             holes = [p for text in texts for p in text.pieces if isinstance(p, Hole)]
@@ -247,6 +252,9 @@ class Resolver:
                     partial = partial or spread.partial
                 else:
                     partial = True
+                    kept = [o for o in options(spread) if is_param(o)]
+                    if kept:  # a wrapper's parameter spread in: its callers' entries
+                        entries.append(Entry(None, value.start, value.end, kept[0]))
                 continue
             name = self.literal(key, ctx, depth)
             start, end = key_span(key)
