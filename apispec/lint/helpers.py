@@ -59,6 +59,12 @@ class Helper(NamedTuple):
     join: str = "concat"  # "concat", "slash", "rfc3986", "prefix": a client object's rule
     owner: str = ""  # the class whose method it is
     module: str = ""  # the defining file as a dotted module path (`pkg.client`)
+    # A command-line wrapper (`prtg_get() { curl -G ... "$@" "$BASE$1"; }`): the command it
+    # runs, the option words it writes, and the first argument its callers hand on to the
+    # command as more options (`prtg_get /x --data-urlencode 'filter=...'`).
+    command: str = ""
+    words: tuple[str, ...] = ()
+    options: int | None = None
 
 
 class HelperTable:

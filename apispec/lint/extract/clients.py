@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract import commands
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
@@ -115,6 +116,7 @@ class Requests:
         names.update(self.model.by_name)
         names.update(_VERB_WORDS)
         names.add("request")
+        names.update(self.knowledge.commands)
         if self.helpers:
             names.update(h.name for h in self.helpers.helpers)
             names.update(h.name.lower() for h in self.helpers.helpers)
@@ -175,6 +177,9 @@ class Requests:
             else:
                 receiver = resolver.value(call.receiver, ctx)
         function = resolver.callee_function(call, ctx, 0) if depth < MAX_INLINE else None
+        command = self.knowledge.command(call.callee) if call.receiver is None else None
+        if command is not None and function is None:  # `curl ...` (not a function named so)
+            return [commands.request(resolver, call, command, ctx)]
         if function is None:
             routed = self._through_override(call, receiver, ctx, depth)
             if routed is not None:

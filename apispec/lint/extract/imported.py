@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from apispec.lint.extract.commands import Word, build, command_words
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.ir import (
     Attr,
@@ -57,7 +58,11 @@ COMMON = frozenset(
 
 
 def in_scope(helper: Helper, call: CallE, receiver: Value | None, imports: dict[str, str]) -> bool:
-    """Whether a call may mean this wrapper: imported, a method of its class, or a rare name."""
+    """Whether a call may mean this wrapper: imported, a method of its class, or a rare name.
+
+    An import of everything a module defines (a shell `source lib.sh`, `from m import *`)
+    is the key `*<module>`; `*` alone: a module the code names only at run time (`source
+    "$LIB"`), whose wrappers are any of the tree's, by name."""
     if helper.language == "*":  # named in the configuration
         if helper.receiver is None:
             return True
@@ -66,8 +71,13 @@ def in_scope(helper: Helper, call: CallE, receiver: Value | None, imports: dict[
     if not helper.owner:
         if call.receiver is None:
             target = imports.get(call.callee, "")
-            return target.endswith("." + helper.name) and _same_module(
+            if target.endswith("." + helper.name) and _same_module(
                 target.rsplit(".", 1)[0], helper.module
+            ):
+                return True
+            return any(
+                local.startswith("*") and (module == "*" or _same_module(module, helper.module))
+                for local, module in imports.items()
             )
         for option in options(receiver) if receiver is not None else []:
             if isinstance(option, ObjV) and option.kind == "module":
@@ -152,4 +162,25 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
         query = MapV(tuple(entries))
     join = helper.join if helper.join != "concat" else "concat"
     request = Request(call, path, method, base, join, query, None, "wrapper", wrapped=True)
+    if helper.command and helper.options is not None:
+        _command_options(resolver, helper, request, ctx)
     return request
+
+
+def _command_options(resolver: Resolver, helper: Helper, request: Request, ctx: Ctx) -> None:
+    """The words a caller hands on to a command-line wrapper's command: its options
+    (`--data-urlencode 'filter=...'`), read with the wrapper's own (`-G`)."""
+    row = resolver.knowledge.command(helper.command)
+    if row is None or helper.options is None:
+        return
+    call = request.call
+    at = call.start
+    fixed = [Word(Text((Lit(w, at),)), w, fixed=True) for w in helper.words]
+    given, _ = command_words(resolver, call, ctx, helper.options)
+    sent = build(call, row, [*fixed, *given])
+    if request.query is None:
+        request.query = sent.query
+    request.extra_query.extend(sent.extra_query)
+    request.headers = sent.headers
+    if helper.method is None and not helper.method_name:
+        request.method = sent.method

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.ir import (
@@ -116,10 +116,24 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 join=join,
                 owner=function.owner or "",
                 module=module,
+                **_command_line(request, function),
             )
         )
     helpers.extend(_client_verbs(finder, helpers))
     return helpers
+
+
+def _command_line(request: Request, function: Function) -> dict[str, Any]:
+    """A command line's options, and where the wrapper hands its callers' words on."""
+    if not request.command:
+        return {}
+    forwarded = request.forwarded
+    options = (
+        forwarded.index
+        if forwarded is not None and forwarded.function == function.node_id
+        else None
+    )
+    return {"command": request.command, "words": request.words, "options": options}
 
 
 def _spreads_keywords(request: Request, function: Function) -> bool:
@@ -183,12 +197,11 @@ def _method_param(
     finder: Requests, function: Function, request: Request
 ) -> tuple[int | None, str | None, str | None]:
     """The wrapper's parameter that holds the method, and its default verb."""
-    call = request.call
-    for arg in call.args:
-        if arg.name is None and call.args.index(arg) == 0 and request.method is None:
-            pass
     if request.method is not None:
         return None, None, None
+    taken = request.method_param
+    if taken is not None and taken.function == function.node_id and not taken.kind:
+        return taken.index, taken.name or None, None  # `-X "$1"`: whatever it is called
     names = [p[0] for p in function.params]
     for index, (name, _kind, default) in enumerate(function.params):
         if name.lower() in ("method", "verb", "http_method", "httpmethod"):
