@@ -42,7 +42,7 @@ _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python"}
+GRAMMAR_OF = {"python": "python", "shell": "shell"}
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {}
 
@@ -120,6 +120,7 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.route_callees)
     names.update(VERBS)
     names.add("request")
+    names.update(rows.commands)
     if helpers:
         names.update(h.name for h in helpers.helpers)
     return frozenset(names)
