@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.budget import check
 from apispec.lint.extract import commands
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
@@ -103,7 +104,9 @@ class Requests:
         """Every request the file makes, outside the templates of its wrappers."""
         found: list[Request] = []
         senders = self._senders()
-        for call in self.model.calls:
+        for index, call in enumerate(self.model.calls):
+            if not index & 15:
+                check()  # the time budget, where no alarm can interrupt (budget.py)
             if call.node_id in self.model.decorators:
                 continue
             if call.callee not in senders and call.callee.lower() not in senders:

@@ -288,10 +288,13 @@ class ShellLowering(Lowering):
 
     def _words(self, node: Node) -> tuple[Node, list[Node]] | None:
         """The command's name node and its argument nodes, past `sudo`, `env X=1`, `$ `."""
-        name = node.child_by_field_name("name")
-        if name is None:
-            return None
-        args = list(node.children_by_field_name("argument"))
+        if node.type == "command_name":
+            name, args = node, _recovered_arguments(node)
+        else:
+            found = node.child_by_field_name("name")
+            if found is None:
+                return None
+            name, args = found, list(node.children_by_field_name("argument"))
         head = name.named_children[0] if name.named_children else name
         while self.text(head) in _PREFIXES and args:
             head = args.pop(0)
@@ -451,6 +454,38 @@ class ShellLowering(Lowering):
             if words is not None and self.text(words[0]) in _PRINTERS:
                 return "doc"
         return "value"
+
+
+_WORDS = frozenset(
+    {
+        "word",
+        "string",
+        "raw_string",
+        "ansi_c_string",
+        "concatenation",
+        "simple_expansion",
+        "expansion",
+        "number",
+        "command_substitution",
+    }
+)
+_SEPARATORS = frozenset({";", "|", "||", "&&", "&", ";;", "|&"})
+
+
+def _recovered_arguments(name: Node) -> list[Node]:
+    """The words after a command name the grammar left in an ERROR: up to the line's end
+    or a command separator."""
+    found = []
+    sibling = name.next_sibling
+    row = name.end_point[0]
+    while sibling is not None and sibling.start_point[0] == row:
+        if sibling.type in _SEPARATORS:
+            break
+        if sibling.type in _WORDS:
+            found.append(sibling)
+        row = sibling.end_point[0] if sibling.type in _WORDS else row
+        sibling = sibling.next_sibling
+    return found
 
 
 def _inside(node: Node, function: Node) -> bool:

@@ -2,6 +2,9 @@
 ; Every command is a call: its words are its arguments (lower/shell.py).
 
 (command) @call
+; a command the grammar could not finish (its line holds text it cannot read): its name
+; and the words after it on its line (lower/shell.py)
+(ERROR (command_name) @call)
 
 (variable_assignment name: (_) @assign.name "=" value: (_) @assign.value) @assign
 (variable_assignment name: (_) @assign.name "+=" value: (_) @assign.value) @assign.add
