@@ -186,7 +186,17 @@ class _Makefile:
     """One Makefile read: its variables (name -> value text and offsets) and recipes."""
 
     text: str
+    # every definition in order (name, operator, value, offsets), and each variable's
+    # value at the end of the file (`+=` appended), with whether it is several words
+    definitions: list[tuple[str, str, str, list[int]]] = field(default_factory=list)
     variables: dict[str, tuple[str, list[int], bool]] = field(default_factory=dict)
+
+    def define(self, name: str, op: str, value: str, where: list[int]) -> None:
+        self.definitions.append((name, op, value, where))
+        known = self.variables.get(name)
+        if op == "+=" and known is not None and known[0]:
+            value, where = known[0] + " " + value, [*known[1], known[1][-1], *where]
+        self.variables[name] = (value, where, len(_shell_words(value)) > 1)
 
     def value_of(self, lo: int, hi: int) -> tuple[str, list[int]]:
         """A variable's value, its continuation lines joined by a space (make's rule)."""
@@ -235,11 +245,12 @@ def makefile(text: str) -> list[Region]:
             continue
         assign = _MAKE_ASSIGN.match(line)
         rule = _MAKE_RULE.match(line)
-        if assign is not None and (rule is None or rule.start("rest") > assign.end("op")):
+        if rule is not None and assign is None:  # `target: VAR = value`: for that target
+            assign = _MAKE_ASSIGN.match(line, rule.start("rest"))
+        if assign is not None and (rule is None or rule.start("rest") <= assign.start("name")):
             value, where = make.value_of(start + assign.end(), end)
             value, where = _uncommented(value, where)
-            words = len(_shell_words(value)) > 1
-            make.variables[_shell_name(assign.group("name"))] = (value, where, words)
+            make.define(_shell_name(assign.group("name")), assign.group("op"), value, where)
             in_rule = False
             continue
         in_rule = rule is not None
@@ -247,12 +258,14 @@ def makefile(text: str) -> list[Region]:
             at = start + rule.start("rest") + rule.group("rest").index(";") + 1
             recipes.append((at, end))
     region = Region("shell")
-    for name, (value, where, _) in make.variables.items():
+    for name, op, value, where in make.definitions:
         code, offsets = _make_expand(make, value, where, 0)
         at = where[0] if where else 0
-        region.add(f'{name}="', [at] * (len(name) + 2))
+        opener = {"+=": f'{name}="${{{name}}} ', "!=": f'{name}="$('}.get(op, f'{name}="')
+        closer = ')"\n' if op == "!=" else '"\n'
+        region.add(opener, [at] * len(opener))
         region.add(_quoted(code), _quoted_offsets(code, offsets))
-        region.add('"\n', [where[-1] + 1 if where else at] * 2)
+        region.add(closer, [where[-1] + 1 if where else at] * len(closer))
     for start, end in recipes:
         while start < end and text[start] in "@-+ \t":
             start += 1
@@ -380,6 +393,7 @@ def _quoted_offsets(code: str, offsets: list[int]) -> list[int]:
 
 # -- Dockerfiles ----------------------------------------------------------------------
 
+_SHELLS = re.compile(r"(?:/(?:usr/)?bin/)?(?:ba|da|z|a)?sh")
 _DOCKER_COMMANDS = frozenset(
     {"run_instruction", "cmd_instruction", "entrypoint_instruction", "healthcheck_instruction"}
 )
@@ -397,6 +411,8 @@ def dockerfile(text: str) -> list[Region]:
     region = Region("shell")
     found = False
     for node in parsed.root.named_children:
+        if node.type == "onbuild_instruction":  # `ONBUILD RUN ...`: the RUN it holds
+            node = next(iter(node.named_children), node)
         kind = node.type
         if kind in ("env_instruction", "arg_instruction"):
             _docker_assignments(parsed, node, region)
@@ -441,8 +457,11 @@ def _docker_command(parsed: Parsed, node: Node, region: Region) -> bool:
                 # `RUN <<EOF` runs its heredoc as a script; `RUN python3 <<EOF` does not
                 heredoc_shell = re.sub(r"<<-?\S+", "", written).strip() in ("", "sh", "bash")
                 continue
-            start, end = parsed.char(child.start_byte), parsed.char(child.end_byte)
-            region.add(parsed.text[start:end] + "\n", [*range(start, end), end])
+            for part in child.children:  # a comment line inside the command is Docker's
+                if part.type != "comment":
+                    start, end = parsed.char(part.start_byte), parsed.char(part.end_byte)
+                    region.add(parsed.text[start:end], list(range(start, end)))
+            region.add("\n", [parsed.char(child.end_byte)])
             added = True
         elif child.type == "json_string_array":
             _docker_exec_form(parsed, child, region)
@@ -461,15 +480,24 @@ def _has_marker(node: Node) -> bool:
 
 
 def _docker_exec_form(parsed: Parsed, node: Node, region: Region) -> None:
-    """`["curl", "-s", "URL"]`: each element one word, single-quoted (no expansion)."""
-    for element in node.named_children:
-        if element.type != "json_string":
-            continue
-        decoded, offsets = _decode(element, parsed.data, parsed.char)
+    """`["curl", "-s", "URL"]`: each element one word, single-quoted (no expansion);
+    `["sh", "-c", "script"]`: the script."""
+    elements = [
+        _decode(e, parsed.data, parsed.char) for e in node.named_children if e.type == "json_string"
+    ]
+    if (
+        len(elements) >= 3
+        and _SHELLS.fullmatch(elements[0][0])
+        and re.fullmatch(r"-[a-z]*c", elements[1][0])
+    ):
+        script, offsets = elements[2]
+        region.add(script + "\n", [*offsets, parsed.char(node.end_byte)])
+        return
+    for decoded, offsets in elements:
         quoted = decoded.replace("'", "'\\''")
         where: list[int] = []
         for ch, at in zip(decoded, offsets, strict=True):
             where.extend([at] * (4 if ch == "'" else 1))
-        first = offsets[0] if offsets else parsed.char(element.start_byte)
+        first = offsets[0] if offsets else parsed.char(node.start_byte)
         region.add("'" + quoted + "' ", [first, *where, first, first])
     region.add("\n", [parsed.char(node.end_byte)])
