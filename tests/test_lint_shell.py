@@ -147,3 +147,34 @@ def test_hostile_build_files_end_in_a_report(tmp_path: Path, name: str, text: st
         timeout=120,
     )
     assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("first", "language"),
+    [
+        ("#!/bin/sh", "shell"),
+        ("#!/usr/bin/env bash", "shell"),
+        ("#!/usr/bin/env -S bash -eu", "shell"),
+        ("#! /usr/local/bin/zsh", "shell"),
+        ("#!/usr/bin/python3.12", "python"),
+        ("#!/usr/bin/env node", "javascript"),
+        ("# no shebang", "generic"),
+    ],
+)
+def test_a_script_without_extension_is_read_by_its_shebang(first: str, language: str) -> None:
+    from apispec.lint.extract import language_of
+
+    assert language_of("bin/prtg-report", first + "\n") == language
+
+
+def test_an_extensionless_shell_script_is_linted_as_shell(tmp_path: Path) -> None:
+    (tmp_path / "prtg-report").write_text(
+        '#!/bin/sh\nAPI=https://prtg.example.net:1616/api/v2\ncurl -X DELETE "$API/groups/7"\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "apispec", "lint", "--show-calls", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and "prtg-report:3:21: DELETE /groups/{id}" in done.stdout

@@ -38,6 +38,7 @@ from apispec.lint.languages.table import (
     EXTENSIONS,
     INTERPRETERS,
     NAMES,
+    SHEBANG,
     VARIANTS,
 )
 from apispec.lint.lines import Lines
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = ["extract", "extract_references", "extract_region", "language_of", "might_reference"]
 
-_SHEBANG = lazy(r"#!\s*\S*?(?:/env\s+)?(\w+)")
+_SHEBANG = lazy(SHEBANG)
 
 
 def language_of(filename: str, text: str = "") -> str:

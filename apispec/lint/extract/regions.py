@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.parse import Parsed, parse
+from apispec.lint.languages.table import INTERPRETERS, SHEBANG
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -393,6 +394,7 @@ def _quoted_offsets(code: str, offsets: list[int]) -> list[int]:
 
 # -- Dockerfiles ----------------------------------------------------------------------
 
+_SHEBANG = re.compile(SHEBANG)
 _SHELLS = re.compile(r"(?:/(?:usr/)?bin/)?(?:ba|da|z|a)?sh")
 _DOCKER_COMMANDS = frozenset(
     {"run_instruction", "cmd_instruction", "entrypoint_instruction", "healthcheck_instruction"}
@@ -418,7 +420,29 @@ def dockerfile(text: str) -> list[Region]:
             _docker_assignments(parsed, node, region)
         elif kind in _DOCKER_COMMANDS:
             found = _docker_command(parsed, node, region) or found
+        elif kind in ("copy_instruction", "add_instruction"):
+            found = _docker_script(parsed, node, region) or found
     return [region] if found else []
+
+
+def _docker_script(parsed: Parsed, node: Node, region: Region) -> bool:
+    """`COPY <<EOF /usr/local/bin/check.sh`: a shell script the image runs (its target
+    names a shell script, or its first line a shell)."""
+    paths = [parsed.node_text(c) for c in node.named_children if c.type == "path"]
+    for block in (c for c in node.named_children if c.type == "heredoc_block"):
+        lines = [c for c in block.named_children if c.type == "heredoc_line"]
+        first = parsed.node_text(lines[0]) if lines else ""
+        shebang = _SHEBANG.match(first)
+        if not (
+            (shebang and INTERPRETERS.get(shebang.group(1).rstrip("0123456789.")) == "shell")
+            or any(p.endswith((".sh", ".bash")) for p in paths)
+        ):
+            continue
+        for line in lines:
+            start, end = parsed.char(line.start_byte), parsed.char(line.end_byte)
+            region.add(parsed.text[start:end] + "\n", [*range(start, end), end])
+        return True
+    return False
 
 
 def _docker_assignments(parsed: Parsed, node: Node, region: Region) -> None:

@@ -72,6 +72,8 @@ NAMES = {
 }
 # Names of variants (`Dockerfile.prod`, `Dockerfile.dev`): the part before the first dot.
 VARIANTS = {"Dockerfile": "dockerfile", "Containerfile": "dockerfile"}
+# The interpreter a `#!` line names: `#!/bin/sh`, `#!/usr/bin/env -S bash -e`, `#! python3`.
+SHEBANG = r"#!\s*(?:/\S*/)?(?:env\s+(?:-\S+\s+)*)?([\w.-]+)"
 # Interpreters a shebang names (version digits stripped: python3.12 -> python).
 INTERPRETERS = {
     "python": "python",
