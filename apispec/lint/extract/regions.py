@@ -26,15 +26,22 @@ _MAGIC = re.compile(r"[ \t]*[%!]")
 
 @dataclass
 class Region:
-    """Code of one language, its text and the file offset of each of its characters."""
+    """Code of one language, its text and the file offset of each of its characters.
+
+    The text is kept as chunks and joined when read: appending to a string held by an
+    object copies it each time, quadratic over a build file of many lines."""
 
     language: str
-    text: str = ""
+    chunks: list[str] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
 
     def add(self, chunk: str, where: list[int]) -> None:
-        self.text += chunk
+        self.chunks.append(chunk)
         self.offsets.extend(where)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.chunks)
 
 
 def notebook(text: str) -> list[Region]:

@@ -32,7 +32,7 @@ from apispec.lint.extract.ir import (
     Params,
     Str,
 )
-from apispec.lint.extract.lower import Lowering, query
+from apispec.lint.extract.lower import Lowering, query_cursor
 from apispec.lint.extract.lower.strings import c_escapes, plain
 
 if TYPE_CHECKING:
@@ -200,10 +200,8 @@ class ShellLowering(Lowering):
         """How many words `shift` dropped in `function` before byte `before`."""
         shifts = self._shifts.get(function.id)
         if shifts is None:
-            from tree_sitter import QueryCursor
-
             shifts = []
-            cursor = QueryCursor(query("shell", "shell-shift"))
+            cursor = query_cursor("shell", "shell-shift")
             cursor.set_byte_range(function.start_byte, function.end_byte)
             for _, captures in cursor.matches(function):
                 command = captures["shift"][0].parent
