@@ -1,10 +1,11 @@
 """Shell on the tree path: commands, wrappers, sourced files, Makefiles, Dockerfiles, CI.
 
 A command is a call whose arguments are words; knowledge rows say what curl's,
-wget's and httpie's options mean. The fixture ops.sh carries its expectations
-inline (`# $ METHOD /path name=value ...` on the line the linter must point at),
-compared with the whole file; the trees under tests/fixtures/lint/generalise/ are
-linted as a user lints a repository.
+wget's and httpie's options mean. The calls and findings of the trees under
+tests/fixtures/lint/inline/shell/ (a script's command shapes, a sourced wrapper
+across files, Makefile/Dockerfile/workflow scripts) are checked line by line by
+tests/test_lint_inline.py; this file checks what that harness does not see: the
+query values a call sends, how build files become shell regions, hostile build files.
 """
 
 from __future__ import annotations
@@ -19,80 +20,35 @@ import pytest
 
 from apispec.lint.extract import extract_references
 from apispec.lint.extract.regions import dockerfile, makefile
-from apispec.lint.run import LintRequest, execute
 
-TREES = Path(__file__).parent / "fixtures" / "lint" / "generalise"
-_EXPECTATION = re.compile(r"#\s\$\s(.+)$")
+INLINE = Path(__file__).parent / "fixtures" / "lint" / "inline" / "shell"
+_CALL = re.compile(r"#\s\$\scall=(\S+) (\S+)(?:.*? query: (.+)|.*)$")
 
 
 def _expected(text: str) -> list[tuple[int, str, str, dict[str, str]]]:
+    """Each `# $ call=METHOD /path ... query: name=value ...` line's call and query."""
     found = []
     for number, line in enumerate(text.splitlines(), 1):
-        m = _EXPECTATION.search(line)
+        m = _CALL.search(line)
         if m is None:
             continue
-        method, path, *query = shlex.split(m.group(1))
-        found.append((number, method, path, dict(q.split("=", 1) for q in query)))
+        query = shlex.split(m.group(3) or "")
+        found.append((number, m.group(1), m.group(2), dict(q.split("=", 1) for q in query)))
     return found
 
 
-def _lint(name: str) -> tuple[list[tuple[str, int, str | None, str]], list[tuple[str, int, str]]]:
-    root = TREES / name
-    outcome = execute(
-        LintRequest(paths=[root], targets=["25.x.122"], fail_on="never", show_calls=True, jobs=1)
-    )
-
-    def rel(shown: str) -> str:
-        return Path(shown).resolve().relative_to(root.resolve()).as_posix()
-
-    calls = [(rel(c.path), c.line, c.method, c.call) for c in outcome.result.calls]
-    findings = [(rel(f.path), f.line, f.code) for f in outcome.result.findings]
-    return calls, findings
-
-
-def test_every_call_of_the_script_is_read_as_its_line_says() -> None:
+def test_every_call_of_the_script_sends_the_query_its_line_says() -> None:
     # options run together (-XPATCH, -fsSI), arrays of options, -G with --data-urlencode
     # and -d, wget's --method=, httpie's METHOD and name==value, sudo before the command,
     # printf formats, a wrapper's $1/$2 and "$@" after shift, jq's '$f|@uri', a loop's
     # word, a heredoc body; echo, case labels, [[ ]], grep and comments are no calls
-    path = TREES / "shell-commands" / "ops.sh"
+    path = INLINE / "commands" / "ops.sh"
     text = path.read_text(encoding="utf-8")
     found = [
-        (r.line, r.method, r.path, {q.name: q.value for q in r.query})
+        (r.line, r.method, r.path.replace("{id}", "{}"), {q.name: q.value for q in r.query})
         for r in extract_references(text, "ops.sh")
     ]
     assert found == _expected(text)
-
-
-def test_a_sourced_files_wrappers_apply_where_it_is_sourced() -> None:
-    # lib/monitor.sh defines mon_get (GET, -G: the caller's --data-urlencode words are
-    # its query) and mon_send (method $1, path $2); bin/unrelated.sh sources nothing
-    calls, findings = _lint("shell-sourced")
-    assert calls == [
-        ("bin/cleanup.sh", 5, "GET", "/version"),
-        ("bin/cleanup.sh", 6, "GET", "/experimental/devices"),
-        ("bin/cleanup.sh", 8, "DELETE", "/experimental/devices/{id}"),
-        ("bin/cleanup.sh", 9, "POST", "/devices/{id}/pause"),
-    ]
-    assert ("bin/cleanup.sh", 6, "API006") in findings  # `tags` is not filterable
-    assert ("bin/cleanup.sh", 7, "API011") in findings  # `take` on its own line
-
-
-def test_makefile_dockerfile_and_workflow_scripts_are_shell() -> None:
-    calls, findings = _lint("build-files")
-    assert calls == [
-        (".github/workflows/smoke.yml", 4, "GET", "/health"),  # an env value curl sends
-        (".github/workflows/smoke.yml", 13, "GET", "/experimental/sensors"),  # env after run
-        ("Dockerfile", 6, "GET", "/settings/public"),  # past a comment line in the RUN
-        ("Dockerfile", 7, "GET", "/health"),  # HEALTHCHECK CMD
-        ("Dockerfile", 8, "POST", "/experimental/devices/{id}/metascan"),  # ["sh", "-c", ...]
-        ("Makefile", 10, "GET", "/experimental/probes"),  # $(CURL): make pastes its words
-        ("Makefile", 14, "GET", "/experimental/objects"),  # $(CURL_GET) holds -G
-        ("Makefile", 16, "POST", "/devices/{id}/pause"),  # `target: ; recipe`
-    ]
-    # one finding per place: the env value is read as YAML and as the script's variable
-    assert findings.count((".github/workflows/smoke.yml", 4, "API004")) == 1
-    assert ("Makefile", 13, "API006") in findings  # the quoted enumeration value
 
 
 def test_make_regions_keep_every_characters_offset() -> None:
