@@ -13,16 +13,19 @@ or dictionary shares.
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from apispec.lint.extract.context import Ctx, options
+from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
+    CallE,
     Function,
     Hole,
     Lit,
+    Mapping,
     MapV,
     Name,
+    ObjV,
     ParamV,
     Text,
 )
@@ -37,16 +40,6 @@ _NAMES_THIS_API = re.compile(r":1616\b|prtg", re.I)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
-def module_of(filename: str) -> str:
-    """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`)."""
-    if not PurePath(filename).name:
-        return ""
-    parts = list(PurePath(filename).with_suffix("").parts)
-    if parts and parts[-1] in ("__init__", "index", "mod"):
-        parts.pop()
-    return ".".join(p for p in parts if p not in ("", ".", ".."))
-
-
 def export(finder: Requests, language: str, filename: str, file_names_api: bool) -> list[Helper]:
     """A summary of each wrapper the file defines, for the other files of the tree.
 
@@ -54,7 +47,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
     experimental path), which makes its wrappers' bases this API's.
     """
     helpers: list[Helper] = []
-    module = module_of(filename)
+    module = module_of(filename, finder.knowledge.scope == "directory")
     for function in finder.model.functions:
         if not function.name or not function.exported or not finder.calls_in(function):
             continue
@@ -85,6 +78,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
+        options_index = _options_param(function, request)
         if (
             query_index is None
             and not query_name
@@ -119,10 +113,13 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 join=join,
                 owner=function.owner or "",
                 module=module,
+                options=options_index,
+                options_query=request.query_keyword if options_index is not None else "",
                 **_command_line(request, function),
             )
         )
     helpers.extend(_client_verbs(finder, helpers))
+    helpers.extend(_clients(finder, language, module, file_names_api))
     return helpers
 
 
@@ -136,7 +133,51 @@ def _command_line(request: Request, function: Function) -> dict[str, Any]:
         if forwarded is not None and forwarded.function == function.node_id
         else None
     )
-    return {"command": request.command, "words": request.words, "options": options}
+    return {"command": request.command, "words": request.words, "forwards": options}
+
+
+def _clients(finder: Requests, language: str, module: str, file_names_api: bool) -> list[Helper]:
+    """The client objects the module makes at its top level, with a base URL, for the
+    files that import them (`export const prtg = axios.create({ baseURL })`)."""
+    found: list[Helper] = []
+    for key, assigns in finder.model.assigns.items():
+        top = [a for a in assigns if a.scope == 0 and a.item is None and not a.add]
+        if "." in key or key.startswith("@") or len(top) != 1 or top[0].unpack != -1:
+            continue
+        if not isinstance(top[0].value, CallE):
+            continue  # a client object is made by a call (its factory's)
+        finder.resolver.fresh()
+        value = finder.resolver.value(top[0].value, Ctx(top[0].start))
+        for option in options(value):
+            if not isinstance(option, ObjV) or option.kind != "client":
+                continue
+            base = next(
+                (t for t in options(option.field("base") or Text(())) if isinstance(t, Text)), None
+            )
+            if base is None or not base.pieces:
+                continue
+            base_text = "".join(p.text if isinstance(p, Lit) else "\0" for p in base.pieces)
+            hints = tuple(p.hint for p in base.pieces if isinstance(p, Hole) and p.hint)
+            api_base = base_text.rstrip("/").endswith("/api/v2")
+            strong = (
+                api_base and (file_names_api or bool(_NAMES_THIS_API.search(base_text)))
+            ) or any("prtg" in h for h in hints)
+            found.append(
+                Helper(
+                    name=key,
+                    path=-1,
+                    path_name="",
+                    strong=strong,
+                    language=language,
+                    base=base_text,
+                    hints=hints,
+                    join=finder.join_of(option.name),
+                    module=module,
+                    client=option.name,
+                )
+            )
+            break
+    return found
 
 
 def _strips_slash(finder: Requests, function: Function, request: Request, name: str) -> bool:
@@ -219,13 +260,35 @@ def _method_param(
     taken = request.method_param
     if taken is not None and taken.function == function.node_id and not taken.kind:
         return taken.index, taken.name or None, None  # `-X "$1"`: whatever it is called
-    for index, (name, _kind, default) in enumerate(function.params):
+    named = [(index, name, default) for index, (name, _, default) in enumerate(function.params)]
+    # a destructured parameter's names too (`function f({ method = "GET" })`)
+    named += [(index, name, default) for name, (index, _, default) in function.members.items()]
+    for index, name, default in named:
         if name.lower() in ("method", "verb", "http_method", "httpmethod"):
             literal = None
             if default is not None:
                 literal = finder.resolver.literal(default, Ctx(default.start))
             return index, name, literal.upper() if literal else None
     return None, None, None
+
+
+def _options_param(function: Function, request: Request) -> int | None:
+    """The wrapper's parameter the library takes as its options object, as written at the
+    call (`fetch(url, init)`, `fetch(url, { ...init, headers })`): its position."""
+    call = request.call
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    names = [name for name, _, _ in function.params]
+    for at in request.config:
+        if at >= len(positional):
+            continue
+        value = positional[at].value
+        written = [value] if isinstance(value, Name) else []
+        if isinstance(value, Mapping):
+            written = [v for k, v in value.items if k is None and isinstance(v, Name)]
+        for name in written:
+            if isinstance(name, Name) and name.name in names:
+                return names.index(name.name)
+    return None
 
 
 def _query_param(

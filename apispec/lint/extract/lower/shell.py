@@ -402,7 +402,7 @@ class ShellLowering(Lowering):
             found.append(command)
         return found
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         if node.type == "variable_name":
             return [(self.text(node), None, -1)]
         if node.type == "subscript":
