@@ -262,7 +262,7 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
         method, query = _options(resolver, helper, call, ctx, method, query)
     join = helper.join if helper.join != "concat" else "concat"
     request = Request(call, path, method, base, join, query, None, "wrapper", wrapped=True)
-    if helper.command and helper.options is not None:
+    if helper.command and helper.forwards is not None:
         _command_options(resolver, helper, request, ctx)
     return request
 
