@@ -62,6 +62,7 @@ class Reading:
     fields: bool = False  # httpie body fields
     get: bool = False
     head: bool = False
+    upload: bool = False
     forwarded: Param | None = None
     options: list[str] = field(default_factory=list)  # the option words as written
 
@@ -162,7 +163,18 @@ def _rest_param(value: Value) -> Param | None:
 @cache
 def _roles(row: Command) -> dict[str, str]:
     roles: dict[str, str] = {}
-    for role in ("method", "header", "data", "encoded", "query", "get", "head", "url", "valued"):
+    for role in (
+        "method",
+        "header",
+        "data",
+        "encoded",
+        "query",
+        "get",
+        "head",
+        "upload",
+        "url",
+        "valued",
+    ):
         for name in getattr(row, role):
             roles[name] = role
     return roles
@@ -236,6 +248,8 @@ def _take(reading: Reading, role: str, value: Word) -> None:
         reading.query.append(value)
     elif role == "url":
         reading.urls.append(value)
+    elif role == "upload":
+        reading.upload = True
 
 
 def _after(current: Word, index: int) -> Word:
@@ -284,6 +298,8 @@ def _method(reading: Reading, row: Command) -> tuple[str | None, Param | None]:
         return None, param
     if reading.head:
         return "HEAD", None
+    if reading.upload:
+        return "PUT", None
     if reading.get:
         return "GET", None
     if reading.data or reading.encoded or reading.fields:

@@ -93,6 +93,7 @@ class Command:
     query: tuple[str, ...] = ()  # the value is one query item the client encodes (`--url-query`)
     get: tuple[str, ...] = ()  # switches that send the data as the query of a GET (`-G`)
     head: tuple[str, ...] = ()  # switches that send a HEAD request (`-I`)
+    upload: tuple[str, ...] = ()  # the value is a file sent with PUT (`-T`, `--upload-file`)
     url: tuple[str, ...] = ()  # the value is a URL (`--url`)
     valued: tuple[str, ...] = ()  # other options that take a value (`-o FILE`)
     items: bool = False
