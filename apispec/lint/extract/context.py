@@ -20,6 +20,7 @@ from apispec.lint.extract.ir import (
     Lit,
     MapV,
     ObjV,
+    Param,
     ParamV,
     Piece,
     SeqV,
@@ -72,7 +73,11 @@ def query_text(mapping: MapV) -> Text:
     """A mapping as the query string a library encodes it to: `name=value&...`."""
     pieces: list[Piece] = []
     for entry in mapping.entries:
-        if entry.key is None:
+        if entry.key is None:  # a parameter's mapping spread in: its entries, unknown here
+            if is_param(entry.value):
+                if pieces:
+                    pieces.append(Lit("&", entry.key_start))
+                pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
             continue
         if pieces:
             pieces.append(Lit("&", entry.key_start))
@@ -80,6 +85,15 @@ def query_text(mapping: MapV) -> Text:
         pieces.append(Lit("=", entry.key_end))
         pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
     return Text(tuple(pieces))
+
+
+def param_of(value: Value) -> Param | None:
+    """The wrapper parameter a value is, whole (`...query` where `query` is one)."""
+    if isinstance(value, ParamV):
+        return value.param
+    if isinstance(value, Text) and len(value.pieces) == 1 and isinstance(value.pieces[0], Hole):
+        return value.pieces[0].param
+    return None
 
 
 def options(value: Value) -> list[Value]:
@@ -217,9 +231,4 @@ def split_at(text: Text, index: int) -> tuple[Text, Text]:
 
 def is_param(value: Value) -> bool:
     """A wrapper's parameter, whole (a mapping, or a text that is only the parameter)."""
-    return isinstance(value, ParamV) or (
-        isinstance(value, Text)
-        and len(value.pieces) == 1
-        and isinstance(value.pieces[0], Hole)
-        and value.pieces[0].param is not None
-    )
+    return param_of(value) is not None

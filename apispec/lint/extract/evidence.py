@@ -122,6 +122,10 @@ class FileEvidence:
             host = host_of(loc.prefix)
             if host is not None and self.named_hosts and host not in self.named_hosts and not named:
                 return None  # another literal host than the one the file names this API by
+            if host is not None and self.named and not self.api_hosts and not named:
+                # the file's calls of this API take their host from elsewhere (a setting,
+                # a client of another module): a literal host it writes is another service's
+                return None
             if first == "experimental" and second in known:
                 return "/api/v2/experimental in URL", False
             if named:
@@ -143,6 +147,8 @@ class FileEvidence:
             if self.bearer and (known_path or first == "session"):
                 return "/api/v2 in URL; Authorization: Bearer in file", True
             return None
+        if first == "api":
+            return None  # another version of an API (`/api/table.json`, the v1 API)
         if trusted or (named and (wrapped or client)):
             return "relative path; its base names this API", False
         if not known_path and not _variable_collection(loc, first, second):

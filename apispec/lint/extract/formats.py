@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract import urls
 from apispec.lint.extract.context import (
     alt,
     as_text,
@@ -21,7 +22,6 @@ from apispec.lint.extract.context import (
     options,
     pairs_map,
     scalar,
-    split_at,
     sub,
 )
 from apispec.lint.extract.ir import (
@@ -324,19 +324,6 @@ def _jq(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) 
     return resolver.hole(call)
 
 
-def _append(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`append(xs, a, b)`, `append(xs, ys...)`: a list with more items."""
-    items: list[Value] = []
-    for k, arg in enumerate(call.args):
-        value = resolver.value(arg.value, ctx, depth + 1)
-        if k == 0 or arg.spread:
-            held = [o for o in options(value) if isinstance(o, SeqV)]
-            items.extend(held[0].items if held else ())
-        else:
-            items.append(value)
-    return SeqV(tuple(items), call.start, call.end)
-
-
 def _join_args(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
     """`strings.Join(items, sep)`: the separator is an argument, not the receiver."""
     if len(args) < 2:
@@ -344,47 +331,6 @@ def _join_args(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth
     items = resolver.value(args[0].value, ctx, depth + 1)
     separator = resolver.value(args[1].value, ctx, depth + 1)
     return join(resolver, as_text(separator), items, call)
-
-
-def _path_join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`url.JoinPath(base, "a", id)`, `path.Join(a, b)`: one slash between elements."""
-    if not call.args:
-        return resolver.hole(call)
-    first = resolver.value(call.args[0].value, ctx, depth + 1)
-    return _joined(resolver, first, call, call.args[1:], ctx, depth)
-
-
-def _path_join_receiver(
-    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
-) -> Value:
-    """`u.JoinPath("experimental", "probes")`: the receiver's URL with elements added."""
-    if call.receiver is None:
-        return resolver.hole(call)
-    base = resolver.value(call.receiver, ctx, depth + 1)
-    return _joined(resolver, base, call, call.args, ctx, depth)
-
-
-def _joined(
-    resolver: Resolver, base: Value, call: CallE, rest: Sequence[Arg], ctx: Ctx, depth: int
-) -> Value:
-    from apispec.lint.extract.build import join_base
-
-    source = resolver.model.parsed.text
-    found: list[Value] = []
-    written = call.receiver if call.receiver is not None else call.args[0].value
-    for option in options(base):
-        text: Text | None = resolver.text_of(option, written)
-        for arg in rest:
-            element = resolver.value(arg.value, ctx, depth + 1)
-            parts = element.items if arg.spread and isinstance(element, SeqV) else (element,)
-            for part in parts:
-                piece = as_text(
-                    part, arg.value.start, arg.value.end, source[arg.value.start : arg.value.end]
-                )
-                text = join_base(text, piece, "slash") if text is not None else None
-        if text is not None:
-            found.append(text)
-    return alt(found) if found else resolver.hole(call)
 
 
 def _encode_receiver(
@@ -402,7 +348,8 @@ def _empty_mapping(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, d
 
 
 def _join_first(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`string.Join(sep, items)` or `string.Join(sep, a, b, c)`: the separator first."""
+    """`string.Join(sep, items)`, `string.Join(sep, a, b, c)`, `implode(sep, $parts)`:
+    the separator first."""
     if len(args) < 2:
         return resolver.hole(call)
     separator = as_text(resolver.value(args[0].value, ctx, depth + 1))
@@ -537,10 +484,15 @@ def _trimmed(
     resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int, ends: str
 ) -> Value:
     """The receiver's text without the given characters (whitespace when none) at its
-    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`)."""
+    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`); a trim called as a
+    function takes the text first (PHP's `ltrim($path, '/')`)."""
     if call.receiver is None:
-        return resolver.hole(call)
-    value = resolver.value(call.receiver, ctx, depth + 1)
+        if not args:
+            return resolver.hole(call)
+        subject, args = args[0].value, args[1:]
+    else:
+        subject = call.receiver
+    value = resolver.value(subject, ctx, depth + 1)
     chars = "".join(resolver.literal(a.value, ctx, depth) or "" for a in args) or None
     found: list[Value] = []
     for option in options(value):
@@ -569,6 +521,44 @@ def _trim_end(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth:
 
 def _trim(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
     return _trimmed(resolver, call, args, ctx, depth, "se")
+
+
+def _item(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`table.fetch(key, default)`, `map.get(key)`: the receiver's entry (every entry when
+    the key is not known), else the default."""
+    if call.receiver is None or not args:
+        return resolver.hole(call)
+    table = resolver.value(call.receiver, ctx, depth + 1)
+    key = resolver.literal(args[0].value, ctx, depth)
+    found: list[Value] = []
+    for option in options(table):
+        if isinstance(option, MapV):
+            entries = [e for e in option.entries if key is None or e.key == key]
+            found.extend(e.value for e in (entries if key is None else entries[-1:]))
+        elif isinstance(option, SeqV) and key is not None and key.lstrip("-").isdigit():
+            index = int(key)
+            if -len(option.items) <= index < len(option.items):
+                found.append(option.items[index])
+    if not found and len(args) > 1:
+        return resolver.value(args[1].value, ctx, depth + 1)
+    return alt(found) if found else resolver.hole(call)
+
+
+def _merge(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`a.merge(b)`, `array_merge($a, $b)`: the mappings' entries, later ones last."""
+    sources = [call.receiver] if call.receiver is not None else []
+    sources.extend(a.value for a in args if a.name is None)
+    entries: list[Entry] = []
+    partial = False
+    for source in sources:
+        value = resolver.value(source, ctx, depth + 1)
+        mapping = next((o for o in options(value) if isinstance(o, MapV)), None)
+        if mapping is None:
+            partial = True
+            continue
+        entries.extend(mapping.entries)
+        partial = partial or mapping.partial
+    return MapV(tuple(entries), call.start, call.end, partial)
 
 
 def _pairs(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
@@ -627,6 +617,8 @@ _TRANSFORMS = {
     "trim_start": _trim_start,
     "trim_end": _trim_end,
     "trim": _trim,
+    "item": _item,
+    "merge": _merge,
     "identity": _identity,
     "jq": _jq,
     "dict": _dict,
@@ -635,10 +627,10 @@ _TRANSFORMS = {
     "join": _join,
     "urljoin": _urljoin,
     "query_string": _query_string,
-    "append": _append,
+    "append": urls.append,
     "join_args": _join_args,
-    "path_join": _path_join,
-    "path_join_receiver": _path_join_receiver,
+    "path_join": urls.path_join,
+    "path_join_receiver": urls.path_join_receiver,
     "encode_receiver": _encode_receiver,
     "empty_mapping": _empty_mapping,
     "items_join": _items_join,
@@ -711,30 +703,3 @@ def _encoded(lit: Lit) -> Lit:
         chars.append(written)
         offsets.extend([lit.offset(k)] * len(written))
     return Lit("".join(chars), lit.start, tuple(offsets), lit.var)
-
-
-_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
-
-
-def with_part(url: Value, part: str, value: Text, add: bool) -> Value:
-    """A URL with its query or path set (`u.RawQuery = q.Encode()`, `u.Path += "/x"`)."""
-    found: list[Value] = []
-    for option in options(url):
-        if not isinstance(option, Text):
-            found.append(option)
-            continue
-        known = option.known
-        query_at = known.find("?")
-        end = query_at if query_at >= 0 else len(known)
-        before, rest = split_at(option, end)
-        if part == "query":
-            lead = Text((Lit("?", value.start),)) if value.pieces else Text(())
-            found.append(before.plus(lead).plus(value) if not add else option.plus(value))
-            continue
-        if add:
-            found.append(before.plus(value).plus(rest))
-            continue
-        authority = _AUTHORITY.match(known)
-        root, _ = split_at(before, authority.end() if authority else 0)
-        found.append(root.plus(value).plus(rest))
-    return alt(found)

@@ -14,8 +14,9 @@ import re
 from pathlib import PurePath
 
 from apispec.lint.extract.commands import Word, build, command_words
-from apispec.lint.extract.context import Ctx, entry_of, known_text, options
+from apispec.lint.extract.context import Ctx, alt, entry_of, known_text, options
 from apispec.lint.extract.ir import (
+    Arg,
     Attr,
     CallE,
     Entry,
@@ -24,6 +25,7 @@ from apispec.lint.extract.ir import (
     MapV,
     Name,
     ObjV,
+    Piece,
     Text,
     Value,
     argument,
@@ -219,7 +221,11 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
     path_arg = argument(call.args, (helper.path, helper.path_name))
     if path_arg is None:
         return None
-    path = _named(resolver.value(path_arg.value, ctx), helper.path_name)
+    path = _named(resolver.value(path_arg.value, ctx), helper.path_name, helper, helper.path)
+    if path is None:
+        return None  # the caller's options object names no path
+    if helper.suffix:
+        path = _suffixed(resolver, helper, call, ctx, path, path_arg)
     at = path_arg.value.start
     base: Value | None = base_of(helper, at) if helper.base else None
     method = helper.implied
@@ -228,7 +234,11 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
             call.args,
             (helper.method if helper.method is not None else -1, helper.method_name or ""),
         )
-        verb = _named(resolver.value(arg.value, ctx), helper.method_name) if arg else None
+        verb = (
+            _named(resolver.value(arg.value, ctx), helper.method_name, helper, helper.method)
+            if arg
+            else None
+        )
         literal = known_text(verb) if verb is not None else None
         method = literal.upper() if literal else helper.method_default
     query: Value | None = None
@@ -236,7 +246,11 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
         arg = argument(
             call.args, (helper.query if helper.query is not None else -1, helper.query_name or "")
         )
-        query = _named(resolver.value(arg.value, ctx), helper.query_name) if arg else None
+        query = (
+            _named(resolver.value(arg.value, ctx), helper.query_name, helper, helper.query)
+            if arg
+            else None
+        )
     elif helper.query_kwargs:
         known = set(helper.params)
         entries: list[Entry] = []
@@ -308,11 +322,37 @@ def _options(
     return method, query
 
 
-def _named(value: Value, name: str | None) -> Value:
+def _suffixed(
+    resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx, path: Value, path_arg: Arg
+) -> Value:
+    """The caller's path with what the wrapper writes after it: `Pause(ctx, "devices", id)`
+    for `kind + "/" + id + "/pause"` is `devices/{id}/pause`."""
+    at = path_arg.value.end
+    tail: list[Piece] = []
+    for item in helper.suffix:
+        if isinstance(item, str):
+            tail.append(Lit(item, at, tuple([at] * len(item))))
+            continue
+        name = helper.params[item] if item < len(helper.params) else ""
+        arg = argument(call.args, (item, name))
+        if arg is None:
+            tail.append(Hole("", at, at))
+            continue
+        tail.extend(resolver.text_of(resolver.value(arg.value, ctx), arg.value).pieces)
+    return alt(
+        Text((*resolver.text_of(option, path_arg.value).pieces, *tail)) for option in options(path)
+    )
+
+
+def _named(value: Value, name: str | None, helper: Helper, index: int | None) -> Value | None:
     """The argument at a wrapper's place, or, when the wrapper destructures a mapping there
-    (`query({ endpoint, params })`), that mapping's entry of the place's name."""
+    (`query({ endpoint, params })`), that mapping's entry of the place's name: none when
+    the caller's mapping leaves it out (the whole mapping is not the place's value)."""
     if name and any(isinstance(o, MapV) for o in options(value)):
         found = entry_of(value, name)
         if found is not None:
             return found
+        places = helper.params
+        if index is not None and 0 <= index < len(places) and places[index].startswith("{"):
+            return None  # a destructured parameter's place
     return value

@@ -9,10 +9,11 @@ stays open (a hole the caller fills); one with a declared client class is a clie
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import formats
+from apispec.lint.extract import urls
 from apispec.lint.extract.context import (
     Ctx,
     alt,
@@ -28,12 +29,14 @@ from apispec.lint.extract.context import (
 )
 from apispec.lint.extract.ir import (
     AltV,
+    Arg,
     CallE,
     Entry,
     Function,
     Hole,
     Lit,
     MapV,
+    Name,
     ObjV,
     Param,
     ParamV,
@@ -86,6 +89,28 @@ def name(
         return ObjV("module", target)
     if name in resolver.model.classes:
         return ObjV("class", name)
+    last = re.split(r"::|\\|\.", name)[-1]
+    if last != name and last in resolver.model.classes:
+        return ObjV("class", last)  # `Prtg::Api`: the file's class `Api` of module Prtg
+    return unbound(resolver, name, ctx, depth, start, end)
+
+
+def unbound(resolver: Resolver, name: str, ctx: Ctx, depth: int, start: int, end: int) -> Value:
+    """A name nothing in the file binds: a library constant, a module used without an
+    import (`Net::HTTP::Get`, `Faraday`), a method called without parentheses (Ruby's
+    `prtg_conn`), else a hole of its name."""
+    knowledge = resolver.knowledge
+    constant = knowledge.constants.get(name)
+    if constant is not None:
+        return Text((Lit(constant, start),))
+    if name in knowledge.modules or name in knowledge.module_clients:
+        return ObjV("module", name)
+    if knowledge.paren_free:
+        function = resolver.callee_function(CallE(name, None, (), start, end), ctx, depth)
+        if function is not None and all(kind or default for _, kind, default in function.params):
+            returned = resolver.returns(CallE(name, None, (), start, end), ctx, depth)
+            if returned is not None:
+                return returned
     return Text((Hole(name, start, end, name.lower()),))
 
 
@@ -306,7 +331,7 @@ def url_parts(
             if resolver.model.scopes_at(assign.start)[0] != scope:
                 continue
             given = resolver.text_of(assigned(resolver, assign, ctx, depth), assign.value)
-            value = formats.with_part(value, part, given, assign.add)
+            value = urls.with_part(value, part, given, assign.add)
     return value
 
 
@@ -436,6 +461,9 @@ def mutate(
     args = [a for a in call.args if not a.spread]
     if effect == "add":  # `.Add(k, v)` on a mapping, `.Add(x)` on a list
         effect = "set" if len(args) >= 2 else "append"
+    copied = _copied(resolver, call, args, ctx, depth) if effect in ("set", "append") else None
+    if copied is not None:  # `for (const [k, v] of Object.entries(m)) q.set(k, v)`
+        return _merged(value, copied)
     if effect == "set" and len(args) >= 2:
         key = resolver.literal(args[0].value, ctx, depth)
         entry = Entry(
@@ -450,7 +478,7 @@ def mutate(
     if effect == "merge" and args:
         added = resolver.value(args[0].value, ctx, depth + 1)
         entries = _entries(value)
-        more = added.entries if isinstance(added, MapV) else ()
+        more = _entries(added)  # a wrapper's parameter: its caller's mapping, spread
         kw = tuple(
             Entry(a.name, a.value.start, a.value.end, resolver.value(a.value, ctx, depth + 1))
             for a in call.args
@@ -471,6 +499,30 @@ def mutate(
         appended = extension.items if isinstance(extension, SeqV) else (extension,)
         return SeqV((*held, *appended))
     return value
+
+
+def _copied(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value | None:
+    """The mapping a loop copies entry by entry: the call's key is the key a loop over
+    the mapping's (key, value) pairs takes, so the call adds every entry of it."""
+    if len(args) < 2 or not isinstance(args[0].value, Name):
+        return None
+    for loop in resolver.model.loops.get(args[0].value.name, ()):
+        if loop.unpack == 0 and loop.start <= call.start < loop.end:
+            return resolver.value(loop.iterable, replace(ctx, pos=loop.start), depth + 1)
+    return None
+
+
+def _merged(value: Value, added: Value) -> MapV:
+    """A mapping with another's entries added; one only a wrapper's caller knows is kept
+    as a spread entry (its parameter says where the entries come from)."""
+    entries = _entries(value)
+    more: tuple[Entry, ...] = ()
+    for option in options(added):
+        more = (*more, *_entries(option))
+    known = isinstance(added, MapV)
+    if isinstance(value, MapV):
+        return replace(value, entries=(*entries, *more), partial=value.partial or not known)
+    return MapV((*entries, *more), partial=not known)
 
 
 def _entries(value: Value) -> tuple[Entry, ...]:

@@ -13,9 +13,10 @@ or dictionary shares.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from apispec.lint.extract.context import Ctx, options
+from apispec.lint.extract.context import Ctx, options, param_of
 from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
     CallE,
@@ -27,6 +28,7 @@ from apispec.lint.extract.ir import (
     Name,
     ObjV,
     ParamV,
+    Piece,
     Text,
 )
 from apispec.lint.extract.request import Request
@@ -56,7 +58,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         template = _template(finder, function)
         if template is None:
             continue
-        request, path_index = template
+        request, path_index, slashed = template
         url = request.url if isinstance(request.url, Text) else None
         if url is None:
             continue
@@ -73,8 +75,12 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 break
         hole = pieces[path_index]
         assert isinstance(hole, Hole) and hole.param is not None
-        if join == "rfc3986" and _strips_slash(finder, function, request, hole.param.name):
+        if join in ("rfc3986", "directory") and _strips_slash(
+            finder, function, request, hole.param.name
+        ):
             join = "slash"  # `path.TrimStart('/')`: a leading slash never reaches the client
+        if join == "concat" and slashed:
+            join = "slash"  # `base + (p.startsWith("/") ? p : "/" + p)`: one slash either way
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
@@ -115,6 +121,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 module=module,
                 options=options_index,
                 options_query=request.query_keyword if options_index is not None else "",
+                suffix=_suffix(pieces[path_index + 1 :], function),
                 **_command_line(request, function),
             )
         )
@@ -182,15 +189,17 @@ def _clients(finder: Requests, language: str, module: str, file_names_api: bool)
 
 def _strips_slash(finder: Requests, function: Function, request: Request, name: str) -> bool:
     """Whether the wrapper drops a leading slash of its path before the client joins it:
-    its request read again with the path `/x` has a URL that no longer starts with one."""
+    its calls read again with the path `/x` send a URL that no longer starts with one
+    (also where the slash is dropped by another wrapper it calls: `get` -> `request`)."""
     probe = Text((Lit("/x", request.call.start),))
-    ctx = Ctx(request.call.start, function, ((name, probe),), open=function.node_id)
-    finder.resolver.fresh()
-    for again in finder.at(request.call, ctx, 1):
-        for option in options(again.url):
-            first = option.pieces[0] if isinstance(option, Text) and option.pieces else None
-            if isinstance(first, Lit) and first.text.startswith("x"):
-                return True
+    for call in finder.calls_in(function):
+        ctx = Ctx(call.start, function, ((name, probe),), open=function.node_id)
+        finder.resolver.fresh()
+        for again in finder.at(call, ctx, 1):
+            for option in options(again.url):
+                first = option.pieces[0] if isinstance(option, Text) and option.pieces else None
+                if isinstance(first, Lit) and first.text.startswith("x"):
+                    return True
     return False
 
 
@@ -231,12 +240,15 @@ def _client_verbs(finder: Requests, helpers: list[Helper]) -> list[Helper]:
     return found
 
 
-def _template(finder: Requests, function: Function) -> tuple[Request, int] | None:
-    """The wrapper's request with its parameters open, and where the path parameter is."""
+def _template(finder: Requests, function: Function) -> tuple[Request, int, bool] | None:
+    """The wrapper's request with its parameters open, where the path parameter is, and
+    whether the wrapper writes the path both after a slash and not (it makes sure of one
+    slash between base and path: its callers' paths join by the slash rule)."""
     for call in finder.calls_in(function):
         ctx = Ctx(call.start, function, open=function.node_id)
         finder.resolver.fresh()
         for request in finder.at(call, ctx, 1):
+            found: list[tuple[Text, int]] = []
             for option in options(request.url):
                 if not isinstance(option, Text):
                     continue
@@ -246,9 +258,38 @@ def _template(finder: Requests, function: Function) -> tuple[Request, int] | Non
                         and piece.param is not None
                         and piece.param.function == function.node_id
                     ):
-                        request.url = option
-                        return request, k
+                        found.append((option, k))
+                        break
+            if found:
+                request.url, at = found[0]
+                after_slash = {_after_slash(option, k) for option, k in found}
+                return request, at, len(after_slash) == 2
     return None
+
+
+def _suffix(pieces: Sequence[Piece], function: Function) -> tuple[str | int, ...]:
+    """What the URL holds after the path parameter, up to its query: literal texts and the
+    function's parameters by position; () where another unknown piece stands there (the
+    caller cannot fill it, and the path is the caller's whole path then)."""
+    found: list[str | int] = []
+    for piece in pieces:
+        if isinstance(piece, Lit):
+            text, mark, _ = piece.text.partition("?")
+            if text:
+                found.append(text)
+            if mark:
+                break
+            continue
+        param = piece.param
+        if param is None or param.function != function.node_id or param.kind:
+            return ()
+        found.append(param.index)
+    return tuple(found)
+
+
+def _after_slash(text: Text, at: int) -> bool:
+    before = text.pieces[at - 1] if at else None
+    return isinstance(before, Lit) and before.text.endswith("/")
 
 
 def _method_param(
@@ -308,6 +349,9 @@ def _query_param(
             for entry in option.entries:
                 if isinstance(entry.value, ParamV) and entry.value.param.kind == "**":
                     return None, None, True
+                spread = param_of(entry.value) if entry.key is None else None
+                if spread is not None and spread.function == function.node_id:
+                    param = spread  # `{ limit: 100, ...query }`: the caller's mapping
         if param is not None and param.function == function.node_id:
             if param.kind == "**":
                 return None, None, True

@@ -327,9 +327,11 @@ KNOWLEDGE = Knowledge(
         "String": "identity",
         "Headers": "identity",
         "URLSearchParams": "query_map",
+        "Object.entries": "identity",  # a loop over it unpacks (key, value) pairs
         "URL": "urljoin:1,0",
         "url.URL": "urljoin:1,0",
         "querystring.stringify": "query_string",
+        "node:querystring.stringify": "query_string",
         "qs.stringify": "query_string",
         "util.format": "format:printf",
         ".toString": "receiver",
@@ -344,7 +346,7 @@ KNOWLEDGE = Knowledge(
     },
     self_names=frozenset({"this"}),
     constructors=frozenset({"constructor"}),
-    modules=frozenset({"axios", "ky", "got", "window", "globalThis", "$", "jQuery"}),
+    modules=frozenset({"axios", "ky", "got", "window", "globalThis", "$", "jQuery", "Object"}),
     env_pattern=re.compile(
         r"(?:process\.env|import\.meta\.env|Deno\.env\.get\()"
         r"(?:\.|\??\.?\[\s*|\s*)['\"`]?([A-Za-z_]\w*)['\"`]?\s*[\])]?"

@@ -185,6 +185,7 @@ class FileModel:
     _parent: dict[int, Function | None] = field(default_factory=dict)
     _classes: list[tuple[int, int, str]] = field(default_factory=list)
     _class_starts: list[int] = field(default_factory=list)
+    _holders: dict[int, list[str]] | None = None
     _receivers: bool = False  # some method names its receiver (Go)
 
     def index_functions(self) -> None:
@@ -222,6 +223,22 @@ class FileModel:
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
 
+    def holders(self, node_id: int) -> list[str]:
+        """The names the value of a node (a call) is assigned to, or its block is given
+        (`req = Request(url)`, `conn.get('x') { |req| ... }`), read without lowering."""
+        if self._holders is None:
+            self._holders = {}
+            for key, assigns in self.assigns.items():
+                for assign in assigns:
+                    if assign.item is not None or assign.add:
+                        continue
+                    node = assign.value_node
+                    self._holders.setdefault(node.id, []).append(key)
+                    if assign.unpack != -1 and node.named_child_count == 1:
+                        # `req, err := http.NewRequest(...)`: the one value unpacked
+                        self._holders.setdefault(node.named_children[0].id, []).append(key)
+        return self._holders.get(node_id, [])
+
     def function_at(self, pos: int) -> Function | None:
         """The innermost function whose body holds `pos`."""
         k = bisect_right(self._starts, pos) - 1
@@ -250,6 +267,10 @@ class FileModel:
             found.append(function)
             function = self._parent.get(function.node_id)
         return found
+
+    def parent_of(self, function: Function) -> Function | None:
+        """The function a function is written in, if any."""
+        return self._parent.get(function.node_id)
 
     def scopes_at(self, pos: int) -> list[int]:
         """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
@@ -428,6 +449,10 @@ def query(language: str, name: str) -> Query:
     return Query(grammar(language), source)
 
 
+# grammars read by another grammar's lowering (the same node types)
+LOWERED_AS = {"php_only": "php"}
+
+
 def query_cursor(language: str, name: str) -> QueryCursor:
     """A cursor over the query `name` that starts no match deeper than MAX_DEPTH below the
     node it is run on: the cursor counts depth in 16 bits, and past that a tree nested
@@ -442,7 +467,7 @@ def query_cursor(language: str, name: str) -> QueryCursor:
 
 @cache
 def lowering_class(language: str) -> type[Lowering]:
-    module = import_module(f"apispec.lint.extract.lower.{language}")
+    module = import_module(f"apispec.lint.extract.lower.{LOWERED_AS.get(language, language)}")
     found: type[Lowering] = module.LOWERING
     return found
 
@@ -500,8 +525,8 @@ def lower(
     for kind, captures in pending:
         if kind == "call":
             name = lowering.call_name(captures["call"][0])
-            if name not in wanted and name.lower() not in lowered and not _VERBISH.search(name):
-                continue
+            if name not in wanted and name.lower() not in lowered and not VERB_NAME.search(name):
+                continue  # (a call named like a request is kept: its name is its method)
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
         elif kind == "import":
@@ -511,9 +536,10 @@ def lower(
     return model
 
 
-# a call named like a request (`doGet`, `api_delete`): its literal's method, when no row
-# or wrapper knows the call
-_VERBISH = re.compile(r"(?:^|_|(?<=[a-z]))(?:get|post|put|patch|delete)(?=$|_|[A-Z])", re.I)
+# a name that says a method: `http_get`, `postJson`, `GetAsync`, `delete_group`
+VERB_NAME = re.compile(
+    r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.IGNORECASE
+)
 
 
 def _may_name_url(raw: str) -> bool:
