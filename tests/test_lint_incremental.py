@@ -115,8 +115,8 @@ def test_comment_lines_are_parsed_as_blank_lines_but_a_strings_bytes_are_its_own
     one the file would have without them, and a string's lines that start with `#` stay as
     written for the queries that read its text."""
     parsed = parse(COMMENTED, "python")
-    fed = parsed.fed.decode()
-    assert len(parsed.fed) == len(parsed.data)
+    fed = parsed.data.decode()
+    assert len(parsed.data) == len(COMMENTED.encode())
     assert "# GET /api/v2/sensors, written in the docstring\n" in fed
     assert '# requests.get(BASE + "/sensors")' in fed
     assert "# requests.get(BASE + /devices)" not in fed

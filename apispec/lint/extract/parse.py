@@ -3,7 +3,12 @@
 Every grammar is a wheel from PyPI (`tree-sitter-<language>`), imported the first
 time a file of its language is parsed, so a run pays only for the languages its
 tree holds. Trees are built with error recovery: a construct the grammar does not
-know costs its own node (an ERROR), never the rest of the file.
+know costs its own node (an ERROR), never the rest of the file. A literal that never
+closes (an unclosed string or block comment, its closing quote MISSING in the tree)
+would swallow the code after it: the line it opens on is blanked and the text parsed
+again, so it costs that line. Python's comment lines without a quote, backslash or
+brace are given to the parser as spaces (`_quieted`: its scanner costs n squared for n
+comment lines).
 
 Positions: tree-sitter counts UTF-8 bytes, a Reference counts characters of the
 decoded text. `Offsets` converts, at no cost for ASCII files (most of them).
@@ -12,6 +17,7 @@ decoded text. `Offsets` converts, at no cost for ASCII files (most of them).
 from __future__ import annotations
 
 import re
+import warnings
 from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -20,7 +26,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tree_sitter import Language, Node, Parser, Tree
+    from tree_sitter import Language, Node, Parser, Query, Tree
 
 # language -> (grammar module, function returning the language pointer)
 GRAMMARS: dict[str, tuple[str, str]] = {
@@ -34,6 +40,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "kotlin": ("tree_sitter_kotlin", "language"),
     "ruby": ("tree_sitter_ruby", "language"),
     "php": ("tree_sitter_php", "language_php"),
+    "php_only": ("tree_sitter_php", "language_php_only"),  # code without `<?php`
     "shell": ("tree_sitter_bash", "language"),
     "powershell": ("tree_sitter_powershell", "language"),
     "yaml": ("tree_sitter_yaml", "language"),
@@ -54,7 +61,12 @@ def grammar(language: str) -> Language:
     from tree_sitter import Language
 
     module, function = GRAMMARS[language]
-    return Language(getattr(import_module(module), function)())
+    pointer = getattr(import_module(module), function)()
+    if isinstance(pointer, int):  # an older wheel (tree-sitter-dockerfile 0.2): a bare address
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return Language(pointer)
+    return Language(pointer)
 
 
 @cache
@@ -65,69 +77,22 @@ def parser(language: str) -> Parser:
     return Parser(grammar(language))
 
 
-class Offsets:
-    """Byte offsets of the UTF-8 text <-> character offsets of the decoded text."""
+@cache
+def _missing(language: str) -> Query:
+    from tree_sitter import Query
 
-    __slots__ = ("_chars", "_extra", "_starts", "ascii")
-
-    def __init__(self, text: str, data: bytes) -> None:
-        self.ascii = len(text) == len(data)
-        self._starts: list[int] = []  # byte offset where each non-ASCII character starts
-        self._extra: list[int] = []  # bytes beyond one per character, up to and with it
-        self._chars: list[int] = []  # character offset of each non-ASCII character
-        if not self.ascii:
-            position = extra = 0
-            for index, char in enumerate(text):
-                if char < "\x80":
-                    position += 1
-                    continue
-                width = len(char.encode("utf-8", "surrogatepass"))
-                extra += width - 1
-                self._starts.append(position)
-                self._extra.append(extra)
-                self._chars.append(index)
-                position += width
-
-    def char(self, byte: int) -> int:
-        """The character offset of a byte offset at a character boundary."""
-        if self.ascii:
-            return byte
-        k = bisect_left(self._starts, byte)  # non-ASCII characters that start before `byte`
-        return byte - self._extra[k - 1] if k else byte
-
-    def byte(self, char: int) -> int:
-        """The byte offset where the character at a character offset starts."""
-        if self.ascii:
-            return char
-        k = bisect_left(self._chars, char)  # non-ASCII characters before `char`
-        return char + self._extra[k - 1] if k else char
+    return Query(grammar(language), "(MISSING) @missing")
 
 
-@dataclass
-class Parsed:
-    """One parsed text: its tree, its bytes and the offsets between them."""
-
-    language: str
-    text: str
-    data: bytes
-    tree: Tree
-    offsets: Offsets
-    fed: bytes  # the bytes the parser was given: `data`, but for quiet comment lines
-
-    @property
-    def root(self) -> Node:
-        return self.tree.root_node
-
-    def char(self, byte: int) -> int:
-        return self.offsets.char(byte)
-
-    def node_text(self, node: Node) -> str:
-        return self.data[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
+# closing delimiters of literals; a MISSING one means the literal ran to the end
+_CLOSERS = frozenset({'"', "'", "`", '"""', "'''", "*/"})
+_RECOVERIES = 3  # literals blanked one after another, at most
 
 
-def parse(text: str, language: str, old: Parsed | None = None) -> Parsed:
-    """Parse `text` as `language`; `old` (an earlier parse of an edited text) is reused."""
-    data = text.encode("utf-8", "surrogatepass")
+def _tree(language: str, data: bytes, old: Parsed | None = None) -> tuple[bytes, Tree]:
+    """The tree of `data`, and the bytes it was built from (quiet comment lines, and
+    literals that never close on the line they open on, blanked: the same length, so
+    offsets keep). `old`: the document's previous parse, edited into this one."""
     fed, quiet = _quieted(data, language)
     if old is None:
         tree = parser(language).parse(fed)
@@ -137,7 +102,31 @@ def parse(text: str, language: str, old: Parsed | None = None) -> Parsed:
     if quiet and (inside := _in_strings(tree, quiet)):
         fed = _restored(fed, data, inside)
         tree = parser(language).parse(fed)
-    return Parsed(language, text, data, tree, Offsets(text, data), fed)
+    data = fed
+    for _ in range(_RECOVERIES):
+        if not tree.root_node.has_error:
+            break
+        from tree_sitter import QueryCursor
+
+        found = QueryCursor(_missing(language)).captures(tree.root_node).get("missing", [])
+        opens = {
+            node.parent.start_byte
+            for node in found
+            if node.type in _CLOSERS
+            and node.parent is not None
+            and node.parent.start_point.row < node.start_point.row
+        }
+        if not opens:
+            break
+        blanked = bytearray(data)
+        for at in opens:
+            start = data.rfind(b"\n", 0, at) + 1
+            end = data.find(b"\n", at)
+            end = len(data) if end < 0 else end
+            blanked[start:end] = b" " * (end - start)
+        data = bytes(blanked)
+        tree = parser(language).parse(data)
+    return data, tree
 
 
 # tree-sitter-python's scanner looks ahead over all the comment lines that follow each
@@ -187,6 +176,62 @@ def _restored(fed: bytes, data: bytes, runs: list[tuple[int, int]]) -> bytes:
     return bytes(buffer)
 
 
+class Offsets:
+    """Byte offsets of the UTF-8 text <-> character offsets of the decoded text."""
+
+    __slots__ = ("_extra", "_starts", "ascii")
+
+    def __init__(self, text: str, data: bytes) -> None:
+        self.ascii = len(text) == len(data)
+        self._starts: list[int] = []  # byte offset where each non-ASCII character starts
+        self._extra: list[int] = []  # bytes beyond one per character, up to and with it
+        if not self.ascii:
+            position = extra = 0
+            for char in text:
+                if char < "\x80":
+                    position += 1
+                    continue
+                width = len(char.encode("utf-8", "surrogatepass"))
+                extra += width - 1
+                self._starts.append(position)
+                self._extra.append(extra)
+                position += width
+
+    def char(self, byte: int) -> int:
+        """The character offset of a byte offset at a character boundary."""
+        if self.ascii:
+            return byte
+        k = bisect_left(self._starts, byte)  # non-ASCII characters that start before `byte`
+        return byte - self._extra[k - 1] if k else byte
+
+
+@dataclass
+class Parsed:
+    """One parsed text: its tree, its bytes and the offsets between them."""
+
+    language: str
+    text: str
+    data: bytes
+    tree: Tree
+    offsets: Offsets
+
+    @property
+    def root(self) -> Node:
+        return self.tree.root_node
+
+    def char(self, byte: int) -> int:
+        return self.offsets.char(byte)
+
+    def node_text(self, node: Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
+
+
+def parse(text: str, language: str, old: Parsed | None = None) -> Parsed:
+    """Parse `text` as `language`; `old` (an earlier parse of an edited text) is reused."""
+    data, tree = _tree(language, text.encode("utf-8", "surrogatepass"), old)
+    return Parsed(language, text, data, tree, Offsets(text, data))
+
+
 class Trees:
     """The last tree of each open document, so that a re-parse after an edit reuses it.
 
@@ -222,9 +267,9 @@ class Trees:
 
 
 def _edit(old: Parsed, new: bytes) -> None:
-    """Tell the old tree where the bytes it was parsed from changed into `new` (one
+    """Tell the old tree where the bytes it was built from changed into `new` (one
     contiguous edit)."""
-    data = old.fed
+    data = old.data
     limit = min(len(data), len(new))
     start = 0
     while start < limit and data[start] == new[start]:
