@@ -125,8 +125,13 @@ class HelperTable:
         return (HelperTable, (tuple(self.helpers),))
 
 
+# Languages whose code calls each other's functions and classes directly: a wrapper
+# one defines is in scope in the others (Kotlin calls a Java class's methods).
+_FAMILIES = {"kotlin": "java", "groovy": "java"}
+
+
 def _keyed(name: str, language: str) -> str:
-    return f"{name}\0{language}"
+    return f"{name}\0{_FAMILIES.get(language, language)}"
 
 
 def configured(names: Iterable[str]) -> list[Helper]:
