@@ -332,9 +332,11 @@ def join_base(base: Text, url: Text, rule: str) -> Text | None:
         return Text((*_cut(base, cut + 1), *url.pieces)) if cut >= 0 else base.plus(url)
     if rule == "prefix" and flat.startswith("/"):
         return None
+    if rule == "root":  # Spring's root URI: a path from the root joins it, any other stays
+        return base.plus(url) if flat.startswith("/") else url
     if rule == "concat":
         return base.plus(url)
-    left = _rstrip_slash(base)
+    left = rstrip_slash(base)
     right = url if flat.startswith("/") else Text((Lit("/", url.start), *url.pieces))
     return left.plus(right)
 
@@ -360,7 +362,7 @@ def _cut(text: Text, length: int) -> tuple[Piece, ...]:
     return tuple(out)
 
 
-def _rstrip_slash(text: Text) -> Text:
+def rstrip_slash(text: Text) -> Text:
     pieces = list(text.pieces)
     while pieces and isinstance(pieces[-1], Lit) and pieces[-1].text.endswith("/"):
         last = pieces[-1]
@@ -394,6 +396,7 @@ __all__ = [
     "join_base",
     "locate",
     "mapping_query",
+    "rstrip_slash",
     "segments",
     "texts",
     "url_query",

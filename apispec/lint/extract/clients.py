@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract import builders, formats
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 
 _VERB_WORDS = frozenset(VERBS)
 _WORD = re.compile(r"[a-z_][a-z0-9_]*")
+_PREFIX = re.compile(r"(?i:(get|post|put|patch|delete|head|options))(?![a-z])")
+_LINE = re.compile(r"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+")
 
 
 class Requests:
@@ -198,6 +201,8 @@ class Requests:
                 for request in self.at(inside, inside_ctx, depth + 1):
                     request.call = call if depth == 0 else request.call
                     request.wrapped = True
+                    if request.chain:  # `authorized(url).DELETE().build()`: links after it
+                        self._chained(request, call, ctx)
                     inner.append(request)
             return inner
         if self.helpers:
@@ -331,22 +336,19 @@ class Requests:
     ) -> Request:
         resolver = self.resolver
         url_arg = argument(call.args, row.url)
-        url = (
+        url: Value = (
             resolver.value(url_arg.value, ctx)
             if url_arg is not None
             else Text((Hole("", call.start, call.start),))
         )
-        method: str | None
-        if row.method == "callee":
-            method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
-        elif isinstance(row.method, tuple):
-            arg = argument(call.args, row.method)
-            method = None
-            if arg is not None:
-                literal = resolver.literal(arg.value, ctx)
-                method = literal.upper() if literal else None
-        else:
-            method = row.method
+        if row.template >= 0:  # `getForObject("/x/{id}?f={f}", T.class, id, f)`
+            url = formats.uri_template(resolver, url, call.args[row.template :], ctx)
+        held, held_query = builders.url_and_query(url)  # a URL object: its text and query
+        if held is not None:
+            url = held
+        method = self._method(call, row, ctx)
+        if row.method == "line":
+            method, url = _request_line(url)
         query = self._place(call, row.query, ctx)
         headers = self._place(call, row.headers, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
@@ -355,9 +357,16 @@ class Requests:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
             headers = self._object_headers(call, ctx)
+        if query is None and held_query is not None:
+            query = held_query
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
         request.query_keyword = row.query[1]
+        if row.chain:
+            request.chain = True
+            self._chained(request, call, ctx)
+        if row.declared:
+            self._bound(request, call)
         if obj is not None:
             defaults = obj.field("params")
             if defaults is not None:
@@ -366,6 +375,71 @@ class Requests:
             if default_headers is not None and request.headers is None:
                 request.headers = default_headers
         return request
+
+    def _method(self, call: CallE, row: Client, ctx: Ctx) -> str | None:
+        if row.method == "callee":
+            return call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
+        if row.method == "prefix":  # `getForObject`, `PostMapping`
+            m = _PREFIX.match(call.callee)
+            return m.group(1).upper() if m else None
+        if isinstance(row.method, tuple):
+            arg = argument(call.args, row.method)
+            if arg is None:
+                return None
+            return builders.verb_of(self.resolver.value(arg.value, ctx))
+        return None if row.method == "line" else row.method
+
+    def _chained(self, request: Request, call: CallE, ctx: Ctx) -> None:
+        """A request a builder chain makes: the object its last link returns says the
+        URL, the method, the headers and the query (links before and after the call)."""
+        top = self.model.chain(call)
+        value = self.resolver.value(top if top is not None else call, ctx)
+        for option in options(value):
+            if isinstance(option, ObjV) and option.kind == "client":
+                self._built(request, option)
+                return
+
+    def _built(self, request: Request, built: ObjV) -> None:
+        """A request takes what a builder object holds: URL, base, method, headers, query."""
+        url, query = builders.url_and_query(built)
+        if url is not None:
+            request.url = url
+        if query is not None:
+            request.query = query
+        base = built.field("base")
+        if base is not None:
+            request.base = base
+            factory = next(
+                (f for f in self.knowledge.factories.values() if f.name == built.name), None
+            )
+            request.join = factory.join if factory is not None else request.join
+        method = built.field("method")
+        verb = builders.verb_of(method) if method is not None else None
+        if verb is not None:
+            request.method = verb
+        headers = built.field("headers")
+        if headers is not None:
+            request.headers = headers
+
+    def _bound(self, request: Request, call: CallE) -> None:
+        """A declarative client's request: the base and headers of the builder its interface
+        is bound by (`Feign.builder().requestInterceptor(...).target(Api.class, url)`)."""
+        owner = self.model.class_at(call.start)
+        if owner is None:
+            return
+        named = re.compile(rf"{re.escape(owner)}(?:\.class|::class(?:\.java)?)")
+        text = self.model.parsed.text
+        for binder in self.model.calls:
+            if binder.callee not in self.knowledge.binders or not any(
+                named.fullmatch(text[a.value.start : a.value.end]) for a in binder.args
+            ):
+                continue
+            top = self.model.chain(binder)
+            ctx = Ctx(binder.start, self.model.function_at(binder.start))
+            for option in options(self.resolver.value(top if top is not None else binder, ctx)):
+                if isinstance(option, ObjV) and option.kind == "client":
+                    self._built(request, option)
+                    return
 
     def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
         """Headers set on the object a call is made on, or on the request object it makes.
@@ -455,6 +529,22 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
+
+
+def _request_line(url: Value) -> tuple[str | None, Value]:
+    """`"GET /x/{id}"` (Feign's `@RequestLine`): the verb, and the URL after it."""
+    for option in options(url):
+        if not isinstance(option, Text) or not option.pieces:
+            continue
+        first = option.pieces[0]
+        m = _LINE.match(first.text) if isinstance(first, Lit) else None
+        if m is None:
+            continue
+        rest = Lit(first.text[m.end() :], first.offset(m.end()), None)
+        if first.offsets is not None:
+            rest = Lit(rest.text, rest.start, first.offsets[m.end() :])
+        return m.group(1), Text((rest, *option.pieces[1:]))
+    return None, url
 
 
 def _may_depend(request: Request, function: Function) -> bool:

@@ -11,7 +11,19 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from apispec.lint.extract.ir import AltV, Function, Hole, Lit, ParamV, SeqV, Text, Value
+from apispec.lint.extract.ir import (
+    AltV,
+    Expr,
+    Function,
+    Hole,
+    Lit,
+    ObjV,
+    ParamV,
+    SeqV,
+    Str,
+    Text,
+    Value,
+)
 
 MAX_STEPS = 4000  # per top-level question; a file of tables and formats stays far below
 MAX_DEPTH = 24  # names followed through names
@@ -48,7 +60,18 @@ def as_text(value: Value, start: int = 0, end: int = 0, text: str = "") -> Text:
         )
     if isinstance(value, AltV):
         return as_text(value.options[0], start, end, text) if value.options else Text(())
+    if isinstance(value, ObjV) and value.kind == "client":
+        url = value.field("url")  # a URL object (`HttpUrl`, a URI builder): its text
+        if isinstance(url, Text):
+            return url
     return Text((Hole(text, start, end, hint_of(text)),))
+
+
+def key_span(key: Expr) -> tuple[int, int]:
+    """Where a mapping key is written: a literal's name without its quotes."""
+    if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
+        return key.pieces[0].start, key.pieces[0].end
+    return key.start, key.end
 
 
 def options(value: Value) -> list[Value]:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 _PRINTF = re.compile(r"%(?:\((\w+)\))?[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([a-zA-Z%])")
 _BRACE = re.compile(r"\{([^{}]*)\}")
+_TEMPLATE = re.compile(r"\{([A-Za-z_][\w.-]*)\}")
 
 
 def format_value(resolver: Resolver, expr: Format, ctx: Ctx, depth: int) -> Value:
@@ -64,7 +65,7 @@ def fill(
     named: dict[str, Value | None],
 ) -> Text:
     """The template with each slot replaced by its argument's text (a hole if unknown)."""
-    pattern = _PRINTF if style in ("printf", "go") else _BRACE
+    pattern = _PRINTF if style in ("printf", "go") else _TEMPLATE if style == "template" else _BRACE
     pieces: list[Piece] = []
     counter = 0
     for piece in template.pieces:
@@ -90,6 +91,8 @@ def fill(
             else:
                 field_name = m.group(1).split(":")[0].split("!")[0].strip()
                 expr = None
+                if style == "template" and field_name not in named:
+                    field_name = ""  # a URI template's variables take the arguments in order
                 if field_name.isdigit():
                     k = int(field_name)
                     value, expr = positional[k] if k < len(positional) else (None, None)
@@ -118,11 +121,48 @@ def fill(
     return Text(tuple(pieces))
 
 
+def uri_template(resolver: Resolver, url: Value, args: Sequence[Arg], ctx: Ctx) -> Value:
+    """A URI template (`"/x/{id}?filter={f}"`) filled by the arguments after it, in order,
+    or by name from one mapping (Spring's `uriVariables`)."""
+    given = [a for a in args if not a.spread and a.name is None]
+    found: list[Value] = []
+    for text in (t for t in options(url) if isinstance(t, Text)):
+        slots = sum(
+            len(_TEMPLATE.findall(p.text)) for p in text.pieces if isinstance(p, Lit)
+        )
+        if not slots:
+            found.append(text)
+            continue
+        # the variables are the last arguments (a Kotlin call leaves out the type)
+        positional: list[tuple[Value | None, Expr | None]] = [
+            (resolver.value(a.value, ctx, 1), a.value) for a in given[-slots:]
+        ]
+        named: dict[str, Value | None] = {}
+        last = resolver.value(given[-1].value, ctx, 1) if given else None
+        if isinstance(last, MapV):  # one mapping: the variables by name
+            named = {e.key: e.value for e in last.entries if e.key is not None}
+            positional = []
+        found.append(fill(resolver, text, "template", positional, named))
+    return alt(found) if found else url
+
+
 def transform(resolver: Resolver, kind: str, call: CallE, ctx: Ctx, depth: int) -> Value:
     """What a library call that changes text returns (its knowledge row names the kind)."""
     args = [a for a in call.args if not a.spread]
     if kind.startswith("format:"):
         return _format_call(resolver, kind.split(":", 1)[1], call, args, ctx, depth)
+    if kind.startswith("item:"):  # `entry.getValue()`: one part of a pair
+        if call.receiver is None:
+            return resolver.hole(call)
+        index = int(kind.split(":", 1)[1])
+        held = resolver.value(call.receiver, ctx, depth + 1)
+        return alt(element(o, index) for o in options(held))
+    if kind.startswith("object:"):  # `"https://h/api/v2/".toHttpUrl()`: a URL object
+        held = call.receiver if call.receiver is not None else args[0].value if args else None
+        if held is None:
+            return resolver.hole(call)
+        text = resolver.text_of(resolver.value(held, ctx, depth + 1), held)
+        return ObjV("client", kind.split(":", 1)[1], (("url", text),))
     handler = _TRANSFORMS.get(kind)
     if handler is None:
         return resolver.hole(call)

@@ -98,7 +98,7 @@ class CallE:
     are never asked about (a call that cannot send a request is looked at no further).
     """
 
-    __slots__ = ("_args", "_lower", "callee", "end", "node_id", "receiver", "start")
+    __slots__ = ("_args", "_lower", "callee", "end", "new", "node_id", "receiver", "start")
 
     def __init__(
         self,
@@ -109,8 +109,10 @@ class CallE:
         end: int,
         node_id: int = 0,
         lower: Callable[[], tuple[Arg, ...]] | None = None,
+        new: bool = False,
     ) -> None:
         self.callee = callee  # the called name as written last (`get`, `Invoke-RestMethod`)
+        self.new = new  # an object made with `new` (the callee is a class)
         self.receiver = receiver
         self._args = args
         self._lower = lower
@@ -175,6 +177,16 @@ class Cond:
 
 
 @dataclass(frozen=True, slots=True)
+class FuncE:
+    """A function written where a value goes (a lambda, a block): value flow may call it,
+    as a library calls the callback it is given (`uri(b -> b.path("/x").build())`)."""
+
+    node_id: int  # the function's node id (FileModel.functions)
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """Anything the model does not follow: a number, an operation, a lambda."""
 
@@ -183,7 +195,7 @@ class Opaque:
     end: int
 
 
-Expr = Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | Opaque
+Expr = Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | FuncE | Opaque
 
 # -- values -----------------------------------------------------------------------
 
@@ -373,11 +385,12 @@ class Function:
 
 
 def argument(args: tuple[Arg, ...] | list[Arg], where: tuple[int, str]) -> Arg | None:
-    """The argument at position `where[0]` (-1: none) or named `where[1]` ("": none)."""
+    """The argument at position `where[0]` (-1: none) or named `where[1]` ("": none;
+    `a|b`: either name, the first given wins)."""
     index, name = where
-    if name:
+    for key in name.lower().split("|") if name else ():
         for arg in args:
-            if arg.name is not None and arg.name.lower() == name.lower():
+            if arg.name is not None and arg.name.lower() == key:
                 return arg
     if index >= 0:
         positional = [a for a in args if a.name is None and not a.spread]

@@ -24,3 +24,4 @@ class Request:
     option_names: tuple[str, ...] = ()
     query_keyword: str = ""  # the keyword the library reads the query from (`params`)
     extra_query: list[Value] = field(default_factory=list)
+    chain: bool = False  # a link of a builder chain: the chain's object is the request

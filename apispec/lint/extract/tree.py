@@ -41,7 +41,7 @@ _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python"}
+GRAMMAR_OF = {"python": "python", "java": "java"}
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {}
 
@@ -111,6 +111,7 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.header_setters)
     names.update(rows.matchers)
     names.update(rows.route_callees)
+    names.update(rows.binders)
     names.update(VERBS)
     names.add("request")
     if helpers:

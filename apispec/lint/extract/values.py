@@ -17,7 +17,7 @@ from dataclasses import replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import formats, names
+from apispec.lint.extract import builders, formats, names
 from apispec.lint.extract.context import (
     MAX_DEPTH,
     MAX_INLINE,
@@ -27,6 +27,7 @@ from apispec.lint.extract.context import (
     alt,
     as_text,
     hint_of,
+    key_span,
     options,
 )
 from apispec.lint.extract.ir import (
@@ -38,6 +39,7 @@ from apispec.lint.extract.ir import (
     Entry,
     Expr,
     Format,
+    FuncE,
     Function,
     Hole,
     Index,
@@ -106,6 +108,8 @@ class Resolver:
             return self._index(expr, ctx, depth)
         if isinstance(expr, CallE):
             return self.call_value(expr, ctx, depth)
+        if isinstance(expr, FuncE):
+            return builders.function_value(expr)
         return self.hole(expr)
 
     def hole(self, expr: Expr) -> Text:
@@ -238,9 +242,7 @@ class Resolver:
                     partial = True
                 continue
             name = self.literal(key, ctx, depth)
-            start, end = key.start, key.end
-            if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
-                start, end = key.pieces[0].start, key.pieces[0].end  # the name, not its quotes
+            start, end = key_span(key)  # the name, not its quotes
             written = (value.start, value.end)
             entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1), written))
         return MapV(tuple(entries), expr.start, expr.end, partial)
@@ -347,6 +349,9 @@ class Resolver:
                 if arg is not None:
                     fields.append((field_name, self.value(arg.value, ctx, depth + 1)))
             return ObjV("client", factory.name, tuple(fields))
+        built = self._linked(call, ctx, depth)
+        if built is not None:
+            return built
         if call.receiver is None and call.callee in self.model.classes:
             return self.instance(call.callee, call, ctx, depth)
         if call.receiver is None and call.callee in self.knowledge.self_names:
@@ -357,13 +362,29 @@ class Resolver:
             owner = self.model.class_at(call.start)
             if owner is not None:
                 return ObjV("super", owner)
-        if call.callee[:1].isupper() and qualified != call.callee:
-            # a class imported from another module: an instance of it
-            return ObjV("instance", call.callee, module=qualified.rsplit(".", 1)[0])
+        if call.callee[:1].isupper() and (qualified != call.callee or call.new):
+            # a class imported from another module (or `new` of one of its package)
+            module = qualified.rsplit(".", 1)[0] if qualified != call.callee else ""
+            return ObjV("instance", call.callee, module=module)
         returned = self.returns(call, ctx, depth)
         if returned is not None:
             return returned
         return self.hole(call)
+
+    def _linked(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
+        """A link of a builder chain (`.header(k, v)`, `.uri("/x")`): the builder with
+        the part it sets (knowledge.Link rows; builders.py)."""
+        if call.receiver is None or (
+            call.callee not in self.knowledge.link_names and not self.knowledge.fluent
+        ):
+            return None
+        found: list[Value] = []
+        for option in options(self.value(call.receiver, ctx, depth + 1)):
+            if isinstance(option, ObjV) and option.kind == "client":
+                link = self.knowledge.link(option.name, call.callee)
+                if link is not None:
+                    found.append(builders.linked(self, option, link, call, ctx, depth))
+        return alt(found) if found else None
 
     def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
         """An object of a class of this file, its constructor's parameters bound."""

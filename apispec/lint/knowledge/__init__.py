@@ -35,10 +35,16 @@ class Factory:
     headers: Place = NOWHERE
     params: Place = NOWHERE
     join: str = "slash"  # how the library joins a relative path onto the base
+    url: Place = NOWHERE  # a request or URL builder made with its URL (`HttpUrl.parse(u)`)
 
     @property
     def fields(self) -> tuple[tuple[str, Place], ...]:
-        return (("base", self.base), ("headers", self.headers), ("params", self.params))
+        return (
+            ("base", self.base),
+            ("headers", self.headers),
+            ("params", self.params),
+            ("url", self.url),
+        )
 
 
 @dataclass(frozen=True)
@@ -47,7 +53,9 @@ class Client:
 
     `on` is what the callee is called on: a module (`requests`), a client object kind
     (`object:httpx`), or "" for a function imported or called bare. `method` is
-    "callee" (the callee's name is the verb), a fixed verb, or an argument place.
+    "callee" (the callee's name is the verb), "prefix" (the verb it starts with:
+    `getForObject`, `PostMapping`), "line" (the URL argument is a request line, `GET
+    /x`), a fixed verb, or an argument place.
     """
 
     on: str
@@ -59,6 +67,39 @@ class Client:
     body: Place = NOWHERE
     # the keyword arguments that are request options, never query values
     options: tuple[str, ...] = ()
+    # the call is one link of a builder chain: the request is the object the whole
+    # chain builds (its links before and after set the method, headers and query)
+    chain: bool = False
+    # position of the first argument that fills the URL template's `{name}` slots, in
+    # order (Spring's `getForObject(url, type, id)`: 2); -1: none
+    template: int = -1
+    # a declarative client's annotation: its base and headers are where the interface
+    # is bound to a URL (Knowledge.binders)
+    declared: bool = False
+
+
+@dataclass(frozen=True)
+class Link:
+    """A method of a builder object that returns the object with one part set.
+
+    `part`: "" (unchanged), "url" or "base" (argument 0 is it), "path" (argument 0 is
+    appended to the URL's path), "segments" (each argument is one more path segment),
+    "query" or "headers" (argument 0 names an entry, argument 1 is its value),
+    "queries" (argument 0 is a mapping of entries), "method" (argument 0 is the verb),
+    "verb" (the callee's name is the verb), "resolve" (argument 0 is resolved against
+    the URL, RFC 3986), "scheme", "host" or "port" (a piece of the URL), "callback" (the
+    argument is a function given a builder of kind `argument`: the headers and query it
+    sets are this object's, as Feign's `requestInterceptor(t -> t.header(k, v))`).
+    "base" takes the last argument (Feign's `target(Api.class, url)`). `kind`: the kind
+    of object it returns when not the same. A function given where the URL goes
+    (`uri(b -> b.path("/x").build())`) is called with a builder of kind `argument`.
+    """
+
+    on: str  # `object:<kind>`
+    callees: tuple[str, ...]
+    part: str = ""
+    kind: str = ""
+    argument: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,11 +132,49 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    links: list[Link] = field(default_factory=list)
+    # builder kinds whose other methods return the object unchanged (`.timeout(d)`)
+    fluent: frozenset[str] = frozenset()
+    # declarative clients: annotations that declare a request wherever they stand
+    # (Retrofit's `@GET`), annotations that do so inside a type marked a client
+    # (`@GetMapping` in a `@FeignClient`) and are routes elsewhere, and the marks of
+    # client and server types
+    request_marks: frozenset[str] = frozenset()
+    route_marks: frozenset[str] = frozenset()
+    client_marks: frozenset[str] = frozenset()
+    server_marks: frozenset[str] = frozenset()
+    # a declared type names a class even when the file does not import it (a class of
+    # the same package), as in Java and Kotlin
+    declared_types: bool = False
+    # a method of the class is called without its object (`send(req)` in Java)
+    implicit_this: bool = False
+    # calls that bind a declarative client's interface to a base URL, the interface
+    # named by a class literal among their arguments (`target(Api.class, url)`)
+    binders: frozenset[str] = frozenset()
+    # names code uses without importing them (`String`, `System`, a snippet's
+    # `HttpRequest`): local name -> what it names, where the file neither imports nor
+    # assigns the name itself
+    default_imports: dict[str, str] = field(default_factory=dict)
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
+    _links: dict[tuple[str, str], Link] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for client in self.clients:
             self._by_on.setdefault(client.on, []).append(client)
+        for link in self.links:
+            for callee in link.callees:
+                self._links.setdefault((link.on, callee), link)
+
+    def link(self, kind: str, callee: str) -> Link | None:
+        """What a method of a builder object of `kind` does (None: not a builder's)."""
+        found = self._links.get(("object:" + kind, callee))
+        if found is None and kind in self.fluent:
+            return Link("object:" + kind, (callee,))
+        return found
+
+    @property
+    def link_names(self) -> frozenset[str]:
+        return frozenset(callee for _, callee in self._links)
 
     def factory(self, qualified: str) -> Factory | None:
         return self.factories.get(qualified)

@@ -138,6 +138,29 @@ class FileModel:
     _parent: dict[int, Function | None] = field(default_factory=dict)
     _classes: list[tuple[int, int, str]] = field(default_factory=list)
     _class_starts: list[int] = field(default_factory=list)
+    lowering: Lowering | None = None
+    call_nodes: dict[int, Node] = field(default_factory=dict)  # call node id -> its node
+    _chains: dict[int, Expr | None] = field(default_factory=dict)
+    _by_id: dict[int, Function] = field(default_factory=dict)
+
+    def function_by_id(self, node_id: int) -> Function | None:
+        if not self._by_id and self.functions:
+            self._by_id = {f.node_id: f for f in self.functions}
+        return self._by_id.get(node_id)
+
+    def chain(self, call: CallE) -> Expr | None:
+        """The whole method chain a call is a link of (`newBuilder(u).header(k, v).GET()`
+        for `newBuilder(u)`), lowered on first use; None when the call is its last link."""
+        if call.node_id in self._chains:
+            return self._chains[call.node_id]
+        node = self.call_nodes.get(call.node_id)
+        found: Expr | None = None
+        if node is not None and self.lowering is not None:
+            top = self.lowering.chain_top(node)
+            if top.id != node.id:
+                found = self.lowering.expr(top)
+        self._chains[call.node_id] = found
+        return found
 
     def index_functions(self) -> None:
         """Order the functions and link each to the one around it (statements need scopes).
@@ -287,6 +310,10 @@ class Lowering:
         """The whole expression a literal is part of (a concatenation, a format call)."""
         return node
 
+    def chain_top(self, node: Node) -> Node:
+        """The last link of the method chain a call is part of (the call itself if none)."""
+        return node
+
     def string_context(self, node: Node) -> str:
         """Where a string literal stands: "value", or why it is no call ("compare", "key",
         "doc", "matcher", "route", "href", "inner": part of a larger literal)."""
@@ -326,7 +353,7 @@ def lower(
     from tree_sitter import QueryCursor
 
     lowering = lowering_class(parsed.language)(parsed)
-    model = FileModel(parsed.language, parsed)
+    model = FileModel(parsed.language, parsed, lowering=lowering)
     cursor = QueryCursor(query(parsed.language, lowering.query_name or parsed.language))
     if start_byte or end_byte is not None:
         cursor.set_byte_range(start_byte, end_byte if end_byte is not None else len(parsed.data))
@@ -380,9 +407,11 @@ def _statement(lowering: Lowering, model: FileModel, kind: str, captures: Captur
 
 
 def _call(lowering: Lowering, model: FileModel, captures: Captures) -> None:
-    call = lowering.call(captures["call"][0])
+    node = captures["call"][0]
+    call = lowering.call(node)
     if call is not None:
         model.calls.append(call)
+        model.call_nodes[call.node_id] = node
 
 
 def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:

@@ -1,0 +1,259 @@
+"""Builder objects: a request or a URL put together link by link.
+
+`HttpRequest.newBuilder(uri).header(k, v).DELETE()`, `new Request.Builder().url(u)
+.post(body)`, `UriComponentsBuilder.fromUriString(b).path("/x").queryParam(k, v)`,
+`web.get().uri("/x/{id}", id)`: each link returns the object with one part set
+(knowledge.Link says which). The object is an `ObjV` of kind "client" whose fields are
+the parts: `url`, `base`, `method`, `query` and `headers` (mappings), and the URL's
+`scheme`, `host` and `port` where a builder is given them apart.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from apispec.lint.extract.build import join_base, rstrip_slash
+from apispec.lint.extract.context import Ctx, alt, as_text, key_span, options
+from apispec.lint.extract.ir import CallE, Entry, FuncE, Lit, MapV, ObjV, Piece, Text, Value
+
+if TYPE_CHECKING:
+    from apispec.lint.extract.values import Resolver
+    from apispec.lint.knowledge import Link
+
+_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
+
+
+def linked(
+    resolver: Resolver, obj: ObjV, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> Value:
+    """The object a link returns: `obj` with the link's part set from the call's arguments."""
+    kind = link.kind or obj.name
+    args = [a for a in call.args if not a.spread and a.name is None]
+    part = link.part
+    if not part or (not args and part not in ("verb",)):
+        return ObjV("client", kind, obj.fields, obj.module)
+    handler = _PARTS.get(part)
+    if handler is None:
+        return ObjV("client", kind, obj.fields, obj.module)
+    fields = dict(obj.fields)
+    handler(resolver, fields, link, call, ctx, depth)
+    return ObjV("client", kind, tuple(fields.items()), obj.module)
+
+
+Fields = dict[str, Value]
+
+
+def _url(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    arg = call.args[0].value
+    value = resolver.value(arg, ctx, depth + 1)
+    if link.argument:
+        value = alt(
+            called(resolver, o, link.argument, ctx, depth) if _is_function(o) else o
+            for o in options(value)
+        )
+    url, query = url_and_query(value)
+    if url is not None:
+        fields["url"] = url
+    elif not any(isinstance(o, ObjV) for o in options(value)):
+        fields["url"] = resolver.text_of(value, arg)
+    if query is not None:
+        fields["query"] = _merged(fields.get("query"), query)
+
+
+def _base(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    arg = [a for a in call.args if a.name is None and not a.spread][-1].value
+    value = resolver.value(arg, ctx, depth + 1)
+    url, _ = url_and_query(value)
+    fields["base"] = url if url is not None else resolver.text_of(value, arg)
+
+
+def _path(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    arg = call.args[0].value
+    added = resolver.text_of(resolver.value(arg, ctx, depth + 1), arg)
+    fields["url"] = text_of(fields).plus(added)
+
+
+def _segments(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    url = text_of(fields)
+    for arg in (a for a in call.args if a.name is None and not a.spread):
+        segment = resolver.text_of(resolver.value(arg.value, ctx, depth + 1), arg.value)
+        first = segment.pieces[0] if segment.pieces else None
+        url = rstrip_slash(url)
+        if not (isinstance(first, Lit) and first.text.startswith("/")):
+            url = url.plus(Text((Lit("/", arg.value.start),)))
+        url = url.plus(segment)
+    fields["url"] = url
+
+
+def _entry(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    args = [a for a in call.args if a.name is None and not a.spread]
+    if len(args) < 2:
+        return
+    key = resolver.literal(args[0].value, ctx, depth)
+    value = resolver.value(args[1].value, ctx, depth + 1)
+    written = (args[1].value.start, args[1].value.end)
+    start, end = key_span(args[0].value)
+    entry = Entry(key, start, end, value, written)
+    fields[link.part] = _merged(fields.get(link.part), MapV((entry,)))
+
+
+def _entries(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    value = resolver.value(call.args[0].value, ctx, depth + 1)
+    found = next((o for o in options(value) if isinstance(o, MapV)), None)
+    if found is not None:
+        fields["query"] = _merged(fields.get("query"), found)
+
+
+def _method(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    verb = verb_of(resolver.value(call.args[0].value, ctx, depth + 1))
+    if verb is not None:
+        fields["method"] = Text((Lit(verb, call.args[0].value.start),))
+
+
+def _verb(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    fields["method"] = Text((Lit(call.callee.upper(), call.start),))
+
+
+def _resolve(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    arg = call.args[0].value
+    relative = resolver.text_of(resolver.value(arg, ctx, depth + 1), arg)
+    joined = join_base(text_of(fields), relative, "rfc3986")
+    fields["url"] = joined if joined is not None else relative
+
+
+def _callback(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    for option in options(resolver.value(call.args[0].value, ctx, depth + 1)):
+        if not _is_function(option):
+            continue
+        for made in options(called(resolver, option, link.argument, ctx, depth)):
+            if isinstance(made, ObjV) and made.kind == "client":
+                for part in ("headers", "query"):
+                    added = made.field(part)
+                    if isinstance(added, MapV):
+                        fields[part] = _merged(fields.get(part), added)
+
+
+def _piece(
+    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
+) -> None:
+    arg = call.args[0].value
+    fields[link.part] = resolver.text_of(resolver.value(arg, ctx, depth + 1), arg)
+
+
+_PARTS = {
+    "url": _url,
+    "base": _base,
+    "path": _path,
+    "segments": _segments,
+    "query": _entry,
+    "headers": _entry,
+    "queries": _entries,
+    "method": _method,
+    "verb": _verb,
+    "resolve": _resolve,
+    "callback": _callback,
+    "scheme": _piece,
+    "host": _piece,
+    "port": _piece,
+}
+
+
+def text_of(fields: Fields) -> Text:
+    """The URL a builder holds so far: its `url`, or one put together from its pieces."""
+    url = fields.get("url")
+    if url is not None:
+        return as_text(url)
+    host = fields.get("host")
+    if host is None:
+        return Text(())
+    scheme = fields.get("scheme")
+    pieces: list[Piece] = []
+    start = as_text(host).start
+    pieces.extend(as_text(scheme).pieces if scheme is not None else (Lit("https", start),))
+    pieces.append(Lit("://", start))
+    pieces.extend(as_text(host).pieces)
+    port = fields.get("port")
+    if port is not None:
+        pieces.append(Lit(":", start))
+        pieces.extend(as_text(port).pieces)
+    return Text(tuple(pieces))
+
+
+def url_and_query(value: Value) -> tuple[Text | None, MapV | None]:
+    """A URL value's text and the query a builder set apart from it."""
+    for option in options(value):
+        if isinstance(option, ObjV) and option.kind == "client":
+            fields = dict(option.fields)
+            if "url" not in fields and "host" not in fields:
+                continue
+            query = fields.get("query")
+            return text_of(fields), query if isinstance(query, MapV) else None
+    return None, None
+
+
+def verb_of(value: Value) -> str | None:
+    """The HTTP method a value names: a literal (`"PATCH"`) or a constant named for it
+    (`HttpMethod.POST`, `RequestMethod.PATCH`)."""
+    for option in options(value):
+        if isinstance(option, ObjV) and option.kind == "module":
+            word = option.name.rsplit(".", 1)[-1]  # `HttpMethod.POST`, an imported constant
+        elif isinstance(option, Text) and len(option.pieces) == 1:
+            piece = option.pieces[0]
+            word = piece.text if isinstance(piece, Lit) else piece.hint.rsplit("|", 1)[-1]
+        else:
+            continue
+        if word.lower() in _VERBS:
+            return word.upper()
+    return None
+
+
+def called(resolver: Resolver, function: Value, kind: str, ctx: Ctx, depth: int) -> Value:
+    """What a function value returns when a library calls it with a new builder of
+    `kind` (Spring's `uri(b -> b.path("/x").build())`)."""
+    assert isinstance(function, ObjV)
+    found = resolver.model.function_by_id(int(function.name))
+    if found is None or not found.returns:
+        return Text(())
+    builder = ObjV("client", kind)
+    env = tuple((name, builder) for name, _, _ in found.params[:1]) or (("it", builder),)
+    values = []
+    for lowered in found.returns[:2]:
+        expr = lowered()
+        inner = Ctx(expr.start, found, env, ctx.this, ctx.open, ctx.inline)
+        values.append(resolver.value(expr, inner, depth + 1))
+    return alt(values) if values else Text(())
+
+
+def function_value(node: FuncE) -> ObjV:
+    return ObjV("function", str(node.node_id))
+
+
+def _is_function(value: Value) -> bool:
+    return isinstance(value, ObjV) and value.kind == "function"
+
+
+def _merged(held: Value | None, added: MapV) -> MapV:
+    entries = held.entries if isinstance(held, MapV) else ()
+    return MapV((*entries, *added.entries), added.start, added.end)
+
+
