@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import alt, as_text, options, sub
+from apispec.lint.extract.context import alt, as_text, element, options, sub
 from apispec.lint.extract.ir import (
     Arg,
     CallE,
@@ -23,10 +23,12 @@ from apispec.lint.extract.ir import (
     Hole,
     Lit,
     MapV,
+    ObjV,
     Piece,
     SeqV,
     Text,
     Value,
+    argument,
 )
 
 if TYPE_CHECKING:
@@ -255,6 +257,82 @@ def _format_call(
     return alt(found) if found else resolver.hole(call)
 
 
+def _entries(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`table.entrySet()`: the mapping's (key, value) pairs, in order."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    for option in options(resolver.value(call.receiver, ctx, depth + 1)):
+        if isinstance(option, MapV):
+            pairs = tuple(
+                SeqV((Text((Lit(e.key, e.key_start),)), e.value))
+                for e in option.entries
+                if e.key is not None
+            )
+            return SeqV(pairs, call.start, call.end, option.partial)
+    return resolver.hole(call)
+
+
+def _list(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`List.of(a, b)`, `Stream.of(a, b)`, `listOf(a, b)`: a list of the arguments (of
+    the one list given, for `Arrays.asList(items)`)."""
+    items = tuple(resolver.value(a.value, ctx, depth + 1) for a in args if a.name is None)
+    if len(items) == 1 and isinstance(items[0], SeqV):
+        return items[0]
+    return SeqV(items, call.start, call.end)
+
+
+def _join_first(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`String.join(" and ", a, b)`, `String.join(sep, list)`: the separator comes first."""
+    if len(args) < 2:
+        return resolver.hole(call)
+    separator = as_text(resolver.value(args[0].value, ctx, depth + 1))
+    rest = [resolver.value(a.value, ctx, depth + 1) for a in args[1:]]
+    items = rest[0] if len(rest) == 1 and isinstance(rest[0], SeqV) else SeqV(tuple(rest))
+    return join(resolver, separator, items, call)
+
+
+def _join_items(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`items.joinToString(" and ", prefix, postfix)` (Kotlin), `items.join(" and ")`
+    (Groovy): the receiver's elements joined."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    places = ((0, "separator"), (1, "prefix"), (2, "postfix"))
+    given = [argument(call.args, place) for place in places]
+    texts = [
+        as_text(resolver.value(a.value, ctx, depth + 1)) if a is not None else None for a in given
+    ]
+    separator = texts[0] if texts[0] is not None else Text((Lit(", ", call.start),))
+    items = resolver.value(call.receiver, ctx, depth + 1)
+    return _around(join(resolver, separator, items, call), texts[1], texts[2])
+
+
+def _collect(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`stream.collect(Collectors.joining(" AND ", prefix, suffix))`: the stream's elements
+    joined (other collectors make no text)."""
+    collector = args[0].value if args else None
+    if call.receiver is None or not isinstance(collector, CallE) or collector.callee != "joining":
+        return resolver.hole(call)
+    texts = [as_text(resolver.value(a.value, ctx, depth + 1)) for a in collector.args]
+    separator = texts[0] if texts else Text(())
+    items = resolver.value(call.receiver, ctx, depth + 1)
+    prefix, suffix = (texts[1], texts[2]) if len(texts) >= 3 else (None, None)
+    return _around(join(resolver, separator, items, call), prefix, suffix)
+
+
+def _around(joined: Value, prefix: Text | None, suffix: Text | None) -> Value:
+    if prefix is None and suffix is None:
+        return joined
+    found: list[Value] = []
+    for option in options(joined):
+        text = as_text(option)
+        if prefix is not None:
+            text = prefix.plus(text)
+        if suffix is not None:
+            text = text.plus(suffix)
+        found.append(text)
+    return alt(found)
+
+
 _TRANSFORMS = {
     "identity": _identity,
     "dict": _dict,
@@ -263,6 +341,11 @@ _TRANSFORMS = {
     "join": _join,
     "urljoin": _urljoin,
     "query_string": _query_string,
+    "list": _list,
+    "entries": _entries,
+    "join_first": _join_first,
+    "join_items": _join_items,
+    "collect": _collect,
 }
 
 

@@ -108,13 +108,15 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
     if name in resolver.model.classes:
         return ObjV("instance", name)
     head, _, rest = written.partition(".")
-    target = resolver.model.imports.get(head)
+    target = resolver.model.imports.get(head) or resolver.knowledge.default_imports.get(head)
     factory = resolver.knowledge.factory(f"{target}.{rest}" if target and rest else target or "")
     if factory is not None:  # `session: aiohttp.ClientSession`: a client object
         return ObjV("client", factory.name)
     if target is not None and name[:1].isupper():
         module = target.rsplit(".", 1)[0] if written == name else target
         return ObjV("instance", name, module=module)
+    if resolver.knowledge.declared_types and name[:1].isupper():
+        return ObjV("instance", name)  # a class of the file's own package
     return None
 
 
@@ -325,4 +327,24 @@ def field(
     value = assigned(resolver, chosen, inner, depth)
     for assign in later:
         value = updated(resolver, value, assign, inner, depth)
+    return filled(resolver, owner, name, value, depth)
+
+
+def filled(resolver: Resolver, owner: str, name: str, value: Value, depth: int) -> Value:
+    """A field with the entries and items its class adds where it sets its fields up: a
+    static block or a constructor (`static { PATHS.put("probes", "/x"); }`)."""
+    calls = resolver.model.calls_on.get(name)
+    span = resolver.model.classes.get(owner)
+    if not calls or span is None or any(isinstance(o, ObjV) for o in options(value)):
+        return value
+    for call in calls:
+        effect = resolver.knowledge.mutators.get(call.callee)
+        if effect is None or not span[0] <= call.start < span[1]:
+            continue
+        function = resolver.model.function_at(call.start)
+        if function is not None and function.name not in resolver.knowledge.constructors:
+            continue
+        if resolver.model.class_at(call.start) != owner:
+            continue
+        value = mutate(resolver, value, effect, call, Ctx(call.start, function), depth + 1)
     return value

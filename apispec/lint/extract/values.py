@@ -329,6 +329,10 @@ class Resolver:
         knowledge = self.knowledge
         qualified = self.qualified(call, ctx, depth)
         env_default = knowledge.env_reader(qualified, call)
+        if env_default is None and isinstance(call.receiver, CallE):
+            # `System.getenv().getOrDefault(name, default)`: a reader on a reader's result
+            inner = self.qualified(call.receiver, ctx, depth)
+            env_default = knowledge.env_reader(f"{inner}().{call.callee}", call)
         if env_default is not None:
             name_arg, default_arg = env_default
             variable = self.literal(name_arg.value, ctx, depth) if name_arg is not None else None
@@ -463,7 +467,10 @@ class Resolver:
         receiver = call.receiver
         if receiver is None:
             plain = [f for f in candidates if f.owner is None]
-            return plain[0] if plain else None
+            if plain or not self.knowledge.implicit_this:
+                return plain[0] if plain else None
+            owner = self.model.class_at(call.start)  # `send(req)`: a method of this class
+            return next((f for f in candidates if f.owner == owner), None)
         if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
             owner = self.model.class_at(call.start)
             return next((f for f in candidates if f.owner == owner), None)
@@ -480,7 +487,7 @@ class Resolver:
         if receiver is None:
             return self.model.imports.get(call.callee, call.callee)
         if isinstance(receiver, Name):
-            target = self.model.imports.get(receiver.name)
+            target = self._imported(receiver.name)
             if target is not None:
                 return f"{target}.{call.callee}"
             if receiver.name not in self.model.assigns and receiver.name in self.knowledge.modules:
@@ -488,7 +495,7 @@ class Resolver:
         if isinstance(receiver, Attr):
             dotted = self.model.parsed.text[receiver.start : receiver.end]
             head = dotted.split(".")[0]
-            target = self.model.imports.get(head)
+            target = self._imported(head)
             if target is not None:
                 return f"{target}{dotted[len(head) :]}.{call.callee}"
             if head in self.knowledge.modules:
@@ -496,6 +503,15 @@ class Resolver:
         if isinstance(receiver, Str):
             return f"str.{call.callee}"
         return call.callee
+
+    def _imported(self, name: str) -> str | None:
+        """What a name imports, or names without an import (`String`, `System`)."""
+        target = self.model.imports.get(name)
+        if target is not None:
+            return target
+        if name in self.model.assigns or name in self.model.classes:
+            return None
+        return self.knowledge.default_imports.get(name)
 
     # -- formats, joins, encoders ---------------------------------------------------
 
