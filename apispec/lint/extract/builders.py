@@ -10,22 +10,23 @@ the parts: `url`, `base`, `method`, `query` and `headers` (mappings), and the UR
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.build import join_base, rstrip_slash
 from apispec.lint.extract.context import Ctx, alt, as_text, key_span, options
 from apispec.lint.extract.ir import CallE, Entry, FuncE, Lit, MapV, ObjV, Piece, Text, Value
+from apispec.lint.extract.request import Request
 
 if TYPE_CHECKING:
     from apispec.lint.extract.values import Resolver
-    from apispec.lint.knowledge import Link
+    from apispec.lint.knowledge import Knowledge, Link
 
 _VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
+_LINE = re.compile(r"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+")
 
 
-def linked(
-    resolver: Resolver, obj: ObjV, link: Link, call: CallE, ctx: Ctx, depth: int
-) -> Value:
+def linked(resolver: Resolver, obj: ObjV, link: Link, call: CallE, ctx: Ctx, depth: int) -> Value:
     """The object a link returns: `obj` with the link's part set from the call's arguments."""
     kind = link.kind or obj.name
     args = [a for a in call.args if not a.spread and a.name is None]
@@ -43,9 +44,7 @@ def linked(
 Fields = dict[str, Value]
 
 
-def _url(
-    resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
-) -> None:
+def _url(resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int) -> None:
     arg = call.args[0].value
     value = resolver.value(arg, ctx, depth + 1)
     if link.argument:
@@ -211,6 +210,42 @@ def url_and_query(value: Value) -> tuple[Text | None, MapV | None]:
     return None, None
 
 
+def apply(request: Request, built: ObjV, knowledge: Knowledge) -> None:
+    """A request takes what a builder object holds: URL, base, method, headers, query."""
+    url, query = url_and_query(built)
+    if url is not None:
+        request.url = url
+    if query is not None:
+        request.query = query
+    base = built.field("base")
+    if base is not None:
+        request.base = base
+        factory = next((f for f in knowledge.factories.values() if f.name == built.name), None)
+        request.join = factory.join if factory is not None else request.join
+    method = built.field("method")
+    verb = verb_of(method) if method is not None else None
+    if verb is not None:
+        request.method = verb
+    headers = built.field("headers")
+    if headers is not None:
+        request.headers = headers
+
+
+def request_line(url: Value) -> tuple[str | None, Value]:
+    """`"GET /x/{id}"` (Feign's `@RequestLine`): the verb, and the URL after it."""
+    for option in options(url):
+        if not isinstance(option, Text) or not option.pieces:
+            continue
+        first = option.pieces[0]
+        m = _LINE.match(first.text) if isinstance(first, Lit) else None
+        if m is None or not isinstance(first, Lit):
+            continue
+        offsets = first.offsets[m.end() :] if first.offsets is not None else None
+        rest = Lit(first.text[m.end() :], first.offset(m.end()), offsets)
+        return m.group(1), Text((rest, *option.pieces[1:]))
+    return None, url
+
+
 def verb_of(value: Value) -> str | None:
     """The HTTP method a value names: a literal (`"PATCH"`) or a constant named for it
     (`HttpMethod.POST`, `RequestMethod.PATCH`)."""
@@ -255,5 +290,3 @@ def _is_function(value: Value) -> bool:
 def _merged(held: Value | None, added: MapV) -> MapV:
     entries = held.entries if isinstance(held, MapV) else ()
     return MapV((*entries, *added.entries), added.start, added.end)
-
-

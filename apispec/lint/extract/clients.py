@@ -48,7 +48,6 @@ if TYPE_CHECKING:
 _VERB_WORDS = frozenset(VERBS)
 _WORD = re.compile(r"[a-z_][a-z0-9_]*")
 _PREFIX = re.compile(r"(?i:(get|post|put|patch|delete|head|options))(?![a-z])")
-_LINE = re.compile(r"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+")
 
 
 class Requests:
@@ -348,7 +347,7 @@ class Requests:
             url = held
         method = self._method(call, row, ctx)
         if row.method == "line":
-            method, url = _request_line(url)
+            method, url = builders.request_line(url)
         query = self._place(call, row.query, ctx)
         headers = self._place(call, row.headers, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
@@ -396,30 +395,8 @@ class Requests:
         value = self.resolver.value(top if top is not None else call, ctx)
         for option in options(value):
             if isinstance(option, ObjV) and option.kind == "client":
-                self._built(request, option)
+                builders.apply(request, option, self.knowledge)
                 return
-
-    def _built(self, request: Request, built: ObjV) -> None:
-        """A request takes what a builder object holds: URL, base, method, headers, query."""
-        url, query = builders.url_and_query(built)
-        if url is not None:
-            request.url = url
-        if query is not None:
-            request.query = query
-        base = built.field("base")
-        if base is not None:
-            request.base = base
-            factory = next(
-                (f for f in self.knowledge.factories.values() if f.name == built.name), None
-            )
-            request.join = factory.join if factory is not None else request.join
-        method = built.field("method")
-        verb = builders.verb_of(method) if method is not None else None
-        if verb is not None:
-            request.method = verb
-        headers = built.field("headers")
-        if headers is not None:
-            request.headers = headers
 
     def _bound(self, request: Request, call: CallE) -> None:
         """A declarative client's request: the base and headers of the builder its interface
@@ -438,7 +415,7 @@ class Requests:
             ctx = Ctx(binder.start, self.model.function_at(binder.start))
             for option in options(self.resolver.value(top if top is not None else binder, ctx)):
                 if isinstance(option, ObjV) and option.kind == "client":
-                    self._built(request, option)
+                    builders.apply(request, option, self.knowledge)
                     return
 
     def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
@@ -529,22 +506,6 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
-
-
-def _request_line(url: Value) -> tuple[str | None, Value]:
-    """`"GET /x/{id}"` (Feign's `@RequestLine`): the verb, and the URL after it."""
-    for option in options(url):
-        if not isinstance(option, Text) or not option.pieces:
-            continue
-        first = option.pieces[0]
-        m = _LINE.match(first.text) if isinstance(first, Lit) else None
-        if m is None:
-            continue
-        rest = Lit(first.text[m.end() :], first.offset(m.end()), None)
-        if first.offsets is not None:
-            rest = Lit(rest.text, rest.start, first.offsets[m.end() :])
-        return m.group(1), Text((rest, *option.pieces[1:]))
-    return None, url
 
 
 def _may_depend(request: Request, function: Function) -> bool:

@@ -129,9 +129,7 @@ def uri_template(resolver: Resolver, url: Value, args: Sequence[Arg], ctx: Ctx) 
     given = [a for a in args if not a.spread and a.name is None]
     found: list[Value] = []
     for text in (t for t in options(url) if isinstance(t, Text)):
-        slots = sum(
-            len(_TEMPLATE.findall(p.text)) for p in text.pieces if isinstance(p, Lit)
-        )
+        slots = sum(len(_TEMPLATE.findall(p.text)) for p in text.pieces if isinstance(p, Lit))
         if not slots:
             found.append(text)
             continue
@@ -157,8 +155,8 @@ def transform(resolver: Resolver, kind: str, call: CallE, ctx: Ctx, depth: int) 
         if call.receiver is None:
             return resolver.hole(call)
         index = int(kind.split(":", 1)[1])
-        held = resolver.value(call.receiver, ctx, depth + 1)
-        return alt(element(o, index) for o in options(held))
+        pair = resolver.value(call.receiver, ctx, depth + 1)
+        return alt(element(o, index) for o in options(pair))
     if kind.startswith("object:"):  # `"https://h/api/v2/".toHttpUrl()`: a URL object
         held = call.receiver if call.receiver is not None else args[0].value if args else None
         if held is None:
