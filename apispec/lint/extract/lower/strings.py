@@ -6,7 +6,7 @@ decoded character keeps the offset of the source text it came from.
 
 from __future__ import annotations
 
-from apispec.lint.extract.ir import Lit
+from apispec.lint.extract.ir import Expr, Lit
 
 _SIMPLE = {
     "n": "\n",
@@ -72,3 +72,21 @@ def c_escapes(raw: str, start: int, *, continuation: bool = True, braces: bool =
 def plain(raw: str, start: int) -> Lit:
     """A literal with no escapes (raw strings, single-quoted shell and PowerShell text)."""
     return Lit(raw, start)
+
+
+def merged(pieces: list[Lit | Expr]) -> tuple[Lit | Expr, ...]:
+    """A string's pieces with adjacent literal runs as one (a fragment, an escape, a
+    fragment: grammars split them), empty runs left out."""
+    out: list[Lit | Expr] = []
+    for piece in pieces:
+        last = out[-1] if out else None
+        if isinstance(piece, Lit) and isinstance(last, Lit) and piece.text:
+            offsets = [last.offset(i) for i in range(len(last.text))]
+            offsets += [piece.offset(i) for i in range(len(piece.text))]
+            contiguous = all(offsets[i] == offsets[0] + i for i in range(len(offsets)))
+            out[-1] = Lit(
+                last.text + piece.text, last.start, None if contiguous else tuple(offsets)
+            )
+        elif not (isinstance(piece, Lit) and not piece.text):
+            out.append(piece)
+    return tuple(out)

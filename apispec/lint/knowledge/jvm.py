@@ -1,0 +1,263 @@
+"""The JVM's HTTP clients, shared by Java, Kotlin and Groovy (each adds its own rows).
+
+java.net.http and OkHttp request builders, OkHttp's `HttpUrl`, Spring's
+`UriComponentsBuilder`, `RestTemplate` (with `RestTemplateBuilder.rootUri`) and
+`WebClient`, and the declarative clients (Retrofit, Feign, Spring HTTP interfaces,
+`@GetMapping` inside a `@FeignClient`). Builders are objects whose links set parts
+(extract/builders.py): the request is what the chain builds.
+"""
+
+from __future__ import annotations
+
+from apispec.lint.knowledge import NOWHERE, Client, EnvReader, Factory, Knowledge, Link
+
+_JDK = "java.net.http.HttpRequest"
+_OKHTTP = "okhttp3.Request"
+_URL = "okhttp3.HttpUrl"
+_URIS = "org.springframework.web.util.UriComponentsBuilder"
+_REST = "org.springframework.web.client.RestTemplate"
+_WEB = "org.springframework.web.reactive.function.client.WebClient"
+_SPRING = "org.springframework.web.bind.annotation"
+_EXCHANGE = "org.springframework.web.service.annotation"
+_UPPER = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+_LOWER = tuple(v.lower() for v in _UPPER)
+
+FACTORIES = (
+    Factory(f"{_JDK}.newBuilder", "jdk.request", url=(0, "")),
+    Factory(f"{_OKHTTP}.Builder", "okhttp.request"),
+    Factory(f"{_URL}.parse", "okhttp.url", url=(0, "")),
+    Factory(f"{_URL}.get", "okhttp.url", url=(0, "")),
+    Factory(f"{_URL}.Builder", "okhttp.url"),
+    *(
+        Factory(f"{_URIS}.{name}", "spring.uri", url=(0, ""))
+        for name in ("fromUriString", "fromHttpUrl", "fromPath", "fromUri", "newInstance")
+    ),
+    Factory(_REST, "spring.rest", join="root"),
+    Factory("org.springframework.boot.web.client.RestTemplateBuilder", "spring.rest", join="root"),
+    Factory(f"{_WEB}.create", "spring.web", base=(0, ""), join="concat"),
+    Factory(f"{_WEB}.builder", "spring.web", join="concat"),
+    Factory(f"{_WEB}.Builder", "spring.web", join="concat"),
+    Factory("feign.Feign.builder", "feign"),
+    Factory("retrofit2.Retrofit.Builder", "retrofit", join="rfc3986"),
+)
+
+LINKS = (
+    Link("object:jdk.request", ("uri",), "url"),
+    Link("object:jdk.request", _UPPER, "verb"),
+    Link("object:jdk.request", ("method",), "method"),
+    Link("object:jdk.request", ("header", "setHeader"), "headers"),
+    Link("object:okhttp.request", ("url",), "url"),
+    Link("object:okhttp.request", _LOWER, "verb"),
+    Link("object:okhttp.request", ("method",), "method"),
+    Link("object:okhttp.request", ("header", "addHeader"), "headers"),
+    Link(
+        "object:okhttp.url",
+        ("addPathSegment", "addEncodedPathSegment", "addPathSegments", "addEncodedPathSegments"),
+        "segments",
+    ),
+    Link(
+        "object:okhttp.url",
+        (
+            "addQueryParameter",
+            "setQueryParameter",
+            "addEncodedQueryParameter",
+            "setEncodedQueryParameter",
+        ),
+        "query",
+    ),
+    Link("object:okhttp.url", ("resolve",), "resolve"),
+    Link("object:okhttp.url", ("scheme",), "scheme"),
+    Link("object:okhttp.url", ("host",), "host"),
+    Link("object:okhttp.url", ("port",), "port"),
+    Link("object:spring.uri", ("path",), "path"),
+    Link("object:spring.uri", ("pathSegment",), "segments"),
+    Link("object:spring.uri", ("queryParam",), "query"),
+    Link("object:spring.uri", ("queryParams",), "queries"),
+    Link("object:spring.uri", ("uri",), "url"),
+    Link("object:spring.rest", ("rootUri",), "base"),
+    Link("object:spring.rest", ("defaultHeader",), "headers"),
+    Link("object:spring.web", ("baseUrl",), "base"),
+    Link("object:spring.web", ("defaultHeader", "header"), "headers"),
+    Link("object:spring.web", _LOWER, "verb"),
+    Link("object:spring.web", ("method",), "method"),
+    Link("object:spring.web", ("uri",), "url", argument="spring.uri"),
+    Link("object:feign", ("target",), "base"),
+    Link("object:feign", ("requestInterceptor",), "callback", argument="feign.template"),
+    Link("object:feign.template", ("header",), "headers"),
+    Link("object:retrofit", ("baseUrl",), "base"),
+)
+
+
+def _rest(callees: tuple[str, ...], method: str | tuple[int, str] = "prefix") -> Client:
+    """A `RestTemplate` method: URI template variables are its last arguments."""
+    return Client("object:spring.rest", callees, (0, "url"), method, template=1)
+
+
+def _declared(
+    on: str,
+    callees: tuple[str, ...],
+    url: tuple[int, str],
+    method: str | tuple[int, str] = "prefix",
+) -> Client:
+    return Client(on, callees, url, method, template=1, declared=True)
+
+
+CLIENTS = (
+    Client(_JDK, ("newBuilder",), (0, ""), chain=True),
+    Client("object:jdk.request", ("uri",), (0, ""), chain=True),
+    Client("object:okhttp.request", ("url",), (0, ""), chain=True),
+    Client("object:spring.web", ("uri",), (0, ""), chain=True, template=1),
+    _rest(("getForObject", "getForEntity", "postForObject", "postForEntity", "postForLocation")),
+    _rest(("put", "patchForObject", "delete", "headForHeaders", "optionsForAllow")),
+    _rest(("exchange", "execute"), (1, "method")),
+    # declarative clients: an annotation is the request (java.py and kotlin.py say which);
+    # its URI template's variables are the method's parameters
+    _declared("retrofit2.http", _UPPER, (0, "value")),
+    _declared("retrofit2.http", ("HTTP",), (-1, "path"), (-1, "method")),
+    _declared("feign", ("RequestLine",), (0, "value"), "line"),
+    _declared(_EXCHANGE, tuple(f"{v.title()}Exchange" for v in _UPPER), (0, "value|url")),
+    _declared(_EXCHANGE, ("HttpExchange",), (0, "value|url"), (-1, "method")),
+    _declared(_SPRING, tuple(f"{v.title()}Mapping" for v in _UPPER), (0, "value|path")),
+    _declared(_SPRING, ("RequestMapping",), (0, "value|path"), (-1, "method")),
+    _declared("io.micronaut.http.annotation", tuple(v.title() for v in _UPPER), (0, "value|uri")),
+)
+
+TRANSFORMS = {
+    "java.lang.String.format": "format:printf",
+    "java.lang.String.join": "join_first",
+    "java.text.MessageFormat.format": "format:brace",
+    "java.lang.String.valueOf": "identity",
+    "java.lang.Long.toString": "identity",
+    "java.lang.Integer.toString": "identity",
+    "java.util.Objects.requireNonNull": "identity",
+    "java.net.URI.create": "identity",
+    "java.net.URI": "identity",
+    "java.net.URL": "identity",
+    "java.net.URLEncoder.encode": "identity",
+    "java.net.URLDecoder.decode": "identity",
+    "java.util.stream.Stream.of": "list",
+    "java.util.List.of": "list",
+    "java.util.Set.of": "list",
+    "java.util.Arrays.asList": "list",
+    ".HashMap": "dict",
+    ".LinkedHashMap": "dict",
+    ".TreeMap": "dict",
+    ".ArrayList": "list",
+    ".LinkedList": "list",
+    ".stream": "receiver",
+    ".entrySet": "entries",
+    ".getKey": "item:0",
+    ".getValue": "item:1",
+    ".toList": "receiver",
+    ".collect": "collect",
+    ".toString": "receiver",
+    ".trim": "receiver",
+    ".strip": "receiver",
+    ".replaceAll": "receiver",
+    ".toUri": "receiver",
+    ".toUriString": "receiver",
+}
+
+ENV_READERS = {
+    r.qualified: r
+    for r in (
+        EnvReader("java.lang.System.getenv", (0, ""), NOWHERE),
+        EnvReader("java.lang.System.getenv().getOrDefault"),
+        EnvReader("java.lang.System.getProperty"),
+    )
+}
+
+DEFAULT_IMPORTS = {
+    name: f"{package}.{name}"
+    for package, names in (
+        ("java.lang", ("String", "System", "Long", "Integer")),
+        ("java.net", ("URI", "URL", "URLEncoder", "URLDecoder")),
+        ("java.net.http", ("HttpRequest",)),
+        ("java.util", ("Objects", "List", "Set", "Arrays")),
+        ("java.util.stream", ("Stream",)),
+    )
+    for name in names
+}
+
+MATCHERS = frozenset(
+    {
+        "startsWith",
+        "endsWith",
+        "contains",
+        "matches",
+        "equals",
+        "equalsIgnoreCase",
+        "isEqualTo",
+        "assertEquals",
+        "assertThat",
+        "assertTrue",
+        "verify",
+        "urlEqualTo",
+        "urlPathEqualTo",
+        "urlMatching",
+        "urlPathMatching",
+        "compile",
+        "split",
+        "replace",
+        "indexOf",
+        "removePrefix",
+        "removeSuffix",
+    }
+)
+
+
+def rows(
+    language: str,
+    *,
+    clients: tuple[Client, ...] = (),
+    factories: tuple[Factory, ...] = (),
+    links: tuple[Link, ...] = (),
+    transforms: dict[str, str] | None = None,
+    route_callees: frozenset[str] = frozenset(),
+) -> Knowledge:
+    """The shared JVM rows with a language's own added."""
+    return Knowledge(
+        language=language,
+        factories={f.qualified: f for f in (*FACTORIES, *factories)},
+        clients=[*CLIENTS, *clients],
+        links=[*LINKS, *links],
+        fluent=frozenset(
+            {
+                "jdk.request",
+                "okhttp.request",
+                "okhttp.url",
+                "spring.uri",
+                "spring.rest",
+                "spring.web",
+                "feign",
+                "feign.template",
+                "retrofit",
+            }
+        ),
+        binders=frozenset({"target", "create"}),
+        env_readers=ENV_READERS,
+        transforms={**TRANSFORMS, **(transforms or {})},
+        mutators={"put": "set", "add": "append", "addAll": "extend", "putAll": "merge"},
+        header_setters=frozenset({"header", "addHeader", "setHeader"}),
+        self_names=frozenset({"this"}),
+        constructors=frozenset({"<init>"}),
+        default_imports=DEFAULT_IMPORTS,
+        mocks=(
+            "com.github.tomakehurst.wiremock",
+            "okhttp3.mockwebserver",
+            "org.mockserver",
+            "org.mockito",
+            "io.mockk",
+        ),
+        route_callees=frozenset({"route", "routing"}) | route_callees,
+        matchers=MATCHERS,
+        request_marks=frozenset({*_UPPER, "HTTP", "RequestLine", "HttpExchange"})
+        | frozenset(f"{v.title()}Exchange" for v in _UPPER),
+        route_marks=frozenset({"RequestMapping", "Path"})
+        | frozenset(f"{v.title()}Mapping" for v in _UPPER)
+        | frozenset(v.title() for v in _UPPER),
+        client_marks=frozenset({"FeignClient", "RegisterRestClient", "Client", "HttpExchange"}),
+        server_marks=frozenset({"RestController", "Controller"}),
+        declared_types=True,
+        implicit_this=True,
+    )
