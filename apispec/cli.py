@@ -36,6 +36,8 @@ COMMANDS = (
     "docs",
     "changelog",
     "mock",
+    "traffic",
+    "proxy",
     "lsp",
 )
 

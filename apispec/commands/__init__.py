@@ -101,3 +101,11 @@ def registry_from(args: argparse.Namespace) -> Registry:
     from apispec.registry.load import load_registry
 
     return load_registry(args.registry, tuple(args.overlay))
+
+
+def release_list(value: str) -> list[str]:
+    """`--target 24.3.100,25.x.122`: one or more releases, never none."""
+    releases = [r.strip() for r in value.split(",") if r.strip()]
+    if not releases:
+        raise argparse.ArgumentTypeError("expected a release such as 25.x.122")
+    return releases

@@ -6,24 +6,22 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from apispec.commands import add_format_option, add_output_option, add_registry_option
+from apispec.commands import (
+    add_format_option,
+    add_output_option,
+    add_registry_option,
+    release_list,
+)
 from apispec.lint.finding import DEFAULT_FAIL_ON, FAIL_LEVELS
 from apispec.lint.report import FORMATS
 
 if TYPE_CHECKING:
+    from apispec.lint.replay import Output
     from apispec.lint.run import Outcome
 
 
 def _codes(value: str) -> list[str]:
     return [c for c in value.split(",") if c.strip()]
-
-
-def _releases(value: str) -> list[str]:
-    """`--target 24.3.100,25.x.122`: one or more releases, never none."""
-    releases = [r.strip() for r in value.split(",") if r.strip()]
-    if not releases:
-        raise argparse.ArgumentTypeError("expected a release such as 25.x.122")
-    return releases
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--target",
         action="append",
-        type=_releases,
+        type=release_list,
         metavar="RELEASE",
         help="release the server runs (repeatable, or a comma list; default: the newest "
         "concrete release)",
@@ -85,6 +83,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="skip paths matching GLOB (repeatable)",
     )
     p.add_argument("--no-gitignore", action="store_true", help="do not honour .gitignore files")
+    p.add_argument(
+        "--follow-links",
+        action="store_true",
+        help="also follow symlinks that lead outside the given paths",
+    )
     p.add_argument("--max-file-size", metavar="SIZE", help="skip larger files (default 5MB)")
     p.add_argument(
         "--file-timeout",
@@ -140,12 +143,42 @@ def run(args: argparse.Namespace) -> int:
     import sys
     import time
 
-    from apispec.commands import write_output
+    from apispec.lint.replay import Manifest, Output, replayable
+    from apispec.support.terminal import interactive
+
+    started_ns = time.time_ns()  # before anything is read: what a replay may trust
+    started = time.perf_counter()
+    to_terminal = args.output is None and interactive(sys.stdout)
+    manifest = Manifest(args, started_ns) if replayable(args, to_terminal) else None
+    if manifest is not None:
+        stored = manifest.replay()
+        if stored is not None:  # nothing the report depends on changed: the linter stays unloaded
+            return _replay(args, stored)
+    outcome, stdout, report_file, code = _lint(args, started, to_terminal)
+    errors = _problems(outcome)
+    if report_file is not None:
+        from apispec.support.outputs import write_atomic
+
+        write_atomic(args.output, report_file)
+    sys.stdout.write(stdout)
+    # a file not linted (time budget, internal error) is tried again next time, never replayed
+    retry = any(s.reason.startswith("not linted:") for s in outcome.result.skipped)
+    if manifest is not None and outcome.walked is not None and outcome.direct is None and not retry:
+        manifest.save(outcome.walked, Output(stdout, errors, report_file, code))
+    return code
+
+
+def _lint(
+    args: argparse.Namespace, started: float, to_terminal: bool
+) -> tuple[Outcome, str, str | None, int]:
+    """Lint as the options say: (outcome, standard output, `--output` text, exit code)."""
+    import sys
+    import time
+
     from apispec.lint.pool import fewer_collections
     from apispec.lint.run import LintRequest, execute
     from apispec.support.terminal import Progress, color_for, interactive
 
-    started = time.perf_counter()
     reads_stdin = args.stdin_filename is not None or "-" in args.paths
     progress = (
         Progress(sys.stderr)
@@ -165,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
         ignore=args.ignore or [],
         exclude=args.exclude,
         respect_gitignore=not args.no_gitignore,
+        follow_links=args.follow_links,
         max_file_size=args.max_file_size,
         file_timeout=args.file_timeout,
         stdin_filename=args.stdin_filename,
@@ -190,20 +224,17 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.clear()
-    _problems(outcome)
     if outcome.result.files == 0 and outcome.errors and not outcome.result.findings:
         # nothing was checked (`apispec lint nope/`): the error line says why, and a report
         # would only add "No findings" about files nobody read
-        return outcome.exit_code
+        return outcome, "", None, outcome.exit_code
     if outcome.direct is not None:  # --diff, --fix on stdin, --write-baseline, --add-suppressions
-        sys.stdout.write(outcome.direct)
-        return outcome.exit_code
+        return outcome, outcome.direct, None, outcome.exit_code
     from apispec.lint.report import render
     from apispec.lint.report.text import statistics
     from apispec.lint.report.view import View
 
     fmt = args.format or outcome.output_format or "full"
-    to_terminal = args.output is None and interactive(sys.stdout)
     view = View(
         color=args.output is None and color_for(sys.stdout),
         unsafe_fixes=args.unsafe_fixes,
@@ -220,28 +251,47 @@ def run(args: argparse.Namespace) -> int:
         report = statistics(outcome.result)
     else:
         report = render(fmt, outcome.result, view)
-    write_output(args.output, report)
-    if args.output and args.statistics and fmt not in _TEXT:
-        sys.stdout.write(statistics(outcome.result))
-    if args.show_calls and outcome.exit_code == 1:
-        return 0  # an inventory, not a verdict: findings do not fail it
-    return outcome.exit_code
+    code = outcome.exit_code
+    if args.show_calls and code == 1:
+        code = 0  # an inventory, not a verdict: findings do not fail it
+    if args.output:
+        extra = statistics(outcome.result) if args.statistics and fmt not in _TEXT else ""
+        return outcome, extra, report, code
+    return outcome, report, None, code
+
+
+def _replay(args: argparse.Namespace, stored: Output) -> int:
+    """Print (and write) what the manifest's run did, as it did."""
+    import sys
+
+    for line in stored.stderr:
+        print(line, file=sys.stderr)
+    if stored.report_file is not None:
+        from apispec.support.outputs import write_atomic
+
+        write_atomic(args.output, stored.report_file)
+    sys.stdout.write(stored.stdout)
+    return stored.exit_code
 
 
 _TEXT = ("full", "concise", "text")
 
 
-def _problems(outcome: Outcome) -> None:
-    """Warnings, files not fixed, and files apispec crashed on: one line each on stderr."""
+def _problems(outcome: Outcome) -> list[str]:
+    """Warnings, files not fixed, and files apispec crashed on: one line each on stderr.
+
+    The lines are returned as printed, for a replay to print them again.
+    """
     import sys
 
     from apispec.support.printable import printable
 
-    for message in outcome.warnings:
-        print(f"apispec: warning: {printable(message)}", file=sys.stderr)
-    for message in outcome.errors:
-        print(f"apispec: error: {printable(message)}", file=sys.stderr)
+    lines = [f"apispec: warning: {printable(m)}" for m in outcome.warnings]
+    lines += [f"apispec: error: {printable(m)}" for m in outcome.errors]
     for skipped in outcome.result.skipped:
         if skipped.internal:
             line = f"{skipped.path}: {skipped.reason} (set APISPEC_DEBUG=1 for the traceback)"
-            print(f"apispec: internal error: {printable(line)}", file=sys.stderr)
+            lines.append(f"apispec: internal error: {printable(line)}")
+    for line in lines:
+        print(line, file=sys.stderr)
+    return lines

@@ -10,7 +10,6 @@ endpoint that lists or addresses another kind; see docs/filters.md.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -177,7 +176,9 @@ def suggest_property(name: str, known: Sequence[str] | dict[str, PropertyInfo]) 
     by_last = [c for c in names if c.rsplit(".", 1)[-1] == lowered.rsplit(".", 1)[-1]]
     if len(by_last) == 1:
         return by_last[0]
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    from difflib import get_close_matches  # only a name not found needs it
+
+    close = get_close_matches(name, names, n=1, cutoff=0.6)
     return close[0] if close else None
 
 
@@ -371,7 +372,9 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
     lowered = {v.lower(): v for v in prop.values}
     guess = lowered.get(item.value.lower())
     if guess is None:
-        close = difflib.get_close_matches(item.value, prop.values, n=1, cutoff=0.6)
+        from difflib import get_close_matches  # only a value not found needs it
+
+        close = get_close_matches(item.value, prop.values, n=1, cutoff=0.6)
         guess = close[0] if close else None
     if guess is not None:
         hint = f"did you mean `{guess}`? Values are case-sensitive"

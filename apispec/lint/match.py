@@ -135,11 +135,12 @@ def normalize(path: str) -> list[tuple[str, bool]]:
     at = path.find("/api/v2")
     if at >= 0 and (len(path) == at + 7 or path[at + 7] == "/"):
         path = path[at + 7 :]
-    segments = []
-    for segment in _split(path):
-        is_param = segment.isdigit() or ("{" in segment and "}" in segment) or "$" in segment
-        segments.append((segment, is_param))
-    return segments
+    return [(segment, is_parameter(segment)) for segment in _split(path)]
+
+
+def is_parameter(segment: str) -> bool:
+    """Whether a path segment stands for an id: a number, an interpolation, a variable."""
+    return segment.isdigit() or ("{" in segment and "}" in segment) or "$" in segment
 
 
 def match(

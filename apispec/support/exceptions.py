@@ -6,7 +6,6 @@ them into `apispec: error: ...` and the right exit status in one place.
 
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 from collections.abc import Iterable
@@ -42,7 +41,9 @@ class RegistryError(ApispecError):
 
 def did_you_mean(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str:
     """Return ` (did you mean X?)` for the closest candidate, or an empty string."""
-    matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
+    from difflib import get_close_matches  # only a name not found needs it
+
+    matches = get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     return f" (did you mean {matches[0]}?)" if matches else ""
 
 

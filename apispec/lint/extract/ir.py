@@ -56,6 +56,16 @@ class Str:
 
 
 @dataclass(frozen=True, slots=True)
+class Interp:
+    """An interpolation inside a string (`{pid}`, `${id}`, `$($g.id)`): its expression, and
+    its own span with the delimiters, which a placeholder of unknown value shows."""
+
+    expr: Expr
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
 class Name:
     name: str
     start: int
@@ -195,7 +205,21 @@ class Opaque:
     end: int
 
 
-Expr = Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | FuncE | Opaque
+Expr = (
+    Str
+    | Name
+    | Attr
+    | Index
+    | CallE
+    | Concat
+    | Format
+    | Mapping
+    | ListE
+    | Cond
+    | FuncE
+    | Opaque
+    | Interp
+)
 
 # -- values -----------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ decoded text. `Offsets` converts, at no cost for ASCII files (most of them).
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
@@ -120,3 +121,80 @@ def parse(text: str, language: str, old: Parsed | None = None) -> Parsed:
         parser(language).parse(data, old.tree) if old is not None else parser(language).parse(data)
     )
     return Parsed(language, text, data, tree, Offsets(text, data))
+
+
+class Trees:
+    """The last tree of each open document, so that a re-parse after an edit reuses it.
+
+    An editor sends the whole text after each keystroke; the edit is the span between
+    the longest common prefix and suffix of the old and new bytes, given to the old tree
+    (`Tree.edit`) before `Parser.parse(new, old_tree)`, which then re-reads only what
+    the edit touched. Bounded: the least recently used document is forgotten first.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._last: OrderedDict[str, Parsed] = OrderedDict()
+
+    def parse(self, key: str, text: str, language: str) -> Parsed:
+        old = self._last.pop(key, None)
+        if old is not None and old.language == language and old.text == text:
+            parsed = old
+        elif old is not None and old.language == language:
+            data = text.encode("utf-8", "surrogatepass")
+            _edit(old, data)
+            tree = parser(language).parse(data, old.tree)
+            parsed = Parsed(language, text, data, tree, Offsets(text, data))
+        else:
+            parsed = parse(text, language)
+        self._last[key] = parsed
+        while len(self._last) > self._size:
+            self._last.popitem(last=False)
+        return parsed
+
+    def forget(self, key: str) -> None:
+        """A closed document: its tree is no longer kept."""
+        self._last.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._last)
+
+
+def _edit(old: Parsed, new: bytes) -> None:
+    """Tell the old tree where its text changed into `new` (one contiguous edit)."""
+    data = old.data
+    limit = min(len(data), len(new))
+    start = 0
+    while start < limit and data[start] == new[start]:
+        start += 1
+    suffix = 0
+    while suffix < limit - start and data[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    old_end = len(data) - suffix
+    new_end = len(new) - suffix
+    old.tree.edit(
+        start_byte=start,
+        old_end_byte=old_end,
+        new_end_byte=new_end,
+        start_point=_point(data, start),
+        old_end_point=_point(data, old_end),
+        new_end_point=_point(new, new_end),
+    )
+
+
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    row = data.count(b"\n", 0, offset)
+    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
+# Set by the language server (editors re-lint one document after each edit); a command
+# line run parses each file once and keeps no tree.
+TREES: Trees | None = None
+
+
+def keep_trees(size: int = 64) -> Trees:
+    """Keep documents' trees between parses from now on (the language server)."""
+    global TREES
+    if TREES is None:
+        TREES = Trees(size)
+    return TREES

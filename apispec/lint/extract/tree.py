@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from apispec.lint.extract import parse as parse_module
 from apispec.lint.extract.build import (
     Located,
     header_values,
@@ -26,7 +27,7 @@ from apispec.lint.extract.build import (
 from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
-from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text
+from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
@@ -73,7 +74,13 @@ def extract_tree(
 
     `evidence_text`: the whole file a region is part of (its prose names the API too).
     """
-    parsed = parse(text, grammar_for(language, filename))
+    grammar = grammar_for(language, filename)
+    kept = parse_module.TREES
+    parsed = (
+        kept.parse(filename, text, grammar)
+        if kept is not None and filename
+        else parse(text, grammar)
+    )
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
@@ -159,6 +166,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
             continue
         method = _verb_of(call.callee) if call is not None else None
+        sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
         for text in texts(value):
             loc = locate(text)
             if loc is None:
@@ -166,7 +174,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             path = loc.flat.chars[loc.start : loc.end]
             if not loc.via_api_v2 and "/" not in path.strip("/") and not path.startswith("/"):
                 continue  # a lone word is a path only as a request's argument
-            found.append(Found(None, loc, method, call.callee if call else ""))
+            found.append(Found(sent, loc, method, call.callee if call else ""))
     return found
 
 
@@ -179,6 +187,26 @@ def _enclosing_call(model: FileModel, literal: Str) -> CallE | None:
         elif call.start > literal.start:
             break
     return best
+
+
+_QUERY_KEYWORDS = ("params", "query", "searchparams", "search_params", "qs")
+
+
+def _verb_request(
+    call: CallE | None, url: Value, method: str | None, finder: Requests, ctx: Ctx
+) -> Request | None:
+    """A verb-named call no row knows (`session.get(url, params={...})` on an object of
+    unknown class): its query and headers keywords are read as a client's would be."""
+    if call is None or method is None:
+        return None
+    request = Request(call, url, method, row="verb")
+    for arg in call.args:
+        name = (arg.name or "").lower()
+        if name in _QUERY_KEYWORDS and request.query is None:
+            request.query = finder.resolver.value(arg.value, ctx)
+        elif name == "headers" and request.headers is None:
+            request.headers = finder.resolver.value(arg.value, ctx)
+    return request
 
 
 def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:

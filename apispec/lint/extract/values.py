@@ -43,6 +43,7 @@ from apispec.lint.extract.ir import (
     Function,
     Hole,
     Index,
+    Interp,
     ListE,
     Lit,
     Mapping,
@@ -89,6 +90,8 @@ class Resolver:
             return self.hole(expr)
         if isinstance(expr, Str):
             return self._string(expr, ctx, depth)
+        if isinstance(expr, Interp):
+            return self.value(expr.expr, ctx, depth)
         if isinstance(expr, Name):
             return names.name(self, expr.name, ctx, depth, expr.start, expr.end)
         if isinstance(expr, Concat):
@@ -125,7 +128,8 @@ class Resolver:
             if isinstance(piece, Lit):
                 pieces.append(piece)
                 continue
-            value = self.value(piece, ctx, depth + 1)
+            inner = piece.expr if isinstance(piece, Interp) else piece
+            value = self.value(inner, ctx, depth + 1)
             found = options(value)
             choices = self._choices(found, piece) if len(found) > 1 else []
             if len(choices) > 1:
@@ -134,7 +138,7 @@ class Resolver:
             elif choices:
                 pieces.extend(choices[0].pieces)
             else:
-                pieces.extend(self._variable(self.text_of(found[0], piece), piece, ctx).pieces)
+                pieces.extend(self._variable(self.text_of(found[0], piece), inner, ctx).pieces)
         if not alternatives:
             return Text(tuple(pieces))
         return self._expand(pieces, alternatives)

@@ -15,6 +15,7 @@ from apispec.lint.extract.ir import (
     Format,
     Function,
     Index,
+    Interp,
     ListE,
     Lit,
     Mapping,
@@ -123,7 +124,8 @@ class PythonLowering(Lowering):
             elif kind == "interpolation":
                 inner = child.child_by_field_name("expression")
                 if inner is not None:
-                    pieces.append(self.expr(inner))
+                    at, until = self.span(child)
+                    pieces.append(Interp(self.expr(inner), at, until))
         template = "f" not in prefix
         return Str(tuple(pieces), start, end, template)
 
