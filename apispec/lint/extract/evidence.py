@@ -118,7 +118,7 @@ class FileEvidence:
                     return None  # another service's host
                 return "/api/v2 in URL; the host of this API's other URLs", False
             has_host = bool(loc.prefix.strip("/"))
-            if has_host and not known_path and first != "session":
+            if has_host and first not in known and first != "session":
                 return None  # another product's /api/v2 (its first segment is not ours)
             if self.strong:
                 return "/api/v2 in URL; " + self.why(), False
