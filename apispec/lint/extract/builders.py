@@ -13,9 +13,22 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract import formats
 from apispec.lint.extract.build import join_base, rstrip_slash
 from apispec.lint.extract.context import Ctx, alt, as_text, key_span, options
-from apispec.lint.extract.ir import CallE, Entry, FuncE, Lit, MapV, ObjV, Piece, Text, Value
+from apispec.lint.extract.ir import (
+    CallE,
+    Entry,
+    Expr,
+    FuncE,
+    Lit,
+    MapV,
+    Name,
+    ObjV,
+    Piece,
+    Text,
+    Value,
+)
 from apispec.lint.extract.request import Request
 
 if TYPE_CHECKING:
@@ -47,16 +60,19 @@ Fields = dict[str, Value]
 def _url(resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int) -> None:
     arg = call.args[0].value
     value = resolver.value(arg, ctx, depth + 1)
-    if link.argument:
+    if link.argument:  # a function that builds the URL from a builder it is handed
+        held = fields.get("url")
+        start = ObjV("client", link.argument, (("url", held),) if held is not None else ())
         value = alt(
-            called(resolver, o, link.argument, ctx, depth) if _is_function(o) else o
-            for o in options(value)
+            called(resolver, o, start, ctx, depth) if _is_function(o) else o for o in options(value)
         )
+    if link.template >= 0:  # `uri("/x/{id}?filter={f}", id, f)`
+        value = formats.uri_template(resolver, value, call.args[link.template :], ctx)
     url, query = url_and_query(value)
     if url is not None:
         fields["url"] = url
     elif not any(isinstance(o, ObjV) for o in options(value)):
-        fields["url"] = resolver.text_of(value, arg)
+        fields["url"] = alt(_texts(resolver, value, arg))
     if query is not None:
         fields["query"] = _merged(fields.get("query"), query)
 
@@ -67,29 +83,34 @@ def _base(
     arg = [a for a in call.args if a.name is None and not a.spread][-1].value
     value = resolver.value(arg, ctx, depth + 1)
     url, _ = url_and_query(value)
-    fields["base"] = url if url is not None else resolver.text_of(value, arg)
+    fields["base"] = url if url is not None else alt(_texts(resolver, value, arg))
 
 
 def _path(
     resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
 ) -> None:
     arg = call.args[0].value
-    added = resolver.text_of(resolver.value(arg, ctx, depth + 1), arg)
-    fields["url"] = text_of(fields).plus(added)
+    added = _texts(resolver, resolver.value(arg, ctx, depth + 1), arg)
+    fields["url"] = alt(url.plus(more) for url in url_texts(fields) for more in added)
 
 
 def _segments(
     resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
 ) -> None:
-    url = text_of(fields)
-    for arg in (a for a in call.args if a.name is None and not a.spread):
-        segment = resolver.text_of(resolver.value(arg.value, ctx, depth + 1), arg.value)
-        first = segment.pieces[0] if segment.pieces else None
-        url = rstrip_slash(url)
-        if not (isinstance(first, Lit) and first.text.startswith("/")):
-            url = url.plus(Text((Lit("/", arg.value.start),)))
-        url = url.plus(segment)
-    fields["url"] = url
+    given = [a for a in call.args if a.name is None and not a.spread]
+    segments = [
+        _texts(resolver, resolver.value(a.value, ctx, depth + 1), a.value)[0] for a in given
+    ]
+    found: list[Value] = []
+    for url in url_texts(fields):
+        for arg, segment in zip(given, segments, strict=True):
+            first = segment.pieces[0] if segment.pieces else None
+            url = rstrip_slash(url)
+            if not (isinstance(first, Lit) and first.text.startswith("/")):
+                url = url.plus(Text((Lit("/", arg.value.start),)))
+            url = url.plus(segment)
+        found.append(url)
+    fields["url"] = alt(found)
 
 
 def _entry(
@@ -133,9 +154,12 @@ def _resolve(
     resolver: Resolver, fields: Fields, link: Link, call: CallE, ctx: Ctx, depth: int
 ) -> None:
     arg = call.args[0].value
-    relative = resolver.text_of(resolver.value(arg, ctx, depth + 1), arg)
-    joined = join_base(text_of(fields), relative, "rfc3986")
-    fields["url"] = joined if joined is not None else relative
+    found: list[Value] = []
+    for relative in _texts(resolver, resolver.value(arg, ctx, depth + 1), arg):
+        for url in url_texts(fields):
+            joined = join_base(url, relative, "rfc3986")
+            found.append(joined if joined is not None else relative)
+    fields["url"] = alt(found)
 
 
 def _callback(
@@ -144,12 +168,22 @@ def _callback(
     for option in options(resolver.value(call.args[0].value, ctx, depth + 1)):
         if not _is_function(option):
             continue
-        for made in options(called(resolver, option, link.argument, ctx, depth)):
+        start = ObjV("client", link.argument)
+        for made in options(called(resolver, option, start, ctx, depth)):
             if isinstance(made, ObjV) and made.kind == "client":
                 for part in ("headers", "query"):
                     added = made.field(part)
                     if isinstance(added, MapV):
                         fields[part] = _merged(fields.get(part), added)
+                base = made.field("base")
+                if base is not None:
+                    fields["base"] = base
+
+
+def _texts(resolver: Resolver, value: Value, expr: Expr) -> list[Text]:
+    """A value's texts: each alternative that is one, else the value as one text."""
+    found = [o for o in options(value) if isinstance(o, Text)]
+    return found or [resolver.text_of(value, expr)]
 
 
 def _piece(
@@ -177,14 +211,15 @@ _PARTS = {
 }
 
 
-def text_of(fields: Fields) -> Text:
-    """The URL a builder holds so far: its `url`, or one put together from its pieces."""
+def url_texts(fields: Fields) -> list[Text]:
+    """The URL a builder holds so far (each alternative): its `url`, or one put together
+    from its pieces."""
     url = fields.get("url")
     if url is not None:
-        return as_text(url)
+        return [o for o in options(url) if isinstance(o, Text)] or [as_text(url)]
     host = fields.get("host")
     if host is None:
-        return Text(())
+        return [Text(())]
     scheme = fields.get("scheme")
     pieces: list[Piece] = []
     start = as_text(host).start
@@ -195,18 +230,18 @@ def text_of(fields: Fields) -> Text:
     if port is not None:
         pieces.append(Lit(":", start))
         pieces.extend(as_text(port).pieces)
-    return Text(tuple(pieces))
+    return [Text(tuple(pieces))]
 
 
-def url_and_query(value: Value) -> tuple[Text | None, MapV | None]:
-    """A URL value's text and the query a builder set apart from it."""
+def url_and_query(value: Value) -> tuple[Value | None, MapV | None]:
+    """A URL value's text (its alternatives) and the query a builder set apart from it."""
     for option in options(value):
         if isinstance(option, ObjV) and option.kind == "client":
             fields = dict(option.fields)
             if "url" not in fields and "host" not in fields:
                 continue
             query = fields.get("query")
-            return text_of(fields), query if isinstance(query, MapV) else None
+            return alt(url_texts(fields)), query if isinstance(query, MapV) else None
     return None, None
 
 
@@ -262,25 +297,56 @@ def verb_of(value: Value) -> str | None:
     return None
 
 
-def called(resolver: Resolver, function: Value, kind: str, ctx: Ctx, depth: int) -> Value:
-    """What a function value returns when a library calls it with a new builder of
-    `kind` (Spring's `uri(b -> b.path("/x").build())`)."""
+def called(resolver: Resolver, function: Value, builder: ObjV, ctx: Ctx, depth: int) -> Value:
+    """What a function does to a builder a library hands it (a callback, a Kotlin block).
+
+    Its statements' links on the builder (with no object written, as a Kotlin block's
+    implicit receiver, or on its parameter: `{ parameter("filter", f); url { ... } }`)
+    apply in order; a builder it returns (`uri(b -> b.path("/x").build())`) is the
+    answer where it returns one.
+    """
     assert isinstance(function, ObjV)
     found = resolver.model.function_by_id(int(function.name))
-    if found is None or not found.returns:
-        return Text(())
-    builder = ObjV("client", kind)
-    env = tuple((name, builder) for name, _, _ in found.params[:1]) or (("it", builder),)
-    values = []
+    if found is None:
+        return builder
+    name = found.params[0][0] if found.params else "it"
+    env = ((name, builder),)
+    current = builder
+    for call in resolver.model.calls_in(found):
+        receiver = call.receiver
+        if receiver is not None and not (
+            isinstance(receiver, Name) and receiver.name in (name, "this")
+        ):
+            continue
+        link = resolver.knowledge.link(current.name, call.callee)
+        if link is not None:
+            inner = Ctx(call.start, found, ((name, current),), ctx.this, ctx.open, ctx.inline)
+            made = linked(resolver, current, link, call, inner, depth + 1)
+            current = made if isinstance(made, ObjV) else current
     for lowered in found.returns[:2]:
         expr = lowered()
         inner = Ctx(expr.start, found, env, ctx.this, ctx.open, ctx.inline)
-        values.append(resolver.value(expr, inner, depth + 1))
-    return alt(values) if values else Text(())
+        for option in options(resolver.value(expr, inner, depth + 1)):
+            if isinstance(option, ObjV) and option.kind == "client" and option.name == builder.name:
+                return option
+    return current
 
 
 def function_value(node: FuncE) -> ObjV:
     return ObjV("function", str(node.node_id))
+
+
+def configured(resolver: Resolver, call: CallE, builder: ObjV, ctx: Ctx, depth: int) -> ObjV | None:
+    """The builder after the function given to a call configures it (a Kotlin block
+    after the call: `HttpClient(CIO) { ... }`, `client.get("x") { ... }`); None when the
+    call is given no function."""
+    for arg in reversed(call.args):
+        if isinstance(arg.value, FuncE):
+            made = called(resolver, function_value(arg.value), builder, ctx, depth)
+            return next(
+                (o for o in options(made) if isinstance(o, ObjV) and o.kind == "client"), builder
+            )
+    return None
 
 
 def _is_function(value: Value) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract import builders, formats
+from apispec.lint.extract.build import texts
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
@@ -61,7 +62,6 @@ class Requests:
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
-        self._by_function: dict[int, list[CallE]] | None = None
         self._loops: list[Loop] | None = None
         self.resolver.duck = self._duck_types()
 
@@ -215,13 +215,7 @@ class Requests:
 
     def calls_in(self, function: Function) -> list[CallE]:
         """The calls in a function's own body (not in functions nested inside it)."""
-        if self._by_function is None:
-            self._by_function = {}
-            for call in self.model.calls:
-                owner = self.model.function_at(call.start)
-                if owner is not None:
-                    self._by_function.setdefault(owner.node_id, []).append(call)
-        return self._by_function.get(function.node_id, [])
+        return self.model.calls_in(function)
 
     def is_wrapper(self, function: Function) -> bool:
         """Whether a parameter of the function reaches a request's URL."""
@@ -366,6 +360,11 @@ class Requests:
             self._chained(request, call, ctx)
         if row.declared:
             self._bound(request, call)
+        if row.configure:  # `client.get("x") { parameter("filter", f) }`
+            given: tuple[tuple[str, Value], ...] = (("url", url),) if texts(url) else ()
+            made = builders.configured(resolver, call, ObjV("client", row.configure, given), ctx, 0)
+            if made is not None:
+                builders.apply(request, made, self.knowledge)
         if obj is not None:
             defaults = obj.field("params")
             if defaults is not None:

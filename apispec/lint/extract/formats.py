@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import alt, as_text, element, options, sub
+from apispec.lint.extract.context import alt, as_text, element, key_span, options, sub
 from apispec.lint.extract.ir import (
     Arg,
     CallE,
@@ -21,6 +21,7 @@ from apispec.lint.extract.ir import (
     Expr,
     Format,
     Hole,
+    ListE,
     Lit,
     MapV,
     ObjV,
@@ -270,6 +271,25 @@ def _entries(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: 
     return resolver.hole(call)
 
 
+def _pairs(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`mapOf("filter" to f, "limit" to 50)`: a mapping of its (key, value) pairs."""
+    entries: list[Entry] = []
+    for arg in args:
+        if isinstance(arg.value, ListE) and len(arg.value.items) == 2:
+            key, value = arg.value.items
+            start, end = key_span(key)
+            entries.append(
+                Entry(
+                    resolver.literal(key, ctx, depth),
+                    start,
+                    end,
+                    resolver.value(value, ctx, depth + 1),
+                    (value.start, value.end),
+                )
+            )
+    return MapV(tuple(entries), call.start, call.end)
+
+
 def _list(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
     """`List.of(a, b)`, `Stream.of(a, b)`, `listOf(a, b)`: a list of the arguments (of
     the one list given, for `Arrays.asList(items)`)."""
@@ -341,6 +361,7 @@ _TRANSFORMS = {
     "query_string": _query_string,
     "list": _list,
     "entries": _entries,
+    "pairs": _pairs,
     "join_first": _join_first,
     "join_items": _join_items,
     "collect": _collect,

@@ -42,7 +42,7 @@ _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python", "java": "java"}
+GRAMMAR_OF = {"python": "python", "java": "java", "kotlin": "kotlin"}
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {}
 
@@ -119,6 +119,7 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.matchers)
     names.update(rows.route_callees)
     names.update(rows.binders)
+    names.update(rows.link_names)  # a builder's links written as statements of a block
     names.update(VERBS)
     names.add("request")
     if helpers:

@@ -356,7 +356,10 @@ class Resolver:
                 arg = argument(call.args, where)
                 if arg is not None:
                     fields.append((field_name, self.value(arg.value, ctx, depth + 1)))
-            return ObjV("client", factory.name, tuple(fields))
+            made = ObjV("client", factory.name, tuple(fields))
+            if factory.configure:  # `HttpClient(CIO) { defaultRequest { url(base) } }`
+                made = builders.configured(self, call, made, ctx, depth) or made
+            return made
         built = self._linked(call, ctx, depth)
         if built is not None:
             return built

@@ -36,6 +36,9 @@ class Factory:
     params: Place = NOWHERE
     join: str = "slash"  # how the library joins a relative path onto the base
     url: Place = NOWHERE  # a request or URL builder made with its URL (`HttpUrl.parse(u)`)
+    # the kind of builder a function given to the factory configures (a Kotlin DSL block:
+    # `HttpClient(CIO) { defaultRequest { url(base) } }`); "": none
+    configure: str = ""
 
     @property
     def fields(self) -> tuple[tuple[str, Place], ...]:
@@ -76,6 +79,9 @@ class Client:
     # a declarative client's annotation: its base and headers are where the interface
     # is bound to a URL (Knowledge.binders)
     declared: bool = False
+    # the kind of builder a function given to the call configures (Ktor's
+    # `client.get("x") { parameter("filter", f) }`); "": none
+    configure: str = ""
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,7 @@ class Link:
     part: str = ""
     kind: str = ""
     argument: str = ""
+    template: int = -1  # as Client.template, for a URL link (`uri("/x/{id}", id)`)
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,17 @@ class FileModel:
     call_nodes: dict[int, Node] = field(default_factory=dict)  # call node id -> its node
     _chains: dict[int, Expr | None] = field(default_factory=dict)
     _by_id: dict[int, Function] = field(default_factory=dict)
+    _by_function: dict[int, list[CallE]] | None = None
+
+    def calls_in(self, function: Function) -> list[CallE]:
+        """The calls in a function's own body (not in functions nested inside it), in order."""
+        if self._by_function is None:
+            self._by_function = {}
+            for call in self.calls:
+                owner = self.function_at(call.start)
+                if owner is not None:
+                    self._by_function.setdefault(owner.node_id, []).append(call)
+        return self._by_function.get(function.node_id, [])
 
     def function_by_id(self, node_id: int) -> Function | None:
         if not self._by_id and self.functions:
