@@ -80,7 +80,7 @@ LINKS = (
     Link("object:spring.web", ("defaultHeader", "header"), "headers"),
     Link("object:spring.web", _LOWER, "verb"),
     Link("object:spring.web", ("method",), "method"),
-    Link("object:spring.web", ("uri",), "url", argument="spring.uri"),
+    Link("object:spring.web", ("uri",), "url", argument="spring.uri", template=1),
     Link("object:feign", ("target",), "base"),
     Link("object:feign", ("requestInterceptor",), "callback", argument="feign.template"),
     Link("object:feign.template", ("header",), "headers"),
@@ -214,6 +214,8 @@ def rows(
     links: tuple[Link, ...] = (),
     transforms: dict[str, str] | None = None,
     route_callees: frozenset[str] = frozenset(),
+    mocks: tuple[str, ...] = (),
+    fluent: frozenset[str] = frozenset(),
 ) -> Knowledge:
     """The shared JVM rows with a language's own added."""
     return Knowledge(
@@ -233,7 +235,8 @@ def rows(
                 "feign.template",
                 "retrofit",
             }
-        ),
+        )
+        | fluent,
         binders=frozenset({"target", "create"}),
         env_readers=ENV_READERS,
         transforms={**TRANSFORMS, **(transforms or {})},
@@ -242,12 +245,15 @@ def rows(
         self_names=frozenset({"this"}),
         constructors=frozenset({"<init>"}),
         default_imports=DEFAULT_IMPORTS,
+        # fully qualified names written in code (`java.net.URLEncoder.encode(s, cs)`)
+        modules=frozenset({"java", "javax", "jakarta", "kotlin", "okhttp3", "org", "com", "io"}),
         mocks=(
             "com.github.tomakehurst.wiremock",
             "okhttp3.mockwebserver",
             "org.mockserver",
             "org.mockito",
             "io.mockk",
+            *mocks,
         ),
         route_callees=frozenset({"route", "routing"}) | route_callees,
         matchers=MATCHERS,
