@@ -62,12 +62,15 @@ class Helper(NamedTuple):
 
 
 class HelperTable:
-    """Helpers by lower-case name; a name defined twice keeps the stronger definition."""
+    """Helpers by lower-case name; a name defined twice keeps the stronger definition for
+    `get`, and every definition of a language for `every` (methods of several classes
+    share names: `get`, `send`; a call uses the one in scope)."""
 
-    __slots__ = ("by_name",)
+    __slots__ = ("by_name", "definitions")
 
     def __init__(self, helpers: Iterable[Helper] = ()) -> None:
         self.by_name: dict[str, Helper] = {}
+        self.definitions: dict[str, list[Helper]] = {}
         for helper in helpers:
             self.add(helper)
 
@@ -77,19 +80,28 @@ class HelperTable:
         if known is None or (helper.strong and not known.strong):
             self.by_name[key] = helper
         if helper.language != "*":
-            known = self.by_name.get(_keyed(key, helper.language))
+            keyed = _keyed(key, helper.language)
+            known = self.by_name.get(keyed)
             if known is None or (helper.strong and not known.strong):
-                self.by_name[_keyed(key, helper.language)] = helper
+                self.by_name[keyed] = helper
+            self._define(keyed, helper)
+
+    def _define(self, keyed: str, helper: Helper) -> None:
+        defined = self.definitions.setdefault(keyed, [])
+        if helper not in defined:
+            defined.append(helper)
 
     def merged(self, other: HelperTable | Iterable[Helper]) -> HelperTable:
         """This table with `other`'s helpers added; `other` wins for a name both define."""
         table = HelperTable()
         table.by_name = dict(self.by_name)
-        for helper in other.by_name.values() if isinstance(other, HelperTable) else other:
+        table.definitions = {k: list(v) for k, v in self.definitions.items()}
+        for helper in other.helpers if isinstance(other, HelperTable) else other:
             key = helper.name.lower()
             table.by_name[key] = helper
             if helper.language != "*":
                 table.by_name[_keyed(key, helper.language)] = helper
+                table._define(_keyed(key, helper.language), helper)
         return table
 
     def get(self, name: str, language: str) -> Helper | None:
@@ -101,10 +113,17 @@ class HelperTable:
         found = self.by_name.get(key)
         return found if found is not None and found.language == "*" else None
 
+    def every(self, name: str, language: str) -> list[Helper]:
+        """Every definition of `name` a file in `language` may call, the strongest first."""
+        found = self.get(name, language)
+        defined = self.definitions.get(_keyed(name.lower(), language), [])
+        return ([found] if found is not None else []) + [h for h in defined if h is not found]
+
     @property
     def helpers(self) -> list[Helper]:
-        """Each helper once (a name defined in several languages: each definition)."""
-        return list({id(h): h for h in self.by_name.values()}.values())
+        """Each helper once (a name defined in several languages or classes: each)."""
+        every = [*self.by_name.values(), *(h for v in self.definitions.values() for h in v)]
+        return list({id(h): h for h in every}.values())
 
     def names_in(self, text_lower: str) -> frozenset[str]:
         """The helper names that appear in a text (given in lower case)."""

@@ -55,10 +55,16 @@ class Requests:
     """Finds the requests of one file's model."""
 
     def __init__(
-        self, model: FileModel, knowledge: Knowledge, helpers: HelperTable | None = None
+        self,
+        model: FileModel,
+        knowledge: Knowledge,
+        helpers: HelperTable | None = None,
+        module: str = "",
     ) -> None:
         self.model = model
         self.knowledge = knowledge
+        # the file as a dotted module path, where a directory is one package
+        self.package = module.rpartition(".")[0] if knowledge.scope == "directory" else None
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
@@ -204,14 +210,31 @@ class Requests:
                         self._chained(request, call, ctx)
                     inner.append(request)
             return inner
-        if self.helpers:
-            helper = self.helpers.get(call.callee, self.model.language)
-            if helper is not None and in_scope(helper, call, receiver, self.model.imports):
+        if receiver is None and call.receiver is None and self.knowledge.implicit_this:
+            owner = self.model.class_at(call.start)  # `get(path)`: a method of this class's
+            receiver = ObjV("instance", owner) if owner is not None else None
+        for helper in self.helpers.every(call.callee, self.model.language) if self.helpers else ():
+            if any(
+                in_scope(helper, call, option, self.model.imports, self.package)
+                for option in self._lineage(receiver)
+            ):
                 sent = through(self.resolver, helper, call, ctx)
                 if sent is not None:
                     sent.trusted = helper.strong
                     return [sent]
         return []
+
+    def _lineage(self, receiver: Value | None) -> list[Value | None]:
+        """The receiver, then its class's base classes as objects (a method a class
+        inherits from a base class of another file is a wrapper of that class)."""
+        found: list[Value | None] = [receiver]
+        for option in options(receiver) if receiver is not None else []:
+            if isinstance(option, ObjV) and option.kind == "instance":
+                for base in self.resolver.lineage(option.name)[1:]:
+                    found.append(ObjV("instance", base))
+                for base in self.model.classes.get(option.name, (0, 0, ()))[2]:
+                    found.append(ObjV("instance", base.rsplit(".", 1)[-1]))
+        return found
 
     def calls_in(self, function: Function) -> list[CallE]:
         """The calls in a function's own body (not in functions nested inside it)."""

@@ -56,8 +56,17 @@ COMMON = frozenset(
 )
 
 
-def in_scope(helper: Helper, call: CallE, receiver: Value | None, imports: dict[str, str]) -> bool:
-    """Whether a call may mean this wrapper: imported, a method of its class, or a rare name."""
+def in_scope(
+    helper: Helper,
+    call: CallE,
+    receiver: Value | None,
+    imports: dict[str, str],
+    package: str | None = None,
+) -> bool:
+    """Whether a call may mean this wrapper: imported, a method of its class, or a rare name.
+
+    `package`: the calling file's package where a directory is one (Kotlin, Java): a
+    function a sibling file defines is in scope there without an import."""
     if helper.language == "*":  # named in the configuration
         if helper.receiver is None:
             return True
@@ -65,6 +74,8 @@ def in_scope(helper: Helper, call: CallE, receiver: Value | None, imports: dict[
         return written is not None and written.lower() == helper.receiver.lower()
     if not helper.owner:
         if call.receiver is None:
+            if package is not None and helper.module.rpartition(".")[0] == package:
+                return True
             target = imports.get(call.callee, "")
             return target.endswith("." + helper.name) and _same_module(
                 target.rsplit(".", 1)[0], helper.module

@@ -27,10 +27,10 @@ from apispec.lint.extract.build import (
 from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
-from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
+from apispec.lint.extract.ir import CallE, FuncE, Lit, Name, ObjV, Opaque, Str, Text, Value
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
-from apispec.lint.extract.summaries import export
+from apispec.lint.extract.summaries import export, module_of
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
@@ -84,7 +84,7 @@ def extract_tree(
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
-    finder = Requests(model, rows, helpers)
+    finder = Requests(model, rows, helpers, module_of(filename))
     found: list[Found] = []
     used: set[int] = set()
     for request in finder.all():

@@ -477,22 +477,39 @@ class Resolver:
             if plain or not self.knowledge.implicit_this:
                 return plain[0] if plain else None
             owner = self.model.class_at(call.start)  # `send(req)`: a method of this class
-            return next((f for f in candidates if f.owner == owner), None)
+            return self._method_of(owner, candidates)
         if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
-            owner = self.model.class_at(call.start)
-            return next((f for f in candidates if f.owner == owner), None)
+            return self._method_of(self.model.class_at(call.start), candidates)
         for option in options(self.value(receiver, ctx, depth + 1)):
             if isinstance(option, ObjV) and option.kind in ("instance", "class"):
-                found = next((f for f in candidates if f.owner == option.name), None)
+                found = self._method_of(option.name, candidates)
                 if found is not None:
                     return found
         return None
+
+    def _method_of(self, owner: str | None, candidates: list[Function]) -> Function | None:
+        """The method of `owner` among the candidates, or one it inherits from a base class
+        of this file (`class PrtgClient extends BaseClient`: `get(path)` is BaseClient's)."""
+        for cls in self.lineage(owner):
+            found = next((f for f in candidates if f.owner == cls), None)
+            if found is not None:
+                return found
+        return None
+
+    def lineage(self, owner: str | None) -> list[str]:
+        """A class and the classes it extends, nearest first (those this file names)."""
+        found: list[str] = []
+        while owner is not None and owner not in found:
+            found.append(owner)
+            bases = self.model.classes.get(owner, (0, 0, ()))[2]
+            owner = next((b.rsplit(".", 1)[-1] for b in bases), None)
+        return found
 
     def qualified(self, call: CallE, ctx: Ctx, depth: int) -> str:
         """`module.function` for a module's function (`requests.get`), else the callee."""
         receiver = call.receiver
         if receiver is None:
-            return self.model.imports.get(call.callee, call.callee)
+            return self._imported(call.callee) or call.callee
         if isinstance(receiver, Name):
             target = self._imported(receiver.name)
             if target is not None:

@@ -155,6 +155,9 @@ class Knowledge:
     declared_types: bool = False
     # a method of the class is called without its object (`send(req)` in Java)
     implicit_this: bool = False
+    # "directory": the files of one directory share one package (Kotlin's, Java's), so a
+    # function of a sibling file is called without an import; "file": each file its own
+    scope: str = "file"
     # calls that bind a declarative client's interface to a base URL, the interface
     # named by a class literal among their arguments (`target(Api.class, url)`)
     binders: frozenset[str] = frozenset()
