@@ -84,12 +84,14 @@ def locate(text: Text) -> Located | None:
     s = flat.chars
     m = _API_V2.search(s)
     if m is not None:
+        if any(c.isspace() for c in s[: m.start()]):
+            return None  # a line of text (`"GET /api/v2/x failed"`, a log message), no URL
         start = m.end()
         via = True
         prefix_end = m.start()
     else:
-        if _SCHEME.match(s) or s.startswith("//"):
-            return None  # a full URL of another path
+        if _SCHEME.match(s) or s.startswith("//") or "/api/v2" in s:
+            return None  # a full URL of another path, or `/api/v2` run into a word
         start = 0
         while start < len(s) and s[start] == "\0" and start + 1 < len(s) and s[start + 1] == "/":
             start += 1  # a base variable before the path: `f"{base}/devices"`

@@ -105,8 +105,9 @@ def _segments(
     for url in url_texts(fields):
         for arg, segment in zip(given, segments, strict=True):
             first = segment.pieces[0] if segment.pieces else None
+            relative = link.part == "appended" and not url.pieces
             url = rstrip_slash(url)
-            if not (isinstance(first, Lit) and first.text.startswith("/")):
+            if not relative and not (isinstance(first, Lit) and first.text.startswith("/")):
                 url = url.plus(Text((Lit("/", arg.value.start),)))
             url = url.plus(segment)
         found.append(url)
@@ -198,6 +199,7 @@ _PARTS = {
     "base": _base,
     "path": _path,
     "segments": _segments,
+    "appended": _segments,
     "query": _entry,
     "headers": _entry,
     "queries": _entries,

@@ -384,7 +384,9 @@ class Requests:
         if row.declared:
             self._bound(request, call)
         if row.configure:  # `client.get("x") { parameter("filter", f) }`
-            given: tuple[tuple[str, Value], ...] = (("url", url),) if texts(url) else ()
+            given: tuple[tuple[str, Value], ...] = (
+                (("url", url),) if url_arg is not None and texts(url) else ()
+            )
             made = builders.configured(resolver, call, ObjV("client", row.configure, given), ctx, 0)
             if made is not None:
                 builders.apply(request, made, self.knowledge)
@@ -414,7 +416,17 @@ class Requests:
         """A request a builder chain makes: the object its last link returns says the
         URL, the method, the headers and the query (links before and after the call)."""
         top = self.model.chain(call)
-        value = self.resolver.value(top if top is not None else call, ctx)
+        made = top if top is not None else call
+        value = self.resolver.value(made, ctx)
+        holder = self._assigned_to(made) if isinstance(made, CallE) else None
+        function = ctx.function
+        if holder and "." not in holder and function is not None and call.start < function.end:
+            # the builder held in a variable: the links its statements call on it after
+            # (`conn.setRequestMethod("POST")`), as it is when its function ends
+            at_end = Ctx(function.end - 1, function, ctx.env, ctx.this, ctx.open, ctx.inline)
+            later = self.resolver.name(holder, at_end, 0)
+            if any(isinstance(o, ObjV) and o.kind == "client" for o in options(later)):
+                value = later
         for option in options(value):
             if isinstance(option, ObjV) and option.kind == "client":
                 builders.apply(request, option, self.knowledge)

@@ -290,6 +290,19 @@ def _pairs(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: in
     return MapV(tuple(entries), call.start, call.end)
 
 
+def _values(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`table.values()`: a mapping's values; `Kind.values()`: an enumeration's members."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    found: list[Value] = []
+    for option in options(resolver.value(call.receiver, ctx, depth + 1)):
+        if isinstance(option, MapV):
+            found.append(SeqV(tuple(e.value for e in option.entries), call.start, call.end))
+        elif isinstance(option, ObjV) and option.kind == "class":
+            found.append(option)  # a loop over it visits its members
+    return alt(found) if found else resolver.hole(call)
+
+
 def _list(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
     """`List.of(a, b)`, `Stream.of(a, b)`, `listOf(a, b)`: a list of the arguments (of
     the one list given, for `Arrays.asList(items)`)."""
@@ -361,6 +374,7 @@ _TRANSFORMS = {
     "query_string": _query_string,
     "list": _list,
     "entries": _entries,
+    "values": _values,
     "pairs": _pairs,
     "join_first": _join_first,
     "join_items": _join_items,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract.builders import linked
 from apispec.lint.extract.context import Ctx, alt, element, options
 from apispec.lint.extract.ir import (
     CallE,
@@ -109,7 +110,10 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
         return ObjV("instance", name)
     head, _, rest = written.partition(".")
     target = resolver.model.imports.get(head) or resolver.knowledge.default_imports.get(head)
-    factory = resolver.knowledge.factory(f"{target}.{rest}" if target and rest else target or "")
+    qualified = f"{target}.{rest}" if target and rest else target or ""
+    if qualified and any(qualified.startswith(m + ".") for m in resolver.knowledge.mocks):
+        return ObjV("mock", qualified)  # `server: MockWebServer`: a test double
+    factory = resolver.knowledge.factory(qualified)
     if factory is not None:  # `session: aiohttp.ClientSession`: a client object
         return ObjV("client", factory.name)
     if target is not None and name[:1].isupper():
@@ -208,12 +212,30 @@ def mutated(resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, de
             continue
         if resolver.model.scopes_at(call.start)[0] != scope:
             continue
-        effect = resolver.knowledge.mutators.get(call.callee)
-        if effect is None or any(isinstance(o, ObjV) for o in options(value)):
-            continue  # an object's method (`rsps.add(...)`), not a mapping's or list's
         inner = replace(ctx, pos=call.start)
-        value = mutate(resolver, value, effect, call, inner, depth)
+        if any(isinstance(o, ObjV) for o in options(value)):
+            # a builder's link written as a statement (`conn.setRequestMethod("POST")`)
+            value = _linked(resolver, value, call, inner, depth)
+            continue  # another object's method (`rsps.add(...)`) changes nothing here
+        effect = resolver.knowledge.mutators.get(call.callee)
+        if effect is not None:
+            value = mutate(resolver, value, effect, call, inner, depth)
     return value
+
+
+def _linked(resolver: Resolver, value: Value, call: CallE, ctx: Ctx, depth: int) -> Value:
+    found: list[Value] = []
+    for option in options(value):
+        link = (
+            resolver.knowledge.link(option.name, call.callee)
+            if isinstance(option, ObjV) and option.kind == "client"
+            else None
+        )
+        if link is not None and link.part and isinstance(option, ObjV):
+            found.append(linked(resolver, option, link, call, ctx, depth + 1))
+        else:
+            found.append(option)
+    return alt(found)
 
 
 def mutate(

@@ -215,6 +215,9 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     rows = finder.knowledge
     if call.callee in rows.matchers or call.callee in rows.route_callees:
         return True
+    own = finder.resolver.callee_function(call, ctx, 0)
+    if own is not None and call.receiver is not None and not finder.is_wrapper(own):
+        return True  # a method of the file's own class that sends nothing with it
     qualified = finder.resolver.qualified(call, ctx, 0)
     if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
         return True
@@ -226,12 +229,15 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
         for o in options(finder.resolver.value(receiver, ctx))
     ):
         return True
-    # `app.get("/x", handler)`: a route of the file's own app
+    # `app.get("/x", handler)`: a route of the file's own app; `get("/x", (req, res) ->
+    # ...)` with no object and a function after the path (Spark, Ktor): one too
+    if call.callee.lower() in _VERB_NAMES and receiver is None:
+        return any(isinstance(a.value, FuncE) for a in call.args[1:])
     return (
         isinstance(receiver, Name)
         and receiver.name.lower() in rows.routers
         and call.callee.lower() in _VERB_NAMES
-        and any(isinstance(a.value, (Name, Opaque)) for a in call.args[1:])
+        and any(isinstance(a.value, (Name, Opaque, FuncE)) for a in call.args[1:])
     )
 
 

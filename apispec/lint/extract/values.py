@@ -356,6 +356,8 @@ class Resolver:
                 arg = argument(call.args, where)
                 if arg is not None:
                     fields.append((field_name, self.value(arg.value, ctx, depth + 1)))
+            if factory.method:  # a request builder's method until a link sets one
+                fields.append(("method", Text((Lit(factory.method, call.start),))))
             made = ObjV("client", factory.name, tuple(fields))
             if factory.configure:  # `HttpClient(CIO) { defaultRequest { url(base) } }`
                 made = builders.configured(self, call, made, ctx, depth) or made
@@ -380,6 +382,17 @@ class Resolver:
         returned = self.returns(call, ctx, depth)
         if returned is not None:
             return returned
+        receiver = call.receiver
+        if (
+            self.knowledge.declared_types
+            and isinstance(receiver, Name)
+            and receiver.name[:1].isupper()
+            and receiver.name not in self.model.assigns
+            and self._imported(receiver.name) is None
+        ):
+            # `MonitorClient.fromEnvironment()`: a static factory of a class of the file's
+            # own package (defined elsewhere) makes an object of that class
+            return ObjV("instance", receiver.name)
         return self.hole(call)
 
     def _linked(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
@@ -391,6 +404,8 @@ class Resolver:
             return None
         found: list[Value] = []
         for option in options(self.value(call.receiver, ctx, depth + 1)):
+            if isinstance(option, ObjV) and option.kind == "mock":
+                return option  # a test double's method (`server.expect(...)`): the double
             if isinstance(option, ObjV) and option.kind == "client":
                 link = self.knowledge.link(option.name, call.callee)
                 if link is not None:
@@ -440,6 +455,9 @@ class Resolver:
                 bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
             elif index < len(positional):
                 bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
+            elif _default is not None:  # left out by the call: the parameter's default
+                at = replace(ctx, pos=_default.start, env=None)
+                bound.append((name, self.value(_default, at, depth + 1)))
         return bound
 
     def returns(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:

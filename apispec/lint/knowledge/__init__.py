@@ -36,6 +36,8 @@ class Factory:
     params: Place = NOWHERE
     join: str = "slash"  # how the library joins a relative path onto the base
     url: Place = NOWHERE  # a request or URL builder made with its URL (`HttpUrl.parse(u)`)
+    # the method a request builder sends until a link sets another (OkHttp's GET)
+    method: str = ""
     # the kind of builder a function given to the factory configures (a Kotlin DSL block:
     # `HttpClient(CIO) { defaultRequest { url(base) } }`); "": none
     configure: str = ""
@@ -96,7 +98,8 @@ class Link:
     the URL, RFC 3986), "scheme", "host" or "port" (a piece of the URL), "callback" (the
     argument is a function given a builder of kind `argument`: the headers and query it
     sets are this object's, as Feign's `requestInterceptor(t -> t.header(k, v))`).
-    "base" takes the last argument (Feign's `target(Api.class, url)`). `kind`: the kind
+    "appended" (as "segments", but relative where the URL is still empty, as Ktor's
+    URLBuilder). "base" takes the last argument (Feign's `target(Api.class, url)`). `kind`: the kind
     of object it returns when not the same. A function given where the URL goes
     (`uri(b -> b.path("/x").build())`) is called with a builder of kind `argument`.
     """
