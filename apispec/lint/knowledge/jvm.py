@@ -19,12 +19,23 @@ _REST = "org.springframework.web.client.RestTemplate"
 _WEB = "org.springframework.web.reactive.function.client.WebClient"
 _SPRING = "org.springframework.web.bind.annotation"
 _EXCHANGE = "org.springframework.web.service.annotation"
+_REST_CLIENT = "org.springframework.web.client.RestClient"
+_APACHE = ("org.apache.http.client.methods", "org.apache.hc.client5.http.classic.methods")
+_APACHE_BUILDERS = (
+    "org.apache.hc.core5.http.io.support.ClassicRequestBuilder",
+    "org.apache.hc.client5.http.async.methods.SimpleRequestBuilder",
+)
+_URI_BUILDERS = ("org.apache.http.client.utils", "org.apache.hc.core5.net")
+_FLUENT = "org.apache.http.client.fluent.Request"
+_FLUENT5 = "org.apache.hc.client5.http.fluent.Request"
+_JAXRS = ("javax.ws.rs", "jakarta.ws.rs")
+_UNIREST = ("kong.unirest.Unirest", "com.mashape.unirest.http.Unirest")
 _UPPER = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _LOWER = tuple(v.lower() for v in _UPPER)
 
 FACTORIES = (
-    Factory(f"{_JDK}.newBuilder", "jdk.request", url=(0, "")),
-    Factory(f"{_OKHTTP}.Builder", "okhttp.request"),
+    Factory(f"{_JDK}.newBuilder", "jdk.request", url=(0, ""), method="GET"),
+    Factory(f"{_OKHTTP}.Builder", "okhttp.request", method="GET"),
     Factory(f"{_URL}.parse", "okhttp.url", url=(0, "")),
     Factory(f"{_URL}.get", "okhttp.url", url=(0, "")),
     Factory(f"{_URL}.Builder", "okhttp.url"),
@@ -39,6 +50,44 @@ FACTORIES = (
     Factory(f"{_WEB}.Builder", "spring.web", join="concat"),
     Factory("feign.Feign.builder", "feign"),
     Factory("retrofit2.Retrofit.Builder", "retrofit", join="rfc3986"),
+    # Spring's RestClient takes WebClient's links
+    Factory(f"{_REST_CLIENT}.create", "spring.web", base=(0, ""), join="concat"),
+    Factory(f"{_REST_CLIENT}.builder", "spring.web", join="concat"),
+    Factory(f"{_REST_CLIENT}.Builder", "spring.web", join="concat"),
+    # text built piece by piece: its `url` is the text so far
+    Factory("java.lang.StringBuilder", "java.text", url=(0, "")),
+    Factory("java.lang.StringBuffer", "java.text", url=(0, "")),
+    # HttpURLConnection: `new URL(u).openConnection()`, then statements on the connection
+    Factory("java.net.URL", "java.url", url=(0, ""), method="GET"),
+    # Apache HttpClient: request objects (`new HttpGet(u)`), builders, the fluent API
+    *(
+        Factory(f"{package}.Http{verb.title()}", "apache.request", url=(0, ""))
+        for package in _APACHE
+        for verb in _UPPER
+    ),
+    *(
+        Factory(f"{builder}.{verb}", "apache.request", url=(0, ""))
+        for builder in _APACHE_BUILDERS
+        for verb in _LOWER
+    ),
+    *(Factory(f"{_FLUENT}.{verb.title()}", "apache.request", url=(0, "")) for verb in _UPPER),
+    *(Factory(f"{_FLUENT5}.{verb}", "apache.request", url=(0, "")) for verb in _LOWER),
+    *(Factory(f"{package}.URIBuilder", "apache.uri", url=(0, "")) for package in _URI_BUILDERS),
+    # JAX-RS clients: `client.target(base).path("x").queryParam(k, v).request().get()`
+    *(Factory(f"{ws}.client.ClientBuilder.newClient", "jaxrs") for ws in _JAXRS),
+    *(Factory(f"{ws}.client.ClientBuilder.newBuilder", "jaxrs") for ws in _JAXRS),
+    *(Factory(f"{ws}.client.{name}", "jaxrs") for ws in _JAXRS for name in ("Client", "WebTarget")),
+    # Unirest: `Unirest.get(u).queryString(k, v).asJson()`
+    *(
+        Factory(f"{unirest}.{verb}", "unirest", url=(0, ""))
+        for unirest in _UNIREST
+        for verb in _LOWER
+    ),
+    # Micronaut: `HttpRequest.GET("/x")` handed to its client
+    *(
+        Factory(f"io.micronaut.http.HttpRequest.{verb}", "micronaut.request", url=(0, ""))
+        for verb in _UPPER
+    ),
 )
 
 LINKS = (
@@ -85,6 +134,23 @@ LINKS = (
     Link("object:feign", ("requestInterceptor",), "callback", argument="feign.template"),
     Link("object:feign.template", ("header",), "headers"),
     Link("object:retrofit", ("baseUrl",), "base"),
+    Link("object:java.text", ("append",), "path"),
+    Link("object:java.url", ("openConnection",), kind="java.connection"),
+    Link("object:java.connection", ("setRequestMethod",), "method"),
+    Link("object:java.connection", ("setRequestProperty", "addRequestProperty"), "headers"),
+    Link("object:apache.request", ("setHeader", "addHeader", "header"), "headers"),
+    Link("object:apache.uri", ("addParameter", "setParameter"), "query"),
+    Link("object:apache.uri", ("appendPath", "appendPathSegments", "setPathSegments"), "segments"),
+    Link("object:apache.request", ("setURI", "setUri"), "url"),
+    Link("object:jaxrs", ("target",), "url"),
+    Link("object:jaxrs", ("path",), "segments"),
+    Link("object:jaxrs", ("queryParam",), "query"),
+    Link("object:jaxrs", ("header",), "headers"),
+    Link("object:jaxrs", _LOWER, "verb"),
+    Link("object:jaxrs", ("method",), "method"),
+    Link("object:unirest", ("queryString",), "query"),
+    Link("object:unirest", ("header",), "headers"),
+    Link("object:micronaut.request", ("header",), "headers"),
 )
 
 
@@ -110,6 +176,18 @@ CLIENTS = (
     _rest(("getForObject", "getForEntity", "postForObject", "postForEntity", "postForLocation")),
     _rest(("put", "patchForObject", "delete", "headForHeaders", "optionsForAllow")),
     _rest(("exchange", "execute"), (1, "method")),
+    Client("object:java.url", ("openConnection",), NOWHERE, chain=True),
+    *(
+        Client(package, (f"Http{verb.title()}",), (0, ""), verb, chain=True)
+        for package in _APACHE
+        for verb in _UPPER
+    ),
+    *(Client(builder, _LOWER, (0, ""), chain=True) for builder in _APACHE_BUILDERS),
+    Client(_FLUENT, tuple(v.title() for v in _UPPER), (0, ""), chain=True),
+    Client(_FLUENT5, _LOWER, (0, ""), chain=True),
+    Client("object:jaxrs", ("target", "path"), (0, ""), chain=True),
+    *(Client(unirest, _LOWER, (0, ""), chain=True) for unirest in _UNIREST),
+    Client("io.micronaut.http.HttpRequest", _UPPER, (0, ""), chain=True),
     # declarative clients: an annotation is the request (java.py and kotlin.py say which);
     # its URI template's variables are the method's parameters
     _declared("retrofit2.http", _UPPER, (0, "value")),
@@ -132,7 +210,7 @@ TRANSFORMS = {
     "java.util.Objects.requireNonNull": "identity",
     "java.net.URI.create": "identity",
     "java.net.URI": "identity",
-    "java.net.URL": "identity",
+    ".toURL": "object:java.url",
     "java.net.URLEncoder.encode": "identity",
     "java.net.URLDecoder.decode": "identity",
     "java.util.stream.Stream.of": "list",
@@ -146,6 +224,7 @@ TRANSFORMS = {
     ".LinkedList": "list",
     ".stream": "receiver",
     ".entrySet": "entries",
+    ".values": "values",
     ".getKey": "item:0",
     ".getValue": "item:1",
     ".toList": "receiver",
@@ -170,8 +249,9 @@ ENV_READERS = {
 DEFAULT_IMPORTS = {
     name: f"{package}.{name}"
     for package, names in (
-        ("java.lang", ("String", "System", "Long", "Integer")),
-        ("java.net", ("URI", "URL", "URLEncoder", "URLDecoder")),
+        ("java.lang", ("String", "System", "Long", "Integer", "StringBuilder", "StringBuffer")),
+        ("java.net", ("URI", "URL", "URLEncoder", "URLDecoder", "HttpURLConnection")),
+        ("org.apache.http.client.methods", tuple(f"Http{v.title()}" for v in _UPPER)),
         ("java.net.http", ("HttpRequest",)),
         ("java.util", ("Objects", "List", "Set", "Arrays")),
         ("java.util.stream", ("Stream",)),
@@ -189,8 +269,13 @@ MATCHERS = frozenset(
         "equalsIgnoreCase",
         "isEqualTo",
         "assertEquals",
+        "assertNotEquals",
         "assertThat",
         "assertTrue",
+        "assertFalse",
+        "equalTo",
+        "withPath",
+        "expect",
         "verify",
         "urlEqualTo",
         "urlPathEqualTo",
@@ -202,6 +287,10 @@ MATCHERS = frozenset(
         "indexOf",
         "removePrefix",
         "removeSuffix",
+        "requestTo",
+        "requestToUriTemplate",
+        "containsString",
+        "hasPath",
     }
 )
 
@@ -234,6 +323,14 @@ def rows(
                 "feign",
                 "feign.template",
                 "retrofit",
+                "java.text",
+                "java.url",
+                "java.connection",
+                "apache.request",
+                "apache.uri",
+                "jaxrs",
+                "unirest",
+                "micronaut.request",
             }
         )
         | fluent,
@@ -253,9 +350,13 @@ def rows(
             "org.mockserver",
             "org.mockito",
             "io.mockk",
+            "org.springframework.test",
+            "io.restassured",
+            "mockwebserver3",
             *mocks,
         ),
         route_callees=frozenset({"route", "routing"}) | route_callees,
+        routers=frozenset({"app", "router", "javalin", "routes", "route", "server"}),
         matchers=MATCHERS,
         request_marks=frozenset({*_UPPER, "HTTP", "RequestLine", "HttpExchange"})
         | frozenset(f"{v.title()}Exchange" for v in _UPPER),
@@ -266,4 +367,5 @@ def rows(
         server_marks=frozenset({"RestController", "Controller"}),
         declared_types=True,
         implicit_this=True,
+        scope="directory",
     )

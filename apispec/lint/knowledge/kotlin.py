@@ -14,7 +14,10 @@ _KTOR = "io.ktor.client.HttpClient"
 
 KNOWLEDGE = rows(
     "kotlin",
-    factories=(Factory(_KTOR, "ktor", join="rfc3986", configure="ktor"),),
+    factories=(
+        Factory(_KTOR, "ktor", join="rfc3986", configure="ktor"),
+        Factory("buildString", "java.text", configure="java.text"),  # `buildString { append(x) }`
+    ),
     clients=(
         Client(
             "object:ktor",
@@ -34,7 +37,7 @@ KNOWLEDGE = rows(
         Link(
             "object:ktor.url",
             ("appendPathSegments", "appendEncodedPathSegments", "path"),
-            "segments",
+            "appended",
         ),
     ),
     transforms={

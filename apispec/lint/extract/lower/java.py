@@ -149,6 +149,16 @@ class JavaLowering(Lowering):
                 pieces.append(c_escapes(raw, self.char(child.start_byte)))
         return Str(merged(pieces), start, end, template=True)
 
+    def _enum_constant(self, node: Node) -> Expr:
+        """`PROBES("/experimental/probes")`: an object of the enum, its arguments given."""
+        owner = nodes.enclosing_type(node)
+        name = owner.child_by_field_name("name") if owner is not None else None
+        arguments = node.child_by_field_name("arguments")
+        start, end = self.span(node)
+        if name is None:
+            return self.opaque(node)
+        return self._made(self.text(name), None, arguments, start, end, node, new=True)
+
     def _lambda_value(self, node: Node) -> Expr:
         start, end = self.span(node)
         return FuncE(node.id, start, end)
@@ -358,6 +368,8 @@ class JavaLowering(Lowering):
         kind = node.type
         if kind == "identifier":
             name = self.text(node)
+            if nodes.declared_value(self, node):
+                return []  # `private String token;`: a value type holds nothing until set
             if nodes.is_field(self, node, self._fields):
                 return [("@" + name, None, -1)]
             return [(name, None, -1)]
@@ -458,6 +470,7 @@ class JavaLowering(Lowering):
 _EXPRESSIONS: dict[str, Callable[[JavaLowering, Node], Expr]] = {
     "string_literal": JavaLowering.string,
     "identifier": JavaLowering._identifier,
+    "this": JavaLowering._identifier,
     "decimal_integer_literal": JavaLowering._number,
     "hex_integer_literal": JavaLowering._number,
     "decimal_floating_point_literal": JavaLowering._number,
@@ -475,6 +488,7 @@ _EXPRESSIONS: dict[str, Callable[[JavaLowering, Node], Expr]] = {
     "element_value_array_initializer": JavaLowering._sequence,
     "array_creation_expression": JavaLowering._array,
     "lambda_expression": JavaLowering._lambda_value,
+    "enum_constant": JavaLowering._enum_constant,
     "type_identifier": JavaLowering.declared,
     "scoped_type_identifier": JavaLowering.declared,
     "generic_type": JavaLowering.declared,

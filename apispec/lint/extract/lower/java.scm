@@ -9,6 +9,8 @@
 (field_declaration declarator: (variable_declarator name: (_) @assign.name value: (_) @assign.value)) @assign
 ; a field declared with a class type and no value: the object injected into it
 (field_declaration type: (_) @assign.value declarator: (variable_declarator name: (_) @assign.name . )) @assign
+; an enum's constant: an object of the enum made with its arguments
+(enum_constant name: (identifier) @assign.name) @assign.value @assign
 (assignment_expression left: (_) @assign.name operator: "=" right: (_) @assign.value) @assign
 (assignment_expression left: (_) @assign.name operator: "+=" right: (_) @assign.value) @assign.add
 

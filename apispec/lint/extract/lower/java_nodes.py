@@ -173,3 +173,19 @@ def is_field(lowering: Lowering, node: Node, known: dict[int, frozenset[str]]) -
                         found.add(lowering.text(field_name))
         fields = known[owner.id] = frozenset(found)
     return name in fields
+
+
+def declared_value(lowering: Lowering, name: Node) -> bool:
+    """A field declared with a value type and no value (`private String token;`)."""
+    declarator = name.parent
+    if declarator is None or declarator.type != "variable_declarator":
+        return False
+    if declarator.child_by_field_name("value") is not None:
+        return False
+    declaration = declarator.parent
+    written = declaration.child_by_field_name("type") if declaration is not None else None
+    return (
+        written is None
+        or simple_type(lowering, written) in VALUE_TYPES
+        or not (simple_type(lowering, written)[:1].isupper())
+    )
