@@ -339,6 +339,10 @@ class Requests:
             row = knowledge.client(on, callee)
             if row is not None:
                 return row, None, "slash", None
+        elif call.receiver is None:  # a step or function called bare (`httpRequest url: u`)
+            row = knowledge.client("", call.callee)
+            if row is not None:
+                return row, None, "slash", None
         return None, None, "slash", None
 
     def _request(

@@ -30,6 +30,7 @@ from apispec.lint.extract.evidence import FileEvidence
 from apispec.lint.extract.ir import CallE, FuncE, Lit, Name, ObjV, Opaque, Str, Text, Value
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
+from apispec.lint.extract.regions import literal_regions
 from apispec.lint.extract.summaries import export, module_of
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
@@ -42,7 +43,7 @@ _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python", "java": "java", "kotlin": "kotlin"}
+GRAMMAR_OF = {"python": "python", "java": "java", "kotlin": "kotlin", "groovy": "groovy"}
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {}
 
@@ -105,6 +106,10 @@ def extract_tree(
     for item in found:
         made = _reference(item, evidence, language, lines)
         if made is not None:
+            refs.setdefault((made.span.start, made.method), made)
+    if model.regions:  # a Jenkinsfile's `sh` steps: shell code
+        page = evidence_text if evidence_text is not None else text
+        for made in literal_regions(model, finder.resolver, known, lines, page):
             refs.setdefault((made.span.start, made.method), made)
     defined = export(finder, language, filename, evidence.strong) if model.functions else []
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined

@@ -8,7 +8,8 @@ calls, strings, functions and assignment targets are spelled. Everything after t
 Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
 `@assign.value`; `@function`; `@class` with `@class.name`; `@return` with
 `@return.value`; `@for` with `@for.target` and `@for.iter`; `@import`; `@decorator`
-(a call in a decorator or annotation: a route or a declarative client).
+(a call in a decorator or annotation: a route or a declarative client); `@region.<lang>`
+(a literal holding code of another language: a Jenkinsfile's `sh` step is shell).
 """
 
 from __future__ import annotations
@@ -132,6 +133,8 @@ class FileModel:
     decorators: set[int] = field(default_factory=set)  # call node ids inside decorators
     strings: list[StringRef] = field(default_factory=list)
     calls_on: dict[str, list[CallE]] = field(default_factory=dict)  # receiver name -> calls
+    # code of another language inside a literal (a Jenkinsfile's `sh` step): (language, node)
+    regions: list[tuple[str, Node]] = field(default_factory=list)
     by_name: dict[str, list[Function]] = field(default_factory=dict)
     _starts: list[int] = field(default_factory=list)
     _ordered: list[Function] = field(default_factory=list)
@@ -381,8 +384,8 @@ def lower(
             name = lowering.text(captures["class.name"][0])
             start, end = lowering.span(node)
             model.classes[name] = (start, end, lowering.class_bases(node))
-        else:
-            kind = next(iter(captures))
+        else:  # names starting `_` are a pattern's own (a predicate's operand)
+            kind = next((k for k in captures if not k.startswith("_")), "")
             pending.append((kind, captures))
     model.functions = list(functions.values())
     model.index_functions()
@@ -472,6 +475,12 @@ def _string(lowering: Lowering, model: FileModel, captures: Captures) -> None:
         model.strings.append(StringRef(node, lowering.string_root(node), context, lowering))
 
 
+def _region(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    for kind, nodes in captures.items():
+        if kind.startswith("region."):
+            model.regions.append((kind.split(".", 1)[1], nodes[0]))
+
+
 def _decorator(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     for node in captures["decorator"][0].children:
         if node.type in ("call", "call_expression", "annotation", "attribute"):
@@ -485,4 +494,5 @@ _STATEMENTS = {
     "import": _import,
     "string": _string,
     "decorator": _decorator,
+    "region": _region,
 }
