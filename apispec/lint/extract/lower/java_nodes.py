@@ -189,3 +189,9 @@ def declared_value(lowering: Lowering, name: Node) -> bool:
         or simple_type(lowering, written) in VALUE_TYPES
         or not (simple_type(lowering, written)[:1].isupper())
     )
+
+
+def setter_name(prop: str) -> str:
+    """The setter a property assignment calls (`requestMethod` -> `setRequestMethod`):
+    Groovy and Kotlin write a Java setter's call as an assignment."""
+    return "set" + prop[:1].upper() + prop[1:]

@@ -35,6 +35,7 @@ from apispec.lint.extract.ir import (
 from apispec.lint.extract.lower import Lowering
 from apispec.lint.extract.lower import kotlin_nodes as nodes
 from apispec.lint.extract.lower.java import CONSTRUCTOR
+from apispec.lint.extract.lower.java_nodes import setter_name
 from apispec.lint.extract.lower.strings import c_escapes, merged, plain
 
 if TYPE_CHECKING:
@@ -224,6 +225,14 @@ class KotlinLowering(Lowering):
         start, end = self.span(node)
         if node.type == "annotation":
             return self._annotation(node, start, end)
+        if node.type == "assignment":  # `conn.requestMethod = "POST"`: its setter
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            parts = nodes.named(left) if left is not None else []
+            if len(parts) != 2 or right is None:
+                return None
+            setter = setter_name(self.text(parts[1]))
+            return CallE(setter, self.expr(parts[0]), (Arg(self.expr(right)),), start, end, node.id)
         if not inner and nodes.held_by_lambda_call(node):
             return None  # `client.get("x")` of `client.get("x") { ... }`: the outer call
         function, arguments, lambdas = nodes.call_parts(node)
@@ -257,6 +266,10 @@ class KotlinLowering(Lowering):
         return CallE(name, None, None, start, end, node.id, lambda: self.arguments(arguments))
 
     def call_name(self, node: Node) -> str:
+        if node.type == "assignment":
+            left = node.child_by_field_name("left")
+            parts = nodes.named(left) if left is not None else []
+            return setter_name(self.text(parts[-1])) if len(parts) == 2 else ""
         if node.type == "annotation":
             if nodes.annotation_role(self, node) != "request":
                 return ""

@@ -3,6 +3,8 @@
 (call_expression) @call
 ; an annotation with arguments: a declarative client's request, or a route (kotlin.py decides)
 (annotation (constructor_invocation)) @call
+; `conn.requestMethod = "POST"`: a Java property set is its setter's call
+(assignment left: (navigation_expression) operator: "=") @call
 
 (property_declaration (variable_declaration) @assign.name "=" (_) @assign.value) @assign
 (property_declaration (multi_variable_declaration) @assign.name "=" (_) @assign.value) @assign
