@@ -33,7 +33,7 @@ __all__ = [
     "might_reference",
 ]
 
-TREE: frozenset[str] = frozenset()
+TREE: frozenset[str] = frozenset({"java", "kotlin", "groovy"})
 
 
 def _tree_languages() -> frozenset[str]:
@@ -63,7 +63,7 @@ def extract(
         from apispec.lint.extract.tree import extract_tree
 
         refs, defined = extract_tree(
-            text, language, collections(registry), lines, helpers, filename
+            text, language, collections(registry), lines, helpers, filename, read=extract_region
         )
         return Extraction(refs, defined)
     return _text_extract(text, filename, registry, helpers, lines, _tree_languages())

@@ -236,7 +236,12 @@ def _tree_regions(shared: _Text, regions: list[Region]) -> list[Reference]:
             offsets.append(offsets[-1] + 1 if offsets else region.start)
         virtual = "".join(chunks)
         found, defined = extract_tree(
-            virtual, language, shared.known, helpers=shared.helpers, evidence_text=shared.text
+            virtual,
+            language,
+            shared.known,
+            helpers=shared.helpers,
+            evidence_text=shared.text,
+            read=extract_region,
         )
         shared.learn(defined)
         refs.extend(embedded.remap(ref, offsets, shared.lines) for ref in found)

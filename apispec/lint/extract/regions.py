@@ -176,8 +176,17 @@ def _lines(code: str, where: list[int]) -> list[tuple[str, list[int]]]:
     return found
 
 
+# reads `text[pos:endpos]` as a language with a file's evidence (legacy.extract_region)
+RegionReader = Callable[[str, str, frozenset[str], int, int, str], list["Reference"]]
+
+
 def literal_regions(
-    model: FileModel, resolver: Resolver, known: frozenset[str], lines: Lines, text: str
+    model: FileModel,
+    resolver: Resolver,
+    known: frozenset[str],
+    lines: Lines,
+    text: str,
+    read: RegionReader,
 ) -> list[Reference]:
     """Code of another language inside the file's literals (a Jenkinsfile's `sh "curl
     ..."` step), read by that language's extractor with the file's evidence.
@@ -186,7 +195,6 @@ def literal_regions(
     `environment { PRTG = '...' }`) stand for their text where it is known, its
     characters placed where the code names it; positions are mapped back to the file.
     """
-    from apispec.lint.extract.legacy import extract_region
     from apispec.lint.languages.embedded import remap
 
     found: list[Reference] = []
@@ -210,7 +218,7 @@ def literal_regions(
                 region.add(text[piece.start : piece.end], list(range(piece.start, piece.end)))
         if not region.text.strip():
             continue
-        refs = extract_region(region.text, language, known, 0, len(region.text), text)
+        refs = read(region.text, language, known, 0, len(region.text), text)
         found.extend(remap(ref, region.offsets, lines) for ref in refs)
     return found
 

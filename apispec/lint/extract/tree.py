@@ -30,7 +30,7 @@ from apispec.lint.extract.evidence import FileEvidence
 from apispec.lint.extract.ir import CallE, FuncE, Lit, Name, ObjV, Opaque, Str, Text, Value
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
-from apispec.lint.extract.regions import literal_regions
+from apispec.lint.extract.regions import RegionReader, literal_regions
 from apispec.lint.extract.summaries import export, module_of
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
@@ -70,10 +70,13 @@ def extract_tree(
     helpers: HelperTable | None = None,
     filename: str = "",
     evidence_text: str | None = None,
+    read: RegionReader | None = None,
 ) -> tuple[list[Reference], list[Helper]]:
     """The References of one file (or region) in a tree language, and the wrappers it defines.
 
     `evidence_text`: the whole file a region is part of (its prose names the API too).
+    `read`: how code of another language inside a literal is read (a Jenkinsfile's `sh`
+    step: the shell language's extractor).
     """
     grammar = grammar_for(language, filename)
     kept = parse_module.TREES
@@ -107,9 +110,9 @@ def extract_tree(
         made = _reference(item, evidence, language, lines)
         if made is not None:
             refs.setdefault((made.span.start, made.method), made)
-    if model.regions:  # a Jenkinsfile's `sh` steps: shell code
+    if model.regions and read is not None:  # a Jenkinsfile's `sh` steps: shell code
         page = evidence_text if evidence_text is not None else text
-        for made in literal_regions(model, finder.resolver, known, lines, page):
+        for made in literal_regions(model, finder.resolver, known, lines, page, read):
             refs.setdefault((made.span.start, made.method), made)
     defined = export(finder, language, filename, evidence.strong) if model.functions else []
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined
