@@ -168,21 +168,11 @@ class GroovyLowering(JavaLowering):
         return super().call_name(node)
 
     def arguments(self, node: Node) -> tuple[Arg, ...]:
-        args: list[Arg] = []
-        for child in node.named_children:
-            if child.type in nodes.COMMENTS:
-                continue
-            if child.type == "map_item":
-                key = child.child_by_field_name("key")
-                value = child.child_by_field_name("value")
-                if key is not None and value is not None:
-                    args.append(Arg(self.expr(value), self.text(key).strip("'\"")))
-                continue
-            args.append(Arg(self.expr(child)))
+        args = super().arguments(node)
         body = node.parent.child_by_field_name("body") if node.parent is not None else None
         if body is not None and body.type == "closure":  # `withX(...) { ... }`
-            args.append(Arg(self._closure(body)))
-        return tuple(args)
+            return (*args, Arg(self._closure(body)))
+        return args
 
     def function(self, node: Node) -> Function | None:
         if node.type == "function_definition":  # `def get(String path) { ... }`

@@ -263,11 +263,11 @@ class JavaLowering(Lowering):
         for child in node.named_children:
             if child.type in nodes.COMMENTS:
                 continue
-            if child.type == "element_value_pair":
+            if child.type in ("element_value_pair", "map_item"):  # `value = x`, `url: u`
                 key = child.child_by_field_name("key")
                 value = child.child_by_field_name("value")
                 if key is not None and value is not None:
-                    args.append(Arg(self.expr(value), self.text(key)))
+                    args.append(Arg(self.expr(value), self.text(key).strip("'\"")))
                 continue
             args.append(Arg(self.expr(child)))
         return tuple(args)
