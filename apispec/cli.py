@@ -16,13 +16,17 @@ from typing import NoReturn
 
 from apispec.support.exceptions import (
     EXIT_INTERNAL,
+    EXIT_TERMINATED,
     EXIT_USAGE,
     ApispecError,
+    Terminated,
     debug_traceback,
     did_you_mean,
     internal_error_line,
+    refused_path_line,
 )
 from apispec.support.printable import printable
+from apispec.support.streams import OutputError, guarded_streams
 
 # Modules under apispec/commands/, in the order `apispec --help` lists them.
 COMMANDS = (
@@ -144,6 +148,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # text that cannot be encoded is escaped, not a crash
             stream.reconfigure(errors="backslashreplace")
+    with guarded_streams():
+        code = _run(argv)
+        try:  # the report's last bytes: a full device may refuse only these
+            sys.stdout.flush()
+        except OutputError as exc:
+            print(f"apispec: error: {exc}", file=sys.stderr)
+            code = max(code, exc.exit_code) if code <= EXIT_INTERNAL else code
+        except BrokenPipeError:
+            pass
+        return code
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         parser = build_parser(_command_module(argv))
@@ -152,15 +169,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return EXIT_USAGE
         return int(args.handler(args) or 0)
+    except SystemExit as exc:  # argparse's own exits (--help, --version, a usage error)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE if exc.code else 0
     except ApispecError as exc:
         print(f"apispec: error: {printable(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("apispec: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("apispec: terminated (SIGTERM); worker processes stopped", file=sys.stderr)
+        return EXIT_TERMINATED
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the system refused a path (too long, a link loop, no space)
+        line = refused_path_line(exc)
+        if line is None:
+            return _internal(exc)
+        print(f"apispec: error: {printable(line)}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # a bug: one line and exit 3, never a traceback or exit 1
-        debug_traceback()
-        print(internal_error_line(exc), file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(exc)
+
+
+def _internal(exc: Exception) -> int:
+    debug_traceback()
+    print(internal_error_line(exc), file=sys.stderr)
+    return EXIT_INTERNAL

@@ -32,6 +32,7 @@ from apispec.support.exceptions import (
     UsageError,
     did_you_mean,
 )
+from apispec.support.inputs import is_directory, real_path
 
 _FAIL_RANK = {
     "info": Severity.INFO.rank,
@@ -113,11 +114,11 @@ def _settle(request: LintRequest, warnings: list[str]) -> _Settled:
             f"use one of {', '.join(FORMATS)}"
         )
     directory = request.registry or config.registry
-    if directory is not None and not directory.is_dir():
+    if directory is not None and not is_directory(directory):
         raise UsageError(f"--registry: not a directory: {directory}")
     # the configuration's overlays first, so the command line's win
-    overlays = (*config.overlays, *(o.resolve() for o in request.overlays))
-    registry = load_registry(directory.resolve() if directory else None, overlays)
+    overlays = (*config.overlays, *(real_path(o) for o in request.overlays))
+    registry = load_registry(real_path(directory) if directory else None, overlays)
     target_default = None
     if request.targets:
         targets = tuple(dict.fromkeys(registry.release(t).text for t in request.targets))
@@ -147,7 +148,7 @@ def _settle(request: LintRequest, warnings: list[str]) -> _Settled:
     options = Options(
         config,
         targets,
-        directory.resolve() if directory else None,
+        real_path(directory) if directory else None,
         overlays,
         show_calls=request.show_calls,
     )

@@ -30,6 +30,7 @@ from apispec.lsp.inlay import hints
 from apispec.lsp.positions import LineIndex
 from apispec.lsp.session import ApispecServer, Protocol, is_config_file
 from apispec.lsp.settings import ClientSettings
+from apispec.lsp.transport import start_io, start_tcp
 from apispec.lsp.workspace import FileReport, scan
 
 LONG_POLL = 300.0  # seconds an unchanged workspace/diagnostic request is held open
@@ -440,8 +441,8 @@ def run(tcp: int | None = None, host: str = "127.0.0.1", early: Handover | None 
         server.published_early = dict(early.published)
         if early.analyzer is not None:
             server.analyzer = early.analyzer
-        server.start_io(stdin=early.stream)
+        start_io(server, server.skipped, stdin=early.stream)
     elif tcp is None:
-        server.start_io()
+        start_io(server, server.skipped)
     else:
-        server.start_tcp(host, tcp)
+        start_tcp(server, server.skipped, host, tcp)

@@ -93,6 +93,27 @@ class Protocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    def _execute_handler(
+        self,
+        msg_id: Any,
+        handler: Any,
+        callback: Any,
+        args: Any = None,
+        kwargs: Any = None,
+    ) -> None:
+        """pygls keeps the future of every handler it runs by id so that a request can be
+        cancelled, and forgets it only when it answers a request: the future of each
+        notification (two per opened and closed document) stayed for the life of the server.
+        Here every one is forgotten when it is done."""
+
+        def done(future: Any) -> None:
+            if self._request_futures.get(msg_id) is future:
+                del self._request_futures[msg_id]
+            with contextlib.suppress(asyncio.CancelledError):  # cancelled: nobody to answer
+                callback(future)
+
+        super()._execute_handler(msg_id, handler, done, args, kwargs)
+
 
 class ApispecServer(LanguageServer):
     def __init__(self) -> None:
@@ -235,6 +256,16 @@ class ApispecServer(LanguageServer):
             self.window_show_message(
                 types.ShowMessageParams(type=types.MessageType.Warning, message=problem)
             )
+
+    def skipped(self, reason: str) -> None:
+        """Input the transport could not read as a message (apispec.lsp.framing): one line in
+        the log and in the client's output, then the next message is read."""
+        log.warning("skipped %s", reason)
+        self.window_log_message(
+            types.LogMessageParams(
+                type=types.MessageType.Warning, message=f"apispec: skipped {reason}"
+            )
+        )
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Errors of the transport or of a notification handler go to the log, in one line.
@@ -495,11 +526,14 @@ class ApispecServer(LanguageServer):
                 del self.pending[doc.uri]
 
     def forget(self, uri: str) -> None:
+        """A document closed: nothing of it is kept (its result, its timing, the lint
+        thread's memo of its first pass, dropped after any lint of it still running)."""
         waiting = self.pending.pop(uri, None)
         if waiting is not None:
             waiting.cancel()
         self.results.pop(uri, None)
         self.started.pop(uri, None)
+        self.lint_pool.submit(self.analyzer.drop, uri)
         self.touched()
         if self.push:
             self.text_document_publish_diagnostics(

@@ -481,7 +481,8 @@ def side_data(registry: Registry, seed: int, tree: Tree, enabled: Iterable[str])
             for i, name in enumerate(templates)
         ],
     )
-    containers = [r["id"] for r in tree.records.values() if tree.level(r) in (1, 2, 3)]
+    # a tree of the root group alone (`--data` of `[]`) has one container: the root
+    containers = [r["id"] for r in tree.records.values() if tree.level(r) in (1, 2, 3)] or ["0"]
     jobs = [
         {
             "id": str(i + 1),

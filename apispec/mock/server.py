@@ -33,8 +33,11 @@ def _server(state: MockState, quiet: bool = True) -> uvicorn.Server:
             state.close()
             await super().shutdown(sockets)
 
+    from apispec.mock.http import MockHttp
+
     config = uvicorn.Config(
         create_app(state=state),
+        http=MockHttp,  # the spec's error body for unparsable requests, a header deadline
         log_level="warning" if quiet else "info",
         access_log=False,
         lifespan="off",

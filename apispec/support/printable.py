@@ -55,6 +55,12 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+def shortened(text: str, limit: int = 40) -> str:
+    """`text` quoted for a message, cut to `limit` characters (a value a fuzzer made 5,000
+    characters long would otherwise fill the one-line message)."""
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
 def unicode_safe(text: str) -> str:
     """`text` with lone surrogates escaped, so that it encodes as UTF-8 and as strict JSON."""
     if text.isascii():

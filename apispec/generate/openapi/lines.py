@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from apispec.support.exceptions import UsageError
-from apispec.support.inputs import check_depth, read_input, too_deep
+from apispec.support.inputs import check_parsed, parse_json, read_input, too_deep
 from apispec.support.yaml_load import GuardedSafeLoader, LimitError, compose
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
@@ -204,12 +204,12 @@ def parse_document(path: Path, raw: bytes) -> LocatedDocument:
     if path.suffix.lower() == ".json":
         # YAML would accept broken JSON (`{"a": }` is a null), so JSON files parse strictly
         try:
-            data = json.loads(text)
+            data = parse_json(text)
         except json.JSONDecodeError as exc:
             raise UsageError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
         except RecursionError:
             raise too_deep(str(path)) from None
-        check_depth(data, str(path))
+        check_parsed(data, str(path))
         try:
             root = _compose(text)[0]
         except yaml.YAMLError:  # valid JSON that YAML 1.1 rejects: no line numbers then

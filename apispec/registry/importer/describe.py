@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from apispec.registry.importer.refs import Resolver, Where
 from apispec.registry.importer.sources import SourceError
 from apispec.registry.releases import Release, ReleaseSyntaxError, parse_release
+from apispec.support.printable import shortened
 
 if TYPE_CHECKING:
     from apispec.registry.model import Registry
@@ -36,7 +37,9 @@ API_PREFIX = "/api/v2"
 _SEGMENT = re.compile(r"[a-z0-9-]+")
 _PARAM = re.compile(r"\{([^{}]+)\}")
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_VERSION = re.compile(r"(\d+)\.(\d+|x)\.(\d+|\d*x+)(?:[.+-][0-9A-Za-z.+-]*)?")
+_VERSION = re.compile(
+    r"([0-9]{1,9})\.([0-9]{1,9}|x)\.([0-9]{1,9}|[0-9]{0,9}x{1,9})(?:[.+-][0-9A-Za-z.+-]*)?"
+)
 _EXPERIMENTAL_WORDS = frozenset({"experimental", "alpha", "beta", "draft", "preview", "unstable"})
 _STABILITY_KEYS = ("x-maturity", "x-stability-level", "x-stability")
 LIFECYCLE_KEYS = {
@@ -97,8 +100,8 @@ def release_of(version: Any, given: str | None, shown: str) -> Release:
     match = _VERSION.fullmatch(str(version).strip()) if version is not None else None
     if match is None:
         raise SourceError(
-            f"{shown}: info.version {version!r} is not a release (MAJOR.MINOR.BUILD such as "
-            "25.1.104); pass --release R"
+            f"{shown}: info.version {shortened(str(version))} is not a release "
+            "(MAJOR.MINOR.BUILD such as 25.1.104); pass --release R"
         )
     try:
         return parse_release(".".join(match.groups()))

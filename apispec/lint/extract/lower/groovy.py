@@ -180,7 +180,14 @@ class GroovyLowering(JavaLowering):
             if name is None:
                 return None
             start, end = self.span(node)
-            return Function(node.id, self.text(name), start, end, lambda: self._signature(node))
+            return Function(
+                node.id,
+                self.text(name),
+                start,
+                end,
+                lambda: self._signature(node),
+                lambda: [self.lazy(n) for n in self.returned(node)],
+            )
         return super().function(node)
 
     # -- literals' places -------------------------------------------------------------

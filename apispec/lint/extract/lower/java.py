@@ -301,7 +301,9 @@ class JavaLowering(Lowering):
     def function(self, node: Node) -> Function | None:
         start, end = self.span(node)
         if node.type == "lambda_expression":
-            return Function(node.id, "", start, end, lambda: self._lambda(node))
+            return Function(
+                node.id, "", start, end, lambda: self._lambda(node), lambda: self._gives(node)
+            )
         if node.type in ("constructor_declaration", "compact_constructor_declaration"):
             return Function(node.id, CONSTRUCTOR, start, end, lambda: self._signature(node))
         name = node.child_by_field_name("name")
@@ -311,10 +313,16 @@ class JavaLowering(Lowering):
             c.type == "modifiers" and "private" in self.text(c) for c in node.children
         )
         return Function(
-            node.id, self.text(name), start, end, lambda: self._signature(node), exported=exported
+            node.id,
+            self.text(name),
+            start,
+            end,
+            lambda: self._signature(node),
+            lambda: [self.lazy(n) for n in self.returned(node)],
+            exported=exported,
         )
 
-    def _lambda(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+    def _lambda(self, node: Node) -> tuple[Params, dict[str, str]]:
         params: Params = []
         parameters = node.child_by_field_name("parameters")
         if parameters is not None:
@@ -327,14 +335,18 @@ class JavaLowering(Lowering):
                     )
                     if name is not None:
                         params.append((self.text(name), "", None))
+        return params, {}
+
+    def _gives(self, node: Node) -> list[Callable[[], Expr]]:
+        """What a lambda returns: its expression body, or its block's `return`s."""
         body = node.child_by_field_name("body")
         if body is None:
-            return params, {}, []
+            return []
         if body.type == "block":
-            return params, {}, [self.lazy(n) for n in self.returned(node)]
-        return params, {}, [self.lazy(body)]
+            return [self.lazy(n) for n in self.returned(node)]
+        return [self.lazy(body)]
 
-    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+    def _signature(self, node: Node) -> tuple[Params, dict[str, str]]:
         params: Params = []
         types: dict[str, str] = {}
         parameters = node.child_by_field_name("parameters")
@@ -360,7 +372,7 @@ class JavaLowering(Lowering):
                 written = nodes.written_type(self, type_node)
                 if written and written.rsplit(".", 1)[-1] not in nodes.VALUE_TYPES:
                     types[self.text(name)] = written
-        return params, types, [self.lazy(n) for n in self.returned(node)]
+        return params, types
 
     # -- statements -----------------------------------------------------------------------
 

@@ -330,9 +330,11 @@ class KotlinLowering(Lowering):
         start, end = self.span(node)
         kind = node.type
         if kind == "lambda_literal":
-            return Function(node.id, "", start, end, lambda: self._lambda(node))
+            return Function(
+                node.id, "", start, end, lambda: self._lambda(node), lambda: self._last(node)
+            )
         if kind in ("class_declaration", "secondary_constructor"):
-            return Function(node.id, CONSTRUCTOR, start, end, lambda: self._signature(node))
+            return Function(node.id, CONSTRUCTOR, start, end, lambda: nodes.parameters(self, node))
         name = node.child_by_field_name("name")
         exported = not nodes.private(self, node)
         return Function(
@@ -340,24 +342,26 @@ class KotlinLowering(Lowering):
             self.text(name) if name is not None else "",
             start,
             end,
-            lambda: self._signature(node),
+            lambda: nodes.parameters(self, node),
+            lambda: self._gives(node),
             exported=exported,
         )
 
-    def _lambda(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
-        params: Params = [(name, "", None) for name, _, _ in self.targets(node)]
-        body = [c for c in nodes.named(node) if c.type != "lambda_parameters"]
-        return params, {}, [self.lazy(body[-1])] if body else []
+    def _lambda(self, node: Node) -> tuple[Params, dict[str, str]]:
+        return [(name, "", None) for name, _, _ in self.targets(node)], {}
 
-    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
-        params, types = nodes.parameters(self, node)
-        if node.type == "class_declaration":
-            return params, types, []
+    def _last(self, node: Node) -> list[Callable[[], Expr]]:
+        """A lambda's value: its last expression."""
+        body = [c for c in nodes.named(node) if c.type != "lambda_parameters"]
+        return [self.lazy(body[-1])] if body else []
+
+    def _gives(self, node: Node) -> list[Callable[[], Expr]]:
+        """What a function returns: its `= expression` body, or its `return`s."""
         body = next((c for c in node.named_children if c.type == "function_body"), None)
         if body is not None and any(c.type == "=" for c in body.children):
             inner = nodes.named(body)
-            return params, types, [self.lazy(inner[0])] if inner else []
-        return params, types, [self.lazy(n) for n in self.returned(node)]
+            return [self.lazy(inner[0])] if inner else []
+        return [self.lazy(n) for n in self.returned(node)]
 
     # -- statements -----------------------------------------------------------------------
 
