@@ -32,6 +32,7 @@ from apispec.lint.extract.ir import (
 from apispec.lint.extract.request import Request
 
 if TYPE_CHECKING:
+    from apispec.lint.extract.lower import FileModel
     from apispec.lint.extract.values import Resolver
     from apispec.lint.knowledge import Knowledge, Link
 
@@ -266,6 +267,29 @@ def apply(request: Request, built: ObjV, knowledge: Knowledge) -> None:
     headers = built.field("headers")
     if headers is not None:
         request.headers = headers
+
+
+def bound(
+    request: Request, call: CallE, model: FileModel, resolver: Resolver, knowledge: Knowledge
+) -> None:
+    """A declarative client's request: the base and headers of the builder its interface
+    is bound by (`Feign.builder().requestInterceptor(...).target(Api.class, url)`)."""
+    owner = model.class_at(call.start)
+    if owner is None:
+        return
+    named = re.compile(rf"{re.escape(owner)}(?:\.class|::class(?:\.java)?)")
+    text = model.parsed.text
+    for binder in model.calls:
+        if binder.callee not in knowledge.binders or not any(
+            named.fullmatch(text[a.value.start : a.value.end]) for a in binder.args
+        ):
+            continue
+        top = model.chain(binder)
+        ctx = Ctx(binder.start, model.function_at(binder.start))
+        for option in options(resolver.value(top if top is not None else binder, ctx)):
+            if isinstance(option, ObjV) and option.kind == "client":
+                apply(request, option, knowledge)
+                return
 
 
 def request_line(url: Value) -> tuple[str | None, Value]:

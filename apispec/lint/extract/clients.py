@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 from apispec.lint.extract import builders, formats
 from apispec.lint.extract.build import texts
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
+from apispec.lint.extract.headers import object_headers
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
     CallE,
-    Entry,
     Function,
     Hole,
     Lit,
@@ -436,7 +436,7 @@ class Requests:
         if headers is None:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
-            headers = self._object_headers(call, ctx)
+            headers = object_headers(self.model, self.resolver, self.knowledge, call)
         if query is None and held_query is not None:
             query = held_query
         request = Request(call, url, method, base, join, query, headers, "client")
@@ -446,7 +446,7 @@ class Requests:
             request.chain = True
             self._chained(request, call, ctx)
         if row.declared:
-            self._bound(request, call)
+            builders.bound(request, call, self.model, self.resolver, self.knowledge)
         if row.configure:  # `client.get("x") { parameter("filter", f) }`
             given: tuple[tuple[str, Value], ...] = (
                 (("url", url),) if url_arg is not None and texts(url) else ()
@@ -482,7 +482,7 @@ class Requests:
         top = self.model.chain(call)
         made = top if top is not None else call
         value = self.resolver.value(made, ctx)
-        holder = self._assigned_to(made) if isinstance(made, CallE) else None
+        holder = self.model.holder(made.node_id) if isinstance(made, CallE) else None
         function = ctx.function
         if holder and "." not in holder and function is not None and call.start < function.end:
             # the builder held in a variable: the links its statements call on it after
@@ -495,95 +495,6 @@ class Requests:
             if isinstance(option, ObjV) and option.kind == "client":
                 builders.apply(request, option, self.knowledge)
                 return
-
-    def _bound(self, request: Request, call: CallE) -> None:
-        """A declarative client's request: the base and headers of the builder its interface
-        is bound by (`Feign.builder().requestInterceptor(...).target(Api.class, url)`)."""
-        owner = self.model.class_at(call.start)
-        if owner is None:
-            return
-        named = re.compile(rf"{re.escape(owner)}(?:\.class|::class(?:\.java)?)")
-        text = self.model.parsed.text
-        for binder in self.model.calls:
-            if binder.callee not in self.knowledge.binders or not any(
-                named.fullmatch(text[a.value.start : a.value.end]) for a in binder.args
-            ):
-                continue
-            top = self.model.chain(binder)
-            ctx = Ctx(binder.start, self.model.function_at(binder.start))
-            for option in options(self.resolver.value(top if top is not None else binder, ctx)):
-                if isinstance(option, ObjV) and option.kind == "client":
-                    builders.apply(request, option, self.knowledge)
-                    return
-
-    def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
-        """Headers set on the object a call is made on, or on the request object it makes.
-
-        `session.headers["Authorization"] = ...`, `session.headers.update({...})` and
-        `req.add_header("Authorization", ...)` (after `req = Request(url)`) belong to the
-        requests made through that object.
-        """
-        names: list[str] = []
-        text = self.model.parsed.text
-        if call.receiver is not None:
-            names.append(text[call.receiver.start : call.receiver.end])
-        holder = self._assigned_to(call)
-        if holder:
-            names.append(holder)
-        entries: list[Entry] = []
-        for name in names:
-            for assign in self.model.assigns.get(name + ".headers", ()):
-                if assign.item is None:
-                    continue
-                inner = Ctx(assign.start, self.model.function_at(assign.start))
-                key = self.resolver.literal(assign.item, inner)
-                value = self.resolver.value(assign.value, inner)
-                entries.append(
-                    Entry(
-                        key,
-                        assign.item.start,
-                        assign.item.end,
-                        value,
-                        (assign.value.start, assign.value.end),
-                    )
-                )
-            for setter in self._header_setters(name):
-                inner = Ctx(setter.start, self.model.function_at(setter.start))
-                positional = [a for a in setter.args if a.name is None and not a.spread]
-                if len(positional) >= 2:
-                    key = self.resolver.literal(positional[0].value, inner)
-                    value = self.resolver.value(positional[1].value, inner)
-                    written = (positional[1].value.start, positional[1].value.end)
-                    entries.append(
-                        Entry(
-                            key, positional[0].value.start, positional[0].value.end, value, written
-                        )
-                    )
-                elif len(positional) == 1:
-                    found = self.resolver.value(positional[0].value, inner)
-                    if isinstance(found, MapV):
-                        entries.extend(found.entries)
-        return MapV(tuple(entries)) if entries else None
-
-    def _assigned_to(self, call: CallE) -> str | None:
-        """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
-        for key, assigns in self.model.assigns.items():
-            for assign in assigns:
-                if isinstance(assign.value, CallE) and assign.value.node_id == call.node_id:
-                    return key
-        return None
-
-    def _header_setters(self, name: str) -> list[CallE]:
-        text = self.model.parsed.text
-        found = []
-        for call in self.model.calls:
-            receiver = call.receiver
-            if receiver is None or call.callee not in self.knowledge.header_setters:
-                continue
-            written = text[receiver.start : receiver.end]
-            if written == name or written == name + ".headers":
-                found.append(call)
-        return found
 
     def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
         arg = argument(call.args, place)

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Query
 
 
+# expressions that only wrap the value they hold (a cast, brackets)
+_WRAPPERS = frozenset({"cast_expression", "parenthesized_expression", "as_expression"})
+
+
 class Assign:
     """One assignment: `key = value` (or `key[item] = value`, `key += value`).
 
@@ -159,6 +163,7 @@ class FileModel:
     _chains: dict[int, Expr | None] = field(default_factory=dict)
     _by_id: dict[int, Function] = field(default_factory=dict)
     _by_function: dict[int, list[CallE]] | None = None
+    _holders: dict[int, str] | None = None
 
     def calls_in(self, function: Function) -> list[CallE]:
         """The calls in a function's own body (not in functions nested inside it), in order."""
@@ -169,6 +174,20 @@ class FileModel:
                 if owner is not None:
                     self._by_function.setdefault(owner.node_id, []).append(call)
         return self._by_function.get(function.node_id, [])
+
+    def holder(self, node_id: int) -> str | None:
+        """The name the value of node `node_id` is assigned to (`req = Request(url)`, also
+        through a cast or brackets), read from the tree: no assignment is lowered for it."""
+        if self._holders is None:
+            self._holders = {}
+            for key, assigns in self.assigns.items():
+                for assign in assigns:
+                    node: Node | None = assign.value_node
+                    while node is not None and node.type in _WRAPPERS and node.named_children:
+                        node = node.named_children[-1]
+                    if node is not None:
+                        self._holders.setdefault(node.id, key)
+        return self._holders.get(node_id)
 
     def function_by_id(self, node_id: int) -> Function | None:
         if not self._by_id and self.functions:
