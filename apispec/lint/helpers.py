@@ -62,46 +62,46 @@ class Helper(NamedTuple):
 
 
 class HelperTable:
-    """Helpers by lower-case name; a name defined twice keeps the stronger definition for
-    `get`, and every definition of a language for `every` (methods of several classes
-    share names: `get`, `send`; a call uses the one in scope)."""
+    """Helpers by lower-case name; a name defined twice keeps the stronger definition."""
 
-    __slots__ = ("by_name", "definitions")
+    __slots__ = ("by_name", "every")
 
     def __init__(self, helpers: Iterable[Helper] = ()) -> None:
         self.by_name: dict[str, Helper] = {}
-        self.definitions: dict[str, list[Helper]] = {}
+        # every definition of a name (the tree path picks the one in scope at a call)
+        self.every: dict[str, list[Helper]] = {}
         for helper in helpers:
             self.add(helper)
 
     def add(self, helper: Helper) -> None:
         key = helper.name.lower()
+        self.every.setdefault(key, []).append(helper)
         known = self.by_name.get(key)
         if known is None or (helper.strong and not known.strong):
             self.by_name[key] = helper
         if helper.language != "*":
-            keyed = _keyed(key, helper.language)
-            known = self.by_name.get(keyed)
+            known = self.by_name.get(_keyed(key, helper.language))
             if known is None or (helper.strong and not known.strong):
-                self.by_name[keyed] = helper
-            self._define(keyed, helper)
-
-    def _define(self, keyed: str, helper: Helper) -> None:
-        defined = self.definitions.setdefault(keyed, [])
-        if helper not in defined:
-            defined.append(helper)
+                self.by_name[_keyed(key, helper.language)] = helper
 
     def merged(self, other: HelperTable | Iterable[Helper]) -> HelperTable:
         """This table with `other`'s helpers added; `other` wins for a name both define."""
         table = HelperTable()
         table.by_name = dict(self.by_name)
-        table.definitions = {k: list(v) for k, v in self.definitions.items()}
-        for helper in other.helpers if isinstance(other, HelperTable) else other:
+        table.every = {name: list(found) for name, found in self.every.items()}
+        added = (
+            [h for found in other.every.values() for h in found]
+            if isinstance(other, HelperTable)
+            else list(other)
+        )
+        for helper in added:
+            if helper not in table.every.get(helper.name.lower(), ()):
+                table.every.setdefault(helper.name.lower(), []).append(helper)
+        for helper in added:
             key = helper.name.lower()
             table.by_name[key] = helper
             if helper.language != "*":
                 table.by_name[_keyed(key, helper.language)] = helper
-                table._define(_keyed(key, helper.language), helper)
         return table
 
     def get(self, name: str, language: str) -> Helper | None:
@@ -113,17 +113,26 @@ class HelperTable:
         found = self.by_name.get(key)
         return found if found is not None and found.language == "*" else None
 
-    def every(self, name: str, language: str) -> list[Helper]:
-        """Every definition of `name` a file in `language` may call, the strongest first."""
-        found = self.get(name, language)
-        defined = self.definitions.get(_keyed(name.lower(), language), [])
-        return ([found] if found is not None else []) + [h for h in defined if h is not found]
+    def named(self, name: str, language: str) -> list[Helper]:
+        """Every helper called `name` a file in `language` may call, each definition apart
+        (a `get` of one class and a `get` of another module are two wrappers), the one
+        `get` picks first; a language of the same family counts as the file's own."""
+        family = _FAMILIES.get(language, language)
+        found = [
+            h
+            for h in self.every.get(name.lower(), ())
+            if h.language == "*" or _FAMILIES.get(h.language, h.language) == family
+        ]
+        first = self.get(name, language)
+        return ([first] if first is not None else []) + [h for h in found if h is not first]
 
     @property
     def helpers(self) -> list[Helper]:
-        """Each helper once (a name defined in several languages or classes: each)."""
-        every = [*self.by_name.values(), *(h for v in self.definitions.values() for h in v)]
-        return list({id(h): h for h in every}.values())
+        """Each helper once (every definition of a name)."""
+        found = {id(h): h for h in self.by_name.values()}
+        for every in self.every.values():
+            found.update((id(h), h) for h in every)
+        return list(found.values())
 
     def names_in(self, text_lower: str) -> frozenset[str]:
         """The helper names that appear in a text (given in lower case)."""

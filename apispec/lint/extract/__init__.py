@@ -33,7 +33,7 @@ __all__ = [
     "might_reference",
 ]
 
-TREE: frozenset[str] = frozenset({"python", "java", "kotlin", "groovy"})
+TREE: frozenset[str] = frozenset({"python", "csharp", "java", "kotlin", "groovy"})
 
 
 def _tree_languages() -> frozenset[str]:

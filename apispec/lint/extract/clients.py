@@ -15,7 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders, formats
+from apispec.lint.extract import builders, formats, setters
 from apispec.lint.extract.build import texts
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
 from apispec.lint.extract.headers import object_headers
@@ -40,7 +40,7 @@ from apispec.lint.extract.ir import (
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
 from apispec.lint.helpers import HelperTable
-from apispec.lint.knowledge import VERBS, Client
+from apispec.lint.knowledge import RECEIVER, VERBS, Client
 
 if TYPE_CHECKING:
     from apispec.lint.extract.lower import FileModel, Loop
@@ -83,6 +83,7 @@ class Requests:
         self._loops: list[list[Loop]] | None = None  # one list per `for`, in order
         self._loop_starts: list[int] = []
         self._loop_parent: list[int] = []
+        self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -101,9 +102,9 @@ class Requests:
             if owners is not None and len(owners) == 1:
                 found.setdefault(receiver.name, (next(iter(owners)), ""))
                 continue
-            helper = self.helpers.get(call.callee, self.model.language) if self.helpers else None
-            if helper is not None and helper.owner:
-                found.setdefault(receiver.name, (helper.owner, helper.module))
+            owned = [h for h in self.helpers.named(call.callee, self.model.language) if h.owner]
+            if len({h.owner for h in owned}) == 1:
+                found.setdefault(receiver.name, (owned[0].owner, owned[0].module))
         return found
 
     def all(self) -> list[Request]:
@@ -151,16 +152,16 @@ class Requests:
             or name in self.knowledge.default_imports
         ):
             return False
-        if self.knowledge.declared_types and name[:1].isupper():
+        if self.knowledge.types_by_name and name[:1].isupper():
             return False  # a class of the file's package (`MonitorClient.fromEnvironment()`)
-        owner = model.class_at(call.start)
-        if owner is not None and any(
-            f"@{cls}.{name}" in model.assigns for cls in self.resolver.lineage(owner)
-        ):
-            return False  # a field read by its bare name (Java's `rest.getForObject(...)`)
         if function is not None and any(p[0] == name for p in function.params):
             return name not in function.types
-        return True
+        # a field read by its bare name, of this class or one it extends (C#, Java's
+        # `rest.getForObject(...)`)
+        owner = model.class_at(call.start)
+        return owner is None or not any(
+            f"@{cls}.{name}" in model.assigns for cls in self.resolver.lineage(owner)
+        )
 
     def _senders(self) -> set[str]:
         """Callee names a request can be made through: rows, the file's functions, wrappers
@@ -190,7 +191,9 @@ class Requests:
             return [()]  # the call names none of the loop's variables
         self.resolver.fresh()
         iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
-        items = self.resolver.elements(iterable, Ctx(group[0].start, function), 0)
+        items = self.resolver.elements(
+            iterable, Ctx(group[0].start, function), 0, any(loop.unpack >= 0 for loop in group)
+        )
         if not items or len(items) > 12:
             return [()]
         return [
@@ -271,7 +274,7 @@ class Requests:
         if receiver is None and call.receiver is None and self.knowledge.implicit_this:
             owner = self.model.class_at(call.start)  # `get(path)`: a method of this class's
             receiver = ObjV("instance", owner) if owner is not None else None
-        for helper in self.helpers.every(call.callee, self.model.language) if self.helpers else ():
+        for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
             if any(
                 in_scope(helper, call, option, self.model.imports, self.package)
                 for option in self._lineage(receiver)
@@ -388,7 +391,10 @@ class Requests:
                     factory = next(
                         (f for f in knowledge.factories.values() if f.name == option.name), None
                     )
-                    return row, option.field("base"), factory.join if factory else "slash", option
+                    base = option.field("base")
+                    if base is None and factory is not None and factory.base[1]:
+                        base = setters.set_later(self, call, factory.base[1])
+                    return row, base, factory.join if factory else "slash", option
             if isinstance(option, ObjV) and option.kind == "module":
                 row = knowledge.client(option.name, call.callee)
                 if row is not None:
@@ -399,8 +405,16 @@ class Requests:
             row = knowledge.client(on, callee)
             if row is not None:
                 return row, None, "slash", None
-        elif call.receiver is None:  # a step or function called bare (`httpRequest url: u`)
+        elif call.receiver is None:  # a function or constructor called bare
             row = knowledge.client("", call.callee)
+            if row is not None:
+                return row, None, "slash", None
+        if receiver is not None and any(setters.names_text(o) for o in options(receiver)):
+            row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
+            if row is not None:
+                return row, None, "slash", None
+        if receiver is not None and all(_unknown(o) for o in options(receiver)):
+            row = knowledge.client("object:*", call.callee)  # a client made elsewhere
             if row is not None:
                 return row, None, "slash", None
         return None, None, "slash", None
@@ -421,6 +435,8 @@ class Requests:
             if url_arg is not None
             else Text((Hole("", call.start, call.start),))
         )
+        if row.url == RECEIVER and call.receiver is not None:
+            url = resolver.value(call.receiver, ctx)
         if row.template >= 0:  # `getForObject("/x/{id}?f={f}", T.class, id, f)`
             url = formats.uri_template(resolver, url, call.args[row.template :], ctx)
         held, held_query = builders.url_and_query(url)  # a URL object: its text and query
@@ -439,6 +455,11 @@ class Requests:
             headers = object_headers(self.model, self.resolver, self.knowledge, call)
         if query is None and held_query is not None:
             query = held_query
+        built_query, built_headers = setters.built(self, call, ctx)
+        if query is None and built_query is not None:
+            query = built_query
+        if headers is None and built_headers is not None:
+            headers = built_headers
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
         request.query_keyword = row.query[1]
@@ -515,6 +536,11 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
+
+
+def _unknown(value: Value) -> bool:
+    """A value the file says nothing of (an object handed in or made elsewhere)."""
+    return isinstance(value, Text) and not any(isinstance(p, Lit) for p in value.pieces)
 
 
 def _may_depend(request: Request, function: Function) -> bool:

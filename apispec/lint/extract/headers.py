@@ -57,12 +57,13 @@ def object_headers(
 
 def _setters(model: FileModel, knowledge: Knowledge, name: str) -> list[CallE]:
     text = model.parsed.text
+    holders = {f"{name}.{h}".lower() for h in knowledge.header_holders}
     found = []
     for call in model.calls:
         receiver = call.receiver
         if receiver is None or call.callee not in knowledge.header_setters:
             continue
-        written = text[receiver.start : receiver.end]
-        if written == name or written == name + ".headers":
+        written = text[receiver.start : receiver.end].lower()
+        if written == name.lower() or written in holders:
             found.append(call)
     return found

@@ -38,12 +38,18 @@ from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Span
 
 _VERB = re.compile(r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.I)
-_PATTERN = re.compile(r"[*^$()\[\]]|/:[A-Za-z]|\s")
+_PATTERN = re.compile(r"[*^$()\[\]\"]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python", "java": "java", "kotlin": "kotlin", "groovy": "groovy"}
+GRAMMAR_OF = {
+    "python": "python",
+    "csharp": "csharp",
+    "java": "java",
+    "kotlin": "kotlin",
+    "groovy": "groovy",
+}
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {}
 
@@ -95,6 +101,10 @@ def extract_tree(
         for loc in _locations(request):
             found.append(Found(request, loc, request.method, request.call.callee))
             used.update(loc.flat.offsets)
+        for url in texts(request.url):  # taken even where the client's join leaves the API
+            used.update(
+                p.offset(i) for p in url.pieces if isinstance(p, Lit) for i in range(len(p.text))
+            )
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(evidence_text if evidence_text is not None else text, known)
     for item in found:
@@ -128,6 +138,9 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.route_callees)
     names.update(rows.binders)
     names.update(rows.link_names)  # a builder's links written as statements of a block
+    names.update(rows.query_setters)
+    names.update(rows.auth_setters)
+    names.update(rows.constructors)  # a constructor chained to another (`: this(...)`)
     names.update(VERBS)
     names.add("request")
     if helpers:

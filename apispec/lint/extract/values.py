@@ -274,6 +274,9 @@ class Resolver:
                 (Hole(self.model.parsed.text[expr.start : expr.end], expr.start, expr.end, env),)
             )
         dotted = self.model.parsed.text[expr.start : expr.end]
+        constant = self.knowledge.constants.get(dotted) if self.knowledge.constants else None
+        if constant is not None:  # `HttpMethod.Patch`: the text the library constant names
+            return Text((Lit(constant, expr.start),))
         if dotted in self.model.assigns:
             found = names.assigned_before(self, dotted, ctx, depth)
             if found is not None:
@@ -384,7 +387,7 @@ class Resolver:
             return returned
         receiver = call.receiver
         if (
-            self.knowledge.declared_types
+            self.knowledge.types_by_name
             and isinstance(receiver, Name)
             and receiver.name[:1].isupper()
             and receiver.name not in self.model.assigns
@@ -494,7 +497,8 @@ class Resolver:
             plain = [f for f in candidates if f.owner is None]
             if plain or not self.knowledge.implicit_this:
                 return plain[0] if plain else None
-            owner = self.model.class_at(call.start)  # `send(req)`: a method of this class
+            # `send(req)`: a method of the class around the call, called without `this.`
+            owner = self.model.class_at(call.start)
             return self._method_of(owner, candidates)
         if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
             return self._method_of(self.model.class_at(call.start), candidates)
@@ -568,5 +572,5 @@ class Resolver:
     def typed(self, written: str | None) -> ObjV | None:
         return names.typed(self, written)
 
-    def elements(self, iterable: Value, ctx: Ctx, depth: int) -> list[Value]:
-        return names.elements(self, iterable, ctx, depth)
+    def elements(self, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False) -> list[Value]:
+        return names.elements(self, iterable, ctx, depth, pairs)

@@ -22,6 +22,8 @@ from apispec.lint.extract.ir import Arg, CallE, Expr, argument
 
 Place = tuple[int, str]
 NOWHERE: Place = (-1, "")
+# the object a method is called on (Flurl's `"https://...".GetJsonAsync<T>()`)
+RECEIVER: Place = (-2, "")
 VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
 
 
@@ -57,7 +59,9 @@ class Client:
     """A call that sends a request.
 
     `on` is what the callee is called on: a module (`requests`), a client object kind
-    (`object:httpx`), or "" for a function imported or called bare. `method` is
+    (`object:httpx`), `object:*` for an object of unknown class (a method name no other
+    library shares: HttpClient's `GetFromJsonAsync`), `text` for a URL the verb is called
+    on (Flurl), or "" for a function imported or called bare. `method` is
     "callee" (the callee's name is the verb), "prefix" (the verb it starts with:
     `getForObject`, `PostMapping`), "line" (the URL argument is a request line, `GET
     /x`), a fixed verb, or an argument place.
@@ -153,11 +157,6 @@ class Knowledge:
     route_marks: frozenset[str] = frozenset()
     client_marks: frozenset[str] = frozenset()
     server_marks: frozenset[str] = frozenset()
-    # a declared type names a class even when the file does not import it (a class of
-    # the same package), as in Java and Kotlin
-    declared_types: bool = False
-    # a method of the class is called without its object (`send(req)` in Java)
-    implicit_this: bool = False
     # "directory": the files of one directory share one package (Kotlin's, Java's), so a
     # function of a sibling file is called without an import; "file": each file its own
     scope: str = "file"
@@ -168,6 +167,23 @@ class Knowledge:
     # `HttpRequest`): local name -> what it names, where the file neither imports nor
     # assigns the name itself
     default_imports: dict[str, str] = field(default_factory=dict)
+    # the properties that hold an object's headers (`headers`, .NET's `DefaultRequestHeaders`):
+    # a setter called on one sets the object's headers
+    header_holders: tuple[str, ...] = ("headers",)
+    # calls that add a query entry to the request object they are called on, chained on it
+    # or on the name it is held by (RestSharp's `request.AddQueryParameter(k, v)`)
+    query_setters: frozenset[str] = frozenset()
+    # calls on a request that set its Authorization from a token, by scheme
+    # (Flurl's `.WithOAuthBearerToken(t)` -> `Bearer t`)
+    auth_setters: dict[str, str] = field(default_factory=dict)
+    # library constants that name a text (`HttpMethod.Patch` -> PATCH), as written or qualified
+    constants: dict[str, str] = field(default_factory=dict)
+    # a declared type is a class by its own name, wherever it is defined (C#'s namespaces
+    # bring every type of a namespace into scope, Java's and Kotlin's a package's; no
+    # import names it)
+    types_by_name: bool = False
+    # a method of the class is called without `this.` (C#, Java): a bare call may be one
+    implicit_this: bool = False
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
     _links: dict[tuple[str, str], Link] = field(default_factory=dict)
 

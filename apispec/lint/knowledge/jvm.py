@@ -365,7 +365,7 @@ def rows(
         | frozenset(v.title() for v in _UPPER),
         client_marks=frozenset({"FeignClient", "RegisterRestClient", "Client", "HttpExchange"}),
         server_marks=frozenset({"RestController", "Controller"}),
-        declared_types=True,
+        types_by_name=True,
         implicit_this=True,
         scope="directory",
     )
