@@ -28,15 +28,19 @@ from apispec.lint.extract.ir import (
     Piece,
     Text,
     Value,
+    argument,
 )
 from apispec.lint.extract.request import Request
+from apispec.lint.knowledge import VERBS
 
 if TYPE_CHECKING:
     from apispec.lint.extract.lower import FileModel
     from apispec.lint.extract.values import Resolver
-    from apispec.lint.knowledge import Knowledge, Link
+    from apispec.lint.knowledge import Client, Knowledge, Link
 
 _VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
+_VERBS_ALL = frozenset(VERBS)
+_PREFIX = re.compile(r"(?i:(get|post|put|patch|delete|head|options))(?![a-z])")
 _LINE = re.compile(r"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+")
 
 
@@ -305,6 +309,22 @@ def request_line(url: Value) -> tuple[str | None, Value]:
         rest = Lit(first.text[m.end() :], first.offset(m.end()), offsets)
         return m.group(1), Text((rest, *option.pieces[1:]))
     return None, url
+
+
+def method_of(resolver: Resolver, call: CallE, row: Client, ctx: Ctx) -> str | None:
+    """The method a client row's call sends: its callee's name, the verb the name starts
+    with, an argument, or the row's fixed verb (None for a request line: it says)."""
+    if row.method == "callee":
+        return call.callee.upper() if call.callee.lower() in _VERBS_ALL else None
+    if row.method == "prefix":  # `getForObject`, `PostMapping`
+        m = _PREFIX.match(call.callee)
+        return m.group(1).upper() if m else None
+    if isinstance(row.method, tuple):
+        arg = argument(call.args, row.method)
+        if arg is None:
+            return None
+        return verb_of(resolver.value(arg.value, ctx))
+    return None if row.method == "line" else row.method
 
 
 def verb_of(value: Value) -> str | None:

@@ -48,7 +48,6 @@ if TYPE_CHECKING:
 
 _VERB_WORDS = frozenset(VERBS)
 _WORD = re.compile(r"[a-z_][a-z0-9_]*")
-_PREFIX = re.compile(r"(?i:(get|post|put|patch|delete|head|options))(?![a-z])")
 
 
 def _names_word(name: str, text: str) -> bool:
@@ -413,7 +412,7 @@ class Requests:
             row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
             if row is not None:
                 return row, None, "slash", None
-        if receiver is not None and all(_unknown(o) for o in options(receiver)):
+        if receiver is not None and all(setters.unknown(o) for o in options(receiver)):
             row = knowledge.client("object:*", call.callee)  # a client made elsewhere
             if row is not None:
                 return row, None, "slash", None
@@ -442,7 +441,7 @@ class Requests:
         held, held_query = builders.url_and_query(url)  # a URL object: its text and query
         if held is not None:
             url = held
-        method = self._method(call, row, ctx)
+        method = builders.method_of(resolver, call, row, ctx)
         if row.method == "line":
             method, url = builders.request_line(url)
         query = self._place(call, row.query, ctx)
@@ -484,19 +483,6 @@ class Requests:
                 request.headers = default_headers
         return request
 
-    def _method(self, call: CallE, row: Client, ctx: Ctx) -> str | None:
-        if row.method == "callee":
-            return call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
-        if row.method == "prefix":  # `getForObject`, `PostMapping`
-            m = _PREFIX.match(call.callee)
-            return m.group(1).upper() if m else None
-        if isinstance(row.method, tuple):
-            arg = argument(call.args, row.method)
-            if arg is None:
-                return None
-            return builders.verb_of(self.resolver.value(arg.value, ctx))
-        return None if row.method == "line" else row.method
-
     def _chained(self, request: Request, call: CallE, ctx: Ctx) -> None:
         """A request a builder chain makes: the object its last link returns says the
         URL, the method, the headers and the query (links before and after the call)."""
@@ -536,11 +522,6 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
-
-
-def _unknown(value: Value) -> bool:
-    """A value the file says nothing of (an object handed in or made elsewhere)."""
-    return isinstance(value, Text) and not any(isinstance(p, Lit) for p in value.pieces)
 
 
 def _may_depend(request: Request, function: Function) -> bool:
