@@ -138,6 +138,8 @@ class Requests:
         receiver = call.receiver
         if not isinstance(receiver, Name) or call.callee in self.model.by_name:
             return False
+        if any(h.language == "*" for h in self.helpers.named(call.callee, "*")):
+            return False  # a configured wrapper applies on any receiver of its name
         name = receiver.name
         model = self.model
         if (
