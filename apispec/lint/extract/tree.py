@@ -187,7 +187,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         call = _enclosing_call(model, literal)
         if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
             continue
-        method = _verb_of(call.callee) if call is not None else None
+        method = _verb_of(call.callee) if call is not None and _at_url(call, literal) else None
         sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
         for text in texts(value):
             loc = locate(text)
@@ -198,6 +198,13 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
                 continue  # a lone word is a path only as a request's argument
             found.append(Found(sent, loc, method, call.callee if call else ""))
     return found
+
+
+def _at_url(call: CallE, literal: Str) -> bool:
+    """Whether a literal stands where a verb-named call takes its URL: not in a later
+    positional argument (`paths.put("probes", "/experimental/probes")` stores a path)."""
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    return not any(a.value.start <= literal.start < a.value.end for a in positional[1:])
 
 
 def _enclosing_call(model: FileModel, literal: Str) -> CallE | None:
