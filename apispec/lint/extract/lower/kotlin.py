@@ -233,6 +233,8 @@ class KotlinLowering(Lowering):
                 return None
             setter = setter_name(self.text(parts[1]))
             return CallE(setter, self.expr(parts[0]), (Arg(self.expr(right)),), start, end, node.id)
+        if node.type == "binary_expression":  # `client.get<String>(url)`, misread
+            return self._typed_call(node, start, end)
         if not inner and nodes.held_by_lambda_call(node):
             return None  # `client.get("x")` of `client.get("x") { ... }`: the outer call
         function, arguments, lambdas = nodes.call_parts(node)
@@ -248,6 +250,21 @@ class KotlinLowering(Lowering):
             return args + tuple(Arg(self._function_value(n)) for n in lambdas)
 
         return CallE(name, receiver, None, start, end, node.id, lowered, new)
+
+    def _typed_call(self, node: Node, start: int, end: int) -> CallE | None:
+        """`client.get<String>(url)`: the grammar reads `(client.get < String) > (url)`;
+        the function is the navigation, the bracketed expression its one argument."""
+        compared, argument = node.named_children[0], node.named_children[-1]
+        function = compared.named_children[0] if compared.named_children else None
+        inside = argument.named_children
+        if function is None or len(inside) != 1:
+            return None
+        name = nodes.member_name(self, function)
+        receiver_node = nodes.receiver_of(function)
+        if not name or receiver_node is None:
+            return None
+        args = (Arg(self.expr(inside[0])),)
+        return CallE(name, self.expr(receiver_node), args, start, end, node.id)
 
     def _annotation(self, node: Node, start: int, end: int) -> CallE | None:
         if nodes.annotation_role(self, node) != "request":
@@ -277,6 +294,9 @@ class KotlinLowering(Lowering):
                 (c for c in node.named_children if c.type == "constructor_invocation"), None
             )
             return nodes.type_name(self, invocation) if invocation is not None else ""
+        if node.type == "binary_expression":  # `client.get<String>(url)`
+            compared = node.named_children[0]
+            return nodes.member_name(self, compared.named_children[0])
         if nodes.held_by_lambda_call(node):
             return ""
         function, _, _ = nodes.call_parts(node)

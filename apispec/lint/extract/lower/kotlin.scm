@@ -1,6 +1,9 @@
 ; Kotlin lowered to apispec's capture vocabulary (lower/__init__.py reads it).
 
 (call_expression) @call
+; `client.get<String>(url)` as the grammar reads it (a comparison): a call with type arguments
+(binary_expression
+  (binary_expression (navigation_expression) "<" (_)) ">" (parenthesized_expression)) @call
 ; an annotation with arguments: a declarative client's request, or a route (kotlin.py decides)
 (annotation (constructor_invocation)) @call
 ; `conn.requestMethod = "POST"`: a Java property set is its setter's call
