@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from apispec.lint.extract import builders, formats, setters
 from apispec.lint.extract.build import texts
-from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
+from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options, unknown
 from apispec.lint.extract.headers import object_headers
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
@@ -140,6 +140,8 @@ class Requests:
             return False
         if any(h.language == "*" for h in self.helpers.named(call.callee, "*")):
             return False  # a configured wrapper applies on any receiver of its name
+        if self.knowledge.client("object:*", call.callee) is not None:
+            return False  # so does a method name only one library has
         name = receiver.name
         model = self.model
         if (
@@ -414,7 +416,7 @@ class Requests:
             row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
             if row is not None:
                 return row, None, "slash", None
-        if receiver is not None and all(setters.unknown(o) for o in options(receiver)):
+        if receiver is not None and all(unknown(o) for o in options(receiver)):
             row = knowledge.client("object:*", call.callee)  # a client made elsewhere
             if row is not None:
                 return row, None, "slash", None

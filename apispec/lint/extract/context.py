@@ -99,3 +99,9 @@ def element(value: Value, index: int) -> Value:
     if isinstance(value, SeqV) and 0 <= index < len(value.items):
         return value.items[index]
     return value
+
+
+def unknown(value: Value) -> bool:
+    """A value the file says nothing of (an object handed in or made elsewhere): a text
+    of holes only."""
+    return isinstance(value, Text) and not any(isinstance(p, Lit) for p in value.pieces)

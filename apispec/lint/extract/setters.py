@@ -112,11 +112,6 @@ def names_text(value: Value) -> bool:
     )
 
 
-def unknown(value: Value) -> bool:
-    """A value the file says nothing of (an object handed in or made elsewhere)."""
-    return isinstance(value, Text) and not any(isinstance(p, Lit) for p in value.pieces)
-
-
 def written_names(written: str, self_names: frozenset[str]) -> list[str]:
     """A receiver as assignments key it: `this._http` is also `_http`."""
     found = [written]

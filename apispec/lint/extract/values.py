@@ -29,6 +29,7 @@ from apispec.lint.extract.context import (
     hint_of,
     key_span,
     options,
+    unknown,
 )
 from apispec.lint.extract.ir import (
     Arg,
@@ -406,13 +407,21 @@ class Resolver:
         ):
             return None
         found: list[Value] = []
-        for option in options(self.value(call.receiver, ctx, depth + 1)):
+        receiver = self.value(call.receiver, ctx, depth + 1)
+        for option in options(receiver):
             if isinstance(option, ObjV) and option.kind == "mock":
                 return option  # a test double's method (`server.expect(...)`): the double
             if isinstance(option, ObjV) and option.kind == "client":
                 link = self.knowledge.link(option.name, call.callee)
                 if link is not None:
                     found.append(builders.linked(self, option, link, call, ctx, depth))
+        if not found and all(unknown(o) for o in options(receiver)):
+            # `api.newBuilder().addPathSegment("x")` on an object the file says nothing
+            # of: a link only one kind of builder has says the kind, the object its URL
+            sole = self.knowledge.sole_builder(call.callee)
+            if sole is not None:
+                made = ObjV("client", sole.on.removeprefix("object:"), (("url", receiver),))
+                found.append(builders.linked(self, made, sole, call, ctx, depth))
         return alt(found) if found else None
 
     def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:

@@ -205,6 +205,15 @@ class Knowledge:
     def link_names(self) -> frozenset[str]:
         return frozenset(callee for _, callee in self._links)
 
+    def sole_builder(self, callee: str) -> Link | None:
+        """The link a method name is of, where only one kind of builder has it and it
+        builds the URL (`addPathSegment`: OkHttp's `HttpUrl.Builder`): an object the
+        file says nothing of, called with it, is a builder of that kind."""
+        found = [link for (_, name), link in self._links.items() if name == callee]
+        if len({link.on for link in found}) != 1 or found[0].part not in _URL_PARTS:
+            return None
+        return found[0]
+
     def factory(self, qualified: str) -> Factory | None:
         return self.factories.get(qualified)
 
@@ -229,6 +238,10 @@ class Knowledge:
             if callee in row.callees or callee.lower() in row.callees:
                 return row
         return None
+
+
+# the parts of a link that build a URL's path or query
+_URL_PARTS = frozenset({"segments", "query", "queries", "appended"})
 
 
 @cache
