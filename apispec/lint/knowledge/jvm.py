@@ -45,12 +45,14 @@ FACTORIES = (
     ),
     Factory(_REST, "spring.rest", join="root"),
     Factory("org.springframework.boot.web.client.RestTemplateBuilder", "spring.rest", join="root"),
+    Factory(_WEB, "spring.web", join="concat"),  # a field or parameter of the type
     Factory(f"{_WEB}.create", "spring.web", base=(0, ""), join="concat"),
     Factory(f"{_WEB}.builder", "spring.web", join="concat"),
     Factory(f"{_WEB}.Builder", "spring.web", join="concat"),
     Factory("feign.Feign.builder", "feign"),
     Factory("retrofit2.Retrofit.Builder", "retrofit", join="rfc3986"),
     # Spring's RestClient takes WebClient's links
+    Factory(_REST_CLIENT, "spring.web", join="concat"),
     Factory(f"{_REST_CLIENT}.create", "spring.web", base=(0, ""), join="concat"),
     Factory(f"{_REST_CLIENT}.builder", "spring.web", join="concat"),
     Factory(f"{_REST_CLIENT}.Builder", "spring.web", join="concat"),
@@ -154,9 +156,19 @@ LINKS = (
 )
 
 
-def _rest(callees: tuple[str, ...], method: str | tuple[int, str] = "prefix") -> Client:
+def _rest(
+    callees: tuple[str, ...],
+    method: str | tuple[int, str] = "prefix",
+    on: str = "object:spring.rest",
+) -> Client:
     """A `RestTemplate` method: URI template variables are its last arguments."""
-    return Client("object:spring.rest", callees, (0, "url"), method, template=1)
+    return Client(on, callees, (0, "url"), method, template=1)
+
+
+# RestTemplate's method names no other library shares: called on an object the file
+# says nothing of (a field of a snippet, an injected template), they are its requests
+_REST_OWN = ("getForObject", "getForEntity", "postForObject", "postForEntity", "postForLocation")
+_REST_OWN_TOO = ("patchForObject", "headForHeaders", "optionsForAllow")
 
 
 def _declared(
@@ -173,9 +185,11 @@ CLIENTS = (
     Client("object:jdk.request", ("uri",), (0, ""), chain=True),
     Client("object:okhttp.request", ("url",), (0, ""), chain=True),
     Client("object:spring.web", ("uri",), (0, ""), chain=True, template=1),
-    _rest(("getForObject", "getForEntity", "postForObject", "postForEntity", "postForLocation")),
-    _rest(("put", "patchForObject", "delete", "headForHeaders", "optionsForAllow")),
+    _rest(_REST_OWN),
+    _rest(("put", "delete", *_REST_OWN_TOO)),
     _rest(("exchange", "execute"), (1, "method")),
+    _rest((*_REST_OWN, *_REST_OWN_TOO), on="object:*"),
+    _rest(("exchange",), (1, "method"), on="object:*"),
     Client("object:java.url", ("openConnection",), NOWHERE, chain=True),
     *(
         Client(package, (f"Http{verb.title()}",), (0, ""), verb, chain=True)
@@ -255,6 +269,17 @@ DEFAULT_IMPORTS = {
         ("java.net.http", ("HttpRequest",)),
         ("java.util", ("Objects", "List", "Set", "Arrays")),
         ("java.util.stream", ("Stream",)),
+        # a snippet's library classes and annotations, where one library owns the name
+        # (an import of another library's class of the name wins)
+        ("okhttp3", ("Request", "HttpUrl")),
+        ("org.springframework.web.client", ("RestTemplate", "RestClient")),
+        ("org.springframework.web.reactive.function.client", ("WebClient",)),
+        ("org.springframework.web.util", ("UriComponentsBuilder",)),
+        ("org.springframework.http", ("HttpMethod",)),
+        ("retrofit2.http", (*_UPPER, "HTTP")),
+        ("feign", ("RequestLine",)),
+        (_SPRING, ("RequestMapping", "RequestMethod", *(f"{v.title()}Mapping" for v in _UPPER))),
+        (_EXCHANGE, ("HttpExchange", *(f"{v.title()}Exchange" for v in _UPPER))),
     )
     for name in names
 }
@@ -305,6 +330,7 @@ def rows(
     route_callees: frozenset[str] = frozenset(),
     mocks: tuple[str, ...] = (),
     fluent: frozenset[str] = frozenset(),
+    default_imports: dict[str, str] | None = None,
 ) -> Knowledge:
     """The shared JVM rows with a language's own added."""
     return Knowledge(
@@ -341,7 +367,7 @@ def rows(
         header_setters=frozenset({"header", "addHeader", "setHeader"}),
         self_names=frozenset({"this"}),
         constructors=frozenset({"<init>"}),
-        default_imports=DEFAULT_IMPORTS,
+        default_imports={**DEFAULT_IMPORTS, **(default_imports or {})},
         # fully qualified names written in code (`java.net.URLEncoder.encode(s, cs)`)
         modules=frozenset({"java", "javax", "jakarta", "kotlin", "okhttp3", "org", "com", "io"}),
         mocks=(
@@ -365,6 +391,11 @@ def rows(
         | frozenset(v.title() for v in _UPPER),
         client_marks=frozenset({"FeignClient", "RegisterRestClient", "Client", "HttpExchange"}),
         server_marks=frozenset({"RestController", "Controller"}),
+        # Spring's `HttpMethod.PATCH` and `RequestMethod.DELETE` name their verb, imported
+        # or not (a snippet)
+        constants={
+            f"{kind}.{verb}": verb for kind in ("HttpMethod", "RequestMethod") for verb in _UPPER
+        },
         types_by_name=True,
         implicit_this=True,
         scope="directory",

@@ -56,4 +56,6 @@ KNOWLEDGE = rows(
     },
     mocks=("io.ktor.client.engine.mock",),
     fluent=frozenset({"ktor.defaults", "ktor.request", "ktor.url"}),
+    # a Kotlin snippet's `HttpClient` is Ktor's (an import of java.net.http's wins)
+    default_imports={"HttpClient": _KTOR},
 )
