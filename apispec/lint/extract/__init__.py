@@ -33,7 +33,9 @@ __all__ = [
     "might_reference",
 ]
 
-TREE: frozenset[str] = frozenset({"python", "csharp", "java", "kotlin", "groovy"})
+TREE: frozenset[str] = frozenset(
+    {"python", "csharp", "javascript", "go", "rust", "java", "kotlin", "groovy"}
+)
 
 
 def _tree_languages() -> frozenset[str]:

@@ -15,11 +15,19 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders, formats, setters
+from apispec.lint.extract import builders, formats, names, setters
 from apispec.lint.extract.build import texts
-from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options, unknown
+from apispec.lint.extract.context import (
+    MAX_INLINE,
+    Ctx,
+    element,
+    known_text,
+    options,
+    pairs,
+    unknown,
+)
 from apispec.lint.extract.headers import object_headers
-from apispec.lint.extract.imported import COMMON, in_scope, through
+from apispec.lint.extract.imported import COMMON, imported_client, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
@@ -35,7 +43,6 @@ from apispec.lint.extract.ir import (
     Str,
     Text,
     Value,
-    argument,
 )
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
@@ -73,9 +80,9 @@ class Requests:
         module: str = "",
     ) -> None:
         self.model = model
+        self.module = module  # the file's dotted module path (relative imports resolve to it)
         self.knowledge = knowledge
-        # the file as a dotted module path, where a directory is one package
-        self.package = module.rpartition(".")[0] if knowledge.scope == "directory" else None
+        self.directory = knowledge.scope == "directory"  # Go: a package's files share a scope
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
@@ -159,6 +166,8 @@ class Requests:
             return False  # a class of the file's package (`MonitorClient.fromEnvironment()`)
         if function is not None and any(p[0] == name for p in function.params):
             return name not in function.types
+        if any(f.receiver == name for f in model.functions_at(call.start)):
+            return False  # the object a method is called on, named (Go's `c` of `func (c *T)`)
         # a field read by its bare name, of this class or one it extends (C#, Java's
         # `rest.getForObject(...)`)
         owner = model.class_at(call.start)
@@ -173,6 +182,9 @@ class Requests:
         names.update(self.model.by_name)
         names.update(_VERB_WORDS)
         names.add("request")
+        if "()" in names:  # a client object called itself (`api("/x")`)
+            names.update(key for key in self.model.assigns if "." not in key)
+            names.update(self.model.imports)
         if self.helpers:
             names.update(h.name for h in self.helpers.helpers)
             names.update(h.name.lower() for h in self.helpers.helpers)
@@ -195,13 +207,17 @@ class Requests:
         self.resolver.fresh()
         iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
         items = self.resolver.elements(
-            iterable, Ctx(group[0].start, function), 0, any(loop.unpack >= 0 for loop in group)
+            iterable,
+            Ctx(group[0].start, function),
+            0,
+            group[0].pairs,
+            any(pairs(loop.unpack) for loop in group),
         )
         if not items or len(items) > 12:
             return [()]
         return [
             tuple(
-                (loop.key, element(item, loop.unpack) if loop.unpack >= 0 else item)
+                (loop.key, element(item, loop.unpack) if loop.unpack != -1 else item)
                 for loop in group
             )
             for item in items
@@ -233,14 +249,12 @@ class Requests:
         return self._loops[k] if k >= 0 else []
 
     def _depends(self, request: Request, function: Function) -> bool:
-        """Whether the request's URL is built from a parameter of `function`."""
+        """Whether the request's path is built from a parameter of `function` (a base
+        from a parameter alone, `run(host)`, leaves the path known: the call is one)."""
         call = request.call
         ctx = Ctx(call.start, function, open=function.node_id)
         self.resolver.fresh()
-        for again in self.at(call, ctx, 0):
-            if _leads(again.url, function.node_id) or _has_param(again.base, function.node_id):
-                return True
-        return False
+        return any(_leads(again.url, function.node_id) for again in self.at(call, ctx, 0))
 
     def at(self, call: CallE, ctx: Ctx, depth: int) -> list[Request]:
         """The requests one call sends (through wrappers, bound to its arguments)."""
@@ -259,6 +273,12 @@ class Requests:
             if routed is not None:
                 return routed
         row, base, join, obj = self._row(call, receiver, ctx)
+        if row is not None and base is None and isinstance(call.receiver, Name):
+            for attr in self.knowledge.base_attrs:  # `axios.defaults.baseURL = ...` before
+                key = f"{call.receiver.name}.{attr}"
+                if key in self.model.assigns:
+                    base = resolver.name(key, ctx, 0)
+                    break
         if row is not None and function is None:
             return [self._request(call, row, ctx, base, join, obj)]
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
@@ -272,20 +292,23 @@ class Requests:
                     request.wrapped = True
                     if request.chain:  # `authorized(url).DELETE().build()`: links after it
                         self._chained(request, call, ctx)
+                    if self.knowledge.request_url:  # `req, _ := c.newRequest(...)`, then
+                        request.url = self._request_url(call, request.url, ctx)  # req.URL...
                     inner.append(request)
             return inner
         if receiver is None and call.receiver is None and self.knowledge.implicit_this:
             owner = self.model.class_at(call.start)  # `get(path)`: a method of this class's
             receiver = ObjV("instance", owner) if owner is not None else None
         for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
-            if any(
-                in_scope(helper, call, option, self.model.imports, self.package)
+            if helper.client or not any(
+                in_scope(helper, call, option, self.model.imports, self.module, self.directory)
                 for option in self._lineage(receiver)
             ):
-                sent = through(self.resolver, helper, call, ctx)
-                if sent is not None:
-                    sent.trusted = helper.strong
-                    return [sent]
+                continue  # another module's function of that name, or a client object
+            sent = through(self.resolver, helper, call, ctx)
+            if sent is not None:
+                sent.trusted = helper.strong
+                return [sent]
         return []
 
     def _lineage(self, receiver: Value | None) -> list[Value | None]:
@@ -384,34 +407,23 @@ class Requests:
     ) -> tuple[Client | None, Value | None, str, ObjV | None]:
         knowledge = self.knowledge
         for option in options(receiver) if receiver is not None else []:
-            if isinstance(option, ObjV) and option.kind in ("instance", "super"):
-                kind = self.client_class(option.name)
-                if kind is not None:
-                    option = ObjV("client", kind)
-            if isinstance(option, ObjV) and option.kind == "client":
-                row = knowledge.client("object:" + option.name, call.callee)
-                if row is not None:
-                    factory = next(
-                        (f for f in knowledge.factories.values() if f.name == option.name), None
-                    )
-                    base = option.field("base")
-                    if base is None and factory is not None and factory.base[1]:
-                        base = setters.set_later(self, call, factory.base[1])
-                    return row, base, factory.join if factory else "slash", option
-            if isinstance(option, ObjV) and option.kind == "module":
-                row = knowledge.client(option.name, call.callee)
-                if row is not None:
-                    return row, None, "slash", None
+            on_object = self._object_row(option, call)
+            if on_object is not None:
+                return on_object
         qualified = self.resolver.qualified(call, ctx, 0)
         if "." in qualified:
             on, _, callee = qualified.rpartition(".")
-            row = knowledge.client(on, callee)
+            row = knowledge.client(on, callee)  # `requests.get`
             if row is not None:
                 return row, None, "slash", None
-        elif call.receiver is None:  # a function or constructor called bare
+        elif call.receiver is None:  # a function or constructor called bare (`fetch(...)`)
             row = knowledge.client("", call.callee)
             if row is not None:
                 return row, None, "slash", None
+        if call.receiver is None and "." not in qualified:
+            itself = self._called_itself(call, ctx)
+            if itself is not None:
+                return itself
         if receiver is not None and any(setters.names_text(o) for o in options(receiver)):
             row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
             if row is not None:
@@ -421,6 +433,62 @@ class Requests:
             if row is not None:
                 return row, None, "slash", None
         return None, None, "slash", None
+
+    def _object_row(
+        self, option: Value, call: CallE
+    ) -> tuple[Client, Value | None, str, ObjV | None] | None:
+        """The row for a method of a client object (made here, of a client subclass, or
+        imported from the module that makes it), or of a client module."""
+        knowledge = self.knowledge
+        if isinstance(option, ObjV) and option.kind in ("instance", "super"):
+            kind = self.client_class(option.name)
+            if kind is not None:
+                option = ObjV("client", kind)
+        if isinstance(option, ObjV) and option.kind == "client":
+            row = knowledge.client("object:" + option.name, call.callee)
+            if row is not None:
+                factory = next(
+                    (f for f in knowledge.factories.values() if f.name == option.name), None
+                )
+                base = option.field("base")
+                if base is None and factory is not None and factory.base[1]:
+                    base = setters.set_later(self, call, factory.base[1])
+                return row, base, factory.join if factory else "slash", option
+        if isinstance(option, ObjV) and option.kind == "module":
+            row = knowledge.client(option.name, call.callee)
+            if row is not None:
+                return row, None, "slash", None
+            made = self._imported(option, call)
+            row = knowledge.client("object:" + made.name, call.callee) if made else None
+            if made is not None and row is not None:
+                return row, made.field("base"), self.join_of(made.name), made
+        return None
+
+    def _called_itself(
+        self, call: CallE, ctx: Ctx
+    ) -> tuple[Client, Value | None, str, ObjV | None] | None:
+        """A client object called itself: `api("/x")` for `api = ofetch.create(...)`."""
+        called = self.resolver.name(call.callee, ctx, 0, call.start, call.start)
+        for option in options(called):
+            if isinstance(option, ObjV) and option.kind == "module":
+                option = self._imported(option, call) or option
+            if isinstance(option, ObjV) and option.kind == "client":
+                row = self.knowledge.client("object:" + option.name, "()")
+                if row is not None:
+                    return row, option.field("base"), self.join_of(option.name), option
+        return None
+
+    def _imported(self, option: ObjV, call: CallE) -> ObjV | None:
+        """A client object another module exports, where this file imports it."""
+        if not self.helpers:
+            return None
+        language = self.model.language
+        return imported_client(self.helpers, option, language, self.module, call.start)
+
+    def join_of(self, kind: str) -> str:
+        """How the library of a client object kind joins a path onto its base."""
+        factory = next((f for f in self.knowledge.factories.values() if f.name == kind), None)
+        return factory.join if factory else "slash"
 
     def _request(
         self,
@@ -432,12 +500,8 @@ class Requests:
         obj: ObjV | None,
     ) -> Request:
         resolver = self.resolver
-        url_arg = argument(call.args, row.url)
-        url: Value = (
-            resolver.value(url_arg.value, ctx)
-            if url_arg is not None
-            else Text((Hole("", call.start, call.start),))
-        )
+        found_url = resolver.place(call, row.url, row.config, ctx)
+        url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
         if row.url == RECEIVER and call.receiver is not None:
             url = resolver.value(call.receiver, ctx)
         if row.template >= 0:  # `getForObject("/x/{id}?f={f}", T.class, id, f)`
@@ -445,19 +509,21 @@ class Requests:
         held, held_query = builders.url_and_query(url)  # a URL object: its text and query
         if held is not None:
             url = held
-        method = builders.method_of(resolver, call, row, ctx)
+        method = self._method(call, row, ctx)
         if row.method == "line":
             method, url = builders.request_line(url)
-        query = self._place(call, row.query, ctx)
-        headers = self._place(call, row.headers, ctx)
+        query = resolver.place(call, row.query, row.config, ctx)
+        headers = resolver.place(call, row.headers, row.config, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
             query = self._from_spread(call, ctx, "params")
         if headers is None:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
-            headers = object_headers(self.model, self.resolver, self.knowledge, call)
+            headers = object_headers(self, call)
         if query is None and held_query is not None:
             query = held_query
+        if self.knowledge.request_url:
+            url = self._request_url(call, url, ctx)
         built_query, built_headers = setters.built(self, call, ctx)
         if query is None and built_query is not None:
             query = built_query
@@ -466,6 +532,8 @@ class Requests:
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
         request.query_keyword = row.query[1]
+        request.config = row.config
+        request.method_keyword = row.method[1] if isinstance(row.method, tuple) else ""
         if row.chain:
             request.chain = True
             self._chained(request, call, ctx)
@@ -473,7 +541,7 @@ class Requests:
             builders.bound(request, call, self.model, self.resolver, self.knowledge)
         if row.configure:  # `client.get("x") { parameter("filter", f) }`
             given: tuple[tuple[str, Value], ...] = (
-                (("url", url),) if url_arg is not None and texts(url) else ()
+                (("url", url),) if found_url is not None and texts(url) else ()
             )
             made = builders.configured(resolver, call, ObjV("client", row.configure, given), ctx, 0)
             if made is not None:
@@ -507,11 +575,45 @@ class Requests:
                 builders.apply(request, option, self.knowledge)
                 return
 
-    def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
-        arg = argument(call.args, place)
-        if arg is None:
-            return None
-        return self.resolver.value(arg.value, ctx)
+    def _method(self, call: CallE, row: Client, ctx: Ctx) -> str | None:
+        """The method a row's call sends; an argument or option that names it (a library
+        whose method is an option sends GET when the known options name none)."""
+        if not isinstance(row.method, tuple):
+            return builders.method_of(self.resolver, call, row, ctx)
+        verb = self.resolver.place(call, row.method, row.config, ctx)
+        literal = known_text(verb) if verb is not None else None
+        if literal:
+            return literal.upper()
+        if verb is not None:
+            return builders.verb_of(verb)  # `HttpMethod.PATCH`, an imported constant
+        if row.method[0] < 0 and self._options_known(call, row, ctx):
+            return "GET"
+        return None
+
+    def _request_url(self, call: CallE, url: Value, ctx: Ctx) -> Value:
+        """A request object's URL with the parts set on it after it is made, in its
+        function (`req.URL.RawQuery = q.Encode()` before the request is sent)."""
+        holder = self.model.holder(call.node_id)
+        if not holder:
+            return url
+        function = self.model.function_at(call.start)
+        end = function.end - 1 if function is not None else len(self.model.parsed.text)
+        key = f"{holder}.{self.knowledge.request_url}"
+        return names.url_parts(self.resolver, key, url, call.start, replace(ctx, pos=end), 0)
+
+    def _options_known(self, call: CallE, row: Client, ctx: Ctx) -> bool:
+        """Whether the call's options object, if any, is known whole (no unknown spread,
+        not a parameter): then a method it does not name is the library's default."""
+        if not row.config or any(a.spread for a in call.args):
+            return False
+        positional = [a for a in call.args if a.name is None and not a.spread]
+        for index in row.config:
+            if index >= len(positional) or index <= row.url[0]:
+                continue
+            for option in options(self.resolver.value(positional[index].value, ctx)):
+                if not isinstance(option, MapV) or option.partial:
+                    return False  # an options object the code does not show
+        return True
 
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
         for arg in call.args:
@@ -529,20 +631,21 @@ class Requests:
 
 
 def _may_depend(request: Request, function: Function) -> bool:
-    """Whether a request's URL or base has a piece named like one of the function's
-    parameters (read with its parameters unbound, a parameter is a hole of its name)."""
+    """Whether a request's URL has a piece named like one of the function's parameters
+    (read with its parameters unbound, a parameter is a hole of its name)."""
     names = {name.lower() for name, _, _ in function.params}
+    names.update(name.lower() for name in function.members)
     if not names:
         return False
-    for value in (request.url, request.base):
-        for option in options(value) if value is not None else []:
-            if isinstance(option, Text) and any(
-                isinstance(p, Hole)
-                and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
-                for p in option.pieces
-            ):
-                return True
-    return False
+    return any(
+        isinstance(option, Text)
+        and any(
+            isinstance(p, Hole)
+            and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
+            for p in option.pieces
+        )
+        for option in options(request.url)
+    )
 
 
 def _leads(value: Value | None, function: int) -> bool:

@@ -11,9 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import alt, as_text, element, key_span, options, sub
+from apispec.lint.extract import sequences
+from apispec.lint.extract.context import (
+    alt,
+    as_text,
+    element,
+    options,
+    split_at,
+    sub,
+)
 from apispec.lint.extract.ir import (
     Arg,
     CallE,
@@ -21,7 +30,6 @@ from apispec.lint.extract.ir import (
     Expr,
     Format,
     Hole,
-    ListE,
     Lit,
     MapV,
     ObjV,
@@ -29,7 +37,6 @@ from apispec.lint.extract.ir import (
     SeqV,
     Text,
     Value,
-    argument,
 )
 
 if TYPE_CHECKING:
@@ -164,6 +171,9 @@ def transform(resolver: Resolver, kind: str, call: CallE, ctx: Ctx, depth: int) 
             return resolver.hole(call)
         text = resolver.text_of(resolver.value(held, ctx, depth + 1), held)
         return ObjV("client", kind.split(":", 1)[1], (("url", text),))
+    if kind.startswith("urljoin:"):  # `urljoin:1,0`: the base is the second argument
+        base_at, path_at = (int(k) for k in kind.split(":", 1)[1].split(","))
+        return _urljoin(resolver, call, args, ctx, depth, base_at, path_at)
     handler = _TRANSFORMS.get(kind)
     if handler is None:
         return resolver.hole(call)
@@ -206,35 +216,78 @@ def _receiver(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth:
     return resolver.value(call.receiver, ctx, depth + 1)
 
 
-def _join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`"sep".join(items)`."""
-    if call.receiver is None or not args:
-        return resolver.hole(call)
-    separator = resolver.value(call.receiver, ctx, depth + 1)
-    items = resolver.value(args[0].value, ctx, depth + 1)
-    return join(resolver, as_text(separator), items, call)
-
-
-def _urljoin(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`urljoin(base, path)`: RFC 3986 resolution."""
+def _urljoin(
+    resolver: Resolver,
+    call: CallE,
+    args: list[Arg],
+    ctx: Ctx,
+    depth: int,
+    base_at: int = 0,
+    path_at: int = 1,
+) -> Value:
+    """`urljoin(base, path)`, `new URL(path, base)`: RFC 3986 resolution; one argument is
+    the URL itself."""
+    if len(args) == 1:
+        return resolver.value(args[0].value, ctx, depth + 1)
     if len(args) < 2:
         return resolver.hole(call)
     from apispec.lint.extract.build import join_base
 
-    base = as_text(resolver.value(args[0].value, ctx, depth + 1), call.start, call.end)
+    base = as_text(resolver.value(args[base_at].value, ctx, depth + 1), call.start, call.end)
     found = []
-    for path in options(resolver.value(args[1].value, ctx, depth + 1)):
+    for path in options(resolver.value(args[path_at].value, ctx, depth + 1)):
         joined = join_base(base, as_text(path, call.start, call.end), "rfc3986")
         if joined is not None:
             found.append(joined)
     return alt(found) if found else resolver.hole(call)
 
 
+def _query_map(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """A query builder made from a mapping (`new URLSearchParams({...})`), or empty."""
+    if not args:
+        return MapV((), call.start, call.end, query=True)
+    return alt(
+        replace(option, query=True) if isinstance(option, MapV) else option
+        for option in options(resolver.value(args[0].value, ctx, depth + 1))
+    )
+
+
+def _replace(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`"/devices/{id}".replace("{id}", id)`: each literal occurrence replaced."""
+    if call.receiver is None or len(args) < 2:
+        return resolver.hole(call)
+    old = resolver.literal(args[0].value, ctx, depth)
+    if not old:
+        return resolver.hole(call)
+    new = resolver.text_of(resolver.value(args[1].value, ctx, depth + 1), args[1].value)
+    return alt(
+        _replaced(v, old, new) if isinstance(v, Text) else v
+        for v in options(resolver.value(call.receiver, ctx, depth + 1))
+    )
+
+
+def _replaced(text: Text, old: str, new: Text) -> Text:
+    pieces: list[Piece] = []
+    for piece in text.pieces:
+        if not isinstance(piece, Lit) or old not in piece.text:
+            pieces.append(piece)
+            continue
+        at = 0
+        while (found := piece.text.find(old, at)) >= 0:
+            if found > at:
+                pieces.append(sub(piece, at, found))
+            pieces.extend(new.pieces)
+            at = found + len(old)
+        if at < len(piece.text):
+            pieces.append(sub(piece, at, len(piece.text)))
+    return Text(tuple(pieces))
+
+
 def _query_string(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
     """`urlencode(mapping)`: `name=value&...`."""
     if not args:
         return resolver.hole(call)
-    return query_string(resolver, resolver.value(args[0].value, ctx, depth + 1), call)
+    return sequences.query_string(resolver, resolver.value(args[0].value, ctx, depth + 1), call)
 
 
 def _format_call(
@@ -256,114 +309,59 @@ def _format_call(
     return alt(found) if found else resolver.hole(call)
 
 
-def _entries(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`table.entrySet()`: the mapping's (key, value) pairs, in order."""
+def _path_join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`url.JoinPath(base, "a", id)`, `path.Join(a, b)`: one slash between elements."""
+    if not call.args:
+        return resolver.hole(call)
+    first = resolver.value(call.args[0].value, ctx, depth + 1)
+    return _joined(resolver, first, call, call.args[1:], ctx, depth)
+
+
+def _path_join_receiver(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
+) -> Value:
+    """`u.JoinPath("experimental", "probes")`: the receiver's URL with elements added."""
     if call.receiver is None:
         return resolver.hole(call)
-    for option in options(resolver.value(call.receiver, ctx, depth + 1)):
-        if isinstance(option, MapV):
-            pairs = tuple(
-                SeqV((Text((Lit(e.key, e.key_start),)), e.value))
-                for e in option.entries
-                if e.key is not None
-            )
-            return SeqV(pairs, call.start, call.end, option.partial)
-    return resolver.hole(call)
+    base = resolver.value(call.receiver, ctx, depth + 1)
+    return _joined(resolver, base, call, call.args, ctx, depth)
 
 
-def _pairs(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`mapOf("filter" to f, "limit" to 50)`: a mapping of its (key, value) pairs."""
-    entries: list[Entry] = []
-    for arg in args:
-        if isinstance(arg.value, ListE) and len(arg.value.items) == 2:
-            key, value = arg.value.items
-            start, end = key_span(key)
-            entries.append(
-                Entry(
-                    resolver.literal(key, ctx, depth),
-                    start,
-                    end,
-                    resolver.value(value, ctx, depth + 1),
-                    (value.start, value.end),
-                )
-            )
-    return MapV(tuple(entries), call.start, call.end)
+def _joined(
+    resolver: Resolver, base: Value, call: CallE, rest: Sequence[Arg], ctx: Ctx, depth: int
+) -> Value:
+    from apispec.lint.extract.build import join_base
 
-
-def _values(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`table.values()`: a mapping's values; `Kind.values()`: an enumeration's members."""
-    if call.receiver is None:
-        return resolver.hole(call)
+    source = resolver.model.parsed.text
     found: list[Value] = []
-    for option in options(resolver.value(call.receiver, ctx, depth + 1)):
-        if isinstance(option, MapV):
-            found.append(SeqV(tuple(e.value for e in option.entries), call.start, call.end))
-        elif isinstance(option, ObjV) and option.kind == "class":
-            found.append(option)  # a loop over it visits its members
+    written = call.receiver if call.receiver is not None else call.args[0].value
+    for option in options(base):
+        text: Text | None = resolver.text_of(option, written)
+        for arg in rest:
+            element = resolver.value(arg.value, ctx, depth + 1)
+            parts = element.items if arg.spread and isinstance(element, SeqV) else (element,)
+            for part in parts:
+                piece = as_text(
+                    part, arg.value.start, arg.value.end, source[arg.value.start : arg.value.end]
+                )
+                text = join_base(text, piece, "slash") if text is not None else None
+        if text is not None:
+            found.append(text)
     return alt(found) if found else resolver.hole(call)
 
 
-def _list(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`List.of(a, b)`, `Stream.of(a, b)`, `listOf(a, b)`: a list of the arguments (of
-    the one list given, for `Arrays.asList(items)`)."""
-    items = tuple(resolver.value(a.value, ctx, depth + 1) for a in args if a.name is None)
-    if len(items) == 1 and isinstance(items[0], SeqV):
-        return items[0]
-    return SeqV(items, call.start, call.end)
-
-
-def _join_items(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`items.joinToString(" and ", prefix, postfix)` (Kotlin), `items.join(" and ")`
-    (Groovy): the receiver's elements joined."""
+def _encode_receiver(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
+) -> Value:
+    """`q.Encode()`: the receiver mapping as a query string."""
     if call.receiver is None:
         return resolver.hole(call)
-    places = ((0, "separator"), (1, "prefix"), (2, "postfix"))
-    given = [argument(call.args, place) for place in places]
-    texts = [
-        as_text(resolver.value(a.value, ctx, depth + 1)) if a is not None else None for a in given
-    ]
-    separator = texts[0] if texts[0] is not None else Text((Lit(", ", call.start),))
-    items = resolver.value(call.receiver, ctx, depth + 1)
-    return _around(join(resolver, separator, items, call), texts[1], texts[2])
+    return sequences.query_string(resolver, resolver.value(call.receiver, ctx, depth + 1), call)
 
 
-def _collect(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`stream.collect(Collectors.joining(" AND ", prefix, suffix))`: the stream's elements
-    joined (other collectors make no text)."""
-    collector = args[0].value if args else None
-    if call.receiver is None or not isinstance(collector, CallE) or collector.callee != "joining":
-        return resolver.hole(call)
-    texts = [as_text(resolver.value(a.value, ctx, depth + 1)) for a in collector.args]
-    separator = texts[0] if texts else Text(())
-    items = resolver.value(call.receiver, ctx, depth + 1)
-    prefix, suffix = (texts[1], texts[2]) if len(texts) >= 3 else (None, None)
-    return _around(join(resolver, separator, items, call), prefix, suffix)
-
-
-def _around(joined: Value, prefix: Text | None, suffix: Text | None) -> Value:
-    if prefix is None and suffix is None:
-        return joined
-    found: list[Value] = []
-    for option in options(joined):
-        text = as_text(option)
-        if prefix is not None:
-            text = prefix.plus(text)
-        if suffix is not None:
-            text = text.plus(suffix)
-        found.append(text)
-    return alt(found)
-
-
-def _join_first(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`string.Join(sep, items)`, `String.join(" and ", a, b)`: the separator first."""
-    if len(args) < 2:
-        return resolver.hole(call)
-    separator = as_text(resolver.value(args[0].value, ctx, depth + 1))
-    if len(args) == 2:
-        items = resolver.value(args[1].value, ctx, depth + 1)
-    else:
-        items = SeqV(tuple(resolver.value(a.value, ctx, depth + 1) for a in args[1:]))
-    return join(resolver, separator, items, call)
+def _empty_mapping(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`u.Query()`: a mapping the code fills next (what it held before is not known)."""
+    return MapV((), call.start, call.end, partial=True)
 
 
 def _uri(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
@@ -444,7 +442,9 @@ def _with_query(
             (Lit(key, start + 1 if end - start > len(key) else start), Lit("=", end), *value.pieces)
         )
     else:
-        added = as_text(query_string(resolver, resolver.value(rest[0].value, ctx, depth + 1), call))
+        added = as_text(
+            sequences.query_string(resolver, resolver.value(rest[0].value, ctx, depth + 1), call)
+        )
     found: list[Value] = []
     for option in options(base):
         text = as_text(option, call.start, call.end)
@@ -524,7 +524,42 @@ def _trim(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
     return _trimmed(resolver, call, args, ctx, depth, "se")
 
 
+def _or_default(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`env::var("X").unwrap_or_else(|_| "https://...".into())`: either value."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    found = [resolver.value(call.receiver, ctx, depth + 1)]
+    if args:
+        found.append(resolver.value(args[0].value, ctx, depth + 1))
+    return alt(found)
+
+
+def _join_or_url(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`.join(x)`: a list's items with `x` between them (`clauses.join(" and ")`), or a
+    URL's RFC 3986 resolution of `x` (`base.join("devices")`)."""
+    if call.receiver is None or not args:
+        return resolver.hole(call)
+    receiver = resolver.value(call.receiver, ctx, depth + 1)
+    argument = resolver.value(args[0].value, ctx, depth + 1)
+    from apispec.lint.extract.build import join_base
+
+    found: list[Value] = []
+    for option in options(receiver):
+        if isinstance(option, SeqV):
+            found.append(sequences.join(resolver, as_text(argument), option, call))
+            continue
+        base = as_text(option, call.start, call.end)
+        for path in options(argument):
+            joined = join_base(base, as_text(path, call.start, call.end), "rfc3986")
+            if joined is not None:
+                found.append(joined)
+    return alt(found) if found else resolver.hole(call)
+
+
 _TRANSFORMS = {
+    **sequences.TRANSFORMS,
+    "or_default": _or_default,
+    "join_or_url": _join_or_url,
     "trim_start": _trim_start,
     "trim_end": _trim_end,
     "trim": _trim,
@@ -532,16 +567,14 @@ _TRANSFORMS = {
     "dict": _dict,
     "quoted": _quoted,
     "receiver": _receiver,
-    "join": _join,
     "urljoin": _urljoin,
     "query_string": _query_string,
-    "list": _list,
-    "entries": _entries,
-    "values": _values,
-    "pairs": _pairs,
-    "join_first": _join_first,
-    "join_items": _join_items,
-    "collect": _collect,
+    "path_join": _path_join,
+    "path_join_receiver": _path_join_receiver,
+    "encode_receiver": _encode_receiver,
+    "empty_mapping": _empty_mapping,
+    "query_map": _query_map,
+    "replace": _replace,
     "uri": _uri,
     "append_segments": _append_segments,
     "segments": _segments,
@@ -551,34 +584,28 @@ _TRANSFORMS = {
 }
 
 
-def join(resolver: Resolver, separator: Text, items: Value, call: CallE) -> Value:
+_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+
+
+def with_part(url: Value, part: str, value: Text, add: bool) -> Value:
+    """A URL with its query or path set (`u.RawQuery = q.Encode()`, `u.Path += "/x"`)."""
     found: list[Value] = []
-    for option in options(items):
-        if not isinstance(option, SeqV) or not option.items:
-            text = resolver.model.parsed.text[call.start : call.end]
-            hole = Hole(text, call.start, call.end, "")
-            found.append(Text((hole, *separator.pieces, hole)))
+    for option in options(url):
+        if not isinstance(option, Text):
+            found.append(option)
             continue
-        pieces: list[Piece] = []
-        for k, item in enumerate(option.items):
-            if k:
-                pieces.extend(separator.pieces)
-            pieces.extend(as_text(item, call.start, call.end).pieces)
-        found.append(Text(tuple(pieces)))
+        known = option.known
+        query_at = known.find("?")
+        end = query_at if query_at >= 0 else len(known)
+        before, rest = split_at(option, end)
+        if part == "query":
+            lead = Text((Lit("?", value.start),)) if value.pieces else Text(())
+            found.append(before.plus(lead).plus(value) if not add else option.plus(value))
+            continue
+        if add:
+            found.append(before.plus(value).plus(rest))
+            continue
+        authority = _AUTHORITY.match(known)
+        root, _ = split_at(before, authority.end() if authority else 0)
+        found.append(root.plus(value).plus(rest))
     return alt(found)
-
-
-def query_string(resolver: Resolver, mapping: Value, call: CallE) -> Value:
-    if not isinstance(mapping, MapV):
-        return resolver.hole(call)
-    pieces: list[Piece] = []
-    for k, entry in enumerate(mapping.entries):
-        if entry.key is None:
-            continue
-        if pieces:
-            pieces.append(Lit("&", entry.key_start))
-        pieces.append(Lit(entry.key, entry.key_start))
-        pieces.append(Lit("=", entry.key_end))
-        pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
-        del k
-    return Text(tuple(pieces))

@@ -2,7 +2,8 @@
 
 `session.headers["Authorization"] = ...`, `session.headers.update({...})` and
 `req.add_header("Authorization", ...)` (after `req = Request(url)`) belong to the
-requests made through that object (knowledge.header_setters names the setters).
+requests made through that object (knowledge.header_setters names the setters, and
+knowledge.header_holders the properties that hold an object's headers).
 """
 
 from __future__ import annotations
@@ -13,41 +14,47 @@ from apispec.lint.extract.context import Ctx
 from apispec.lint.extract.ir import CallE, Entry, MapV, Value
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import FileModel
-    from apispec.lint.extract.values import Resolver
-    from apispec.lint.knowledge import Knowledge
+    from apispec.lint.extract.clients import Requests
 
 
-def object_headers(
-    model: FileModel, resolver: Resolver, knowledge: Knowledge, call: CallE
-) -> Value | None:
-    """The headers set on the call's receiver or on the name its result is held in."""
-    names: list[str] = []
+def object_headers(finder: Requests, call: CallE) -> Value | None:
+    """The headers set on the call's receiver, or on the name its result is held in after
+    it is made (only that scope's: another request object may have the same name)."""
+    model = finder.model
+    resolver = finder.resolver
+    holders = finder.knowledge.header_holders
+    names: list[tuple[str, bool]] = []  # (name, the request object this call makes)
     text = model.parsed.text
     if call.receiver is not None:
-        names.append(text[call.receiver.start : call.receiver.end])
+        names.append((text[call.receiver.start : call.receiver.end], False))
     holder = model.holder(call.node_id)
     if holder:
-        names.append(holder)
+        names.append((holder, True))
     entries: list[Entry] = []
-    for name in names:
-        for assign in model.assigns.get(name + ".headers", ()):
-            if assign.item is None:
-                continue
-            inner = Ctx(assign.start, model.function_at(assign.start))
-            key = resolver.literal(assign.item, inner)
-            value = resolver.value(assign.value, inner)
-            written = (assign.value.start, assign.value.end)
-            entries.append(Entry(key, assign.item.start, assign.item.end, value, written))
-        for setter in _setters(model, knowledge, name):
+    for name, made in names:
+        keys = dict.fromkeys((name + ".headers", *(f"{name}.{h}" for h in holders)))
+        for key in keys:
+            for assign in model.assigns.get(key, ()):
+                if assign.item is None or (
+                    made and not _after_in_scope(finder, call, assign.start)
+                ):
+                    continue
+                inner = Ctx(assign.start, model.function_at(assign.start))
+                key_text = resolver.literal(assign.item, inner)
+                value = resolver.value(assign.value, inner)
+                written = (assign.value.start, assign.value.end)
+                entries.append(Entry(key_text, assign.item.start, assign.item.end, value, written))
+        for setter in _setters(finder, name):
+            if made and not _after_in_scope(finder, call, setter.start):
+                continue  # another request object of the same name
             inner = Ctx(setter.start, model.function_at(setter.start))
             positional = [a for a in setter.args if a.name is None and not a.spread]
             if len(positional) >= 2:
-                key = resolver.literal(positional[0].value, inner)
+                key_text = resolver.literal(positional[0].value, inner)
                 value = resolver.value(positional[1].value, inner)
                 written = (positional[1].value.start, positional[1].value.end)
                 start, end = positional[0].value.start, positional[0].value.end
-                entries.append(Entry(key, start, end, value, written))
+                entries.append(Entry(key_text, start, end, value, written))
             elif len(positional) == 1:
                 found = resolver.value(positional[0].value, inner)
                 if isinstance(found, MapV):
@@ -55,13 +62,19 @@ def object_headers(
     return MapV(tuple(entries)) if entries else None
 
 
-def _setters(model: FileModel, knowledge: Knowledge, name: str) -> list[CallE]:
-    text = model.parsed.text
-    holders = {f"{name}.{h}".lower() for h in knowledge.header_holders}
+def _after_in_scope(finder: Requests, call: CallE, pos: int) -> bool:
+    """Whether `pos` follows the call in the function that makes the call."""
+    scopes_at = finder.model.scopes_at
+    return call.start < pos and scopes_at(pos)[0] == scopes_at(call.start)[0]
+
+
+def _setters(finder: Requests, name: str) -> list[CallE]:
+    text = finder.model.parsed.text
+    holders = {f"{name}.{h}".lower() for h in finder.knowledge.header_holders}
     found = []
-    for call in model.calls:
+    for call in finder.model.calls:
         receiver = call.receiver
-        if receiver is None or call.callee not in knowledge.header_setters:
+        if receiver is None or call.callee not in finder.knowledge.header_setters:
             continue
         written = text[receiver.start : receiver.end].lower()
         if written == name.lower() or written in holders:

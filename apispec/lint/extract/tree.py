@@ -27,11 +27,12 @@ from apispec.lint.extract.build import (
 from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
+from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import CallE, FuncE, Lit, Name, ObjV, Opaque, Str, Text, Value
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.regions import RegionReader, literal_regions
-from apispec.lint.extract.summaries import export, module_of
+from apispec.lint.extract.summaries import export
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
@@ -46,12 +47,20 @@ _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "optio
 GRAMMAR_OF = {
     "python": "python",
     "csharp": "csharp",
+    "javascript": "javascript",
+    "go": "go",
+    "rust": "rust",
     "java": "java",
     "kotlin": "kotlin",
     "groovy": "groovy",
 }
 # grammars chosen by the file's extension where one language has several
-GRAMMAR_BY_SUFFIX: dict[str, str] = {}
+GRAMMAR_BY_SUFFIX: dict[str, str] = {
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+}
 
 
 def grammar_for(language: str, filename: str) -> str:
@@ -66,6 +75,7 @@ class Found:
     loc: Located
     method: str | None
     callee: str
+    query: Value | None = None  # the query mapping sent with this URL
 
 
 def extract_tree(
@@ -94,12 +104,16 @@ def extract_tree(
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
-    finder = Requests(model, rows, helpers, module_of(filename))
+    for local, module in rows.default_imports.items():
+        if local not in model.imports and local not in model.assigns:
+            model.imports[local] = module  # `http.Get(...)` in a snippet without its imports
+    module = module_of(filename, rows.scope == "directory") if filename else ""
+    finder = Requests(model, rows, helpers, module)
     found: list[Found] = []
     used: set[int] = set()
     for request in finder.all():
-        for loc in _locations(request):
-            found.append(Found(request, loc, request.method, request.call.callee))
+        for loc, query in _locations(request):
+            found.append(Found(request, loc, request.method, request.call.callee, query))
             used.update(loc.flat.offsets)
         for url in texts(request.url):  # taken even where the client's join leaves the API
             used.update(
@@ -124,7 +138,11 @@ def extract_tree(
         page = evidence_text if evidence_text is not None else text
         for made in literal_regions(model, finder.resolver, known, lines, page, read):
             refs.setdefault((made.span.start, made.method), made)
-    defined = export(finder, language, filename, evidence.strong) if model.functions else []
+    defined = (
+        export(finder, language, filename, evidence.strong)
+        if model.functions or model.assigns
+        else []
+    )
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined
 
 
@@ -138,6 +156,8 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.route_callees)
     names.update(rows.binders)
     names.update(rows.link_names)  # a builder's links written as statements of a block
+    names.update(rows.builder_names)
+    names.update(rows.mock_links)
     names.update(rows.query_setters)
     names.update(rows.auth_setters)
     names.update(rows.constructors)  # a constructor chained to another (`: this(...)`)
@@ -148,17 +168,28 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     return frozenset(names)
 
 
-def _locations(request: Request) -> list[Located]:
+def _locations(request: Request) -> list[tuple[Located, Value | None]]:
+    """Where each URL the request may send names its path, with the query sent with it.
+
+    A URL and a query that are alternatives of the same number (`const { path, params } =
+    TABLE[name]`) are taken pairwise: the entries of one table row travel together.
+    """
     found = []
     bases: list[Text | None] = [*texts(request.base)] or [None]
-    for url in texts(request.url):
+    urls = options(request.url)
+    queries = options(request.query) if request.query is not None else []
+    paired = len(queries) == len(urls) > 1
+    for k, url in enumerate(urls):
+        if not isinstance(url, Text):
+            continue
+        query = queries[k] if paired else request.query
         for base in bases:
             full = join_base(base, url, request.join) if base is not None else url
             if full is None:
                 continue
             loc = locate(full)
             if loc is not None:
-                found.append(loc)
+                found.append((loc, query))
     return found
 
 
@@ -184,10 +215,13 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         value = resolver.value(whole, Ctx(literal.start, function, open=open_id))
         if function is not None and _leads(value, function.node_id):
             continue  # a wrapper's own URL template: its callers are the calls
-        call = _enclosing_call(model, literal)
-        if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
+        ctx = Ctx(literal.start, function)
+        call = _enclosing_call(model, literal) or _sending_call(ref.calls(), finder, ctx)
+        if call is not None and _not_a_request(call, finder, ctx):
             continue
         method = _verb_of(call.callee) if call is not None and _at_url(call, literal) else None
+        if method is None and call is not None:
+            method = _verb_argument(call, finder, ctx)
         sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
         for text in texts(value):
             loc = locate(text)
@@ -196,6 +230,8 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             path = loc.flat.chars[loc.start : loc.end]
             if not loc.via_api_v2 and "/" not in path.strip("/") and not path.startswith("/"):
                 continue  # a lone word is a path only as a request's argument
+            if any(c.isspace() for c in loc.prefix):
+                continue  # `"DELETE /api/v2/..."`: a line of text, not a URL
             found.append(Found(sent, loc, method, call.callee if call else ""))
     return found
 
@@ -246,27 +282,82 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     own = finder.resolver.callee_function(call, ctx, 0)
     if own is not None and call.receiver is not None and not finder.is_wrapper(own):
         return True  # a method of the file's own class that sends nothing with it
-    qualified = finder.resolver.qualified(call, ctx, 0)
-    if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
-        return True
+    root = call
+    while isinstance(root.receiver, CallE):  # `nock(host).get("/x").reply(200)`: its root
+        root = root.receiver
+    for link in (call, root):
+        qualified = finder.resolver.qualified(link, ctx, 0)
+        if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
+            return True
     receiver = call.receiver
     if isinstance(receiver, Name) and receiver.name in rows.mocks:
         return True  # a test double handed in by name (pytest's `requests_mock` fixture)
-    if receiver is not None and any(
-        isinstance(o, ObjV) and o.kind == "mock"
-        for o in options(finder.resolver.value(receiver, ctx))
+    made = root if root.receiver is None else root.receiver
+    for option in options(finder.resolver.value(made, ctx)):
+        if isinstance(option, ObjV) and option.kind == "mock":
+            return True  # on an object a test double made (`scope = nock(h)`, `mock()`)
+        router = isinstance(option, ObjV) and option.kind == "router"
+        if router and made is not root and call.callee.lower() in _VERB_NAMES:
+            return True  # `app.get("/x", ...)` for `app = express()`
+    if _stubbed(call, finder.model, rows.mock_links):
+        return True
+    if call.callee.lower() in _VERB_NAMES and any(
+        isinstance(a.value, Opaque) and a.value.kind == "function" for a in call.args[1:]
+    ):
+        return True  # a verb call with a handler after the path: a route or a stub
+    # `get("/x", (req, res) -> ...)` with no object and a function after the path (Spark,
+    # Ktor routing): a route
+    if (
+        call.callee.lower() in _VERB_NAMES
+        and receiver is None
+        and any(isinstance(a.value, FuncE) for a in call.args[1:])
     ):
         return True
-    # `app.get("/x", handler)`: a route of the file's own app; `get("/x", (req, res) ->
-    # ...)` with no object and a function after the path (Spark, Ktor): one too
-    if call.callee.lower() in _VERB_NAMES and receiver is None:
-        return any(isinstance(a.value, FuncE) for a in call.args[1:])
+    # `app.get("/x", handler)`: a route of the file's own app
     return (
         isinstance(receiver, Name)
         and receiver.name.lower() in rows.routers
         and call.callee.lower() in _VERB_NAMES
         and any(isinstance(a.value, (Name, Opaque, FuncE)) for a in call.args[1:])
     )
+
+
+def _sending_call(calls: list[CallE], finder: Requests, ctx: Ctx) -> CallE | None:
+    """The call around a literal that may send it: format and encoding calls are looked
+    through (`call("DELETE", fmt.Sprintf("%s/x", base))` is `call`'s)."""
+    for call in calls:
+        qualified = finder.resolver.qualified(call, ctx, 0)
+        if finder.knowledge.transform(qualified, call.callee) is None:
+            return call
+    return None
+
+
+def _verb_argument(call: CallE, finder: Requests, ctx: Ctx) -> str | None:
+    """A verb given to the call as a literal argument (`_api("GET", path)`)."""
+    for arg in call.args:
+        if arg.name is not None and arg.name.lower() not in ("method", "verb"):
+            continue
+        if not isinstance(arg.value, Str):
+            continue
+        literal = finder.resolver.literal(arg.value, ctx)
+        if literal is not None and literal.lower() in VERBS:
+            return literal.upper()
+    return None
+
+
+def _stubbed(call: CallE, model: FileModel, links: frozenset[str]) -> bool:
+    """Whether a later link of the call's chain makes it a stub (`.get(p).reply(200)`)."""
+    if not links:
+        return False
+    for later in model.calls:
+        if later.start != call.start or later.callee not in links:
+            continue
+        inner = later.receiver
+        while isinstance(inner, CallE):
+            if inner.node_id == call.node_id:
+                return True
+            inner = inner.receiver
+    return False
 
 
 def _verb_of(callee: str) -> str | None:
@@ -284,7 +375,7 @@ def _reference(
         return None  # a pattern, a route parameter or prose: not a request path
     wrapped = request is not None and request.wrapped
     client = request is not None and request.row == "client"
-    if not loc.via_api_v2 and "/" not in path_text.strip("/") and not (wrapped or client):
+    if not loc.via_api_v2 and "/" not in path_text and not (wrapped or client):
         return None
     trusted = request is not None and request.trusted
     verdict = evidence.accepts(loc, wrapped=wrapped, client=client, trusted=trusted)
@@ -303,7 +394,7 @@ def _reference(
     headers: list[tuple[str, str, Span | None]] = []
     if request is not None:
         seen = {q.name for q in query}
-        for extra in (request.query, *request.extra_query):
+        for extra in (item.query, *request.extra_query):
             for q in mapping_query(extra, request.option_names):
                 if q.name not in seen:
                     query.append(q)

@@ -37,6 +37,9 @@ class Factory:
     headers: Place = NOWHERE
     params: Place = NOWHERE
     join: str = "slash"  # how the library joins a relative path onto the base
+    # positions of an options object whose entries stand for keyword arguments
+    # (`axios.create({ baseURL })`): a place's keyword is then an entry of it
+    config: tuple[int, ...] = ()
     url: Place = NOWHERE  # a request or URL builder made with its URL (`HttpUrl.parse(u)`)
     # the method a request builder sends until a link sets another (OkHttp's GET)
     method: str = ""
@@ -61,7 +64,8 @@ class Client:
     `on` is what the callee is called on: a module (`requests`), a client object kind
     (`object:httpx`), `object:*` for an object of unknown class (a method name no other
     library shares: HttpClient's `GetFromJsonAsync`), `text` for a URL the verb is called
-    on (Flurl), or "" for a function imported or called bare. `method` is
+    on (Flurl), or "" for a function imported or called bare; the callee "()" is the
+    object called itself (`api("/x")` for an `ofetch.create(...)` instance). `method` is
     "callee" (the callee's name is the verb), "prefix" (the verb it starts with:
     `getForObject`, `PostMapping`), "line" (the URL argument is a request line, `GET
     /x`), a fixed verb, or an argument place.
@@ -88,6 +92,11 @@ class Client:
     # the kind of builder a function given to the call configures (Ktor's
     # `client.get("x") { parameter("filter", f) }`); "": none
     configure: str = ""
+
+    # positions of an options object whose entries stand for keyword arguments
+    # (`fetch(url, { method, headers })`); a keyword may name a nested entry
+    # (`params.query`) or alternatives (`query|params`)
+    config: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,6 +134,23 @@ class EnvReader:
     default: Place = (1, "")
 
 
+@dataclass(frozen=True)
+class Builder:
+    """A method of a client or request object that returns the object with a field set.
+
+    resty's `SetBaseURL(url)` sets the base, `SetQueryParam(k, v)` adds a query entry,
+    `SetHeaders(map)` merges headers, `R()` returns a request of the same client.
+    `field` "" returns the object unchanged; `effect` is "set" (the field holds argument
+    0), "entry" (argument 0 names an entry, argument 1 is its value) or "merge" (argument
+    0 is a mapping of entries).
+    """
+
+    on: str  # `object:<kind>` of the factory that made the object
+    callees: tuple[str, ...]
+    field: str = ""
+    effect: str = "set"
+
+
 @dataclass
 class Knowledge:
     """The rows of one language, indexed for the resolver and the client matcher."""
@@ -148,7 +174,7 @@ class Knowledge:
     header_setters: frozenset[str] = frozenset()
     links: list[Link] = field(default_factory=list)
     # builder kinds whose other methods return the object unchanged (`.timeout(d)`)
-    fluent: frozenset[str] = frozenset()
+    fluent_kinds: frozenset[str] = frozenset()
     # declarative clients: annotations that declare a request wherever they stand
     # (Retrofit's `@GET`), annotations that do so inside a type marked a client
     # (`@GetMapping` in a `@FeignClient`) and are routes elsewhere, and the marks of
@@ -157,16 +183,22 @@ class Knowledge:
     route_marks: frozenset[str] = frozenset()
     client_marks: frozenset[str] = frozenset()
     server_marks: frozenset[str] = frozenset()
-    # "directory": the files of one directory share one package (Kotlin's, Java's), so a
-    # function of a sibling file is called without an import; "file": each file its own
-    scope: str = "file"
     # calls that bind a declarative client's interface to a base URL, the interface
     # named by a class literal among their arguments (`target(Api.class, url)`)
     binders: frozenset[str] = frozenset()
-    # names code uses without importing them (`String`, `System`, a snippet's
-    # `HttpRequest`): local name -> what it names, where the file neither imports nor
-    # assigns the name itself
-    default_imports: dict[str, str] = field(default_factory=dict)
+    # attributes of a string-valued object that are its text (an enum member's `value`,
+    # a URL object's `href`)
+    text_attrs: frozenset[str] = frozenset({"value"})
+    # attributes of a client module or object that set its base URL after it is made
+    # (`axios.defaults.baseURL = ...`)
+    base_attrs: tuple[str, ...] = ()
+    # calls that make a web app or router: its verb calls register routes (`express()`)
+    router_factories: frozenset[str] = frozenset()
+    # calls later in a chain that make it a test double's stub (`nock(h).get(p).reply()`)
+    mock_links: frozenset[str] = frozenset()
+    # attributes of a URL object that hold its query: "map" a mapping mutated in place
+    # (`url.searchParams.set(...)`), "text" a query string assigned (`url.search = ...`)
+    query_attrs: dict[str, str] = field(default_factory=dict)
     # the properties that hold an object's headers (`headers`, .NET's `DefaultRequestHeaders`):
     # a setter called on one sets the object's headers
     header_holders: tuple[str, ...] = ("headers",)
@@ -184,8 +216,28 @@ class Knowledge:
     types_by_name: bool = False
     # a method of the class is called without `this.` (C#, Java): a bare call may be one
     implicit_this: bool = False
+    builders: list[Builder] = field(default_factory=list)
+    # packages code uses without importing them (snippets in documentation, scripts):
+    # local name -> module, where the file does not import or assign the name itself
+    default_imports: dict[str, str] = field(default_factory=dict)
+    # parts of a URL object set by assignment (`u.RawQuery` -> "query", `u.Path` -> "path")
+    url_parts: dict[str, str] = field(default_factory=dict)
+    # the field of a request object that holds its URL (Go's `req.URL`), whose parts
+    # the code may set after making the request
+    request_url: str = ""
+    # method name prefixes of fluent objects (`object:<kind>`) that return the object
+    fluent: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # "directory": the files of one directory share one scope (Go's packages), so a
+    # function of a sibling file is called without an import; "file": each file its own
+    scope: str = "file"
+    # a capitalized callee of another module constructs its class (Python's `Client()`);
+    # where it does not (Go: exported functions), it is a function of that module
+    class_calls: bool = True
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
     _links: dict[tuple[str, str], Link] = field(default_factory=dict)
+    _builders: dict[tuple[str, str], Builder] = field(default_factory=dict)
+    _builder_names: set[str] = field(default_factory=set)
+    _prefixes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for client in self.clients:
@@ -193,11 +245,16 @@ class Knowledge:
         for link in self.links:
             for callee in link.callees:
                 self._links.setdefault((link.on, callee), link)
+        for builder in self.builders:
+            for callee in builder.callees:
+                self._builders[(builder.on, callee)] = builder
+                self._builder_names.add(callee)
+        self._prefixes = tuple(p for prefixes in self.fluent.values() for p in prefixes)
 
     def link(self, kind: str, callee: str) -> Link | None:
         """What a method of a builder object of `kind` does (None: not a builder's)."""
         found = self._links.get(("object:" + kind, callee))
-        if found is None and kind in self.fluent:
+        if found is None and kind in self.fluent_kinds:
             return Link("object:" + kind, (callee,))
         return found
 
@@ -213,6 +270,23 @@ class Knowledge:
         if len({link.on for link in found}) != 1 or found[0].part not in _URL_PARTS:
             return None
         return found[0]
+
+    def builder(self, on: str, callee: str) -> Builder | None:
+        """What a method of a fluent object does (None: not a method that returns it)."""
+        found = self._builders.get((on, callee))
+        if found is not None:
+            return found
+        if any(callee.startswith(prefix) for prefix in self.fluent.get(on, ())):
+            return Builder(on, (callee,))
+        return None
+
+    @property
+    def builder_names(self) -> frozenset[str]:
+        return frozenset(self._builder_names)
+
+    def may_build(self, callee: str) -> bool:
+        """Whether a method of this name may return a fluent object (read its receiver)."""
+        return callee in self._builder_names or callee.startswith(self._prefixes)
 
     def factory(self, qualified: str) -> Factory | None:
         return self.factories.get(qualified)

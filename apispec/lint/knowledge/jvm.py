@@ -338,7 +338,7 @@ def rows(
         factories={f.qualified: f for f in (*FACTORIES, *factories)},
         clients=[*CLIENTS, *clients],
         links=[*LINKS, *links],
-        fluent=frozenset(
+        fluent_kinds=frozenset(
             {
                 "jdk.request",
                 "okhttp.request",

@@ -376,7 +376,7 @@ class JavaLowering(Lowering):
 
     # -- statements -----------------------------------------------------------------------
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         kind = node.type
         if kind == "identifier":
             name = self.text(node)

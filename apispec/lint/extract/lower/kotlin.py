@@ -385,13 +385,13 @@ class KotlinLowering(Lowering):
 
     # -- statements -----------------------------------------------------------------------
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         kind = node.type
         if kind == "lambda_literal":
             declared = next((c for c in node.named_children if c.type == "lambda_parameters"), None)
             if declared is None:
                 return [("it", None, -1)]
-            found: list[tuple[str, Expr | None, int]] = []
+            found: list[tuple[str, Expr | None, int | str]] = []
             for child in nodes.named(declared):
                 found.extend(self.targets(child))
             return found
