@@ -212,7 +212,9 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
     path_arg = argument(call.args, (helper.path, helper.path_name))
     if path_arg is None:
         return None
-    path = _named(resolver.value(path_arg.value, ctx), helper.path_name)
+    path = _named(resolver.value(path_arg.value, ctx), helper.path_name, helper, helper.path)
+    if path is None:
+        return None  # the caller's options object names no path
     at = path_arg.value.start
     base: Value | None = base_of(helper, at) if helper.base else None
     method = helper.implied
@@ -221,7 +223,11 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
             call.args,
             (helper.method if helper.method is not None else -1, helper.method_name or ""),
         )
-        verb = _named(resolver.value(arg.value, ctx), helper.method_name) if arg else None
+        verb = (
+            _named(resolver.value(arg.value, ctx), helper.method_name, helper, helper.method)
+            if arg
+            else None
+        )
         literal = known_text(verb) if verb is not None else None
         method = literal.upper() if literal else helper.method_default
     query: Value | None = None
@@ -229,7 +235,11 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
         arg = argument(
             call.args, (helper.query if helper.query is not None else -1, helper.query_name or "")
         )
-        query = _named(resolver.value(arg.value, ctx), helper.query_name) if arg else None
+        query = (
+            _named(resolver.value(arg.value, ctx), helper.query_name, helper, helper.query)
+            if arg
+            else None
+        )
     elif helper.query_kwargs:
         known = set(helper.params)
         entries: list[Entry] = []
@@ -280,11 +290,15 @@ def _options(
     return method, query
 
 
-def _named(value: Value, name: str | None) -> Value:
+def _named(value: Value, name: str | None, helper: Helper, index: int | None) -> Value | None:
     """The argument at a wrapper's place, or, when the wrapper destructures a mapping there
-    (`query({ endpoint, params })`), that mapping's entry of the place's name."""
+    (`query({ endpoint, params })`), that mapping's entry of the place's name: none when
+    the caller's mapping leaves it out (the whole mapping is not the place's value)."""
     if name and any(isinstance(o, MapV) for o in options(value)):
         found = entry_of(value, name)
         if found is not None:
             return found
+        places = helper.params
+        if index is not None and 0 <= index < len(places) and places[index].startswith("{"):
+            return None  # a destructured parameter's place
     return value
