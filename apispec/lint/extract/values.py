@@ -596,7 +596,9 @@ class Resolver:
                 bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
             elif index < len(positional):
                 bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
-            elif _default is not None:  # left out by the call: the parameter's default
+            elif _default is not None and not _blank(_default):
+                # left out by the call: the parameter's default (an empty text says
+                # nothing: `token = ""` stands for a value given elsewhere)
                 at = replace(ctx, pos=_default.start, env=None)
                 bound.append((name, self.value(_default, at, depth + 1)))
         return bound
@@ -735,3 +737,8 @@ def _dotted(expr: Expr) -> str | None:
         return None
     parts.append(expr.name)
     return ".".join(reversed(parts))
+
+
+def _blank(expr: Expr) -> bool:
+    """An empty text literal (`""`)."""
+    return isinstance(expr, Str) and all(isinstance(p, Lit) and not p.text for p in expr.pieces)

@@ -214,9 +214,13 @@ class FileModel:
             for key, assigns in self.assigns.items():
                 for assign in assigns:
                     node: Node | None = assign.value_node
-                    while node is not None and node.named_children and (
-                        node.type in _WRAPPERS
-                        or (node.type == "expression_list" and len(node.named_children) == 1)
+                    while (
+                        node is not None
+                        and node.named_children
+                        and (
+                            node.type in _WRAPPERS
+                            or (node.type == "expression_list" and len(node.named_children) == 1)
+                        )
                     ):  # `(Request) x`, `req, _ := f(...)`: the value itself
                         node = node.named_children[-1]
                     if node is not None:
