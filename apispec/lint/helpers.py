@@ -66,6 +66,9 @@ class Helper(NamedTuple):
     # the call's mapping there says the method (`method`) and the query (`options_query`)
     options: int | None = None
     options_query: str = ""
+    # what the wrapper writes after the path parameter, up to its query: literal texts,
+    # and parameters by position (`kind + "/" + id + "/pause"`: ("/", 2, "/pause"))
+    suffix: tuple[str | int, ...] = ()
 
 
 class HelperTable:

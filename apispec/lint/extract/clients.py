@@ -86,6 +86,7 @@ class Requests:
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
+        self._by_function: dict[int, list[CallE]] | None = None
         self._loops: list[list[Loop]] | None = None  # one list per `for`, in order
         self._loop_starts: list[int] = []
         self._loop_parent: list[int] = []
@@ -324,8 +325,19 @@ class Requests:
         return found
 
     def calls_in(self, function: Function) -> list[CallE]:
-        """The calls in a function's own body (not in functions nested inside it)."""
-        return self.model.calls_in(function)
+        """The calls in a function's own body and in the callbacks written inside it
+        (`new Promise((resolve) => https.request(...))`: a closure sees the function's
+        parameters), not in named functions nested inside it."""
+        if self._by_function is None:
+            self._by_function = {}
+            for call in self.model.calls:
+                owner = self.model.function_at(call.start)
+                while owner is not None:
+                    self._by_function.setdefault(owner.node_id, []).append(call)
+                    if owner.name:
+                        break
+                    owner = self.model.parent_of(owner)
+        return self._by_function.get(function.node_id, [])
 
     def is_wrapper(self, function: Function) -> bool:
         """Whether a parameter of the function reaches a request's URL."""

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from apispec.lint.extract.context import Ctx, entry_of, known_text, options
+from apispec.lint.extract.context import Ctx, alt, entry_of, known_text, options
 from apispec.lint.extract.ir import (
+    Arg,
     Attr,
     CallE,
     Entry,
@@ -23,6 +24,7 @@ from apispec.lint.extract.ir import (
     MapV,
     Name,
     ObjV,
+    Piece,
     Text,
     Value,
     argument,
@@ -215,6 +217,8 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
     path = _named(resolver.value(path_arg.value, ctx), helper.path_name, helper, helper.path)
     if path is None:
         return None  # the caller's options object names no path
+    if helper.suffix:
+        path = _suffixed(resolver, helper, call, ctx, path, path_arg)
     at = path_arg.value.start
     base: Value | None = base_of(helper, at) if helper.base else None
     method = helper.implied
@@ -288,6 +292,28 @@ def _options(
     if query is None and helper.options_query:
         query = entry_of(given, helper.options_query)
     return method, query
+
+
+def _suffixed(
+    resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx, path: Value, path_arg: Arg
+) -> Value:
+    """The caller's path with what the wrapper writes after it: `Pause(ctx, "devices", id)`
+    for `kind + "/" + id + "/pause"` is `devices/{id}/pause`."""
+    at = path_arg.value.end
+    tail: list[Piece] = []
+    for item in helper.suffix:
+        if isinstance(item, str):
+            tail.append(Lit(item, at, tuple([at] * len(item))))
+            continue
+        name = helper.params[item] if item < len(helper.params) else ""
+        arg = argument(call.args, (item, name))
+        if arg is None:
+            tail.append(Hole("", at, at))
+            continue
+        tail.extend(resolver.text_of(resolver.value(arg.value, ctx), arg.value).pieces)
+    return alt(
+        Text((*resolver.text_of(option, path_arg.value).pieces, *tail)) for option in options(path)
+    )
 
 
 def _named(value: Value, name: str | None, helper: Helper, index: int | None) -> Value | None:

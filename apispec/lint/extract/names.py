@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import formats
+from apispec.lint.extract import urls
 from apispec.lint.extract.builders import linked
 from apispec.lint.extract.context import (
     Ctx,
@@ -313,7 +313,7 @@ def url_parts(
             if resolver.model.scopes_at(assign.start)[0] != scope:
                 continue
             given = resolver.text_of(assigned(resolver, assign, ctx, depth), assign.value)
-            value = formats.with_part(value, part, given, assign.add)
+            value = urls.with_part(value, part, given, assign.add)
     return value
 
 

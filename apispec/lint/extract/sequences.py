@@ -1,5 +1,5 @@
 """Lists and mappings as values: made from arguments (`List.of(a, b)`, `mapOf(k to v)`,
-`HashMap::from(pairs)`), taken apart (`entrySet()`, `values()`), grown (`append`) and
+`HashMap::from(pairs)`), taken apart (`entrySet()`, `values()`), and
 joined into text (`" and ".join(xs)`, `String.join`, `joinToString`, `Collectors.joining`,
 a mapping's query string): the transforms formats.py's table hands these kinds to.
 """
@@ -159,19 +159,6 @@ def _around(joined: Value, prefix: Text | None, suffix: Text | None) -> Value:
     return alt(found)
 
 
-def _append(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`append(xs, a, b)`, `append(xs, ys...)`: a list with more items."""
-    items: list[Value] = []
-    for k, arg in enumerate(call.args):
-        value = resolver.value(arg.value, ctx, depth + 1)
-        if k == 0 or arg.spread:
-            held = [o for o in options(value) if isinstance(o, SeqV)]
-            items.extend(held[0].items if held else ())
-        else:
-            items.append(value)
-    return SeqV(tuple(items), call.start, call.end)
-
-
 def _join_args(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
     """`strings.Join(items, sep)`: the separator is an argument, not the receiver."""
     if len(args) < 2:
@@ -275,5 +262,4 @@ TRANSFORMS = {
     "pairs": _pairs,
     "pair_args": _pair_args,
     "list": _list,
-    "append": _append,
 }

@@ -13,6 +13,7 @@ or dictionary shares.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.context import Ctx, options, param_of
@@ -27,6 +28,7 @@ from apispec.lint.extract.ir import (
     Name,
     ObjV,
     ParamV,
+    Piece,
     Text,
 )
 from apispec.lint.extract.request import Request
@@ -117,6 +119,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 module=module,
                 options=options_index,
                 options_query=request.query_keyword if options_index is not None else "",
+                suffix=_suffix(pieces[path_index + 1 :], function),
             )
         )
     helpers.extend(_client_verbs(finder, helpers))
@@ -244,6 +247,26 @@ def _template(finder: Requests, function: Function) -> tuple[Request, int, bool]
                 after_slash = {_after_slash(option, k) for option, k in found}
                 return request, at, len(after_slash) == 2
     return None
+
+
+def _suffix(pieces: Sequence[Piece], function: Function) -> tuple[str | int, ...]:
+    """What the URL holds after the path parameter, up to its query: literal texts and the
+    function's parameters by position; () where another unknown piece stands there (the
+    caller cannot fill it, and the path is the caller's whole path then)."""
+    found: list[str | int] = []
+    for piece in pieces:
+        if isinstance(piece, Lit):
+            text, mark, _ = piece.text.partition("?")
+            if text:
+                found.append(text)
+            if mark:
+                break
+            continue
+        param = piece.param
+        if param is None or param.function != function.node_id or param.kind:
+            return ()
+        found.append(param.index)
+    return tuple(found)
 
 
 def _after_slash(text: Text, at: int) -> bool:
