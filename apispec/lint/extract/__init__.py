@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 TREE: frozenset[str] = frozenset(
-    {"python", "csharp", "javascript", "go", "rust", "java", "kotlin", "groovy"}
+    {"python", "csharp", "javascript", "go", "rust", "ruby", "php", "java", "kotlin", "groovy"}
 )
 
 

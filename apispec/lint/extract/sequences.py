@@ -169,7 +169,8 @@ def _join_args(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth
 
 
 def _join_first(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`string.Join(sep, items)`, `String.join(" and ", a, b)`: the separator first."""
+    """`string.Join(sep, items)`, `String.join(" and ", a, b)`, `implode(sep, $parts)`:
+    the separator first."""
     if len(args) < 2:
         return resolver.hole(call)
     separator = as_text(resolver.value(args[0].value, ctx, depth + 1))

@@ -17,7 +17,7 @@ from dataclasses import replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders, formats, names
+from apispec.lint.extract import builders, formats, names, objects
 from apispec.lint.extract.context import (
     MAX_DEPTH,
     MAX_INLINE,
@@ -66,7 +66,7 @@ _WORD = re.compile(r"[A-Za-z][\w.-]*")
 
 if TYPE_CHECKING:
     from apispec.lint.extract.lower import FileModel
-    from apispec.lint.knowledge import Knowledge
+    from apispec.lint.knowledge import Factory, Knowledge
 
 
 class Resolver:
@@ -393,17 +393,10 @@ class Resolver:
             return ObjV("router", qualified)  # `express()`, `new Hono()`: a web app
         factory = knowledge.factory(qualified)
         if factory is not None:
-            fields = []
-            for field_name, where in factory.fields:
-                found = self.place(call, where, factory.config, ctx, depth)
-                if found is not None:
-                    fields.append((field_name, found))
-            if factory.method:  # a request builder's method until a link sets one
-                fields.append(("method", Text((Lit(factory.method, call.start),))))
-            client = ObjV("client", factory.name, tuple(fields))
-            if factory.configure:  # `HttpClient(CIO) { defaultRequest { url(base) } }`
-                client = builders.configured(self, call, client, ctx, depth) or client
-            return client
+            return self._made_by(factory, call, ctx, depth)
+        configured = objects.made(self, call, ctx, depth)
+        if configured is not None:
+            return configured
         built = self._linked(call, ctx, depth) or self._built(call, ctx, depth)
         if built is not None:
             return built
@@ -428,17 +421,34 @@ class Resolver:
         if returned is not None:
             return returned
         receiver = call.receiver
-        if (
-            self.knowledge.types_by_name
-            and isinstance(receiver, Name)
-            and receiver.name[:1].isupper()
-            and receiver.name not in self.model.assigns
-            and self._imported(receiver.name) is None
-        ):
+        if knowledge.types_by_name and isinstance(receiver, Name) and self._a_class(receiver):
             # `MonitorClient.fromEnvironment()`: a static factory of a class of the file's
             # own package (defined elsewhere) makes an object of that class
             return ObjV("instance", receiver.name)
-        return self.hole(call)
+        read = objects.attribute(self, call, ctx, depth)
+        return read if read is not None else self.hole(call)
+
+    def _made_by(self, factory: Factory, call: CallE, ctx: Ctx, depth: int) -> ObjV:
+        """The client object a factory call makes, with the fields its arguments set."""
+        fields = []
+        for field_name, where in factory.fields:
+            found = self.place(call, where, factory.config, ctx, depth)
+            if found is not None:
+                fields.append((field_name, found))
+        if factory.method:  # a request builder's method until a link sets one
+            fields.append(("method", Text((Lit(factory.method, call.start),))))
+        client = ObjV("client", factory.name, tuple(fields))
+        if factory.configure:  # `HttpClient(CIO) { defaultRequest { url(base) } }`
+            client = builders.configured(self, call, client, ctx, depth) or client
+        return client
+
+    def _a_class(self, name: Name) -> bool:
+        """A capitalised name the file neither assigns nor imports: a class of its package."""
+        return (
+            name.name[:1].isupper()
+            and name.name not in self.model.assigns
+            and self._imported(name.name) is None
+        )
 
     def _linked(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
         """A link of a builder chain (`.header(k, v)`, `.uri("/x")`): the builder with
@@ -529,14 +539,20 @@ class Resolver:
         """The value at an argument place, or the entry of that name in an options object.
 
         `config`: positions where an options object may stand; an argument there that is
-        a mapping is the options (`axios({ url })`), never the value of a positional place.
+        a mapping is the options (`axios({ url })`), never the value of a positional place
+        that has a keyword to look up in it (RestClient's headers hash is both: the
+        headers place, no keyword, and the options its `params:` entry is read from).
         """
         arg = argument(call.args, where)
         if arg is not None:
             value = self.value(arg.value, ctx, depth + 1)
             positional = [a for a in call.args if a.name is None and not a.spread]
             at = next((k for k, a in enumerate(positional) if a is arg), -1)
-            if at not in config or not any(isinstance(o, MapV) for o in options(value)):
+            if (
+                at not in config
+                or not where[1]
+                or not any(isinstance(o, MapV) for o in options(value))
+            ):
                 return value
         if not where[1] or not config:
             return None
@@ -594,6 +610,8 @@ class Resolver:
                 bound.append((name, SeqV(items)))
             elif name in keywords:
                 bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
+            elif kind == "kw":
+                continue  # keyword-only (`def f(url:)`): never a positional argument
             elif index < len(positional):
                 bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
             elif _default is not None and not _blank(_default):

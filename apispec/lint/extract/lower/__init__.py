@@ -194,7 +194,7 @@ class FileModel:
     _chains: dict[int, Expr | None] = field(default_factory=dict)
     _by_id: dict[int, Function] = field(default_factory=dict)
     _by_function: dict[int, list[CallE]] | None = None
-    _holders: dict[int, str] | None = None
+    _holders: dict[int, list[str]] | None = None
 
     def calls_in(self, function: Function) -> list[CallE]:
         """The calls in a function's own body (not in functions nested inside it), in order."""
@@ -207,25 +207,9 @@ class FileModel:
         return self._by_function.get(function.node_id, [])
 
     def holder(self, node_id: int) -> str | None:
-        """The name the value of node `node_id` is assigned to (`req = Request(url)`, also
-        through a cast or brackets), read from the tree: no assignment is lowered for it."""
-        if self._holders is None:
-            self._holders = {}
-            for key, assigns in self.assigns.items():
-                for assign in assigns:
-                    node: Node | None = assign.value_node
-                    while (
-                        node is not None
-                        and node.named_children
-                        and (
-                            node.type in _WRAPPERS
-                            or (node.type == "expression_list" and len(node.named_children) == 1)
-                        )
-                    ):  # `(Request) x`, `req, _ := f(...)`: the value itself
-                        node = node.named_children[-1]
-                    if node is not None:
-                        self._holders.setdefault(node.id, key)
-        return self._holders.get(node_id)
+        """The first name the value of node `node_id` is assigned to (see `holders`)."""
+        found = self.holders(node_id)
+        return found[0] if found else None
 
     def function_by_id(self, node_id: int) -> Function | None:
         if not self._by_id and self.functions:
@@ -282,6 +266,24 @@ class FileModel:
                 self.calls_on.setdefault(dotted, []).append(call)
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
+
+    def holders(self, node_id: int) -> list[str]:
+        """The names the value of a node (a call) is assigned to, or its block is given
+        (`req = Request(url)`, `conn.get('x') { |req| ... }`), read without lowering."""
+        if self._holders is None:
+            self._holders = {}
+            for key, assigns in self.assigns.items():
+                for assign in assigns:
+                    if assign.item is not None or assign.add:
+                        continue
+                    node = assign.value_node
+                    while node.type in _WRAPPERS and node.named_children:
+                        node = node.named_children[-1]  # `(Request) x`, `(x)`: x itself
+                    self._holders.setdefault(node.id, []).append(key)
+                    if assign.unpack != -1 and node.named_child_count == 1:
+                        # `req, err := http.NewRequest(...)`: the one value unpacked
+                        self._holders.setdefault(node.named_children[0].id, []).append(key)
+        return self._holders.get(node_id, [])
 
     def function_at(self, pos: int) -> Function | None:
         """The innermost function whose body holds `pos`."""
@@ -499,9 +501,13 @@ def query(language: str, name: str) -> Query:
     return Query(grammar(language), source)
 
 
+# grammars read by another grammar's lowering (the same node types)
+LOWERED_AS = {"php_only": "php"}
+
+
 @cache
 def lowering_class(language: str) -> type[Lowering]:
-    module = import_module(f"apispec.lint.extract.lower.{language}")
+    module = import_module(f"apispec.lint.extract.lower.{LOWERED_AS.get(language, language)}")
     found: type[Lowering] = module.LOWERING
     return found
 
@@ -561,8 +567,8 @@ def lower(
     for kind, captures in pending:
         if kind == "call":
             name = lowering.call_name(captures["call"][0])
-            if name not in wanted and name.lower() not in lowered and not _VERBISH.search(name):
-                continue
+            if name not in wanted and name.lower() not in lowered and not VERB_NAME.search(name):
+                continue  # (a call named like a request is kept: its name is its method)
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
         elif kind == "import":
@@ -572,9 +578,10 @@ def lower(
     return model
 
 
-# a call named like a request (`doGet`, `api_delete`): its literal's method, when no row
-# or wrapper knows the call
-_VERBISH = re.compile(r"(?:^|_|(?<=[a-z]))(?:get|post|put|patch|delete)(?=$|_|[A-Z])", re.I)
+# a name that says a method: `http_get`, `postJson`, `GetAsync`, `delete_group`
+VERB_NAME = re.compile(
+    r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.IGNORECASE
+)
 
 
 def _may_name_url(raw: str) -> bool:
