@@ -34,7 +34,19 @@ __all__ = [
 ]
 
 TREE: frozenset[str] = frozenset(
-    {"python", "csharp", "javascript", "go", "rust", "ruby", "php", "java", "kotlin", "groovy"}
+    {
+        "python",
+        "csharp",
+        "javascript",
+        "go",
+        "rust",
+        "ruby",
+        "php",
+        "shell",
+        "java",
+        "kotlin",
+        "groovy",
+    }
 )
 
 
