@@ -15,6 +15,7 @@ from apispec.lint.extract.ir import CallE, Entry, MapV, Value
 
 if TYPE_CHECKING:
     from apispec.lint.extract.clients import Requests
+    from apispec.lint.extract.lower import Assign
 
 
 def object_headers(finder: Requests, call: CallE) -> Value | None:
@@ -22,7 +23,6 @@ def object_headers(finder: Requests, call: CallE) -> Value | None:
     it is made (only that scope's: another request object may have the same name)."""
     model = finder.model
     resolver = finder.resolver
-    holders = finder.knowledge.header_holders
     names: list[tuple[str, bool]] = []  # (name, the request object this call makes)
     text = model.parsed.text
     if call.receiver is not None:
@@ -31,35 +31,49 @@ def object_headers(finder: Requests, call: CallE) -> Value | None:
     if holder:
         names.append((holder, True))
     entries: list[Entry] = []
+    # a local name is another object in another function: only the scopes around the
+    # call see it (a field, `self.session`, is set in the constructor and read anywhere)
+    visible = set(model.scopes_at(call.start))
     for name, made in names:
-        keys = dict.fromkeys((name + ".headers", *(f"{name}.{h}" for h in holders)))
-        for key in keys:
-            for assign in model.assigns.get(key, ()):
-                if assign.item is None or (
-                    made and not _after_in_scope(finder, call, assign.start)
-                ):
-                    continue
-                inner = Ctx(assign.start, model.function_at(assign.start))
-                key_text = resolver.literal(assign.item, inner)
-                value = resolver.value(assign.value, inner)
-                written = (assign.value.start, assign.value.end)
-                entries.append(Entry(key_text, assign.item.start, assign.item.end, value, written))
+        local = name.isidentifier() and name not in model.imports
+        for assign in _assigns(finder, name, visible if local else None):
+            if assign.item is None or (made and not _after_in_scope(finder, call, assign.start)):
+                continue
+            inner = Ctx(assign.start, model.function_at(assign.start))
+            key = resolver.literal(assign.item, inner)
+            value = resolver.value(assign.value, inner)
+            written = (assign.value.start, assign.value.end)
+            entries.append(Entry(key, assign.item.start, assign.item.end, value, written))
         for setter in _setters(finder, name):
             if made and not _after_in_scope(finder, call, setter.start):
                 continue  # another request object of the same name
+            if local and model.scopes_at(setter.start)[0] not in visible:
+                continue  # a local object of the same name in another function
             inner = Ctx(setter.start, model.function_at(setter.start))
             positional = [a for a in setter.args if a.name is None and not a.spread]
             if len(positional) >= 2:
-                key_text = resolver.literal(positional[0].value, inner)
+                key = resolver.literal(positional[0].value, inner)
                 value = resolver.value(positional[1].value, inner)
                 written = (positional[1].value.start, positional[1].value.end)
                 start, end = positional[0].value.start, positional[0].value.end
-                entries.append(Entry(key_text, start, end, value, written))
+                entries.append(Entry(key, start, end, value, written))
             elif len(positional) == 1:
                 found = resolver.value(positional[0].value, inner)
                 if isinstance(found, MapV):
                     entries.extend(found.entries)
     return MapV(tuple(entries)) if entries else None
+
+
+def _assigns(finder: Requests, name: str, visible: set[int] | None) -> list[Assign]:
+    """Assignments to the object's headers (`name.headers[k] = v`), in the scopes that
+    see a local name (every one for a field or a module's object)."""
+    model = finder.model
+    keys = dict.fromkeys(
+        (name + ".headers", *(f"{name}.{h}" for h in finder.knowledge.header_holders))
+    )
+    if visible is None:
+        return [a for key in keys for a in model.assigns.get(key, ())]
+    return [a for key in keys for scope in visible for a in model.assigns_in(key, scope)]
 
 
 def _after_in_scope(finder: Requests, call: CallE, pos: int) -> bool:
@@ -69,14 +83,18 @@ def _after_in_scope(finder: Requests, call: CallE, pos: int) -> bool:
 
 
 def _setters(finder: Requests, name: str) -> list[CallE]:
-    text = finder.model.parsed.text
-    holders = {f"{name}.{h}".lower() for h in finder.knowledge.header_holders}
-    found = []
-    for call in finder.model.calls:
-        receiver = call.receiver
-        if receiver is None or call.callee not in finder.knowledge.header_setters:
-            continue
-        written = text[receiver.start : receiver.end].lower()
-        if written == name.lower() or written in holders:
-            found.append(call)
-    return found
+    """The header-setting calls on an object or on its headers holder, by the written
+    receiver (indexed once per file: a file of many requests reads it for each)."""
+    holders = finder.knowledge.header_holders
+    if finder.setters_by_receiver is None:
+        finder.setters_by_receiver = {}
+        text = finder.model.parsed.text
+        for call in finder.model.calls:
+            receiver = call.receiver
+            if receiver is not None and call.callee in finder.knowledge.header_setters:
+                written = text[receiver.start : receiver.end].lower()
+                finder.setters_by_receiver.setdefault(written, []).append(call)
+    found: list[CallE] = []
+    for written in dict.fromkeys((name.lower(), *(f"{name}.{h}".lower() for h in holders))):
+        found.extend(finder.setters_by_receiver.get(written, ()))
+    return sorted(found, key=lambda c: c.start)
