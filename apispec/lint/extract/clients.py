@@ -286,6 +286,8 @@ class Requests:
             sent = through(self.resolver, helper, call, ctx)
             if sent is not None:
                 sent.trusted = helper.strong
+                if self.knowledge.request_url:  # a request another file's wrapper made
+                    sent.url = self._request_url(call, sent.url, ctx)
                 return [sent]
         return []
 
@@ -602,13 +604,18 @@ class Requests:
         return MapV(tuple(entries)) if entries else None
 
     def assigned_to(self, call: CallE) -> str | None:
-        """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
+        """The name a call's result is assigned to (`req = urllib.request.Request(url)`); of
+        several targets the first (Go's `req, err := http.NewRequest(...)`)."""
         if self._holders is None:
-            self._holders = {}
+            first: dict[int, tuple[int, str]] = {}
             for key, assigns in self.model.assigns.items():
                 for assign in assigns:
                     if isinstance(assign.value, CallE):
-                        self._holders.setdefault(assign.value.node_id, key)
+                        rank = assign.unpack if isinstance(assign.unpack, int) else 1 << 20
+                        known = first.get(assign.value.node_id)
+                        if known is None or rank < known[0]:
+                            first[assign.value.node_id] = (rank, key)
+            self._holders = {node: key for node, (_, key) in first.items()}
         return self._holders.get(call.node_id)
 
     def _header_setters(self, name: str) -> list[CallE]:
