@@ -98,3 +98,27 @@ def with_part(url: Value, part: str, value: Text, add: bool) -> Value:
         root, _ = split_at(before, authority.end() if authority else 0)
         found.append(root.plus(value).plus(rest))
     return alt(found)
+
+
+def resolve_receiver(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
+) -> Value:
+    """`base.Parse(ref)` on a URL object (Go's `c.BaseURL.Parse("experimental/devices")`):
+    the reference resolved against the receiver's URL by RFC 3986. A receiver that holds
+    no text (a package: `time.Parse`) makes no URL."""
+    if call.receiver is None or not args:
+        return resolver.hole(call)
+    from apispec.lint.extract.build import join_base
+
+    source = resolver.model.parsed.text
+    ref = args[0].value
+    found: list[Value] = []
+    for option in options(resolver.value(call.receiver, ctx, depth + 1)):
+        if not isinstance(option, Text):
+            continue
+        for given in options(resolver.value(ref, ctx, depth + 1)):
+            text = as_text(given, ref.start, ref.end, source[ref.start : ref.end])
+            joined = join_base(option, text, "rfc3986")
+            if joined is not None:
+                found.append(joined)
+    return alt(found) if found else resolver.hole(call)

@@ -99,6 +99,8 @@ KNOWLEDGE = Knowledge(
         "path.Join": "path_join",
         "net/url.JoinPath": "path_join",
         ".JoinPath": "path_join_receiver",
+        ".Parse": "resolve_receiver",  # `base.Parse(ref)` on a *url.URL
+        ".ResolveReference": "resolve_receiver",
         ".Encode": "encode_receiver",
         ".String": "receiver",
         ".Query": "empty_mapping",
