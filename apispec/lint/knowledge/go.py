@@ -83,6 +83,7 @@ KNOWLEDGE = Knowledge(
         "net/url.PathEscape": "identity",
         "net/url.QueryEscape": "identity",
         "net/url.Parse": "identity",
+        "net/url.URL": "url_fields",  # `url.URL{Scheme: ..., Host: ..., Path: ...}`
         "net/url.ParseRequestURI": "identity",
         "strings.TrimRight": "identity",
         "strings.TrimSuffix": "identity",
