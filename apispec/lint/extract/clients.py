@@ -292,13 +292,18 @@ class Requests:
         return []
 
     def calls_in(self, function: Function) -> list[CallE]:
-        """The calls in a function's own body (not in functions nested inside it)."""
+        """The calls in a function's own body and in the callbacks written inside it
+        (`new Promise((resolve) => https.request(...))`: a closure sees the function's
+        parameters), not in named functions nested inside it."""
         if self._by_function is None:
             self._by_function = {}
             for call in self.model.calls:
                 owner = self.model.function_at(call.start)
-                if owner is not None:
+                while owner is not None:
                     self._by_function.setdefault(owner.node_id, []).append(call)
+                    if owner.name:
+                        break
+                    owner = self.model.parent_of(owner)
         return self._by_function.get(function.node_id, [])
 
     def is_wrapper(self, function: Function) -> bool:

@@ -331,6 +331,7 @@ KNOWLEDGE = Knowledge(
         "URL": "urljoin:1,0",
         "url.URL": "urljoin:1,0",
         "querystring.stringify": "query_string",
+        "node:querystring.stringify": "query_string",
         "qs.stringify": "query_string",
         "util.format": "format:printf",
         ".toString": "receiver",

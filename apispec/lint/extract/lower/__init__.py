@@ -248,6 +248,10 @@ class FileModel:
             function = self._parent.get(function.node_id)
         return found
 
+    def parent_of(self, function: Function) -> Function | None:
+        """The function a function is written in, if any."""
+        return self._parent.get(function.node_id)
+
     def scopes_at(self, pos: int) -> list[int]:
         """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
         return [*(f.node_id for f in self.functions_at(pos)), 0]

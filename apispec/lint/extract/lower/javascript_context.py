@@ -1,7 +1,8 @@
 """Where a JavaScript or TypeScript string literal stands: a value, or why it is no call.
 
 A literal is a request's value unless the syntax around it says otherwise: a
-comparison or a `case` label, an object key, an `href` value, a route table entry
+comparison or a `case` label, an object key, an `href` value (an entry, an attribute
+set by name, a property assigned: links, not requests), a route table entry
 (it names a `component` or `handler`), a JSX attribute, a type, a module name, a
 decorator's argument (a server's route).
 """
@@ -72,8 +73,10 @@ def string_context(lowering: Lowering, node: Node) -> str:
         return _pair_context(lowering, parent, node)
     if kind == "subscript_expression" and parent.child_by_field_name("index") == node:
         return "key"
-    if kind == "arguments" and _loader(lowering, parent):
-        return "import"
+    if kind in ("arguments", "assignment_expression"):
+        found = _passed_context(lowering, parent, node)
+        if found is not None:
+            return found
     if kind == "array" and _looked_up(lowering, parent):
         return "compare"
     ancestor: Node | None = parent
@@ -102,6 +105,38 @@ def _pair_context(lowering: Lowering, pair: Node, node: Node) -> str:
             if name is not None and lowering.text(name).strip("'\"") in _ROUTE_KEYS:
                 return "route"
     return "value"
+
+
+def _passed_context(lowering: Lowering, parent: Node, node: Node) -> str | None:
+    """A module loaded (`require("x")`), or a link: `el.setAttribute("href", url)`,
+    `$(a).attr("href", url)`, `anchor.href = url`."""
+    if parent.type == "assignment_expression":
+        return "href" if _link_property(lowering, parent, node) else None
+    if _loader(lowering, parent):
+        return "import"
+    return "href" if _after_link_name(lowering, parent, node) else None
+
+
+def _after_link_name(lowering: Lowering, arguments: Node, node: Node) -> bool:
+    """The value after an argument that names a link attribute."""
+    args = [c for c in arguments.named_children if c.type != "comment"]
+    at = next((k for k, c in enumerate(args) if c.id == node.id), 0)
+    before = args[at - 1] if at else None
+    return (
+        before is not None
+        and before.type == "string"
+        and lowering.text(before).strip("'\"").lower() in _LINKS
+    )
+
+
+def _link_property(lowering: Lowering, assignment: Node, node: Node) -> bool:
+    """The value assigned to a link property (`a.href = ...`)."""
+    left = assignment.child_by_field_name("left")
+    right = assignment.child_by_field_name("right")
+    if left is None or right is None or right.id != node.id or left.type != "member_expression":
+        return False
+    prop = left.child_by_field_name("property")
+    return prop is not None and lowering.text(prop).lower() in _LINKS
 
 
 def _loader(lowering: Lowering, arguments: Node) -> bool:
