@@ -346,6 +346,11 @@ def join_base(base: Text, url: Text, rule: str) -> Text | None:
     if _SCHEME.match(flat):
         return url  # an absolute URL ignores the base
     base_flat = Flat.of(base).chars
+    if rule == "directory":  # Faraday: the base is a directory, then RFC 3986 resolution
+        rule = "rfc3986"
+        if not base_flat.endswith("/"):
+            base = base.plus(Text((Lit("/", base.pieces[-1].end if base.pieces else 0),)))
+            base_flat += "/"
     if rule == "rfc3986" and "/" not in base_flat.replace("\0", ""):
         rule = "slash"  # a base of unknown text: its path is taken to be a directory
     if rule == "rfc3986":

@@ -15,7 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders, names
+from apispec.lint.extract import builders, configured, names
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, known_text, options, pairs
 from apispec.lint.extract.imported import COMMON, imported_client, in_scope, through
 from apispec.lint.extract.ir import (
@@ -82,7 +82,6 @@ class Requests:
         self._loop_starts: list[int] = []
         self._loop_parent: list[int] = []
         self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
-        self._holders: dict[int, str] | None = None  # call node id -> the name it is assigned
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -265,6 +264,14 @@ class Requests:
                     break
         if row is not None and function is None:
             return [self._request(call, row, ctx, base, join, obj)]
+        if function is None and receiver is not None and _open_param(receiver, ctx.open):
+            # `klass.new(uri)`, `session.get(url)` on a parameter of the wrapper being
+            # read: its callers' arguments say which client, so the wrapper is one
+            row = next((r for r in self.knowledge.clients if call.callee in r.callees), None)
+            if row is not None:
+                template = self._request(call, row, ctx, None, "slash", None)
+                template.method = None
+                return [template]
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
             env = tuple(resolver.bind(function, call.args, ctx, 0))
             this = receiver if receiver is not None else ctx.this
@@ -346,6 +353,23 @@ class Requests:
                 return None
         return None
 
+    def _class_fields(self, cls: str, ctx: Ctx) -> tuple[tuple[str, Value], ...]:
+        """What the class body sets on a client class (HTTParty's `base_uri base`)."""
+        setters = self.knowledge.class_setters
+        if not setters or cls not in self.model.classes:
+            return ()
+        start, end, _ = self.model.classes[cls]
+        fields: list[tuple[str, Value]] = []
+        for call in self.model.calls:
+            field = setters.get(call.callee)
+            if field is None or call.receiver is not None or not start <= call.start < end:
+                continue
+            if self.model.function_at(call.start) is not None or not call.args:
+                continue
+            inner = Ctx(call.start, None, this=ctx.this, open=ctx.open)
+            fields.append((field, self.resolver.value(call.args[0].value, inner)))
+        return tuple(fields)
+
     def _through_override(
         self, call: CallE, receiver: Value | None, ctx: Ctx, depth: int
     ) -> list[Request] | None:
@@ -386,7 +410,7 @@ class Requests:
     ) -> tuple[Client | None, Value | None, str, ObjV | None]:
         knowledge = self.knowledge
         for option in options(receiver) if receiver is not None else []:
-            on_object = self._object_row(option, call)
+            on_object = self._object_row(option, call, ctx)
             if on_object is not None:
                 return on_object
         qualified = self.resolver.qualified(call, ctx, 0)
@@ -414,15 +438,28 @@ class Requests:
         return None, None, "slash", None
 
     def _object_row(
-        self, option: Value, call: CallE
+        self, option: Value, call: CallE, ctx: Ctx
     ) -> tuple[Client, Value | None, str, ObjV | None] | None:
-        """The row for a method of a client object (made here, of a client subclass, or
-        imported from the module that makes it), or of a client module."""
+        """The row for a method of a client object (made here, of a client subclass or a
+        class configured as a client, or imported from the module that makes it), or of a
+        client module (`Http::get(...)`: Laravel's module is itself a client)."""
         knowledge = self.knowledge
-        if isinstance(option, ObjV) and option.kind in ("instance", "super"):
+        if isinstance(option, ObjV) and option.kind in ("instance", "super", "class"):
             kind = self.client_class(option.name)
             if kind is not None:
+                option = ObjV("client", kind, self._class_fields(option.name, ctx))
+        if isinstance(option, ObjV) and option.kind == "module":
+            row = knowledge.client(option.name, call.callee)
+            if row is not None:
+                return row, None, "slash", None
+            kind = knowledge.module_clients.get(option.name)
+            if kind is not None:
                 option = ObjV("client", kind)
+            else:
+                made = self._imported(option, call)
+                row = knowledge.client("object:" + made.name, call.callee) if made else None
+                if made is not None and row is not None:
+                    return row, made.field("base"), self.join_of(made.name), made
         if isinstance(option, ObjV) and option.kind == "client":
             row = knowledge.client("object:" + option.name, call.callee)
             if row is not None:
@@ -433,14 +470,6 @@ class Requests:
                 if base is None and factory is not None and factory.base[1]:
                     base = builders.set_later(self, call, factory.base[1])
                 return row, base, factory.join if factory else "slash", option
-        if isinstance(option, ObjV) and option.kind == "module":
-            row = knowledge.client(option.name, call.callee)
-            if row is not None:
-                return row, None, "slash", None
-            made = self._imported(option, call)
-            row = knowledge.client("object:" + made.name, call.callee) if made else None
-            if made is not None and row is not None:
-                return row, made.field("base"), self.join_of(made.name), made
         return None
 
     def _called_itself(
@@ -521,6 +550,7 @@ class Requests:
             default_headers = obj.field("headers")
             if default_headers is not None and request.headers is None:
                 request.headers = default_headers
+        configured.apply(self.model, self.knowledge, resolver, request, ctx)
         return request
 
     def _request_url(self, call: CallE, url: Value, ctx: Ctx) -> Value:
@@ -611,17 +641,8 @@ class Requests:
     def assigned_to(self, call: CallE) -> str | None:
         """The name a call's result is assigned to (`req = urllib.request.Request(url)`); of
         several targets the first (Go's `req, err := http.NewRequest(...)`)."""
-        if self._holders is None:
-            first: dict[int, tuple[int, str]] = {}
-            for key, assigns in self.model.assigns.items():
-                for assign in assigns:
-                    if isinstance(assign.value, CallE):
-                        rank = assign.unpack if isinstance(assign.unpack, int) else 1 << 20
-                        known = first.get(assign.value.node_id)
-                        if known is None or rank < known[0]:
-                            first[assign.value.node_id] = (rank, key)
-            self._holders = {node: key for node, (_, key) in first.items()}
-        return self._holders.get(call.node_id)
+        holders = self.model.holders(call.node_id)
+        return holders[0] if holders else None
 
     def _header_setters(self, name: str) -> list[CallE]:
         text = self.model.parsed.text
@@ -705,6 +726,22 @@ def _leads(value: Value | None, function: int) -> bool:
         for hole in flat.holes[loc.start : k]:  # a parameter in the host is a base, no path
             if hole is not None and hole.param is not None and hole.param.function == function:
                 return True
+    return False
+
+
+def _open_param(value: Value, function: int) -> bool:
+    """Whether a value is wholly a parameter of `function` (a receiver handed in)."""
+    for option in options(value):
+        if isinstance(option, ParamV) and option.param.function == function:
+            return True
+        if (
+            isinstance(option, Text)
+            and len(option.pieces) == 1
+            and isinstance(option.pieces[0], Hole)
+            and option.pieces[0].param is not None
+            and option.pieces[0].param.function == function
+        ):
+            return True
     return False
 
 

@@ -147,6 +147,8 @@ class FileEvidence:
             if self.bearer and (known_path or first == "session"):
                 return "/api/v2 in URL; Authorization: Bearer in file", True
             return None
+        if first == "api":
+            return None  # another version of an API (`/api/table.json`, the v1 API)
         if trusted or (named and (wrapped or client)):
             return "relative path; its base names this API", False
         if not known_path and not _variable_collection(loc, first, second):

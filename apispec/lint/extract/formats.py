@@ -317,7 +317,8 @@ def _empty_mapping(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, d
 
 
 def _join_first(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`string.Join(sep, items)` or `string.Join(sep, a, b, c)`: the separator first."""
+    """`string.Join(sep, items)`, `string.Join(sep, a, b, c)`, `implode(sep, $parts)`:
+    the separator first."""
     if len(args) < 2:
         return resolver.hole(call)
     separator = as_text(resolver.value(args[0].value, ctx, depth + 1))
@@ -452,10 +453,15 @@ def _trimmed(
     resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int, ends: str
 ) -> Value:
     """The receiver's text without the given characters (whitespace when none) at its
-    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`)."""
+    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`); a trim called as a
+    function takes the text first (PHP's `ltrim($path, '/')`)."""
     if call.receiver is None:
-        return resolver.hole(call)
-    value = resolver.value(call.receiver, ctx, depth + 1)
+        if not args:
+            return resolver.hole(call)
+        subject, args = args[0].value, args[1:]
+    else:
+        subject = call.receiver
+    value = resolver.value(subject, ctx, depth + 1)
     chars = "".join(resolver.literal(a.value, ctx, depth) or "" for a in args) or None
     found: list[Value] = []
     for option in options(value):
@@ -484,6 +490,44 @@ def _trim_end(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth:
 
 def _trim(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
     return _trimmed(resolver, call, args, ctx, depth, "se")
+
+
+def _item(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`table.fetch(key, default)`, `map.get(key)`: the receiver's entry (every entry when
+    the key is not known), else the default."""
+    if call.receiver is None or not args:
+        return resolver.hole(call)
+    table = resolver.value(call.receiver, ctx, depth + 1)
+    key = resolver.literal(args[0].value, ctx, depth)
+    found: list[Value] = []
+    for option in options(table):
+        if isinstance(option, MapV):
+            entries = [e for e in option.entries if key is None or e.key == key]
+            found.extend(e.value for e in (entries if key is None else entries[-1:]))
+        elif isinstance(option, SeqV) and key is not None and key.lstrip("-").isdigit():
+            index = int(key)
+            if -len(option.items) <= index < len(option.items):
+                found.append(option.items[index])
+    if not found and len(args) > 1:
+        return resolver.value(args[1].value, ctx, depth + 1)
+    return alt(found) if found else resolver.hole(call)
+
+
+def _merge(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`a.merge(b)`, `array_merge($a, $b)`: the mappings' entries, later ones last."""
+    sources = [call.receiver] if call.receiver is not None else []
+    sources.extend(a.value for a in args if a.name is None)
+    entries: list[Entry] = []
+    partial = False
+    for source in sources:
+        value = resolver.value(source, ctx, depth + 1)
+        mapping = next((o for o in options(value) if isinstance(o, MapV)), None)
+        if mapping is None:
+            partial = True
+            continue
+        entries.extend(mapping.entries)
+        partial = partial or mapping.partial
+    return MapV(tuple(entries), call.start, call.end, partial)
 
 
 def _pairs(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
@@ -542,6 +586,8 @@ _TRANSFORMS = {
     "trim_start": _trim_start,
     "trim_end": _trim_end,
     "trim": _trim,
+    "item": _item,
+    "merge": _merge,
     "identity": _identity,
     "dict": _dict,
     "quoted": _quoted,

@@ -317,7 +317,9 @@ def hole_of(text: str, start: int, end: int, hint: str = "", param: Param | None
     return Text((Hole(text, start, end, hint, param),))
 
 
-Params = list[tuple[str, str, Expr | None]]  # (name, kind "", "*", "**", default)
+# (name, kind, default); kind "" positional or keyword, "*" rest positional, "**" keyword
+# mapping, "kw" keyword only (`def f(*, url)`, Ruby's `def f(url:)`)
+Params = list[tuple[str, str, Expr | None]]
 Members = dict[str, tuple[int, str, Expr | None]]  # local -> (parameter, entry, default)
 
 

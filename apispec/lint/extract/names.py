@@ -9,6 +9,7 @@ stays open (a hole the caller fills); one with a declared client class is a clie
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -88,6 +89,28 @@ def name(
         return ObjV("module", target)
     if name in resolver.model.classes:
         return ObjV("class", name)
+    last = re.split(r"::|\\|\.", name)[-1]
+    if last != name and last in resolver.model.classes:
+        return ObjV("class", last)  # `Prtg::Api`: the file's class `Api` of module Prtg
+    return unbound(resolver, name, ctx, depth, start, end)
+
+
+def unbound(resolver: Resolver, name: str, ctx: Ctx, depth: int, start: int, end: int) -> Value:
+    """A name nothing in the file binds: a library constant, a module used without an
+    import (`Net::HTTP::Get`, `Faraday`), a method called without parentheses (Ruby's
+    `prtg_conn`), else a hole of its name."""
+    knowledge = resolver.knowledge
+    constant = knowledge.constants.get(name)
+    if constant is not None:
+        return Text((Lit(constant, start),))
+    if name in knowledge.modules or name in knowledge.module_clients:
+        return ObjV("module", name)
+    if knowledge.paren_free:
+        function = resolver.callee_function(CallE(name, None, (), start, end), ctx, depth)
+        if function is not None and all(kind or default for _, kind, default in function.params):
+            returned = resolver.returns(CallE(name, None, (), start, end), ctx, depth)
+            if returned is not None:
+                return returned
     return Text((Hole(name, start, end, name.lower()),))
 
 
@@ -454,7 +477,7 @@ def mutate(
     if effect == "merge" and args:
         added = resolver.value(args[0].value, ctx, depth + 1)
         entries = _entries(value)
-        more = added.entries if isinstance(added, MapV) else ()
+        more = _entries(added)  # a wrapper's parameter: its caller's mapping, spread
         kw = tuple(
             Entry(a.name, a.value.start, a.value.end, resolver.value(a.value, ctx, depth + 1))
             for a in call.args

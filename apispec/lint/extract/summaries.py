@@ -75,7 +75,9 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 break
         hole = pieces[path_index]
         assert isinstance(hole, Hole) and hole.param is not None
-        if join == "rfc3986" and _strips_slash(finder, function, request, hole.param.name):
+        if join in ("rfc3986", "directory") and _strips_slash(
+            finder, function, request, hole.param.name
+        ):
             join = "slash"  # `path.TrimStart('/')`: a leading slash never reaches the client
         if join == "concat" and slashed:
             join = "slash"  # `base + (p.startsWith("/") ? p : "/" + p)`: one slash either way
@@ -173,15 +175,17 @@ def _clients(finder: Requests, language: str, module: str, file_names_api: bool)
 
 def _strips_slash(finder: Requests, function: Function, request: Request, name: str) -> bool:
     """Whether the wrapper drops a leading slash of its path before the client joins it:
-    its request read again with the path `/x` has a URL that no longer starts with one."""
+    its calls read again with the path `/x` send a URL that no longer starts with one
+    (also where the slash is dropped by another wrapper it calls: `get` -> `request`)."""
     probe = Text((Lit("/x", request.call.start),))
-    ctx = Ctx(request.call.start, function, ((name, probe),), open=function.node_id)
-    finder.resolver.fresh()
-    for again in finder.at(request.call, ctx, 1):
-        for option in options(again.url):
-            first = option.pieces[0] if isinstance(option, Text) and option.pieces else None
-            if isinstance(first, Lit) and first.text.startswith("x"):
-                return True
+    for call in finder.calls_in(function):
+        ctx = Ctx(call.start, function, ((name, probe),), open=function.node_id)
+        finder.resolver.fresh()
+        for again in finder.at(call, ctx, 1):
+            for option in options(again.url):
+                first = option.pieces[0] if isinstance(option, Text) and option.pieces else None
+                if isinstance(first, Lit) and first.text.startswith("x"):
+                    return True
     return False
 
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import formats, names
+from apispec.lint.extract import formats, names, objects
 from apispec.lint.extract.context import (
     MAX_DEPTH,
     MAX_INLINE,
@@ -391,6 +391,9 @@ class Resolver:
                 if found is not None:
                     fields.append((field_name, found))
             return ObjV("client", factory.name, tuple(fields))
+        configured = objects.made(self, call, ctx, depth)
+        if configured is not None:
+            return configured
         if call.receiver is not None and knowledge.may_build(call.callee):
             built = self._built(call, ctx, depth)
             if built is not None:
@@ -413,7 +416,8 @@ class Resolver:
         returned = self.returns(call, ctx, depth)
         if returned is not None:
             return returned
-        return self.hole(call)
+        read = objects.attribute(self, call, ctx, depth)
+        return read if read is not None else self.hole(call)
 
     def _built(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
         """A method of a fluent client object (`resty.New().SetBaseURL(b).R()`): the object,
@@ -478,14 +482,20 @@ class Resolver:
         """The value at an argument place, or the entry of that name in an options object.
 
         `config`: positions where an options object may stand; an argument there that is
-        a mapping is the options (`axios({ url })`), never the value of a positional place.
+        a mapping is the options (`axios({ url })`), never the value of a positional place
+        that has a keyword to look up in it (RestClient's headers hash is both: the
+        headers place, no keyword, and the options its `params:` entry is read from).
         """
         arg = argument(call.args, where)
         if arg is not None:
             value = self.value(arg.value, ctx, depth + 1)
             positional = [a for a in call.args if a.name is None and not a.spread]
             at = next((k for k, a in enumerate(positional) if a is arg), -1)
-            if at not in config or not any(isinstance(o, MapV) for o in options(value)):
+            if (
+                at not in config
+                or not where[1]
+                or not any(isinstance(o, MapV) for o in options(value))
+            ):
                 return value
         if not where[1] or not config:
             return None
@@ -543,6 +553,8 @@ class Resolver:
                 bound.append((name, SeqV(items)))
             elif name in keywords:
                 bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
+            elif kind == "kw":
+                continue  # keyword-only (`def f(url:)`): never a positional argument
             elif index < len(positional):
                 bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
         return bound

@@ -37,8 +37,9 @@ class Factory:
     headers: Place = NOWHERE
     params: Place = NOWHERE
     join: str = "slash"  # how the library joins a relative path onto the base
-    # positions of an options object whose entries stand for keyword arguments
-    # (`axios.create({ baseURL })`): a place's keyword is then an entry of it
+    # positions of an options mapping whose entries stand for keyword arguments
+    # (`axios.create({ baseURL })`, Guzzle's `new Client(['base_uri' => ...])`): a place's
+    # keyword is then an entry of it
     config: tuple[int, ...] = ()
 
     @property
@@ -68,8 +69,8 @@ class Client:
     # the keyword arguments that are request options, never query values
     options: tuple[str, ...] = ()
     # positions of an options object whose entries stand for keyword arguments
-    # (`fetch(url, { method, headers })`); a keyword may name a nested entry
-    # (`params.query`) or alternatives (`query|params`)
+    # (`fetch(url, { method, headers })`, `$client->get($url, ['query' => [...]])`); a
+    # keyword may name a nested entry (`params.query`) or alternatives (`query|params`)
     config: tuple[int, ...] = ()
 
 
@@ -80,6 +81,18 @@ class EnvReader:
     qualified: str
     name: Place = (0, "")
     default: Place = (1, "")
+
+
+@dataclass(frozen=True)
+class HandleSetter:
+    """A call that sets an option of a request handle apart from the call that makes the
+    handle (`curl_setopt($ch, CURLOPT_URL, $url)`); `option` -1: the value is a mapping
+    of options (`curl_setopt_array($ch, [CURLOPT_POST => true])`). The options' names
+    say which part of the request each sets (`Knowledge.handle_options`)."""
+
+    handle: int = 0
+    option: int = 1
+    value: int = 2
 
 
 @dataclass(frozen=True)
@@ -142,13 +155,38 @@ class Knowledge:
     # calls on a request that set its Authorization from a token, by scheme
     # (Flurl's `.WithOAuthBearerToken(t)` -> `Bearer t`)
     auth_setters: dict[str, str] = field(default_factory=dict)
-    # library constants that name a text (`HttpMethod.Patch` -> PATCH), as written or qualified
+    # library constants that name a text, as written or qualified (`HttpMethod.Patch` ->
+    # PATCH, `CURLOPT_URL` names its option)
     constants: dict[str, str] = field(default_factory=dict)
     # a declared type is a class by its own name, wherever it is defined (C#'s namespaces
     # bring every type of a namespace into scope; no import names it)
     types_by_name: bool = False
-    # a method of the class is called without `this.` (C#, Java): a bare call may be one
+    # how the language calls: a name alone may call a method and a call without
+    # arguments may read an attribute (Ruby); a method of the class is called without
+    # its object (`get(path)` inside the class: Ruby, C#, Java); a class is made by a
+    # method (`Cls.new`)
+    paren_free: bool = False
     implicit_this: bool = False
+    new_method: str = ""
+    # modules that are client objects themselves (Laravel's `Http`, HTTP.rb's `HTTP`):
+    # module -> the client kind their rows name
+    module_clients: dict[str, str] = field(default_factory=dict)
+    # methods of a client object that return it configured (`->withToken($t)`,
+    # `.headers(h)`): client kind -> method -> the field its first argument sets
+    # ("" none, "base", "headers", "params", "bearer": an Authorization header)
+    chains: dict[str, dict[str, str]] = field(default_factory=dict)
+    # calls in a class body that configure the class as a client (HTTParty's
+    # `base_uri x`): callee -> the field they set
+    class_setters: dict[str, str] = field(default_factory=dict)
+    # handles configured apart (curl): setter callee -> places; option name -> part
+    # ("url", "method", "post": POST when set, "body", "headers")
+    handle_setters: dict[str, HandleSetter] = field(default_factory=dict)
+    handle_options: dict[str, str] = field(default_factory=dict)
+    # parts of a request set on the name that holds it (the call's result, or what its
+    # block is given): attribute -> part ("" the holder itself: `req['X'] = ...`), and
+    # calls on the holder -> part (`req.url 'x'`); parts "query", "headers", "url"
+    holder_parts: dict[str, str] = field(default_factory=dict)
+    holder_calls: dict[str, str] = field(default_factory=dict)
     builders: list[Builder] = field(default_factory=list)
     # packages code uses without importing them (snippets in documentation, scripts):
     # local name -> module, where the file does not import or assign the name itself
@@ -170,10 +208,12 @@ class Knowledge:
     _builders: dict[tuple[str, str], Builder] = field(default_factory=dict)
     _builder_names: set[str] = field(default_factory=set)
     _prefixes: tuple[str, ...] = ()
+    chain_methods: frozenset[str] = frozenset()  # every method of `chains`
 
     def __post_init__(self) -> None:
         for client in self.clients:
             self._by_on.setdefault(client.on, []).append(client)
+        self.chain_methods = frozenset(m for links in self.chains.values() for m in links)
         for builder in self.builders:
             for callee in builder.callees:
                 self._builders[(builder.on, callee)] = builder

@@ -182,6 +182,7 @@ class FileModel:
     _parent: dict[int, Function | None] = field(default_factory=dict)
     _classes: list[tuple[int, int, str]] = field(default_factory=list)
     _class_starts: list[int] = field(default_factory=list)
+    _holders: dict[int, list[str]] | None = None
     _receivers: bool = False  # some method names its receiver (Go)
 
     def index_functions(self) -> None:
@@ -218,6 +219,28 @@ class FileModel:
                 self.calls_on.setdefault(dotted, []).append(call)
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
+
+    def holders(self, node_id: int) -> list[str]:
+        """The names the value of a node (a call) is assigned to, or its block is given
+        (`req = Request(url)`, `conn.get('x') { |req| ... }`), read without lowering."""
+        if self._holders is None:
+            ranked: dict[int, list[tuple[int, str]]] = {}
+            for key, assigns in self.assigns.items():
+                for assign in assigns:
+                    if assign.item is not None or assign.add:
+                        continue
+                    node = assign.value_node
+                    # the first target first (`req, err := ...`: req), whatever the names' order
+                    rank = assign.unpack if isinstance(assign.unpack, int) else 1 << 20
+                    ranked.setdefault(node.id, []).append((rank, key))
+                    if assign.unpack != -1 and node.named_child_count == 1:
+                        # `req, err := http.NewRequest(...)`: the one value unpacked
+                        ranked.setdefault(node.named_children[0].id, []).append((rank, key))
+            self._holders = {
+                node: [key for _, key in sorted(found, key=lambda pair: pair[0])]
+                for node, found in ranked.items()
+            }
+        return self._holders.get(node_id, [])
 
     def function_at(self, pos: int) -> Function | None:
         """The innermost function whose body holds `pos`."""
@@ -431,9 +454,13 @@ def query(language: str, name: str) -> Query:
     return Query(grammar(language), source)
 
 
+# grammars read by another grammar's lowering (the same node types)
+LOWERED_AS = {"php_only": "php"}
+
+
 @cache
 def lowering_class(language: str) -> type[Lowering]:
-    module = import_module(f"apispec.lint.extract.lower.{language}")
+    module = import_module(f"apispec.lint.extract.lower.{LOWERED_AS.get(language, language)}")
     found: type[Lowering] = module.LOWERING
     return found
 
@@ -493,8 +520,8 @@ def lower(
     for kind, captures in pending:
         if kind == "call":
             name = lowering.call_name(captures["call"][0])
-            if name not in wanted and name.lower() not in lowered and not _VERBISH.search(name):
-                continue
+            if name not in wanted and name.lower() not in lowered and not VERB_NAME.search(name):
+                continue  # (a call named like a request is kept: its name is its method)
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
         elif kind == "import":
@@ -504,9 +531,10 @@ def lower(
     return model
 
 
-# a call named like a request (`doGet`, `api_delete`): its literal's method, when no row
-# or wrapper knows the call
-_VERBISH = re.compile(r"(?:^|_|(?<=[a-z]))(?:get|post|put|patch|delete)(?=$|_|[A-Z])", re.I)
+# a name that says a method: `http_get`, `postJson`, `GetAsync`, `delete_group`
+VERB_NAME = re.compile(
+    r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.IGNORECASE
+)
 
 
 def _may_name_url(raw: str) -> bool:
