@@ -51,6 +51,18 @@ _URL = 'u = "https://prtg.example.com:1616/api/v2/experimental/devices"\n'
 _PHP = "<?php\n$" + _URL
 _YML = "u: https://prtg.example.com:1616/api/v2/experimental/devices\n"
 
+
+def _nested(inner: str, opener: str, closer: str, tail: str = "") -> Callable[[int], str]:
+    """A script with n openers, a call, then n closers."""
+    return lambda n: _SH + inner + opener * n + 'curl "$B/api/v2/devices"\n' + closer * n + tail
+
+
+def _sh_wrappers(n: int) -> str:
+    """f1 calls f0 calls curl, ... fn: every wrapper is another's caller."""
+    chain = "".join(f'f{i}() {{ f{i - 1} "$1"; }}\n' for i in range(1, n))
+    return _SH + 'f0() { curl -s "$B$1"; }\n' + chain + f"f{n - 1} /api/v2/devices\n"
+
+
 CASES: tuple[Case, ...] = (
     # issue 11, point 8: super-linear regular expressions
     Case(
@@ -109,6 +121,33 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "shell: heredoc openers, no terminator", "lint", "c.sh", repeat(_URL, "cat <<EOF\n"), 5_000
+    ),
+    Case(
+        "shell: $( nested deep", "lint", "c.sh", _nested('curl "$B/api/v2/', "$(", ")", '"'), 2_000
+    ),
+    Case(
+        "shell: if blocks nested deep", "lint", "c.sh", _nested("", "if x; then\n", "fi\n"), 2_000
+    ),
+    Case("shell: each wrapper calls the one before", "lint", "c.sh", _sh_wrappers, 500),
+    Case(
+        "makefile: many variables and recipe lines",
+        "lint",
+        "Makefile",
+        repeat(
+            "# prtg :1616\nAPI = https://prtg:1616/api/v2\nall:\n",
+            'V{i} := $(API)/devices/{i}\n\tcurl -s "$(V{i})"\n',
+        ),
+        500,
+    ),
+    Case(
+        "dockerfile: many ENV and RUN lines",
+        "lint",
+        "Dockerfile",
+        repeat(
+            "FROM alpine\n# prtg :1616\n",
+            'ENV U{i}=https://prtg:1616/api/v2/devices/{i}\nRUN curl -s "$U{i}"\n',
+        ),
+        500,
     ),
     Case(
         "python: triple-quote openers, no closer", "lint", "c.py", repeat(_URL, 'x = """\n'), 10_000

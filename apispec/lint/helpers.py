@@ -69,6 +69,12 @@ class Helper(NamedTuple):
     # what the wrapper writes after the path parameter, up to its query: literal texts,
     # and parameters by position (`kind + "/" + id + "/pause"`: ("/", 2, "/pause"))
     suffix: tuple[str | int, ...] = ()
+    # A command-line wrapper (`prtg_get() { curl -G ... "$@" "$BASE$1"; }`): the command it
+    # runs, the option words it writes, and the first argument its callers hand on to the
+    # command as more options (`prtg_get /x --data-urlencode 'filter=...'`).
+    command: str = ""
+    words: tuple[str, ...] = ()
+    forwards: int | None = None
 
 
 class HelperTable:

@@ -20,6 +20,8 @@ from apispec.lint.languages import embedded
 _COMMENTS = {
     "python": ("#", ""),
     "shell": ("#", ""),
+    "make": ("#", ""),
+    "dockerfile": ("#", ""),
     "powershell": ("#", ""),
     "ruby": ("#", ""),
     "yaml": ("#", ""),

@@ -15,7 +15,8 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders, configured, names
+from apispec.lint.budget import check
+from apispec.lint.extract import builders, commands, configured, names
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, known_text, options, pairs
 from apispec.lint.extract.imported import COMMON, imported_client, in_scope, through
 from apispec.lint.extract.ir import (
@@ -109,7 +110,9 @@ class Requests:
         """Every request the file makes, outside the templates of its wrappers."""
         found: list[Request] = []
         senders = self._senders()
-        for call in self.model.calls:
+        for index, call in enumerate(self.model.calls):
+            if not index & 15:
+                check()  # the time budget, where no alarm can interrupt (budget.py)
             if call.node_id in self.model.decorators:
                 continue
             if call.callee not in senders and call.callee.lower() not in senders:
@@ -165,6 +168,7 @@ class Requests:
         names.update(self.model.by_name)
         names.update(_VERB_WORDS)
         names.add("request")
+        names.update(self.knowledge.commands)
         if "()" in names:  # a client object called itself (`api("/x")`)
             names.update(key for key in self.model.assigns if "." not in key)
             names.update(self.model.imports)
@@ -251,6 +255,9 @@ class Requests:
             else:
                 receiver = resolver.value(call.receiver, ctx)
         function = resolver.callee_function(call, ctx, 0) if depth < MAX_INLINE else None
+        command = self.knowledge.command(call.callee) if call.receiver is None else None
+        if command is not None and function is None:  # `curl ...` (not a function named so)
+            return [commands.request(resolver, call, command, ctx)]
         if function is None:
             routed = self._through_override(call, receiver, ctx, depth)
             if routed is not None:

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 _PRINTF = re.compile(r"%(?:\((\w+)\))?[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([a-zA-Z%])")
 _BRACE = re.compile(r"\{([^{}]*)\}")
+_JQ_ARG = re.compile(r"\s*\$(\w+)\s*(?:\|\s*@(?:uri|text)\s*)?")  # `$f|@uri`
+_JQ_RAW = re.compile(r"\s*(?:\.|@uri|\.\s*\|\s*@uri)\s*")  # the raw input, encoded
 
 
 def format_value(resolver: Resolver, expr: Format, ctx: Ctx, depth: int) -> Value:
@@ -291,6 +293,35 @@ def _format_call(
         fill(resolver, t, style, rest, named) for t in options(template) if isinstance(t, Text)
     ]
     return alt(found) if found else resolver.hole(call)
+
+
+def _jq(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """A jq program that only prints one of its `--arg` values (`jq -rn --arg f "$x"
+    '$f|@uri'`) or, reading raw text (`-R`), its input (`... | jq -sRr @uri`): that text
+    (the server undoes the URL-encoding, as for `quote`)."""
+    named: dict[str, Expr] = {}
+    program: str | None = None
+    raw = False
+    k = 0
+    while k < len(args):
+        written = resolver.literal(args[k].value, ctx, depth)
+        if written in ("--arg", "--argjson") and k + 2 < len(args):
+            name = resolver.literal(args[k + 1].value, ctx, depth)
+            if name:
+                named[name] = args[k + 2].value
+            k += 3
+            continue
+        if written is not None and written.startswith("-") and not written.startswith("--"):
+            raw = raw or "R" in written
+        elif written is not None and not written.startswith("-") and program is None:
+            program = written
+        k += 1
+    m = _JQ_ARG.fullmatch(program) if program is not None else None
+    if m is not None and m.group(1) in named:
+        return resolver.value(named[m.group(1)], ctx, depth + 1)
+    if raw and call.receiver is not None and program is not None and _JQ_RAW.fullmatch(program):
+        return resolver.value(call.receiver, ctx, depth + 1)
+    return resolver.hole(call)
 
 
 def _join_args(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
@@ -589,6 +620,7 @@ _TRANSFORMS = {
     "item": _item,
     "merge": _merge,
     "identity": _identity,
+    "jq": _jq,
     "dict": _dict,
     "quoted": _quoted,
     "receiver": _receiver,

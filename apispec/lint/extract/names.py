@@ -254,7 +254,8 @@ def assigned_before(
         in_scope = [a for a in assigns if a.scope == scope]
         if not in_scope:
             continue
-        before = [a for a in in_scope if a.start < ctx.pos]
+        # an assignment's own value reads what the name held before it (`X=${X:-default}`)
+        before = [a for a in in_scope if a.start < ctx.pos and not ctx.pos < a.end]
         if not before and scope == 0 and len(scopes) > 1:
             before = in_scope  # a module constant read by a function runs after it
         if not before:

@@ -52,6 +52,7 @@ from apispec.lint.extract.ir import (
     Name,
     ObjV,
     Opaque,
+    Param,
     Piece,
     SeqV,
     Str,
@@ -61,6 +62,7 @@ from apispec.lint.extract.ir import (
 )
 
 _WORD = re.compile(r"[A-Za-z][\w.-]*")
+_SLICE = re.compile(r"(\d*):")  # `items[1:]`: the elements from one on
 
 if TYPE_CHECKING:
     from apispec.lint.extract.lower import FileModel
@@ -358,11 +360,40 @@ class Resolver:
                     index = int(key)
                     if -len(option.items) <= index < len(option.items):
                         found.append(option.items[index])
+                elif key is not None and (m := _SLICE.fullmatch(key)):
+                    found.append(SeqV(option.items[int(m.group(1) or 0) :]))
                 else:
                     found.extend(option.items)
+            elif isinstance(option, Text) and len(option.pieces) == 1:
+                piece = option.pieces[0]
+                if isinstance(piece, Hole):
+                    return self._element(piece, key, expr)
         if found:
             return alt(found)
         return self.hole(expr)
+
+    def _element(self, whole: Hole, key: str | None, expr: Index) -> Text:
+        """An element (or the rest from one on) of an unknown list.
+
+        Of a rest parameter (`*args`, a shell function's words) it is the parameter at
+        that position: `args[0]`, `$1` is what a caller passes first, `"$@"` after a
+        `shift` what it passes from the second on.
+        """
+        text = self.model.parsed.text[expr.start : expr.end]
+        hint = hint_of(text) or whole.hint
+        param = whole.param
+        m = _SLICE.fullmatch(key) if key is not None else None
+        if (
+            param is not None
+            and param.kind == "*"
+            and key is not None
+            and (key.isdigit() or m is not None)
+        ):
+            at = int(key) if key.isdigit() else int(m.group(1) or 0) if m else 0
+            rest = "*" if m is not None else ""
+            element = Param(param.function, param.index + at, "", rest)
+            return Text((Hole(text, expr.start, expr.end, hint, element),))
+        return Text((Hole(text, expr.start, expr.end, hint),))
 
     def call_value(self, call: CallE, ctx: Ctx, depth: int) -> Value:
         """What a call returns, where the model knows: readers, encoders, factories, functions."""

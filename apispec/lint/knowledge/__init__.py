@@ -75,6 +75,33 @@ class Client:
 
 
 @dataclass(frozen=True)
+class Command:
+    """A command-line client (curl, wget, httpie): what its words say about the request.
+
+    Options are read as getopt reads them: `-Xvalue`, `-X value`, `--opt=value`,
+    `--opt value`, short switches run together (`-qO-`). An option listed in a role
+    takes a value unless it is a switch role (`get`, `head`); an option listed nowhere
+    takes none unless `valued` names it. The first operand that looks like a URL is the
+    URL (`url` options name one too). `items`: after the URL, httpie's request items
+    (`Header:value`, `name==value` query, `name=value` and `name:=json` body fields).
+    """
+
+    names: tuple[str, ...]
+    method: tuple[str, ...] = ()  # the value is the method (`-X`, `--request`, `--method`)
+    header: tuple[str, ...] = ()  # the value is one `Name: value` header
+    data: tuple[str, ...] = ()  # the value is (part of) the body: a POST, unless `get`
+    encoded: tuple[str, ...] = ()  # data the client URL-encodes (`--data-urlencode`)
+    query: tuple[str, ...] = ()  # the value is one query item the client encodes (`--url-query`)
+    get: tuple[str, ...] = ()  # switches that send the data as the query of a GET (`-G`)
+    head: tuple[str, ...] = ()  # switches that send a HEAD request (`-I`)
+    upload: tuple[str, ...] = ()  # the value is a file sent with PUT (`-T`, `--upload-file`)
+    url: tuple[str, ...] = ()  # the value is a URL (`--url`)
+    valued: tuple[str, ...] = ()  # other options that take a value (`-o FILE`)
+    items: bool = False
+    default: str = "GET"  # the method when nothing says another
+
+
+@dataclass(frozen=True)
 class EnvReader:
     """`os.environ.get(name, default)`: the default is the value, else a hole named `name`."""
 
@@ -133,6 +160,8 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # command-line clients by command name (shell's curl, wget, httpie)
+    commands: dict[str, Command] = field(default_factory=dict)
     # attributes of a string-valued object that are its text (an enum member's `value`,
     # a URL object's `href`)
     text_attrs: frozenset[str] = frozenset({"value"})
@@ -255,6 +284,9 @@ class Knowledge:
 
     def transform(self, qualified: str, callee: str) -> str | None:
         return self.transforms.get(qualified) or self.transforms.get("." + callee)
+
+    def command(self, name: str) -> Command | None:
+        return self.commands.get(name)
 
     def client(self, on: str, callee: str) -> Client | None:
         for row in self._by_on.get(on, ()):

@@ -26,7 +26,10 @@ from apispec.lint.extract.ir import Attr, CallE, Concat, Expr, Function, Name, O
 from apispec.lint.extract.parse import Parsed, grammar
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Query
+    from tree_sitter import Node, Query, QueryCursor
+
+# the deepest node a query match starts at, below the node the query runs on
+MAX_DEPTH = 10_000
 
 
 class Assign:
@@ -355,10 +358,8 @@ class Lowering:
 
     def returned(self, function: Node) -> list[Node]:
         """The expressions a function's own `return` statements give (nested functions' not)."""
-        from tree_sitter import QueryCursor
-
-        cursor = QueryCursor(
-            query(self.parsed.language, f"{self.query_name or self.parsed.language}-returns")
+        cursor = query_cursor(
+            self.parsed.language, f"{self.query_name or self.parsed.language}-returns"
         )
         cursor.set_byte_range(function.start_byte, function.end_byte)
         found = []
@@ -458,6 +459,18 @@ def query(language: str, name: str) -> Query:
 LOWERED_AS = {"php_only": "php"}
 
 
+def query_cursor(language: str, name: str) -> QueryCursor:
+    """A cursor over the query `name` that starts no match deeper than MAX_DEPTH below the
+    node it is run on: the cursor counts depth in 16 bits, and past that a tree nested
+    tens of thousands deep (`$($($(...`) makes matching quadratic; no code a person
+    writes nests that far."""
+    from tree_sitter import QueryCursor
+
+    cursor = QueryCursor(query(language, name))
+    cursor.set_max_start_depth(MAX_DEPTH)
+    return cursor
+
+
 @cache
 def lowering_class(language: str) -> type[Lowering]:
     module = import_module(f"apispec.lint.extract.lower.{LOWERED_AS.get(language, language)}")
@@ -477,11 +490,9 @@ def lower(
     header) or named like a function the file defines are kept; a file's other calls
     are never lowered. Only string literals that may name a URL or a host are kept.
     """
-    from tree_sitter import QueryCursor
-
     lowering = lowering_class(parsed.language)(parsed)
     model = FileModel(parsed.language, parsed)
-    cursor = QueryCursor(query(parsed.language, lowering.query_name or parsed.language))
+    cursor = query_cursor(parsed.language, lowering.query_name or parsed.language)
     if start_byte or end_byte is not None:
         cursor.set_byte_range(start_byte, end_byte if end_byte is not None else len(parsed.data))
     functions: dict[int, Function] = {}
