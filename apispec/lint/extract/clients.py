@@ -292,6 +292,10 @@ class Requests:
                         request.url = self._request_url(call, request.url, ctx)  # req.URL...
                     inner.append(request)
             return inner
+        return self._through_others(call, receiver, ctx)
+
+    def _through_others(self, call: CallE, receiver: Value | None, ctx: Ctx) -> list[Request]:
+        """The request a wrapper of another file sends, where one of that name is in scope."""
         for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
             if helper.client or not in_scope(
                 helper, call, receiver, self.model.imports, self.module, self.directory
