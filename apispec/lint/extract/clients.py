@@ -330,6 +330,8 @@ class Requests:
             sent = through(self.resolver, helper, call, ctx)
             if sent is not None:
                 sent.trusted = helper.strong
+                if self.knowledge.request_url:  # a request another file's wrapper made
+                    sent.url = self._request_url(call, sent.url, ctx)
                 return [sent]
         return []
 

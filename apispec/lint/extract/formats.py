@@ -601,6 +601,8 @@ _TRANSFORMS = {
     "append": urls.append,
     "path_join": urls.path_join,
     "path_join_receiver": urls.path_join_receiver,
+    "resolve_receiver": urls.resolve_receiver,
+    "url_fields": urls.url_fields,
     "encode_receiver": _encode_receiver,
     "empty_mapping": _empty_mapping,
     "query_map": _query_map,

@@ -295,7 +295,7 @@ class FileModel:
         """The names the value of a node (a call) is assigned to, or its block is given
         (`req = Request(url)`, `conn.get('x') { |req| ... }`), read without lowering."""
         if self._holders is None:
-            self._holders = {}
+            ranked: dict[int, list[tuple[int, str]]] = {}
             for key, assigns in self.assigns.items():
                 for assign in assigns:
                     if assign.item is not None or assign.add:
@@ -303,10 +303,16 @@ class FileModel:
                     node = assign.value_node
                     while node.type in _WRAPPERS and node.named_children:
                         node = node.named_children[-1]  # `(Request) x`, `(x)`: x itself
-                    self._holders.setdefault(node.id, []).append(key)
+                    # the first target first (`req, err := ...`: req), whatever the names' order
+                    rank = assign.unpack if isinstance(assign.unpack, int) else 1 << 20
+                    ranked.setdefault(node.id, []).append((rank, key))
                     if assign.unpack != -1 and node.named_child_count == 1:
                         # `req, err := http.NewRequest(...)`: the one value unpacked
-                        self._holders.setdefault(node.named_children[0].id, []).append(key)
+                        ranked.setdefault(node.named_children[0].id, []).append((rank, key))
+            self._holders = {
+                node: [key for _, key in sorted(found, key=lambda pair: pair[0])]
+                for node, found in ranked.items()
+            }
         return self._holders.get(node_id, [])
 
     def function_at(self, pos: int) -> Function | None:
