@@ -46,13 +46,12 @@ def test_a_python_helper_and_the_helpers_that_pass_its_path_on() -> None:
     uses = '_get("/version")\npaged("/experimental/groups", include="inheritance", take=5)\n'
     assert _calls(PY_HELPER + uses, "api.py") == [
         (13, "GET", "/version", []),
-        # paged sends limit=size too: its value is the default the call leaves out (the
-        # default of a parameter is not followed into a wrapper's query: unknown here)
+        # paged sends limit=size too: size's default, as the call leaves it out
         (
             14,
             "GET",
             "/experimental/groups",
-            [("include", "inheritance"), ("limit", None), ("take", "5")],
+            [("include", "inheritance"), ("limit", "500"), ("take", "5")],
         ),
     ]
     helpers = {h.name: h for h in extract(PY_HELPER, "api.py").helpers}
