@@ -11,7 +11,7 @@ parameters, is a template, not a call; each call of the wrapper is one.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -84,6 +84,7 @@ class Requests:
         self._loop_parent: list[int] = []
         self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
         self._setters_by_receiver: dict[str, list[CallE]] | None = None
+        self._setter_starts: dict[str, list[int]] = {}
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -633,7 +634,14 @@ class Requests:
                         (assign.value.start, assign.value.end),
                     )
                 )
-            for setter in self._header_setters(name):
+            around = self.model.functions_at(call.start)
+            spans = [(0, len(text))]
+            if made and around:  # a request object's setters follow it in its function
+                spans = [(call.start, around[0].end)]
+            elif local and around:  # a local name's: its functions, and the module's
+                spans = [(around[-1].start, around[-1].end), *self._module_spans(around[-1])]
+            setters = [c for lo, hi in spans for c in self._header_setters(name, lo, hi)]
+            for setter in setters:
                 if made and not self._after_in_scope(call, setter.start):
                     continue  # another request object of the same name
                 if local and self.model.scopes_at(setter.start)[0] not in visible:
@@ -660,9 +668,14 @@ class Requests:
         holders = self.model.holders(call.node_id)
         return holders[0] if holders else None
 
-    def _header_setters(self, name: str) -> list[CallE]:
-        """The header-setting calls on an object or on its headers holder, by the written
-        receiver (indexed once per file: a file of many requests reads it for each)."""
+    def _module_spans(self, function: Function) -> list[tuple[int, int]]:
+        """The file outside one top-level function: where module-level statements are."""
+        return [(0, function.start), (function.end, len(self.model.parsed.text))]
+
+    def _header_setters(self, name: str, lo: int, hi: int) -> list[CallE]:
+        """The header-setting calls between two positions on an object or on its headers
+        holder, by the written receiver (indexed once per file: a file of many requests
+        reads it for each, and a request object's own lie in its function)."""
         if self._setters_by_receiver is None:
             self._setters_by_receiver = {}
             text = self.model.parsed.text
@@ -675,7 +688,11 @@ class Requests:
         for written in dict.fromkeys(
             (name.lower(), *(f"{name}.{h}".lower() for h in self.knowledge.header_holders))
         ):
-            found.extend(self._setters_by_receiver.get(written, ()))
+            setters = self._setters_by_receiver.get(written, [])
+            starts = self._setter_starts.get(written)
+            if starts is None:
+                starts = self._setter_starts[written] = [c.start for c in setters]
+            found.extend(setters[bisect_left(starts, lo) : bisect_left(starts, hi)])
         return sorted(found, key=lambda c: c.start)
 
     def _after_in_scope(self, call: CallE, pos: int) -> bool:
