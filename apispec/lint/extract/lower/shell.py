@@ -41,7 +41,17 @@ if TYPE_CHECKING:
     from apispec.lint.extract.parse import Parsed
 
 # Commands that run the command after them (`sudo curl ...`, a console's `$ curl ...`)
-_PREFIXES = frozenset({"sudo", "exec", "command", "nohup", "time", "env", "$", "%", "nice"})
+_PREFIXES = frozenset(
+    {"sudo", "exec", "command", "nohup", "time", "env", "$", "%", "nice", "xargs", "timeout"}
+)
+# their options that take the next word as a value (`sudo -u svc curl`, `xargs -I{} curl`)
+_PREFIX_VALUED = {
+    "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U"}),
+    "xargs": frozenset({"-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a"}),
+    "nice": frozenset({"-n"}),
+    "env": frozenset({"-u", "-C", "-S"}),
+    "timeout": frozenset({"-s", "-k"}),
+}
 # Commands that print their words for a person (or a log): no request, no value
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _PRINTERS = frozenset({"echo", "printf", "logger", "log", "info", "warn", "die", "error"})
@@ -298,8 +308,15 @@ class ShellLowering(Lowering):
             name, args = found, list(node.children_by_field_name("argument"))
         head = name.named_children[0] if name.named_children else name
         while self.text(head) in _PREFIXES and args:
+            valued = _PREFIX_VALUED.get(self.text(head), frozenset())
+            timed = self.text(head) == "timeout"  # `timeout 30 curl ...`: its duration first
             head = args.pop(0)
-            while args and (self.text(head).startswith("-") or re.match(r"\w+=", self.text(head))):
+            while args and (
+                self.text(head).startswith("-") or re.match(r"\w+=", self.text(head)) or timed
+            ):
+                timed = timed and self.text(head).startswith("-")
+                if self.text(head) in valued and args:
+                    args.pop(0)
                 head = args.pop(0)
         if self.text(head) == "printf" and len(args) > 2 and self.text(args[0]) == "-v":
             args = args[2:]  # `printf -v NAME FORMAT ...`: an assignment of its output (shell.scm)
