@@ -24,7 +24,11 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+# the checkout's own package, whatever another installed copy says
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 MAX_RATIO = 5.0
 
@@ -198,6 +202,56 @@ CASES: tuple[Case, ...] = (
         "client.go",
         repeat("package x\n// prtg :1616\n", "r := resty.New()\n", 'r.R().Get("health")\n'),
         1_000,
+    ),
+    # the tree reader: one name reused by every function (its assignments, the calls on
+    # it and the requests it holds are looked up by scope, never scanned per read)
+    Case(
+        "python: many functions, one client name",
+        "lint",
+        "calls.py",
+        repeat(
+            _PY,
+            "def f{i}():\n    s = requests.Session()\n"
+            '    s.headers["Authorization"] = "Bearer x"\n'
+            '    r = s.get(f"{BASE}/devices/{i}", params={"limit": 10})\n',
+        ),
+        100,
+    ),
+    Case(
+        "csharp: many methods, one client name",
+        "lint",
+        "Calls.cs",
+        repeat(
+            "// prtg :1616\nclass C {\n",
+            "async Task F{i}() { var http = new HttpClient(); "
+            'var r = await http.GetAsync("https://prtg:1616/api/v2/devices/{i}"); }\n',
+            "}\n",
+        ),
+        100,
+    ),
+    Case(
+        "javascript: many functions, one client name",
+        "lint",
+        "calls.js",
+        repeat(
+            "// prtg :1616\n",
+            "async function f{i}() { const api = axios.create({ baseURL: "
+            '"https://prtg:1616/api/v2" }); await api.get("/devices/{i}", '
+            "{ params: { limit: 10 } }); }\n",
+        ),
+        100,
+    ),
+    Case(
+        "rust: many functions, one client name",
+        "lint",
+        "calls.rs",
+        repeat(
+            "// prtg :1616\n",
+            "async fn f{i}() { let c = reqwest::Client::new(); "
+            'c.get("https://prtg:1616/api/v2/devices/{i}").query(&[("limit", "10")])'
+            ".send().await; }\n",
+        ),
+        100,
     ),
     Case(
         "json: many paths in one array",

@@ -83,6 +83,7 @@ class Requests:
         self._loop_starts: list[int] = []
         self._loop_parent: list[int] = []
         self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
+        self._setters_by_receiver: dict[str, list[CallE]] | None = None
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -292,6 +293,10 @@ class Requests:
                         request.url = self._request_url(call, request.url, ctx)  # req.URL...
                     inner.append(request)
             return inner
+        return self._through_others(call, receiver, ctx)
+
+    def _through_others(self, call: CallE, receiver: Value | None, ctx: Ctx) -> list[Request]:
+        """The request a wrapper of another file sends, where one of that name is in scope."""
         for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
             if helper.client or not in_scope(
                 helper, call, receiver, self.model.imports, self.module, self.directory
@@ -300,6 +305,8 @@ class Requests:
             sent = through(self.resolver, helper, call, ctx)
             if sent is not None:
                 sent.trusted = helper.strong
+                if self.knowledge.request_url:  # a request another file's wrapper made
+                    sent.url = self._request_url(call, sent.url, ctx)
                 return [sent]
         return []
 
@@ -599,13 +606,22 @@ class Requests:
         if holder:
             names.append((holder, True))
         entries: list[Entry] = []
+        # a local name is another object in another function: only the scopes around the
+        # call see it (a field, `self.session`, is set in the constructor and read anywhere)
+        visible = set(self.model.scopes_at(call.start))
         for name, made in names:
+            local = name.isidentifier() and name not in self.model.imports
+            keys = dict.fromkeys(
+                (name + ".headers", *(f"{name}.{h}" for h in self.knowledge.header_holders))
+            )
             assigns = [
                 a
-                for key in dict.fromkeys(
-                    (name + ".headers", *(f"{name}.{h}" for h in self.knowledge.header_holders))
+                for key in keys
+                for a in (
+                    [b for scope in visible for b in self.model.assigns_in(key, scope)]
+                    if local
+                    else self.model.assigns.get(key, ())
                 )
-                for a in self.model.assigns.get(key, ())
                 if not made or self._after_in_scope(call, a.start)
             ]
             for assign in assigns:
@@ -626,6 +642,8 @@ class Requests:
             for setter in self._header_setters(name):
                 if made and not self._after_in_scope(call, setter.start):
                     continue  # another request object of the same name
+                if local and self.model.scopes_at(setter.start)[0] not in visible:
+                    continue  # a local object of the same name in another function
                 inner = Ctx(setter.start, self.model.function_at(setter.start))
                 positional = [a for a in setter.args if a.name is None and not a.spread]
                 if len(positional) >= 2:
@@ -644,22 +662,28 @@ class Requests:
         return MapV(tuple(entries)) if entries else None
 
     def assigned_to(self, call: CallE) -> str | None:
-        """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
+        """The name a call's result is assigned to (`req = urllib.request.Request(url)`); of
+        several targets the first (Go's `req, err := http.NewRequest(...)`)."""
         holders = self.model.holders(call.node_id)
         return holders[0] if holders else None
 
     def _header_setters(self, name: str) -> list[CallE]:
-        text = self.model.parsed.text
-        holders = {f"{name}.{h}".lower() for h in self.knowledge.header_holders}
-        found = []
-        for call in self.model.calls:
-            receiver = call.receiver
-            if receiver is None or call.callee not in self.knowledge.header_setters:
-                continue
-            written = text[receiver.start : receiver.end].lower()
-            if written == name.lower() or written in holders:
-                found.append(call)
-        return found
+        """The header-setting calls on an object or on its headers holder, by the written
+        receiver (indexed once per file: a file of many requests reads it for each)."""
+        if self._setters_by_receiver is None:
+            self._setters_by_receiver = {}
+            text = self.model.parsed.text
+            for call in self.model.calls:
+                receiver = call.receiver
+                if receiver is not None and call.callee in self.knowledge.header_setters:
+                    written = text[receiver.start : receiver.end].lower()
+                    self._setters_by_receiver.setdefault(written, []).append(call)
+        found: list[CallE] = []
+        for written in dict.fromkeys(
+            (name.lower(), *(f"{name}.{h}".lower() for h in self.knowledge.header_holders))
+        ):
+            found.extend(self._setters_by_receiver.get(written, ()))
+        return sorted(found, key=lambda c: c.start)
 
     def _after_in_scope(self, call: CallE, pos: int) -> bool:
         """Whether `pos` follows the call in the function that makes the call."""

@@ -631,6 +631,8 @@ _TRANSFORMS = {
     "join_args": _join_args,
     "path_join": urls.path_join,
     "path_join_receiver": urls.path_join_receiver,
+    "resolve_receiver": urls.resolve_receiver,
+    "url_fields": urls.url_fields,
     "encode_receiver": _encode_receiver,
     "empty_mapping": _empty_mapping,
     "items_join": _items_join,

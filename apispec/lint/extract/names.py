@@ -251,7 +251,7 @@ def assigned_before(
         return None
     scopes = resolver.model.scopes_at(ctx.pos)
     for scope in scopes if scope_id is None else [scope_id]:
-        in_scope = [a for a in assigns if a.scope == scope]
+        in_scope = resolver.model.assigns_in(key, scope)
         if not in_scope:
             continue
         # an assignment's own value reads what the name held before it (`X=${X:-default}`)
@@ -417,13 +417,11 @@ def updated(resolver: Resolver, value: Value, later: Assign, ctx: Ctx, depth: in
 
 def mutated(resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, depth: int) -> Value:
     """Entries and items added by method calls on the name (`q.update`, `l.append`)."""
-    calls = resolver.model.calls_on.get(key)
+    calls = resolver.model.calls_between(key, after, ctx.pos)
     if not calls:
         return value
     scope = resolver.model.scopes_at(ctx.pos)[0]
     for call in calls:
-        if not after < call.start < ctx.pos:
-            continue
         if resolver.model.scopes_at(call.start)[0] != scope:
             continue
         inner = replace(ctx, pos=call.start)

@@ -14,7 +14,7 @@ Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -186,6 +186,8 @@ class FileModel:
     _parent: dict[int, Function | None] = field(default_factory=dict)
     _classes: list[tuple[int, int, str]] = field(default_factory=list)
     _class_starts: list[int] = field(default_factory=list)
+    _by_scope: dict[tuple[str, int], list[Assign]] | None = None
+    _call_starts: dict[str, list[int]] = field(default_factory=dict)
     _holders: dict[int, list[str]] | None = None
     _receivers: bool = False  # some method names its receiver (Go)
 
@@ -223,21 +225,46 @@ class FileModel:
                 self.calls_on.setdefault(dotted, []).append(call)
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
+        self._call_starts = {k: [c.start for c in v] for k, v in self.calls_on.items()}
+
+    def assigns_in(self, key: str, scope: int) -> list[Assign]:
+        """`key`'s assignments in one scope (a function's node id, 0 the module), in order:
+        a name reused by every function of a file is looked up in one, never scanned."""
+        if self._by_scope is None:
+            self._by_scope = {}
+            for name, assigns in self.assigns.items():
+                for assign in assigns:
+                    self._by_scope.setdefault((name, assign.scope), []).append(assign)
+        return self._by_scope.get((key, scope), [])
+
+    def calls_between(self, key: str, after: int, before: int) -> list[CallE]:
+        """The calls on `key` that start strictly between two positions, in order."""
+        calls = self.calls_on.get(key)
+        if not calls:
+            return []
+        starts = self._call_starts.get(key) or [c.start for c in calls]
+        return calls[bisect_right(starts, after) : bisect_left(starts, before)]
 
     def holders(self, node_id: int) -> list[str]:
         """The names the value of a node (a call) is assigned to, or its block is given
         (`req = Request(url)`, `conn.get('x') { |req| ... }`), read without lowering."""
         if self._holders is None:
-            self._holders = {}
+            ranked: dict[int, list[tuple[int, str]]] = {}
             for key, assigns in self.assigns.items():
                 for assign in assigns:
                     if assign.item is not None or assign.add:
                         continue
                     node = assign.value_node
-                    self._holders.setdefault(node.id, []).append(key)
+                    # the first target first (`req, err := ...`: req), whatever the names' order
+                    rank = assign.unpack if isinstance(assign.unpack, int) else 1 << 20
+                    ranked.setdefault(node.id, []).append((rank, key))
                     if assign.unpack != -1 and node.named_child_count == 1:
                         # `req, err := http.NewRequest(...)`: the one value unpacked
-                        self._holders.setdefault(node.named_children[0].id, []).append(key)
+                        ranked.setdefault(node.named_children[0].id, []).append((rank, key))
+            self._holders = {
+                node: [key for _, key in sorted(found, key=lambda pair: pair[0])]
+                for node, found in ranked.items()
+            }
         return self._holders.get(node_id, [])
 
     def function_at(self, pos: int) -> Function | None:
