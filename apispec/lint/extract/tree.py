@@ -69,6 +69,7 @@ GRAMMAR_OF = {
     "java": "java",
     "kotlin": "kotlin",
     "groovy": "groovy",
+    "swift": "swift",
 }
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {
