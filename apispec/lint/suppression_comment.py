@@ -20,6 +20,8 @@ from apispec.lint.languages import embedded
 _COMMENTS = {
     "python": ("#", ""),
     "shell": ("#", ""),
+    "make": ("#", ""),
+    "dockerfile": ("#", ""),
     "powershell": ("#", ""),
     "ruby": ("#", ""),
     "yaml": ("#", ""),
@@ -28,6 +30,8 @@ _COMMENTS = {
     "rust": ("//", ""),
     "csharp": ("//", ""),
     "java": ("//", ""),
+    "kotlin": ("//", ""),
+    "groovy": ("//", ""),
     "php": ("//", ""),
     "markdown": ("<!--", " -->"),
     "html": ("<!--", " -->"),

@@ -45,6 +45,9 @@ class FileEvidence:
     v2_hosts: set[str] = field(default_factory=set)  # literal hosts of every /api/v2 URL
     named_hosts: set[str] = field(default_factory=set)  # hosts a URL names this API with
     named: bool = False  # some URL or base of the file names this API
+    # the variables (hole names) before `/api/v2` of URLs that name this API or one of its
+    # collections: a base of this API, whatever the path after it
+    api_bases: set[tuple[str, ...]] = field(default_factory=set)
 
     @classmethod
     def of(cls, text: str, known: frozenset[str]) -> FileEvidence:
@@ -83,6 +86,8 @@ class FileEvidence:
         if literal:
             self.v2_hosts.add(literal)
         strong = self.names(loc) or (first == "experimental" and second in self.known)
+        if literal is None and loc.prefix_hints and (strong or first in self.known):
+            self.api_bases.add(loc.prefix_hints)
         if strong:
             self.named = True
             host = host_of(loc.prefix)
@@ -126,6 +131,18 @@ class FileEvidence:
                 # the file's calls of this API take their host from elsewhere (a setting,
                 # a client of another module): a literal host it writes is another service's
                 return None
+            if (
+                host is None
+                and loc.prefix_hints
+                and self.named
+                and not named
+                and not known_path
+                and first != "session"
+                and loc.prefix_hints not in self.api_bases
+            ):
+                # another variable's /api/v2 than this API's, with a first segment no
+                # collection has (`$PAGES_HOST/api/v2/summary.json`): another product's
+                return None
             if first == "experimental" and second in known:
                 return "/api/v2/experimental in URL", False
             if named:
@@ -137,16 +154,19 @@ class FileEvidence:
                 return "/api/v2 in URL; the host of this API's other URLs", False
             if host is not None and len(self.v2_hosts) > 1:
                 return None  # several services' /api/v2, none written as this API's: not ours
-            # a literal host with a first segment no collection has: another product's;
-            # a host the code reads from elsewhere (`{base}/api/v2/...`) is the file's
+            # a literal host with a first segment no collection has (experimental/<anything>
+            # is this API's prefix): another product's; a host the code reads from
+            # elsewhere (`{base}/api/v2/...`) is the file's
             has_host = host is not None and bool(loc.prefix.strip("/"))
-            if has_host and not known_path and first != "session":
+            if has_host and first not in known and first != "session":
                 return None  # another product's /api/v2 (its first segment is not ours)
             if self.strong:
                 return "/api/v2 in URL; " + self.why(), False
             if self.bearer and (known_path or first == "session"):
                 return "/api/v2 in URL; Authorization: Bearer in file", True
             return None
+        if first == "api":
+            return None  # another version of an API (`/api/table.json`, the v1 API)
         if trusted or (named and (wrapped or client)):
             return "relative path; its base names this API", False
         if not known_path and not _variable_collection(loc, first, second):

@@ -9,10 +9,12 @@ stays open (a hole the caller fills); one with a declared client class is a clie
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract import urls
+from apispec.lint.extract.builders import linked
 from apispec.lint.extract.context import (
     Ctx,
     alt,
@@ -88,6 +90,28 @@ def name(
         return ObjV("module", target)
     if name in resolver.model.classes:
         return ObjV("class", name)
+    last = re.split(r"::|\\|\.", name)[-1]
+    if last != name and last in resolver.model.classes:
+        return ObjV("class", last)  # `Prtg::Api`: the file's class `Api` of module Prtg
+    return unbound(resolver, name, ctx, depth, start, end)
+
+
+def unbound(resolver: Resolver, name: str, ctx: Ctx, depth: int, start: int, end: int) -> Value:
+    """A name nothing in the file binds: a library constant, a module used without an
+    import (`Net::HTTP::Get`, `Faraday`), a method called without parentheses (Ruby's
+    `prtg_conn`), else a hole of its name."""
+    knowledge = resolver.knowledge
+    constant = knowledge.constants.get(name)
+    if constant is not None:
+        return Text((Lit(constant, start),))
+    if name in knowledge.modules or name in knowledge.module_clients:
+        return ObjV("module", name)
+    if knowledge.paren_free:
+        function = resolver.callee_function(CallE(name, None, (), start, end), ctx, depth)
+        if function is not None and all(kind or default for _, kind, default in function.params):
+            returned = resolver.returns(CallE(name, None, (), start, end), ctx, depth)
+            if returned is not None:
+                return returned
     return Text((Hole(name, start, end, name.lower()),))
 
 
@@ -198,7 +222,12 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
         target = resolver.model.imports.get(head)
     if target is None and rest and head in resolver.knowledge.modules:
         target = head  # a type written with its crate or module (`reqwest::Client`)
-    factory = resolver.knowledge.factory(f"{target}.{rest}" if target and rest else target or "")
+    if target is None:  # a name code uses without importing it (`String`, a snippet's)
+        target = resolver.knowledge.default_imports.get(head)
+    qualified = f"{target}.{rest}" if target and rest else target or ""
+    if qualified and any(qualified.startswith(m + ".") for m in resolver.knowledge.mocks):
+        return ObjV("mock", qualified)  # `server: MockWebServer`: a test double
+    factory = resolver.knowledge.factory(qualified)
     if factory is not None:  # `session: aiohttp.ClientSession`: a client object
         return ObjV("client", factory.name)
     if target is not None and name[:1].isupper():
@@ -208,7 +237,7 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
         factory = resolver.knowledge.factory(name)
         if factory is not None:  # `HttpClient http`: a client object
             return ObjV("client", factory.name)
-        if name[:1].isupper():  # a class of another file of the namespace
+        if name[:1].isupper():  # a class of another file of the namespace or package
             return ObjV("instance", name)
     return None
 
@@ -228,10 +257,11 @@ def assigned_before(
         return None
     scopes = resolver.model.scopes_at(ctx.pos)
     for scope in scopes if scope_id is None else [scope_id]:
-        in_scope = [a for a in assigns if a.scope == scope]
+        in_scope = resolver.model.assigns_in(key, scope)
         if not in_scope:
             continue
-        before = [a for a in in_scope if a.start < ctx.pos]
+        # an assignment's own value reads what the name held before it (`X=${X:-default}`)
+        before = [a for a in in_scope if a.start < ctx.pos and not ctx.pos < a.end]
         if not before and scope == 0 and len(scopes) > 1:
             before = in_scope  # a module constant read by a function runs after it
         if not before:
@@ -393,19 +423,18 @@ def updated(resolver: Resolver, value: Value, later: Assign, ctx: Ctx, depth: in
 
 def mutated(resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, depth: int) -> Value:
     """Entries and items added by method calls on the name (`q.update`, `l.append`)."""
-    calls = resolver.model.calls_on.get(key)
+    calls = resolver.model.calls_between(key, after, ctx.pos)
     if not calls:
         return value
     scope = resolver.model.scopes_at(ctx.pos)[0]
     for call in calls:
-        if not after < call.start < ctx.pos:
-            continue
         if resolver.model.scopes_at(call.start)[0] != scope:
             continue
         inner = replace(ctx, pos=call.start)
         if any(isinstance(o, ObjV) for o in options(value)):
-            # an object's method (`rsps.add(...)`), not a mapping's or list's; a setter of
-            # a fluent client called as a statement (`client.SetBaseURL(b)`) sets its field
+            # a builder's link written as a statement (`conn.setRequestMethod("POST")`), a
+            # setter of a fluent client called as a statement (`client.SetBaseURL(b)`) sets
+            # its field; another object's method (`rsps.add(...)`) changes nothing here
             value = _set_on(resolver, value, call, inner, depth)
             continue
         effect = resolver.knowledge.mutators.get(call.callee)
@@ -417,12 +446,14 @@ def mutated(resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, de
 def _set_on(resolver: Resolver, value: Value, call: CallE, ctx: Ctx, depth: int) -> Value:
     found: list[Value] = []
     for option in options(value):
-        builder = (
-            resolver.knowledge.builder("object:" + option.name, call.callee)
-            if isinstance(option, ObjV) and option.kind == "client"
-            else None
-        )
-        if isinstance(option, ObjV) and builder is not None:
+        if not isinstance(option, ObjV) or option.kind != "client":
+            found.append(option)
+            continue
+        link = resolver.knowledge.link(option.name, call.callee)
+        builder = resolver.knowledge.builder("object:" + option.name, call.callee)
+        if link is not None and link.part:
+            found.append(linked(resolver, option, link, call, ctx, depth + 1))
+        elif builder is not None:
             found.append(built(resolver, option, builder, call, ctx, depth))
         else:
             found.append(option)
@@ -454,7 +485,7 @@ def mutate(
     if effect == "merge" and args:
         added = resolver.value(args[0].value, ctx, depth + 1)
         entries = _entries(value)
-        more = added.entries if isinstance(added, MapV) else ()
+        more = _entries(added)  # a wrapper's parameter: its caller's mapping, spread
         kw = tuple(
             Entry(a.name, a.value.start, a.value.end, resolver.value(a.value, ctx, depth + 1))
             for a in call.args
@@ -629,4 +660,24 @@ def field(
     value = assigned(resolver, chosen, inner, depth)
     for assign in later:
         value = updated(resolver, value, assign, inner, depth)
+    return filled(resolver, owner, name, value, depth)
+
+
+def filled(resolver: Resolver, owner: str, name: str, value: Value, depth: int) -> Value:
+    """A field with the entries and items its class adds where it sets its fields up: a
+    static block or a constructor (`static { PATHS.put("probes", "/x"); }`)."""
+    calls = resolver.model.calls_on.get(name)
+    span = resolver.model.classes.get(owner)
+    if not calls or span is None or any(isinstance(o, ObjV) for o in options(value)):
+        return value
+    for call in calls:
+        effect = resolver.knowledge.mutators.get(call.callee)
+        if effect is None or not span[0] <= call.start < span[1]:
+            continue
+        function = resolver.model.function_at(call.start)
+        if function is not None and function.name not in resolver.knowledge.constructors:
+            continue
+        if resolver.model.class_at(call.start) != owner:
+            continue
+        value = mutate(resolver, value, effect, call, Ctx(call.start, function), depth + 1)
     return value

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from apispec.lint.budget import check
 from apispec.lint.extract import parse as parse_module
 from apispec.lint.extract.build import (
     Located,
@@ -28,16 +29,29 @@ from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
 from apispec.lint.extract.imported import module_of
-from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
-from apispec.lint.extract.lower import FileModel, lower
+from apispec.lint.extract.ir import (
+    Attr,
+    CallE,
+    FuncE,
+    ListE,
+    Lit,
+    MapV,
+    Name,
+    ObjV,
+    Opaque,
+    Str,
+    Text,
+    Value,
+)
+from apispec.lint.extract.lower import VERB_NAME, FileModel, lower
 from apispec.lint.extract.parse import parse
+from apispec.lint.extract.regions import RegionReader, literal_regions
 from apispec.lint.extract.summaries import export
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Span
 
-_VERB = re.compile(r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.I)
 _PATTERN = re.compile(r"[*^$()\[\]\"]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
@@ -49,6 +63,12 @@ GRAMMAR_OF = {
     "javascript": "javascript",
     "go": "go",
     "rust": "rust",
+    "ruby": "ruby",
+    "php": "php",
+    "shell": "shell",
+    "java": "java",
+    "kotlin": "kotlin",
+    "groovy": "groovy",
 }
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {
@@ -59,9 +79,18 @@ GRAMMAR_BY_SUFFIX: dict[str, str] = {
 }
 
 
-def grammar_for(language: str, filename: str) -> str:
-    """The grammar that parses a file of `language` (TypeScript and TSX by extension)."""
+# languages whose files open their code with a tag (`<?php`): code without one (a
+# Markdown fence, a snippet) is read by the grammar of the code alone
+GRAMMAR_WITHOUT_TAG = {"php": ("<?", "php_only")}
+
+
+def grammar_for(language: str, filename: str, text: str = "") -> str:
+    """The grammar that parses a file of `language` (TypeScript and TSX by extension, PHP
+    code without `<?php` by its code-only grammar)."""
     suffix = PurePath(filename).suffix.lower()
+    tagged = GRAMMAR_WITHOUT_TAG.get(language)
+    if tagged is not None and tagged[0] not in text:
+        return tagged[1]
     return GRAMMAR_BY_SUFFIX.get(suffix) or GRAMMAR_OF[language]
 
 
@@ -82,12 +111,15 @@ def extract_tree(
     helpers: HelperTable | None = None,
     filename: str = "",
     evidence_text: str | None = None,
+    read: RegionReader | None = None,
 ) -> tuple[list[Reference], list[Helper]]:
     """The References of one file (or region) in a tree language, and the wrappers it defines.
 
     `evidence_text`: the whole file a region is part of (its prose names the API too).
+    `read`: how code of another language inside a literal is read (a Jenkinsfile's `sh`
+    step: the shell language's extractor).
     """
-    grammar = grammar_for(language, filename)
+    grammar = grammar_for(language, filename, text)
     kept = parse_module.TREES
     parsed = (
         kept.parse(filename, text, grammar)
@@ -123,9 +155,15 @@ def extract_tree(
                 evidence.literal(literal.pieces[0].text)
     lines = lines if lines is not None else Lines(text)
     refs: dict[tuple[int, str | None], Reference] = {}
-    for item in found:
+    for k, item in enumerate(found):
+        if not k & 63:
+            check()
         made = _reference(item, evidence, language, lines)
         if made is not None:
+            refs.setdefault((made.span.start, made.method), made)
+    if model.regions and read is not None:  # a Jenkinsfile's `sh` steps: shell code
+        page = evidence_text if evidence_text is not None else text
+        for made in literal_regions(model, finder.resolver, known, lines, page, read):
             refs.setdefault((made.span.start, made.method), made)
     defined = (
         export(finder, language, filename, evidence.strong)
@@ -143,6 +181,12 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.header_setters)
     names.update(rows.matchers)
     names.update(rows.route_callees)
+    names.update(rows.binders)
+    names.update(rows.link_names)  # a builder's links written as statements of a block
+    names.update(rows.class_setters)
+    names.update(rows.handle_setters)
+    names.update(rows.holder_calls)
+    names.update(m.rsplit(".", 1)[-1] for m in rows.mocks)  # `stub_request(...)`: no call
     names.update(rows.builder_names)
     names.update(rows.mock_links)
     names.update(rows.query_setters)
@@ -150,6 +194,7 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.constructors)  # a constructor chained to another (`: this(...)`)
     names.update(VERBS)
     names.add("request")
+    names.update(rows.commands)
     if helpers:
         names.update(h.name for h in helpers.helpers)
     return frozenset(names)
@@ -184,7 +229,9 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
     """String literals naming an API URL that no known request took, in value contexts."""
     found: list[Found] = []
     resolver = finder.resolver
-    for ref in model.strings:
+    for index, ref in enumerate(model.strings):
+        if not index & 15:
+            check()  # the time budget, where no alarm can interrupt (budget.py)
         if ref.context != "value":
             continue
         raw = ref.raw
@@ -206,20 +253,25 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         call = _enclosing_call(model, literal) or _sending_call(ref.calls(), finder, ctx)
         if call is not None and _not_a_request(call, finder, ctx):
             continue
-        method = _verb_of(call.callee) if call is not None else None
+        method, url_at = _verb_of_call(call, literal, finder, ctx) if call else (None, 0)
         if method is None and call is not None:
             method = _verb_argument(call, finder, ctx)
-        sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
+        sent = _verb_request(call, value, method, finder, ctx, url_at)
+        if sent is not None and call is not None and (url_at or _argument_at(call, literal, 0)):
+            sent.row = "verb:url"  # the verb call's own URL argument (`conn.get("/libraries")`)
         for text in texts(value):
             loc = locate(text)
             if loc is None:
                 continue
+            if all(o in used for o in loc.flat.offsets[loc.start : loc.end]):
+                continue  # a path a request located: `"$(printf '%s/x' "$B")"` as curl's URL
             path = loc.flat.chars[loc.start : loc.end]
             if not loc.via_api_v2 and "/" not in path.strip("/") and not path.startswith("/"):
                 continue  # a lone word is a path only as a request's argument
             if any(c.isspace() for c in loc.prefix):
                 continue  # `"DELETE /api/v2/..."`: a line of text, not a URL
-            found.append(Found(sent, loc, method, call.callee if call else ""))
+            query = sent.query if sent is not None else None
+            found.append(Found(sent, loc, method, call.callee if call else "", query))
     return found
 
 
@@ -238,20 +290,71 @@ _QUERY_KEYWORDS = ("params", "query", "searchparams", "search_params", "qs")
 
 
 def _verb_request(
-    call: CallE | None, url: Value, method: str | None, finder: Requests, ctx: Ctx
+    call: CallE | None,
+    url: Value,
+    method: str | None,
+    finder: Requests,
+    ctx: Ctx,
+    url_at: int = 0,
 ) -> Request | None:
     """A verb-named call no row knows (`session.get(url, params={...})` on an object of
-    unknown class): its query and headers keywords are read as a client's would be."""
+    unknown class): its query and headers keywords are read as a client's would be, or
+    the mapping after its URL: the entries of an options mapping (`['query' => ...]`),
+    else, for a read, the query itself (`conn.get(path, limit: 10)`)."""
     if call is None or method is None:
         return None
     request = Request(call, url, method, row="verb")
+    resolver = finder.resolver
     for arg in call.args:
         name = (arg.name or "").lower()
         if name in _QUERY_KEYWORDS and request.query is None:
-            request.query = finder.resolver.value(arg.value, ctx)
+            request.query = resolver.value(arg.value, ctx)
         elif name == "headers" and request.headers is None:
-            request.headers = finder.resolver.value(arg.value, ctx)
+            request.headers = resolver.value(arg.value, ctx)
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    after = positional[url_at + 1] if len(positional) > url_at + 1 else None
+    mapping = resolver.value(after.value, ctx) if after is not None else None
+    if request.query is None and isinstance(mapping, MapV):
+        keys = {(e.key or "").lower(): e for e in mapping.entries}
+        option = next((keys[k] for k in _QUERY_KEYWORDS if k in keys), None)
+        if option is not None:
+            request.query = option.value
+        elif method in ("GET", "HEAD", "DELETE") and not _OPTION_KEYS.intersection(keys):
+            request.query = mapping
+        if request.headers is None and "headers" in keys:
+            request.headers = keys["headers"].value
     return request
+
+
+_OPTION_KEYS = frozenset({"headers", "json", "body", "timeout", "auth", "data", "form_params"})
+
+
+def _verb_of_call(call: CallE, literal: Str, finder: Requests, ctx: Ctx) -> tuple[str | None, int]:
+    """The method a call says and the position of the argument holding the literal: its
+    name (`get(url)`), else a verb or a verb's class written before the URL
+    (`request("GET", url)`, `call(Net::HTTP::Delete, url)`, `run_request(:patch, url)`)."""
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    at = next(
+        (k for k, a in enumerate(positional) if a.value.start <= literal.start < a.value.end), 0
+    )
+    method = _verb_of(call.callee)
+    if method is not None:  # where the call takes its URL: `paths.put("k", "/x")` stores
+        return (method if at == 0 else None), at
+    for arg in positional[:at]:
+        written = finder.resolver.literal(arg.value, ctx)
+        if written is None and isinstance(arg.value, (Name, Attr)):
+            text = finder.model.parsed.text[arg.value.start : arg.value.end]
+            written = re.split(r"::|\.|->", text)[-1]
+        if written is not None and written.lower() in VERBS:
+            return written.upper(), at
+    return None, at
+
+
+def _argument_at(call: CallE, literal: Str, index: int) -> bool:
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    if index >= len(positional):
+        return False
+    return positional[index].value.start <= literal.start < positional[index].value.end
 
 
 def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
@@ -259,6 +362,9 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     rows = finder.knowledge
     if call.callee in rows.matchers or call.callee in rows.route_callees:
         return True
+    own = finder.resolver.callee_function(call, ctx, 0)
+    if own is not None and call.receiver is not None and not finder.is_wrapper(own):
+        return True  # a method of the file's own class that sends nothing with it
     root = call
     while isinstance(root.receiver, CallE):  # `nock(host).get("/x").reply(200)`: its root
         root = root.receiver
@@ -282,12 +388,21 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
         isinstance(a.value, Opaque) and a.value.kind == "function" for a in call.args[1:]
     ):
         return True  # a verb call with a handler after the path: a route or a stub
-    # `app.get("/x", handler)`: a route of the file's own app
+    # `get("/x", (req, res) -> ...)` with no object and a function after the path (Spark,
+    # Ktor routing): a route
+    if (
+        call.callee.lower() in _VERB_NAMES
+        and receiver is None
+        and any(isinstance(a.value, FuncE) for a in call.args[1:])
+    ):
+        return True
+    # `app.get("/x", handler)`, `Route::get('/x', [Controller::class, 'show'])`: a route
+    # of the file's own app (the handler a name, a function or a callable array)
     return (
         isinstance(receiver, Name)
         and receiver.name.lower() in rows.routers
         and call.callee.lower() in _VERB_NAMES
-        and any(isinstance(a.value, (Name, Opaque)) for a in call.args[1:])
+        and any(isinstance(a.value, (Name, Opaque, ListE, FuncE)) for a in call.args[1:])
     )
 
 
@@ -330,7 +445,7 @@ def _stubbed(call: CallE, model: FileModel, links: frozenset[str]) -> bool:
 
 
 def _verb_of(callee: str) -> str | None:
-    m = _VERB.search(callee)
+    m = VERB_NAME.search(callee)
     return m.group(1).upper() if m else None
 
 
@@ -343,7 +458,7 @@ def _reference(
     if _PATTERN.search(path_text.replace("\0", "")):
         return None  # a pattern, a route parameter or prose: not a request path
     wrapped = request is not None and request.wrapped
-    client = request is not None and request.row == "client"
+    client = request is not None and request.row in ("client", "verb:url")
     if not loc.via_api_v2 and "/" not in path_text and not (wrapped or client):
         return None
     trusted = request is not None and request.trusted

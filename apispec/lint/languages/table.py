@@ -16,7 +16,8 @@ EXTENSIONS = {
     ".bash": "shell",
     ".zsh": "shell",
     ".ksh": "shell",
-    ".mk": "shell",
+    ".mk": "make",
+    ".dockerfile": "dockerfile",
     ".js": "javascript",
     ".mjs": "javascript",
     ".cjs": "javascript",
@@ -30,9 +31,9 @@ EXTENSIONS = {
     ".cs": "csharp",
     ".csx": "csharp",
     ".java": "java",
-    ".kt": "java",
-    ".kts": "java",
-    ".groovy": "java",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".groovy": "groovy",
     ".rb": "ruby",
     ".rake": "ruby",
     ".gemspec": "ruby",
@@ -57,16 +58,23 @@ EXTENSIONS = {
     ".css": "prose",
     ".csv": "prose",
 }
-# A Makefile's recipes are shell command lines (`$(VAR)` reads as an interpolation).
+# A Makefile's recipes and a Dockerfile's RUN lines are shell command lines (their
+# shell is a region of its own: extract/regions.py).
 NAMES = {
     "Rakefile": "ruby",
     "Gemfile": "ruby",
     "Guardfile": "ruby",
-    "Jenkinsfile": "java",
-    "Makefile": "shell",
-    "makefile": "shell",
-    "GNUmakefile": "shell",
+    "Jenkinsfile": "groovy",
+    "Makefile": "make",
+    "makefile": "make",
+    "GNUmakefile": "make",
+    "Dockerfile": "dockerfile",
+    "Containerfile": "dockerfile",
 }
+# Names of variants (`Dockerfile.prod`, `Dockerfile.dev`): the part before the first dot.
+VARIANTS = {"Dockerfile": "dockerfile", "Containerfile": "dockerfile"}
+# The interpreter a `#!` line names: `#!/bin/sh`, `#!/usr/bin/env -S bash -e`, `#! python3`.
+SHEBANG = r"#!\s*(?:/\S*/)?(?:env\s+(?:-\S+\s+)*)?([\w.-]+)"
 # Interpreters a shebang names (version digits stripped: python3.12 -> python).
 INTERPRETERS = {
     "python": "python",
@@ -114,8 +122,10 @@ FENCE_LANGUAGES = {
     "csharp": "csharp",
     "c#": "csharp",
     "java": "java",
-    "kotlin": "java",
-    "groovy": "java",
+    "kotlin": "kotlin",
+    "kt": "kotlin",
+    "groovy": "groovy",
+    "jenkinsfile": "groovy",
     "rb": "ruby",
     "ruby": "ruby",
     "php": "php",
@@ -138,6 +148,9 @@ DIALECTS = {
     "go": ("go", "GoDialect"),
     "csharp": ("csharp", "CSharpDialect"),
     "java": ("java", "JavaDialect"),
+    # Kotlin and Groovy share Java's literals closely enough for the text path
+    "kotlin": ("java", "JavaDialect"),
+    "groovy": ("java", "JavaDialect"),
     "ruby": ("ruby", "RubyDialect"),
     "php": ("php", "PhpDialect"),
     "yaml": ("data", "YamlDialect"),
@@ -146,4 +159,4 @@ DIALECTS = {
     "http": ("http", "HttpDialect"),
 }
 # Languages that embed code in regions of another language (languages/embedded.py).
-EMBEDDING = frozenset({"markdown", "html", "notebook", "terraform"})
+EMBEDDING = frozenset({"markdown", "html", "notebook", "terraform", "make", "dockerfile"})

@@ -6,7 +6,9 @@ decoded character keeps the offset of the source text it came from.
 
 from __future__ import annotations
 
-from apispec.lint.extract.ir import Lit
+from collections.abc import Iterator
+
+from apispec.lint.extract.ir import Expr, Lit
 
 _SIMPLE = {
     "n": "\n",
@@ -72,3 +74,65 @@ def c_escapes(raw: str, start: int, *, continuation: bool = True, braces: bool =
 def plain(raw: str, start: int) -> Lit:
     """A literal with no escapes (raw strings, single-quoted shell and PowerShell text)."""
     return Lit(raw, start)
+
+
+def merged(pieces: list[Lit | Expr]) -> tuple[Lit | Expr, ...]:
+    """A string's pieces with adjacent literal runs as one (a fragment, an escape, a
+    fragment: grammars split them), empty runs left out."""
+    out: list[Lit | Expr] = []
+    for piece in pieces:
+        last = out[-1] if out else None
+        if isinstance(piece, Lit) and isinstance(last, Lit) and piece.text:
+            offsets = [last.offset(i) for i in range(len(last.text))]
+            offsets += [piece.offset(i) for i in range(len(piece.text))]
+            contiguous = all(offsets[i] == offsets[0] + i for i in range(len(offsets)))
+            out[-1] = Lit(
+                last.text + piece.text, last.start, None if contiguous else tuple(offsets)
+            )
+        elif not (isinstance(piece, Lit) and not piece.text):
+            out.append(piece)
+    return tuple(out)
+
+
+def dedent(pieces: list[Lit | Expr], indent: int | None = None) -> list[Lit | Expr]:
+    """A heredoc's lines without their indentation: `indent` blanks, or the smallest
+    indentation of its lines (Ruby's `<<~`; PHP strips the closing marker's)."""
+    if indent is None:
+        text = "".join(p.text if isinstance(p, Lit) else "x" for p in pieces)
+        lines = [line for line in text.split("\n") if line.strip()]
+        indent = min((len(line) - len(line.lstrip(" \t")) for line in lines), default=0)
+    if not indent:
+        return pieces
+    out: list[Lit | Expr] = []
+    at_line_start = True
+    for piece in pieces:
+        if not isinstance(piece, Lit):
+            out.append(piece)
+            at_line_start = False
+            continue
+        kept = [k for k in _kept(piece.text, indent, at_line_start)]
+        offsets = tuple(piece.offset(k) for k in kept)
+        out.append(
+            Lit(
+                "".join(piece.text[k] for k in kept),
+                offsets[0] if offsets else piece.start,
+                offsets,
+            )
+        )
+        at_line_start = piece.text.endswith("\n") or (at_line_start and not piece.text)
+    return out
+
+
+def _kept(text: str, indent: int, at_line_start: bool) -> Iterator[int]:
+    """Indexes of the characters that stay once each line's first `indent` blanks go."""
+    column = 0 if at_line_start else indent
+    for k, ch in enumerate(text):
+        if ch == "\n":
+            column = 0
+            yield k
+            continue
+        if column < indent and ch in " \t":
+            column += 1
+            continue
+        column = indent
+        yield k
