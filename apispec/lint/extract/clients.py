@@ -15,7 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
+from apispec.lint.extract.context import MAX_INLINE, Ctx, element, known_text, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
@@ -313,11 +313,10 @@ class Requests:
                 if row is not None:
                     return row, None, "slash", None
         qualified = self.resolver.qualified(call, ctx, 0)
-        if "." in qualified:
-            on, _, callee = qualified.rpartition(".")
-            row = knowledge.client(on, callee)
-            if row is not None:
-                return row, None, "slash", None
+        on, _, callee = qualified.rpartition(".")
+        row = knowledge.client(on, callee)  # `requests.get`; a command called bare
+        if row is not None:
+            return row, None, "slash", None
         return None, None, "slash", None
 
     def _request(
@@ -330,27 +329,25 @@ class Requests:
         obj: ObjV | None,
     ) -> Request:
         resolver = self.resolver
-        url_arg = argument(call.args, row.url)
-        url = (
-            resolver.value(url_arg.value, ctx)
-            if url_arg is not None
-            else Text((Hole("", call.start, call.start),))
-        )
+        found_url = self._place(call, row.url, ctx)
+        url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
         method: str | None
         if row.method == "callee":
             method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
         elif isinstance(row.method, tuple):
-            arg = argument(call.args, row.method)
-            method = None
-            if arg is not None:
-                literal = resolver.literal(arg.value, ctx)
-                method = literal.upper() if literal else None
+            verb = self._place(call, row.method, ctx)
+            literal = known_text(verb) if verb is not None else None
+            method = literal.upper() if literal else None
+            if verb is None and row.default_method and self._spreads_known(call, ctx):
+                method = row.default_method  # no method given: the library's default
         else:
             method = row.method
         query = self._place(call, row.query, ctx)
         headers = self._place(call, row.headers, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
             query = self._from_spread(call, ctx, "params")
+        if query is None and row.body_query and (method is None or method in row.body_query):
+            query = self._place(call, row.body, ctx)  # a GET's body is its query string
         if headers is None:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
@@ -437,12 +434,16 @@ class Requests:
         return found
 
     def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
+        """The argument at a row's place; a keyword may come from a mapping spread into
+        the call (`requests.get(**opts)`, PowerShell's splatting `Invoke-RestMethod @p`)."""
         arg = argument(call.args, place)
-        if arg is None:
-            return None
-        return self.resolver.value(arg.value, ctx)
+        if arg is not None:
+            return self.resolver.value(arg.value, ctx)
+        return self._from_spread(call, ctx, place[1]) if place[1] else None
 
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
+        """The entry `key` of a mapping spread into the call (names compared as the
+        language's keywords are: without case)."""
         for arg in call.args:
             if arg.spread != "**":
                 continue
@@ -450,11 +451,22 @@ class Requests:
             for option in options(value):
                 if isinstance(option, MapV):
                     for entry in reversed(option.entries):
-                        if entry.key == key:
+                        if entry.key is not None and entry.key.lower() == key.lower():
                             return entry.value
                 if isinstance(option, ParamV):
                     return None
         return None
+
+    def _spreads_known(self, call: CallE, ctx: Ctx) -> bool:
+        """Whether every mapping spread into the call is known whole (a keyword it does
+        not hold is not given)."""
+        for arg in call.args:
+            if arg.spread != "**":
+                continue
+            for option in options(self.resolver.value(arg.value, ctx)):
+                if not isinstance(option, MapV) or option.partial:
+                    return False
+        return True
 
 
 def _may_depend(request: Request, function: Function) -> bool:

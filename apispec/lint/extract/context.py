@@ -66,6 +66,16 @@ def alt(values: Iterable[Value]) -> Value:
     return AltV(tuple(flat[:MAX_OPTIONS]))
 
 
+def known_text(value: Value) -> str | None:
+    """The text of a value wholly known (a method name), else None (also when it may be
+    one of several)."""
+    found = options(value)
+    text = found[0] if len(found) == 1 else None
+    if isinstance(text, Text) and text.pieces and all(isinstance(p, Lit) for p in text.pieces):
+        return "".join(p.text for p in text.pieces if isinstance(p, Lit))
+    return None
+
+
 def sub(lit: Lit, start: int, end: int) -> Lit:
     if lit.offsets is None:
         return Lit(lit.text[start:end], lit.start + start)

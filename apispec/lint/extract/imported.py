@@ -29,6 +29,7 @@ from apispec.lint.extract.ir import (
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
 from apispec.lint.helpers import Helper
+from apispec.lint.knowledge import knowledge
 
 # Method names shared by HTTP libraries, mappings and responses: a wrapper with one of
 # these names applies only where the receiver's class is known.
@@ -66,9 +67,11 @@ def in_scope(helper: Helper, call: CallE, receiver: Value | None, imports: dict[
     if not helper.owner:
         if call.receiver is None:
             target = imports.get(call.callee, "")
-            return target.endswith("." + helper.name) and _same_module(
+            if target.endswith("." + helper.name) and _same_module(
                 target.rsplit(".", 1)[0], helper.module
-            )
+            ):
+                return True
+            return _loaded(helper, call, imports)
         for option in options(receiver) if receiver is not None else []:
             if isinstance(option, ObjV) and option.kind == "module":
                 return _same_module(option.name, helper.module)
@@ -79,6 +82,19 @@ def in_scope(helper: Helper, call: CallE, receiver: Value | None, imports: dict[
     if call.receiver is None:
         return False
     return helper.name.lower() not in COMMON
+
+
+def _loaded(helper: Helper, call: CallE, imports: dict[str, str]) -> bool:
+    """A function of a module the file loads whole (`Import-Module ./Prtg.psm1`, a
+    dot-sourced script, `from m import *`: `m.*`), or one the language calls by name
+    wherever it is defined (its knowledge's `global_functions`: PowerShell commands)."""
+    if any(
+        target.endswith(".*") and _same_module(target[:-2], helper.module)
+        for target in imports.values()
+    ):
+        return True
+    rule = knowledge(helper.language).global_functions
+    return rule is not None and rule.fullmatch(call.callee.lower()) is not None
 
 
 def receiver_name(call: CallE) -> str | None:

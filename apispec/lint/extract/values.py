@@ -393,7 +393,7 @@ class Resolver:
         keywords = {a.name: a for a in args if a.name}
         rest: list[Entry] = []
         names = {p[0] for p in function.params}
-        for index, (name, kind, _default) in enumerate(function.params):
+        for index, (name, kind, default) in enumerate(function.params):
             if kind == "**":
                 rest.extend(
                     Entry(k, a.value.start, a.value.end, self.value(a.value, ctx, depth + 1))
@@ -412,6 +412,9 @@ class Resolver:
                 bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
             elif index < len(positional):
                 bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
+            elif default is not None and not any(a.spread for a in args):
+                # not passed: the call runs with the parameter's default
+                bound.append((name, self.value(default, Ctx(default.start), depth + 1)))
         return bound
 
     def returns(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:

@@ -59,6 +59,11 @@ class Client:
     body: Place = NOWHERE
     # the keyword arguments that are request options, never query values
     options: tuple[str, ...] = ()
+    # the verb sent when the call names none (PowerShell's `Invoke-RestMethod`: GET)
+    default_method: str | None = None
+    # methods whose body the library sends as the query string instead (PowerShell's
+    # `-Body @{...}` on a GET)
+    body_query: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,10 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # functions every file of the language may call by name once a file defines them
+    # (PowerShell: one command namespace per session; a `Verb-Noun` name is a command
+    # of the project's own), also where the file shows no import of the definer
+    global_functions: re.Pattern[str] | None = None
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -280,6 +280,12 @@ class Lowering:
     def imports(self, node: Node) -> Iterator[tuple[str, str]]:
         return iter(())
 
+    def module_target(self, node: Node) -> bool:
+        """Whether an assignment target names the module's own variable wherever it is
+        written (PowerShell's `$script:base = ...` inside a function): the assignment is
+        then the module's, seen by every function that reads the name."""
+        return False
+
     def class_bases(self, node: Node) -> tuple[str, ...]:
         return ()
 
@@ -396,6 +402,8 @@ def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     owner = model.class_at(start)
     value_node = captures["assign.value"][0]
     add = "assign.add" in captures
+    if scope and lowering.module_target(captures["assign.name"][0]):
+        scope = 0
     for key, item, unpack in lowering.targets(captures["assign.name"][0]):
         if not key:
             continue

@@ -1,0 +1,117 @@
+"""PowerShell's names and where a literal stands: the lowering's helpers that read no IR.
+
+A literal compared (`$Uri -like '*/devices'`, a `switch` arm, `-match`), used as a
+hashtable key or an index is no request; one joined into a larger expression (`+`,
+`-f`) is read with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+_SCOPES = ("script:", "global:", "local:", "private:", "using:", "variable:")
+_MODULE_SCOPES = ("script:", "global:")
+# Operators that compare or match a string: their literals are patterns, never requests.
+_COMPARES = re.compile(
+    r"-[ci]?(?:eq|ne|gt|ge|lt|le|like|notlike|match|notmatch|contains|notcontains|in|notin"
+    r"|replace|split)$"
+)
+# Nodes a literal's value passes through unchanged on its way to a larger expression.
+_CLIMB = frozenset(
+    {
+        "string_literal",
+        "unary_expression",
+        "array_literal_expression",
+        "range_expression",
+        "format_expression",
+        "multiplicative_expression",
+        "additive_expression",
+        "comparison_expression",
+        "bitwise_expression",
+        "logical_expression",
+        "parenthesized_expression",
+        "pipeline",
+        "pipeline_chain",
+        "argument_expression",
+        "cast_expression",
+        "expression_with_unary_operator",
+    }
+)
+_EXTENSIONS = (".psm1", ".ps1", ".psd1", ".dll")
+
+
+def variable_name(written: str) -> str:
+    """`$script:PrtgBase`, `${Server}`, `@params` -> `prtgbase`, `server`, `params`
+    (`$env:X` keeps its drive: `env:x`)."""
+    name = written.lstrip("$@")
+    if name.startswith("{") and name.endswith("}"):
+        name = name[1:-1]
+    name = name.lower()
+    for scope in _SCOPES:
+        if name.startswith(scope):
+            return name[len(scope) :]
+    return name
+
+
+def is_module_scoped(written: str) -> bool:
+    """`$script:x` / `$global:x`: the script's variable, even when set inside a function."""
+    name = written.lstrip("$@").lstrip("{").lower()
+    return name.startswith(_MODULE_SCOPES)
+
+
+def import_target(written: str) -> str:
+    """The module a path or a name loads, dotted as files are (`../PrtgOps/PrtgOps.psm1`
+    -> `PrtgOps.PrtgOps`, `PrtgTools` -> `PrtgTools`)."""
+    parts = [p for p in re.split(r"[/\\]", written.strip("'\" \t")) if p not in ("", ".", "..")]
+    if not parts:
+        return ""
+    last = parts[-1]
+    for extension in _EXTENSIONS:
+        if last.lower().endswith(extension):
+            parts[-1] = last[: -len(extension)]
+            break
+    return ".".join(p for p in parts if p and not p.startswith("$"))
+
+
+def string_root(node: Node) -> Node:
+    """The whole expression a literal is part of: a concatenation, a `-f` format."""
+    root = node
+    parent = node.parent
+    while parent is not None and parent.type in _CLIMB:
+        if parent.type == "comparison_expression" and _operator(parent) is not None:
+            break
+        root, parent = parent, parent.parent
+    return root
+
+
+def string_context(node: Node, text: Callable[[Node], str]) -> str:
+    """Where a literal stands: "value", or why it is no request ("compare", "key")."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type in _CLIMB:
+        operator = _operator(parent) if parent.type == "comparison_expression" else None
+        if operator is not None and _COMPARES.match(text(operator).lower()):
+            return "compare"
+        child, parent = parent, parent.parent
+    if parent is None:
+        return "value"
+    kind = parent.type
+    if kind in ("switch_clause_condition", "switch_condition"):
+        return "compare"
+    if kind == "key_expression":
+        return "key"
+    if kind == "element_access" and parent.named_children and parent.named_children[0] != child:
+        return "key"
+    if kind == "hash_entry":
+        key = parent.named_children[0] if parent.named_children else None
+        if key is not None and text(key).strip("'\"").lower() in ("href", "location"):
+            return "href"
+    return "value"
+
+
+def _operator(node: Node) -> Node | None:
+    return next((c for c in node.named_children if c.type == "comparison_operator"), None)

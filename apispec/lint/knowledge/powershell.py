@@ -1,0 +1,83 @@
+"""PowerShell: the web cmdlets (`Invoke-RestMethod`, `Invoke-WebRequest` and their aliases),
+`$env:` variables, URL encoders, `-join`; Pester's `Mock` and `Should` as test doubles.
+
+The cmdlets' parameters are named (`-Uri`, `-Method`, `-Headers`, `-Body`); the URL is
+also the first positional argument. Without `-Method` they send GET, and the body of a
+GET is sent as the query string (`-Body @{ filter = ... }`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from apispec.lint.knowledge import Client, Knowledge
+
+_OPTIONS = (
+    "uri",
+    "method",
+    "headers",
+    "body",
+    "contenttype",
+    "usebasicparsing",
+    "timeoutsec",
+    "credential",
+    "authentication",
+    "token",
+    "outfile",
+    "erroraction",
+    "websession",
+    "sessionvariable",
+    "maximumretrycount",
+    "retryintervalsec",
+    "skiphttperrorcheck",
+    "statuscodevariable",
+    "responseheaderstvariable",
+)
+
+KNOWLEDGE = Knowledge(
+    language="powershell",
+    clients=[
+        Client(
+            "",
+            ("invoke-restmethod", "invoke-webrequest", "irm", "iwr"),
+            url=(0, "uri"),
+            method=(-1, "method"),
+            headers=(-1, "headers"),
+            body=(-1, "body"),
+            options=_OPTIONS,
+            default_method="GET",
+            body_query=("GET",),
+        ),
+    ],
+    transforms={
+        ".escapedatastring": "identity",
+        ".escapeuristring": "identity",
+        ".urlencode": "identity",
+        ".urlpathencode": "identity",
+        ".-join": "join",
+        ".trim": "receiver",
+        ".trimend": "receiver",
+        ".trimstart": "receiver",
+        ".tostring": "receiver",
+    },
+    mutators={"add": "set", "set_item": "set"},
+    header_setters=frozenset({"add"}),
+    self_names=frozenset({"this"}),
+    constructors=frozenset({"new"}),
+    modules=frozenset(
+        {
+            "uri",
+            "system.uri",
+            "system.web.httputility",
+            "web.httputility",
+            "httputility",
+            "system.net.webutility",
+            "net.webutility",
+            "webutility",
+        }
+    ),
+    env_pattern=re.compile(r"\$\{?env:([A-Za-z_]\w*)\}?", re.I),
+    mocks=("mock", "should", "assert-mockcalled"),
+    matchers=frozenset({"where-object", "select-string", "startswith", "endswith", "contains"}),
+    global_functions=re.compile(r"[a-z]+-[a-z][\w]*"),
+)
