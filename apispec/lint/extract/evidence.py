@@ -43,6 +43,7 @@ class FileEvidence:
     experimental: bool = False
     api_hosts: set[str] = field(default_factory=set)
     named: bool = False  # some URL or base of the file names this API
+    source: str = ""  # the text the URLs' offsets point into (the code read)
 
     @classmethod
     def of(cls, text: str, known: frozenset[str]) -> FileEvidence:
@@ -67,10 +68,30 @@ class FileEvidence:
         return "/api/v2 base and Authorization: Bearer in file"
 
     def names(self, loc: Located) -> bool:
-        """Whether the URL's own text before its path names this API."""
-        return THIS_API.search(loc.prefix) is not None or any(
+        """Whether the URL's own text before its path names this API, or the statement
+        that writes its base does (`$script:PrtgBase = "https://${Server}/api/v2"`)."""
+        if THIS_API.search(loc.prefix) is not None or any(
             "prtg" in hint for hint in loc.prefix_hints
+        ):
+            return True
+        return self._base_line_names(loc)
+
+    def _base_line_names(self, loc: Located) -> bool:
+        """Whether the line where the base's first literal character is written names
+        this API (a variable named for it, a comment beside it)."""
+        source = self.source
+        first = next(
+            (k for k in range(len(loc.prefix)) if loc.flat.holes[k] is None),
+            None,
         )
+        if not source or first is None:
+            return False
+        at = loc.flat.offsets[first]
+        if not 0 <= at < len(source):
+            return False
+        start = source.rfind("\n", 0, at) + 1
+        end = source.find("\n", at)
+        return THIS_API.search(source, start, end if end >= 0 else len(source)) is not None
 
     def learn(self, loc: Located) -> None:
         """A URL that names this API tells its host apart from other services' hosts."""

@@ -93,6 +93,7 @@ def extract_tree(
             used.update(loc.flat.offsets)
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(evidence_text if evidence_text is not None else text, known)
+    evidence.source = text
     for item in found:
         evidence.learn(item.loc)
     for ref in model.strings:
