@@ -259,6 +259,13 @@ class Lowering:
 
     # -- what subclasses provide ----------------------------------------------------
 
+    @classmethod
+    def repair(cls, parsed: Parsed) -> Parsed | None:
+        """The text parsed again where the grammar misreads a common construct and its
+        error recovery would cost more than the construct (None: nothing to repair).
+        A repair keeps every offset: it only swaps characters for others."""
+        return None
+
     def expr(self, node: Node) -> Expr:
         raise NotImplementedError
 
@@ -331,7 +338,9 @@ def lower(
     """
     from tree_sitter import QueryCursor
 
-    lowering = lowering_class(parsed.language)(parsed)
+    kind = lowering_class(parsed.language)
+    parsed = kind.repair(parsed) or parsed
+    lowering = kind(parsed)
     model = FileModel(parsed.language, parsed)
     cursor = QueryCursor(query(parsed.language, lowering.query_name or parsed.language))
     if start_byte or end_byte is not None:

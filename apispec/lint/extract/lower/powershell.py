@@ -38,10 +38,13 @@ from apispec.lint.extract.lower.powershell_context import (
     string_root,
     variable_name,
 )
+from apispec.lint.extract.lower.powershell_repair import repaired
 from apispec.lint.extract.lower.strings import backtick_escapes, undoubled
 
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+    from apispec.lint.extract.parse import Parsed
 
 # Nodes that only wrap one expression (the grammar's precedence levels, a pipeline of
 # one element, a statement list of one statement).
@@ -128,6 +131,10 @@ class PowerShellLowering(Lowering):
     function_types = frozenset(
         {"function_statement", "class_method_definition", "script_block_expression"}
     )
+
+    @classmethod
+    def repair(cls, parsed: Parsed) -> Parsed | None:
+        return repaired(parsed)
 
     def expr(self, node: Node) -> Expr:
         node = inner(node)
