@@ -74,6 +74,11 @@ class FileEvidence:
             "prtg" in hint for hint in loc.prefix_hints
         ):
             return True
+        if any(  # the base's unknown piece is written with a name for this API
+            hole is not None and THIS_API.search(hole.text)
+            for hole in loc.flat.holes[: len(loc.prefix)]
+        ):
+            return True
         return self._base_line_names(loc)
 
     def _base_line_names(self, loc: Located) -> bool:

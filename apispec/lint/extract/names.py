@@ -127,7 +127,8 @@ def assigned_before(resolver: Resolver, key: str, ctx: Ctx, depth: int) -> Value
         in_scope = [a for a in assigns if a.scope == scope]
         if not in_scope:
             continue
-        before = [a for a in in_scope if a.start < ctx.pos]
+        # an assignment is done once its statement ends: `url = url + "?x"` reads the one before
+        before = [a for a in in_scope if a.start < ctx.pos and not a.start <= ctx.pos < a.end]
         if not before and scope == 0 and len(scopes) > 1:
             before = in_scope  # a module constant read by a function runs after it
         if not before:
