@@ -35,6 +35,7 @@ from apispec.lint.extract.ir import (
     CallE,
     Concat,
     Cond,
+    Each,
     Entry,
     Expr,
     Format,
@@ -101,6 +102,8 @@ class Resolver:
         if isinstance(expr, ListE):
             items = tuple(self.value(i, ctx, depth + 1) for i in expr.items)
             return SeqV(items, expr.start, expr.end)
+        if isinstance(expr, Each):
+            return self._each(expr, ctx, depth)
         if isinstance(expr, Cond):
             return alt(self.value(o, ctx, depth + 1) for o in expr.options)
         if isinstance(expr, Attr):
@@ -249,6 +252,21 @@ class Resolver:
             entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1), written))
         return MapV(tuple(entries), expr.start, expr.end, partial)
 
+    def _each(self, expr: Each, ctx: Ctx, depth: int) -> SeqV:
+        """The element for each item of the iterable, when the items are known (a few);
+        else two copies of it read with the item unknown (what a join puts between
+        elements still shows)."""
+        at = replace(ctx, pos=expr.element.start)
+        items = self.elements(self.value(expr.iterable, ctx, depth + 1), ctx, depth)
+        if not items or len(items) > MAX_OPTIONS:
+            element = self.value(expr.element, at, depth + 1)
+            return SeqV((element, element), expr.start, expr.end)
+        found = tuple(
+            self.value(expr.element, replace(at, bound=((expr.key, item), *at.bound)), depth + 1)
+            for item in items
+        )
+        return SeqV(found, expr.start, expr.end)
+
     def literal(self, expr: Expr, ctx: Ctx, depth: int = 0) -> str | None:
         """The expression's text when it is wholly known (a key, a method name)."""
         value = self.value(expr, ctx, depth + 1)
@@ -295,6 +313,9 @@ class Resolver:
                 for entry in reversed(option.entries):
                     if entry.key == expr.name:
                         return entry.value
+                if expr.name in self.knowledge.key_attrs:  # `$q.Keys`: the mapping's keys
+                    keys = [e for e in option.entries if e.key is not None]
+                    return SeqV(tuple(Text((Lit(e.key or "", e.key_start),)) for e in keys))
         return Text((Hole(dotted, expr.start, expr.end, dotted.lower()),))
 
     def _index(self, expr: Index, ctx: Ctx, depth: int) -> Value:

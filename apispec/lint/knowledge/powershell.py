@@ -79,5 +79,6 @@ KNOWLEDGE = Knowledge(
     env_pattern=re.compile(r"\$\{?env:([A-Za-z_]\w*)\}?", re.I),
     mocks=("mock", "should", "assert-mockcalled"),
     matchers=frozenset({"where-object", "select-string", "startswith", "endswith", "contains"}),
+    key_attrs=frozenset({"Keys", "keys"}),
     global_functions=re.compile(r"[a-z]+-[a-z][\w]*"),
 )

@@ -18,6 +18,7 @@ from apispec.lint.extract.ir import (
     CallE,
     Concat,
     Cond,
+    Each,
     Expr,
     Format,
     Function,
@@ -354,18 +355,20 @@ class PowerShellLowering(Lowering):
         return Cond(options, start, end) if options else self.opaque(node)
 
     def _foreach(self, node: Node) -> Expr:
-        """`$pairs = foreach ($k in $q.Keys) { "$k=..." }`: one item per pass (two copies
-        of the body's output: what a join puts between items shows)."""
+        """`$pairs = foreach ($k in $q.Keys) { "$k=..." }`: the body's output, per pass."""
         start, end = self.span(node)
         block = next((c for c in node.named_children if c.type == "statement_block"), None)
-        if block is None:
+        target = next((c for c in node.named_children if c.type == "variable"), None)
+        iterable = next((c for c in node.named_children if c.type == "pipeline"), None)
+        if block is None or target is None or iterable is None:
             return self.opaque(node)
-        item = self._output(block)
-        return ListE((item, item), start, end)
+        key = variable_name(self.text(target))
+        return Each(self._output(block), key, self.expr(iterable), start, end)
 
     def _output(self, block: Node) -> Expr:
         """What a block writes: its last statement's value (a `throw` writes nothing)."""
-        statements = [s for s in named(inner(block)) if s.type != "flow_control_statement"]
+        body = next((c for c in block.named_children if c.type == "statement_list"), block)
+        statements = [s for s in named(body) if s.type != "flow_control_statement"]
         if not statements:
             return self.opaque(block)
         return self.expr(statements[-1])
