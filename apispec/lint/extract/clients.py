@@ -429,7 +429,7 @@ class Requests:
             if receiver is None or call.callee not in self.knowledge.header_setters:
                 continue
             written = text[receiver.start : receiver.end]
-            if written == name or written == name + ".headers":
+            if written == name or written.lower() == name.lower() + ".headers":
                 found.append(call)
         return found
 

@@ -408,13 +408,21 @@ class Resolver:
     def bind(
         self, function: Function, args: Sequence[Arg], ctx: Ctx, depth: int
     ) -> list[tuple[str, Value]]:
-        """Parameter name -> argument value, by position and by keyword."""
+        """Parameter name -> argument value, by position and by keyword (a mapping spread
+        into the call gives keywords: `f(**opts)`, PowerShell's `Invoke-X @params`)."""
         bound: list[tuple[str, Value]] = []
         positional = [a for a in args if a.name is None and not a.spread]
         keywords = {a.name: a for a in args if a.name}
+        spread = self._spread_keywords(args, ctx, depth)
         rest: list[Entry] = []
         names = {p[0] for p in function.params}
+        if self.knowledge.positional_fill:  # positional arguments take the unnamed params
+            taken = {name for name, _, _ in function.params if name in keywords}
+            taken.update(name for name, _, _ in function.params if name.lower() in spread)
+            free = [k for k, (name, _, _) in enumerate(function.params) if name not in taken]
+            order = {k: free.index(k) for k in free}
         for index, (name, kind, default) in enumerate(function.params):
+            at = order.get(index, -1) if self.knowledge.positional_fill else index
             if kind == "**":
                 rest.extend(
                     Entry(k, a.value.start, a.value.end, self.value(a.value, ctx, depth + 1))
@@ -431,12 +439,30 @@ class Resolver:
                 bound.append((name, SeqV(items)))
             elif name in keywords:
                 bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
-            elif index < len(positional):
-                bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
-            elif default is not None and not any(a.spread for a in args):
+            elif name.lower() in spread:
+                bound.append((name, spread[name.lower()]))
+            elif 0 <= at < len(positional):
+                bound.append((name, self.value(positional[at].value, ctx, depth + 1)))
+            elif default is not None and spread.get("", None) is None:
                 # not passed: the call runs with the parameter's default
                 bound.append((name, self.value(default, Ctx(default.start), depth + 1)))
         return bound
+
+    def _spread_keywords(self, args: Sequence[Arg], ctx: Ctx, depth: int) -> dict[str, Value]:
+        """The entries of mappings spread into a call, by lower-case key; the key "" is
+        set when a spread is not known whole (any parameter may come from it)."""
+        found: dict[str, Value] = {}
+        for arg in args:
+            if arg.spread != "**":
+                continue
+            for option in options(self.value(arg.value, ctx, depth + 1)):
+                if not isinstance(option, MapV) or option.partial:
+                    found[""] = Text(())
+                if isinstance(option, MapV):
+                    for entry in option.entries:
+                        if entry.key is not None:
+                            found.setdefault(entry.key.lower(), entry.value)
+        return found
 
     def returns(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
         """A function of this file that returns a value built from its arguments."""

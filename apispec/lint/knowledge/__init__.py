@@ -100,6 +100,9 @@ class Knowledge:
     # (PowerShell: one command namespace per session; a `Verb-Noun` name is a command
     # of the project's own), also where the file shows no import of the definer
     global_functions: re.Pattern[str] | None = None
+    # positional arguments bind the parameters not given by name, in order (PowerShell's
+    # `Invoke-Api -Method Post '/x'` gives `/x` to the first parameter); else by index
+    positional_fill: bool = False
     # attributes of a mapping that list its keys (PowerShell's `$q.Keys`)
     key_attrs: frozenset[str] = frozenset()
     _by_on: dict[str, list[Client]] = field(default_factory=dict)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from apispec.lint.knowledge import Client, Knowledge
+from apispec.lint.knowledge import Client, Factory, Knowledge
 
 _OPTIONS = (
     "uri",
@@ -48,8 +48,29 @@ KNOWLEDGE = Knowledge(
             default_method="GET",
             body_query=("GET",),
         ),
+        Client(
+            "object:webclient",
+            ("downloadstring", "downloaddata", "downloadfile", "openread"),
+            url=(0, "address"),
+            method="GET",
+        ),
+        Client(
+            "object:webclient",
+            ("uploadstring", "uploaddata", "uploadfile", "uploadvalues"),
+            url=(0, "address"),
+            method="POST",
+        ),
     ],
+    factories={
+        f.qualified: f
+        for f in (
+            Factory("System.Net.WebClient", "webclient"),
+            Factory("Net.WebClient", "webclient"),
+        )
+    },
     transforms={
+        "string.format": "format:brace",
+        "system.string.format": "format:brace",
         ".escapedatastring": "identity",
         ".escapeuristring": "identity",
         ".urlencode": "identity",
@@ -66,6 +87,8 @@ KNOWLEDGE = Knowledge(
     constructors=frozenset({"new"}),
     modules=frozenset(
         {
+            "string",
+            "system.string",
             "uri",
             "system.uri",
             "system.web.httputility",
@@ -79,6 +102,7 @@ KNOWLEDGE = Knowledge(
     env_pattern=re.compile(r"\$\{?env:([A-Za-z_]\w*)\}?", re.I),
     mocks=("mock", "should", "assert-mockcalled"),
     matchers=frozenset({"where-object", "select-string", "startswith", "endswith", "contains"}),
+    positional_fill=True,
     key_attrs=frozenset({"Keys", "keys"}),
     global_functions=re.compile(r"[a-z]+-[a-z][\w]*"),
 )

@@ -390,9 +390,30 @@ class PowerShellLowering(Lowering):
         callee = self.text(name).lower()
         if elements is None:
             return CallE(callee, None, (), start, end, node.id)
+        if callee == "new-object":
+            return self._new_object(node, elements, start, end)
         return CallE(
             callee, None, None, start, end, node.id, lambda: self.command_args(elements)
         )
+
+    def _new_object(self, node: Node, elements: Node, start: int, end: int) -> CallE | None:
+        """`New-Object System.Net.WebClient`, `New-Object Cls -ArgumentList $a, $b`: the
+        type's constructor called with those arguments, as `[Cls]::new($a, $b)` is."""
+        args = self.command_args(elements)
+        positional = [a for a in args if a.name is None and not a.spread]
+        kind = next((a for a in args if a.name == "typename"), None) or (
+            positional.pop(0) if positional else None
+        )
+        if kind is None or not isinstance(kind.value, Str):
+            return None
+        written = "".join(p.text for p in kind.value.pieces if isinstance(p, Lit))
+        given = next((a for a in args if a.name == "argumentlist"), None)
+        values = [given] if given is not None else positional
+        passed: list[Arg] = []
+        for arg in values:
+            items = arg.value.items if isinstance(arg.value, ListE) else (arg.value,)
+            passed.extend(Arg(item) for item in items)
+        return CallE(written, None, tuple(passed), start, end, node.id)
 
     def _method_call(self, node: Node, start: int, end: int) -> CallE | None:
         """`$q.Add('sort', 'name')`, `[uri]::EscapeDataString($f)`, `[Cls]::new($a)`."""
@@ -405,7 +426,7 @@ class PowerShellLowering(Lowering):
         obj = children[0]
         if callee == "new" and obj.type == "type_literal":  # a class's constructor
             return CallE(
-                self.text(obj).strip("[] \t").lower(),
+                self.text(obj).strip("[] \t"),
                 None,
                 None,
                 start,
