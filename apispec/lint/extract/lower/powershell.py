@@ -318,6 +318,16 @@ class PowerShellLowering(Lowering):
                 items.append(self.expr(child))
         return ListE(tuple(items), start, end)
 
+    def _chain(self, node: Node) -> Expr:
+        """`$a || $b` (also PowerShell 7's `$a ?? $b` and `$c ? $a : $b`, read so by the
+        repair): either value."""
+        parts = named(node)
+        tails = [p for p in parts if p.type == "pipeline_chain_tail"]
+        if not tails or any(self.text(t) != "||" for t in tails):
+            return self.opaque(node)
+        start, end = self.span(node)
+        return Cond(tuple(self.expr(p) for p in parts if p not in tails), start, end)
+
     def _pipeline(self, node: Node) -> Expr:
         """A pipeline's value is what its last command writes: unknown, but where a
         function's output is collected (`$x = foreach ...`) its statements say."""
@@ -661,6 +671,7 @@ _EXPRESSIONS: dict[str, Callable[[PowerShellLowering, Node], Expr]] = {
     "hash_literal_expression": PowerShellLowering._hashtable,
     "array_expression": PowerShellLowering._array,
     "array_literal_expression": PowerShellLowering._array,
+    "pipeline": PowerShellLowering._chain,
     "pipeline_chain": PowerShellLowering._pipeline,
     "if_statement": PowerShellLowering._if,
     "switch_statement": PowerShellLowering._switch,

@@ -1,15 +1,24 @@
-"""A construct tree-sitter-powershell misreads: bare words listed with commas.
+"""Constructs tree-sitter-powershell misreads, read again as what they mean to the linter.
 
-`Select-Object id, name`, `Format-Table id, name, status` and `Export-ModuleMember
--Function Connect-Prtg, Invoke-PrtgApi` are one argument, an array of words; the
-grammar takes the comma for an error, and its recovery swallows the statements that
-follow up to the next bracket, calls included. Each such comma (a direct child of an
-error, between a word and the next word) is read as a space instead: the words become
-separate arguments, which no request reads, and every offset stays where it was.
+The grammar's error recovery costs more than the construct it does not know: the
+statements after it are swallowed (their strings read inside out). Each repair swaps
+characters for others of the same length, so every offset stays where it was, and
+the text is parsed again:
+
+- `using namespace X` / `using module X` are unknown: taken for a command, they make
+  the script's `param(...)` block an error that swallows the whole script. They load
+  nothing the linter reads (a module's functions are in scope by name), so they read
+  as blank;
+- bare words listed with commas (`Select-Object id, name`, `Export-ModuleMember
+  -Function Connect-Prtg, Invoke-PrtgApi`) are one argument, an array of words: each
+  comma reads as a space (separate words, which no request reads);
+- PowerShell 7's `$a ?? $b` and `$c ? $a : $b` read as `$a || $b` and `$c || $a || $b`,
+  a chain the grammar knows, which the lowering reads as either value.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.parse import Parsed, parse
@@ -17,37 +26,77 @@ from apispec.lint.extract.parse import Parsed, parse
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-_WORDS = frozenset({"command", "pipeline_chain", "simple_name", "generic_token", "-"})
+_WORDS = frozenset({"command", "pipeline", "pipeline_chain", "simple_name", "generic_token", "-"})
+_USING = re.compile(r"(?im)^[ \t]*using[ \t]+(?:namespace|module|assembly)\b[^\r\n]*")
+_OPERATOR = re.compile(rb"[ \t]*(\?\?|\?|:)")
+_PASSES = 4
 
 
 def repaired(parsed: Parsed) -> Parsed | None:
-    """The text with its word-list commas read as spaces, parsed again (None: none)."""
+    """The text repaired and parsed again (None: nothing to repair)."""
     if not parsed.root.has_error:
         return None
-    commas: list[int] = []
-    stack = [parsed.root]
+    current = parsed
+    if _USING.search(parsed.text):
+        current = parse(_USING.sub(lambda m: " " * len(m.group()), parsed.text), parsed.language)
+    ternary = False
+    for _ in range(_PASSES):
+        if not current.root.has_error:
+            break
+        swaps: dict[int, str] = {}
+        for error in _errors(current.root):
+            swaps.update(_word_commas(error))
+            found = _chain_operator(error, current.data, ternary)
+            ternary = ternary or any(s == "||" and current.data[b : b + 2] != b"??"
+                                     for b, s in found.items())
+            swaps.update(found)
+        if not swaps:
+            break
+        chars = list(current.text)
+        for byte, written in swaps.items():
+            at = current.char(byte)
+            chars[at : at + len(written)] = list(written)
+        current = parse("".join(chars), current.language)
+    return current if current is not parsed else None
+
+
+def _errors(root: Node) -> list[Node]:
+    found = []
+    stack = [root]
     while stack:
         node = stack.pop()
-        if not node.has_error:
-            continue
         if node.type == "ERROR":
-            commas.extend(_word_commas(node))
-        stack.extend(node.children)
-    if not commas:
-        return None
-    chars = list(parsed.text)
-    for byte in commas:
-        chars[parsed.char(byte)] = " "
-    return parse("".join(chars), parsed.language)
+            found.append(node)
+        if node.has_error:
+            stack.extend(node.children)
+    return found
 
 
-def _word_commas(error: Node) -> list[int]:
-    found = []
+def _word_commas(error: Node) -> dict[int, str]:
+    found = {}
     children = error.children
     for k, child in enumerate(children):
         if child.type != "," or k + 1 >= len(children):
             continue
         before = children[k - 1] if k else error.prev_sibling
         if before is not None and before.type in _WORDS and children[k + 1].type == "simple_name":
-            found.append(child.start_byte)
+            found[child.start_byte] = " "
+    return found
+
+
+def _chain_operator(error: Node, data: bytes, ternary: bool) -> dict[int, str]:
+    """`??`, a ternary's ` ?` and (once a ` ?` was read so) its ` :`, where the error
+    holds them."""
+    found: dict[int, str] = {}
+    for node in (error, *error.children):
+        m = _OPERATOR.fullmatch(data, node.start_byte, node.end_byte)
+        if m is None:
+            continue
+        at = m.start(1)
+        operator = m.group(1)
+        spaced = at > 0 and data[at - 1 : at] in (b" ", b"\t")
+        if operator == b"??":
+            found[at] = "||"
+        elif spaced and (operator == b"?" or ternary):
+            found[at - 1] = "||"
     return found
