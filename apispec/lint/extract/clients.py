@@ -346,7 +346,7 @@ class Requests:
         headers = self._place(call, row.headers, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
             query = self._from_spread(call, ctx, "params")
-        if query is None and row.body_query and (method is None or method in row.body_query):
+        if query is None and method in row.body_query:
             query = self._place(call, row.body, ctx)  # a GET's body is its query string
         if headers is None:
             headers = self._from_spread(call, ctx, "headers")

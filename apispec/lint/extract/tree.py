@@ -31,12 +31,15 @@ from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, V
 from apispec.lint.extract.lower import FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
-from apispec.lint.helpers import Helper, HelperTable
+from apispec.lint.helpers import QUERY_PARAMS, Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Span
 
-_VERB = re.compile(r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.I)
+_VERB = re.compile(
+    r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|-|[A-Z]|Async)", re.I
+)
+_VERB_UPPER = frozenset(v.upper() for v in VERBS)
 _PATTERN = re.compile(r"[*^$()\[\]]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
@@ -165,7 +168,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         call = _enclosing_call(model, literal)
         if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
             continue
-        method = _verb_of(call.callee) if call is not None else None
+        method = _method_given(call, finder, literal.start) or _verb_of(call.callee) if call else None
         sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
         for text in texts(value):
             loc = locate(text)
@@ -174,6 +177,8 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             path = loc.flat.chars[loc.start : loc.end]
             if not loc.via_api_v2 and "/" not in path.strip("/") and not path.startswith("/"):
                 continue  # a lone word is a path only as a request's argument
+            if loc.via_api_v2 and loc.prefix[-1:].isspace():
+                continue  # `/api/v2/...` after words: prose naming a path (a log line)
             found.append(Found(sent, loc, method, call.callee if call else ""))
     return found
 
@@ -189,15 +194,18 @@ def _enclosing_call(model: FileModel, literal: Str) -> CallE | None:
     return best
 
 
-_QUERY_KEYWORDS = ("params", "query", "searchparams", "search_params", "qs")
+_QUERY_KEYWORDS = QUERY_PARAMS | {"search_params"}
 
 
 def _verb_request(
     call: CallE | None, url: Value, method: str | None, finder: Requests, ctx: Ctx
 ) -> Request | None:
-    """A verb-named call no row knows (`session.get(url, params={...})` on an object of
-    unknown class): its query and headers keywords are read as a client's would be."""
-    if call is None or method is None:
+    """A call no row knows, named for a verb (`session.get(url, params={...})` on an object
+    of unknown class) or given a query (`Invoke-PrtgRestMethod -Path ... -QueryParameter
+    @{...}`): its query and headers keywords are read as a client's would be."""
+    if call is None:
+        return None
+    if method is None and not any((a.name or "").lower() in _QUERY_KEYWORDS for a in call.args):
         return None
     request = Request(call, url, method, row="verb")
     for arg in call.args:
@@ -232,6 +240,17 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
         and call.callee.lower() in _VERB_NAMES
         and any(isinstance(a.value, (Name, Opaque)) for a in call.args[1:])
     )
+
+
+def _method_given(call: CallE, finder: Requests, at: int) -> str | None:
+    """The verb a call no row knows is given by name (`-Method Post`, `method="PATCH"`)."""
+    for arg in call.args:
+        if (arg.name or "").lower() == "method":
+            ctx = Ctx(at, finder.model.function_at(at))
+            verb = finder.resolver.literal(arg.value, ctx)
+            if verb is not None and verb.upper() in _VERB_UPPER:
+                return verb.upper()
+    return None
 
 
 def _verb_of(callee: str) -> str | None:

@@ -101,7 +101,20 @@ KNOWLEDGE = Knowledge(
     ),
     env_pattern=re.compile(r"\$\{?env:([A-Za-z_]\w*)\}?", re.I),
     mocks=("mock", "should", "assert-mockcalled"),
-    matchers=frozenset({"where-object", "select-string", "startswith", "endswith", "contains"}),
+    # calls that compare or match a string, and Pester's test doubles and assertions
+    # (`Mock Invoke-RestMethod { ... }`, `... | Should -Be '/api/v2/x'`)
+    matchers=frozenset(
+        {
+            "where-object",
+            "select-string",
+            "startswith",
+            "endswith",
+            "contains",
+            "mock",
+            "should",
+            "assert-mockcalled",
+        }
+    ),
     positional_fill=True,
     key_attrs=frozenset({"Keys", "keys"}),
     global_functions=re.compile(r"[a-z]+-[a-z][\w]*"),

@@ -13,6 +13,7 @@ Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -210,6 +211,9 @@ class Lowering:
     query_name: ClassVar[str] = ""  # the .scm file (default: the language's name)
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
     function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
+    # calls lowered whatever their name: a command of this shape may be a request through
+    # a module no file of the tree defines (PowerShell's `Verb-Noun` commands)
+    kept_calls: ClassVar[re.Pattern[str] | None] = None
 
     def __init__(self, parsed: Parsed) -> None:
         self.parsed = parsed
@@ -338,9 +342,9 @@ def lower(
     """
     from tree_sitter import QueryCursor
 
-    kind = lowering_class(parsed.language)
-    parsed = kind.repair(parsed) or parsed
-    lowering = kind(parsed)
+    kind_of = lowering_class(parsed.language)
+    parsed = kind_of.repair(parsed) or parsed
+    lowering = kind_of(parsed)
     model = FileModel(parsed.language, parsed)
     cursor = QueryCursor(query(parsed.language, lowering.query_name or parsed.language))
     if start_byte or end_byte is not None:
@@ -371,13 +375,17 @@ def lower(
     for kind, captures in pending:
         if kind == "call":
             name = lowering.call_name(captures["call"][0])
-            if name not in wanted and name.lower() not in lowered:
+            if name not in wanted and name.lower() not in lowered and not _kept(kind_of, name):
                 continue
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
         _statement(lowering, model, kind, captures)
     model.index_statements()
     return model
+
+
+def _kept(kind: type[Lowering], name: str) -> bool:
+    return kind.kept_calls is not None and kind.kept_calls.fullmatch(name) is not None
 
 
 def _may_name_url(raw: str) -> bool:

@@ -9,6 +9,7 @@ with its scope (`$script:Base`, `$global:Base`) is the script's own variable.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -132,6 +133,7 @@ class PowerShellLowering(Lowering):
     function_types = frozenset(
         {"function_statement", "class_method_definition", "script_block_expression"}
     )
+    kept_calls = re.compile(r"[a-z]+-[a-z]\w*")  # `Invoke-PRTGRestMethod -Path ... -Method Post`
 
     @classmethod
     def repair(cls, parsed: Parsed) -> Parsed | None:
@@ -152,7 +154,26 @@ class PowerShellLowering(Lowering):
         name = variable_name(written)
         if name.startswith("env:"):  # `$env:PRTG_URL`: an environment reader
             return Attr(Name("env", start, start + 4), name[4:], start, end)
+        if name == "psboundparameters":
+            return self._bound_parameters(node)
         return Name(name, start, end)
+
+    def _bound_parameters(self, node: Node) -> Expr:
+        """`$PSBoundParameters`: the function's parameters by name (`Invoke-Api
+        @PSBoundParameters` hands each on)."""
+        owner = node.parent
+        while owner is not None and owner.type != "function_statement":
+            owner = owner.parent
+        start, end = self.span(node)
+        if owner is None:
+            return self.opaque(node)
+        items: list[tuple[Expr | None, Expr]] = []
+        for parameter in _parameters(owner):
+            variable = next((c for c in parameter.named_children if c.type == "variable"), None)
+            if variable is not None:
+                name = variable_name(self.text(variable))
+                items.append((Str((Lit(name, start),), start, end), Name(name, start, end)))
+        return Mapping(tuple(items), start, end)
 
     def _number(self, node: Node) -> Expr:
         start, end = self.span(node)

@@ -96,6 +96,8 @@ def string_context(node: Node, text: Callable[[Node], str]) -> str:
         operator = _operator(parent) if parent.type == "comparison_expression" else None
         if operator is not None and _COMPARES.match(text(operator).lower()):
             return "compare"
+        if parent.type == "pipeline_chain" and _asserted(parent, text):
+            return "compare"  # `'/api/v2/x' | Should -Be $uri`: a test's expectation
         child, parent = parent, parent.parent
     if parent is None:
         return "value"
@@ -111,6 +113,15 @@ def string_context(node: Node, text: Callable[[Node], str]) -> str:
         if key is not None and text(key).strip("'\"").lower() in ("href", "location"):
             return "href"
     return "value"
+
+
+def _asserted(chain: Node, text: Callable[[Node], str]) -> bool:
+    """Whether a pipeline hands its value to an assertion (Pester's `Should`)."""
+    for command in chain.named_children:
+        name = command.child_by_field_name("command_name") if command.type == "command" else None
+        if name is not None and text(name).lower() == "should":
+            return True
+    return False
 
 
 def _operator(node: Node) -> Node | None:
