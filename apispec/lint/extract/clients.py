@@ -37,7 +37,7 @@ from apispec.lint.extract.ir import (
 )
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
-from apispec.lint.helpers import HelperTable
+from apispec.lint.helpers import QUERY_PARAMS, HelperTable
 from apispec.lint.knowledge import VERBS, Client
 
 if TYPE_CHECKING:
@@ -192,12 +192,15 @@ class Requests:
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
             env = tuple(resolver.bind(function, call.args, ctx, 0))
             this = receiver if receiver is not None else ctx.this
+            named = _query_named(function, env)
             inner: list[Request] = []
             for inside in self.calls_in(function):
                 inside_ctx = Ctx(inside.start, function, env, this, ctx.open, ctx.inline + 1)
                 for request in self.at(inside, inside_ctx, depth + 1):
                     request.call = call if depth == 0 else request.call
                     request.wrapped = True
+                    if request.query is None:
+                        request.query = named
                     inner.append(request)
             return inner
         if self.helpers:
@@ -467,6 +470,18 @@ class Requests:
                 if not isinstance(option, MapV) or option.partial:
                     return False
         return True
+
+
+def _query_named(function: Function, env: tuple[tuple[str, Value], ...]) -> Value | None:
+    """The mapping a wrapper's parameter named for the query holds (`$QueryParameter`,
+    `params`): query values, whether or not the flow shows how they reach the URL."""
+    for name, kind, _ in function.params:
+        if kind or name.lower() not in QUERY_PARAMS:
+            continue
+        for bound, value in env:
+            if bound == name and any(isinstance(o, MapV) for o in options(value)):
+                return value
+    return None
 
 
 def _may_depend(request: Request, function: Function) -> bool:

@@ -13,7 +13,11 @@ the text is parsed again:
   -Function Connect-Prtg, Invoke-PrtgApi`) are one argument, an array of words: each
   comma reads as a space (separate words, which no request reads);
 - PowerShell 7's `$a ?? $b` and `$c ? $a : $b` read as `$a || $b` and `$c || $a || $b`,
-  a chain the grammar knows, which the lowering reads as either value.
+  a chain the grammar knows, which the lowering reads as either value;
+- a quote that opens a string never closed on its line, where the string would close
+  on a later line whose rest holds an odd number of that quote (that closing quote
+  really opens a string of that line), is a stray: it reads as a space, so one odd
+  line costs itself, not the rest of the file (docs/linter-detection.md, "Recovery").
 """
 
 from __future__ import annotations
@@ -44,7 +48,9 @@ def repaired(parsed: Parsed) -> Parsed | None:
         if not current.root.has_error:
             break
         swaps: dict[int, str] = {}
-        for error in _errors(current.root):
+        errors = _errors(current.root)
+        swaps.update(_stray_quotes(current, errors))
+        for error in errors:
             swaps.update(_word_commas(error))
             found = _chain_operator(error, current.data, ternary)
             ternary = ternary or any(s == "||" and current.data[b : b + 2] != b"??"
@@ -99,4 +105,28 @@ def _chain_operator(error: Node, data: bytes, ternary: bool) -> dict[int, str]:
             found[at] = "||"
         elif spaced and (operator == b"?" or ternary):
             found[at - 1] = "||"
+    return found
+
+
+_QUOTED = frozenset({"expandable_string_literal", "verbatim_string_characters"})
+
+
+def _stray_quotes(parsed: Parsed, errors: list[Node]) -> dict[int, str]:
+    """Openers of strings that run over line ends into an odd closing line."""
+    found: dict[int, str] = {}
+    data = parsed.data
+    for error in errors:
+        stack = [error]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children)
+            if node.type not in _QUOTED or node.start_point[0] == node.end_point[0]:
+                continue
+            quote = data[node.start_byte : node.start_byte + 1]
+            if quote not in (b'"', b"'"):
+                continue
+            line_end = data.find(b"\n", node.end_byte)
+            rest = data[node.end_byte : line_end if line_end >= 0 else len(data)]
+            if rest.count(quote) % 2 == 1:
+                found[node.start_byte] = " "
     return found
