@@ -267,6 +267,15 @@ class Resolver:
         )
         return SeqV(found, expr.start, expr.end)
 
+    def same_key(self, written: str | None, wanted: str) -> bool:
+        """A mapping's key as the language compares keys (PowerShell's hashtables ignore
+        case: `$cfg.baseUri` reads `BaseUri`)."""
+        if written is None:
+            return False
+        if self.knowledge.keys_ignore_case:
+            return written.lower() == wanted.lower()
+        return written == wanted
+
     def literal(self, expr: Expr, ctx: Ctx, depth: int = 0) -> str | None:
         """The expression's text when it is wholly known (a key, a method name)."""
         value = self.value(expr, ctx, depth + 1)
@@ -311,7 +320,7 @@ class Resolver:
                     return ObjV("module", f"{option.name}.{expr.name}")
             if isinstance(option, MapV):
                 for entry in reversed(option.entries):
-                    if entry.key == expr.name:
+                    if self.same_key(entry.key, expr.name):
                         return entry.value
                 if expr.name in self.knowledge.key_attrs:  # `$q.Keys`: the mapping's keys
                     keys = [e for e in option.entries if e.key is not None]
@@ -331,7 +340,7 @@ class Resolver:
             if isinstance(option, MapV):
                 if key is not None:
                     for entry in reversed(option.entries):
-                        if entry.key == key:
+                        if self.same_key(entry.key, key):
                             found.append(entry.value)
                             break
                 else:

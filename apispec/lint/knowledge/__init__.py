@@ -103,6 +103,8 @@ class Knowledge:
     # positional arguments bind the parameters not given by name, in order (PowerShell's
     # `Invoke-Api -Method Post '/x'` gives `/x` to the first parameter); else by index
     positional_fill: bool = False
+    # mapping keys compared without case (PowerShell's hashtables)
+    keys_ignore_case: bool = False
     # attributes of a mapping that list its keys (PowerShell's `$q.Keys`)
     key_attrs: frozenset[str] = frozenset()
     _by_on: dict[str, list[Client]] = field(default_factory=dict)

@@ -80,6 +80,8 @@ KNOWLEDGE = Knowledge(
         ".trimend": "receiver",
         ".trimstart": "receiver",
         ".tostring": "receiver",
+        ".tolower": "receiver",
+        ".toupper": "receiver",
     },
     mutators={"add": "set", "set_item": "set"},
     header_setters=frozenset({"add"}),
@@ -116,6 +118,7 @@ KNOWLEDGE = Knowledge(
         }
     ),
     positional_fill=True,
+    keys_ignore_case=True,
     key_attrs=frozenset({"Keys", "keys"}),
     global_functions=re.compile(r"[a-z]+-[a-z][\w]*"),
 )

@@ -220,18 +220,17 @@ class PowerShellLowering(Lowering):
     def _expandable(self, node: Node) -> Expr:
         """`"...$x...${y}...$($g.id)..."` (and `@"..."@`): text runs and interpolations."""
         start, end = self.span(node)
-        raw = self.text(node)
-        here = raw.startswith('@"')
-        if here:
-            open_at = raw.find("\n") + 1
-            close_at = raw.rfind("\n")
-            if close_at > 0 and raw[close_at - 1] == "\r":
-                close_at -= 1
+        data = self.data
+        here = data.startswith(b'@"', node.start_byte)
+        if here:  # the lines between the opener's line and the closer's (bytes)
+            at = data.find(b"\n", node.start_byte, node.end_byte) + 1
+            stop = data.rfind(b"\n", node.start_byte, node.end_byte)
+            if stop > 0 and data[stop - 1 : stop] == b"\r":
+                stop -= 1
         else:
-            open_at, close_at = 1, len(raw) - 1
+            at, stop = node.start_byte + 1, node.end_byte - 1
+        stop = max(stop, at)
         pieces: list[Lit | Expr] = []
-        at = node.start_byte + open_at
-        stop = node.start_byte + max(close_at, open_at)
         for child in node.named_children:
             if child.type not in ("variable", "sub_expression"):
                 continue
