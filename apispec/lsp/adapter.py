@@ -118,6 +118,22 @@ def registry_for(
         return load_registry(None), None, (), f"{exc}; using the bundled registry"
 
 
+def keep_trees() -> None:
+    """Keep each open document's syntax tree between lints: an edit re-parses only what it
+    touched (tree-sitter's incremental parse)."""
+    from apispec.lint.extract.parse import keep_trees as keep
+
+    keep()
+
+
+def forget_tree(name: str) -> None:
+    """A closed document's tree is dropped."""
+    from apispec.lint.extract import parse
+
+    if parse.TREES is not None:
+        parse.TREES.forget(name)
+
+
 def lint_document(
     checker: Checker, text: str, name: str
 ) -> tuple[list[Finding], str | None, list[Helper]]:

@@ -41,11 +41,14 @@ class Flat:
         variable: list[bool] = []
         for piece in text.pieces:
             if isinstance(piece, Lit):
-                for i, ch in enumerate(piece.text):
-                    chars.append(ch)
-                    offsets.append(piece.offset(i))
-                    holes.append(None)
-                    variable.append(piece.var)
+                size = len(piece.text)
+                chars.append(piece.text)
+                if piece.offsets is None:
+                    offsets.extend(range(piece.start, piece.start + size))
+                else:
+                    offsets.extend(piece.offset(i) for i in range(size))
+                holes.extend([None] * size)
+                variable.extend([piece.var] * size)
             else:
                 chars.append("\0")
                 offsets.append(piece.start)

@@ -48,6 +48,18 @@ _VERB_WORDS = frozenset(VERBS)
 _WORD = re.compile(r"[a-z_][a-z0-9_]*")
 
 
+def _names_word(name: str, text: str) -> bool:
+    """Whether `name` is written in `text` as a whole word."""
+    at = text.find(name)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + len(name)] if at + len(name) < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        at = text.find(name, at + 1)
+    return False
+
+
 class Requests:
     """Finds the requests of one file's model."""
 
@@ -60,7 +72,9 @@ class Requests:
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
         self._by_function: dict[int, list[CallE]] | None = None
-        self._loops: list[Loop] | None = None
+        self._loops: list[list[Loop]] | None = None  # one list per `for`, in order
+        self._loop_starts: list[int] = []
+        self._loop_parent: list[int] = []
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -94,6 +108,8 @@ class Requests:
             if call.callee not in senders and call.callee.lower() not in senders:
                 continue  # no row, wrapper or verb has this name: it sends nothing
             function = self.model.function_at(call.start)
+            if self._plain_receiver(call, function):
+                continue
             for bound in self.iterations(call, function):
                 ctx = Ctx(call.start, function, bound=bound)
                 self.resolver.fresh()
@@ -106,6 +122,29 @@ class Requests:
                         continue  # a wrapper's template: its callers are the calls
                     found.append(request)
         return found
+
+    def _plain_receiver(self, call: CallE, function: Function | None) -> bool:
+        """A method called on a name nothing in the file makes a client or an object of
+        (`event.get("items")` on a parameter): no row or wrapper can apply, and a literal
+        URL among its arguments is read as a literal (tree.py) anyway."""
+        receiver = call.receiver
+        if not isinstance(receiver, Name) or call.callee in self.model.by_name:
+            return False
+        name = receiver.name
+        model = self.model
+        if (
+            name in self.knowledge.self_names
+            or name in model.assigns
+            or name in model.imports
+            or name in model.loops
+            or name in model.classes
+            or name in self.knowledge.modules
+            or name in self.resolver.duck
+        ):
+            return False
+        if function is not None and any(p[0] == name for p in function.params):
+            return name not in function.types
+        return True
 
     def _senders(self) -> set[str]:
         """Callee names a request can be made through: rows, the file's functions, wrappers
@@ -127,26 +166,12 @@ class Requests:
         `for path, method in [("/a", "GET"), ("/b", "POST")]: send(method, path)` makes
         two requests, each with its own pair: the variables are bound together.
         """
-        if self._loops is None:
-            self._loops = sorted(
-                (loop for loops in self.model.loops.values() for loop in loops),
-                key=lambda loop: loop.start,
-            )
-        around = (
-            [
-                loop
-                for loop in self._loops[
-                    : bisect_right([lp.start for lp in self._loops], call.start)
-                ]
-                if call.start < loop.end
-            ]
-            if self._loops
-            else []
-        )
-        if not around:
+        group = self._innermost_loop(call)
+        if not group:
             return [()]
-        inner = max(loop.start for loop in around)
-        group = [loop for loop in around if loop.start == inner]
+        written = self.model.parsed.text[call.start : call.end]
+        if not any(_names_word(loop.key, written) for loop in group):
+            return [()]  # the call names none of the loop's variables
         self.resolver.fresh()
         iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
         items = self.resolver.elements(iterable, Ctx(group[0].start, function), 0)
@@ -159,6 +184,31 @@ class Requests:
             )
             for item in items
         ]
+
+    def _innermost_loop(self, call: CallE) -> list[Loop]:
+        """The loop variables of the innermost loop around a call (one `for` may bind several).
+
+        Loops nest like the code's blocks, so the innermost one around a position is found
+        from the last loop starting before it by climbing to the loops around that one.
+        """
+        if self._loops is None:
+            by_start: dict[int, list[Loop]] = {}
+            for loops in self.model.loops.values():
+                for loop in loops:
+                    by_start.setdefault(loop.start, []).append(loop)
+            self._loops = sorted(by_start.values(), key=lambda group: group[0].start)
+            self._loop_starts = [group[0].start for group in self._loops]
+            stack: list[int] = []
+            self._loop_parent = []
+            for k, group in enumerate(self._loops):
+                while stack and not group[0].start < self._loops[stack[-1]][0].end:
+                    stack.pop()
+                self._loop_parent.append(stack[-1] if stack else -1)
+                stack.append(k)
+        k = bisect_right(self._loop_starts, call.start) - 1
+        while k >= 0 and not call.start < self._loops[k][0].end:
+            k = self._loop_parent[k]
+        return self._loops[k] if k >= 0 else []
 
     def _depends(self, request: Request, function: Function) -> bool:
         """Whether the request's URL is built from a parameter of `function`."""
@@ -230,6 +280,8 @@ class Requests:
         self._wrapper[function.node_id] = False  # recursion: not (yet) a wrapper
         result = False
         for call in self.calls_in(function):
+            if self._plain_receiver(call, None):
+                continue  # a method of a name nothing makes an object of: it sends nothing
             ctx = Ctx(call.start, function, open=function.node_id)
             for request in self.at(call, ctx, 1):
                 if _leads(request.url, function.node_id) or _has_param(

@@ -348,6 +348,7 @@ class Function:
     """
 
     __slots__ = (
+        "_find_returns",
         "_load",
         "_params",
         "_returns",
@@ -367,7 +368,8 @@ class Function:
         name: str,
         start: int,
         end: int,
-        load: Callable[[], tuple[Params, dict[str, str], list[Callable[[], Expr]]]],
+        load: Callable[[], tuple[Params, dict[str, str]]],
+        returns: Callable[[], list[Callable[[], Expr]]] | None = None,
         owner: str | None = None,
         exported: bool = True,
     ) -> None:
@@ -379,13 +381,14 @@ class Function:
         self.receiver: str | None = None  # Go's `c` in `func (c *Client)`; self is implicit
         self.exported = exported
         self._load = load
+        self._find_returns = returns
         self._params: Params | None = None
         self._types: dict[str, str] = {}
-        self._returns: list[Callable[[], Expr]] = []
+        self._returns: list[Callable[[], Expr]] | None = None
 
     def _loaded(self) -> None:
         if self._params is None:
-            self._params, self._types, self._returns = self._load()
+            self._params, self._types = self._load()
 
     @property
     def params(self) -> Params:
@@ -401,8 +404,9 @@ class Function:
 
     @property
     def returns(self) -> list[Callable[[], Expr]]:
-        """The expressions it returns, each lowered when asked for."""
-        self._loaded()
+        """The expressions it returns, each lowered when asked for (found when first asked)."""
+        if self._returns is None:
+            self._returns = self._find_returns() if self._find_returns is not None else []
         return self._returns
 
     def __repr__(self) -> str:

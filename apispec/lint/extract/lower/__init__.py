@@ -83,16 +83,29 @@ class Assign:
         return self._node
 
 
-@dataclass
 class Loop:
-    """`for target in iterable`: the target takes each element's value (or its `unpack`-th)."""
+    """`for target in iterable`: the target takes each element's value (or its `unpack`-th).
 
-    key: str
-    unpack: int
-    iterable: Expr
-    start: int
-    end: int
-    scope: int
+    The iterable is lowered the first time a name asks for it."""
+
+    __slots__ = ("_iterable", "_lower", "end", "key", "scope", "start", "unpack")
+
+    def __init__(
+        self, key: str, unpack: int, lower: Callable[[], Expr], start: int, end: int, scope: int
+    ) -> None:
+        self.key = key
+        self.unpack = unpack
+        self._lower = lower
+        self._iterable: Expr | None = None
+        self.start = start
+        self.end = end
+        self.scope = scope
+
+    @property
+    def iterable(self) -> Expr:
+        if self._iterable is None:
+            self._iterable = self._lower()
+        return self._iterable
 
 
 class StringRef:
@@ -439,7 +452,7 @@ def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     start, end = lowering.span(captures["for"][0])
     function = model.function_at(start)
     scope = function.node_id if function else 0
-    iterable = lowering.expr(captures["for.iter"][0])
+    iterable = lowering.lazy(captures["for.iter"][0])
     for key, _, unpack in lowering.targets(captures["for.target"][0]):
         if key:
             model.loops.setdefault(key, []).append(Loop(key, unpack, iterable, start, end, scope))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.ir import (
@@ -247,21 +247,29 @@ class PythonLowering(Lowering):
                 left = parent.child_by_field_name("left")
                 if left is not None and left.type == "identifier":
                     name = self.text(left)
-            return Function(node.id, name, start, end, lambda: self._lambda(node))
+            body = node.child_by_field_name("body")
+            found = [self.lazy(body)] if body is not None else []
+            return Function(node.id, name, start, end, lambda: self._lambda(node), lambda: found)
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return None
         name = self.text(name_node)
         exported = not name.startswith("__") or name in ("__init__", "__call__")
-        return Function(node.id, name, start, end, lambda: self._signature(node), exported=exported)
+        return Function(
+            node.id,
+            name,
+            start,
+            end,
+            lambda: self._signature(node),
+            lambda: [self.lazy(n) for n in self.returned(node)],
+            exported=exported,
+        )
 
-    def _lambda(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
-        body = node.child_by_field_name("body")
+    def _lambda(self, node: Node) -> tuple[Params, dict[str, str]]:
         params_node = node.child_by_field_name("parameters")
-        params = self._params(params_node) if params_node is not None else []
-        return params, {}, [self.lazy(body)] if body is not None else []
+        return (self._params(params_node) if params_node is not None else []), {}
 
-    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+    def _signature(self, node: Node) -> tuple[Params, dict[str, str]]:
         params_node = node.child_by_field_name("parameters")
         params = self._params(params_node) if params_node is not None else []
         types = self._types(params_node) if params_node is not None else {}
@@ -272,7 +280,7 @@ class PythonLowering(Lowering):
         )
         if in_class and params and params[0][0] in ("self", "cls") and not _static(node):
             params = params[1:]
-        return params, types, [self.lazy(n) for n in self.returned(node)]
+        return params, types
 
     def _types(self, node: Node) -> dict[str, str]:
         """Declared parameter types (`client: PrtgClient`): the class a receiver is."""
