@@ -49,7 +49,9 @@ _WORD = re.compile(r"[a-z_][a-z0-9_]*")
 
 
 def _names_word(name: str, text: str) -> bool:
-    """Whether `name` is written in `text` as a whole word."""
+    """Whether `name` is written in `text` as a whole word (in any case: PowerShell's
+    names ignore it, and a loop variable is lowered in lower case)."""
+    name, text = name.lower(), text.lower()
     at = text.find(name)
     while at >= 0:
         before = text[at - 1] if at else " "

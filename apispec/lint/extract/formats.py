@@ -175,7 +175,10 @@ def _join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
 
 
 def _urljoin(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`urljoin(base, path)`: RFC 3986 resolution."""
+    """`urljoin(base, path)`: RFC 3986 resolution; one argument is the URL itself
+    (`[uri]::new($url)`)."""
+    if len(args) == 1:
+        return resolver.value(args[0].value, ctx, depth + 1)
     if len(args) < 2:
         return resolver.hole(call)
     from apispec.lint.extract.build import join_base

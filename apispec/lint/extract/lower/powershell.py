@@ -278,10 +278,15 @@ class PowerShellLowering(Lowering):
         """`$parts -join ' and '`: the joined text (other comparisons are no text)."""
         children = named(node)
         start, end = self.span(node)
-        if len(children) == 3 and self.text(children[1]).lower() == "-join":
+        operator = self.text(children[1]).lower() if len(children) == 3 else ""
+        if operator == "-join":
             separator = self.expr(children[2])
             items = Arg(self.expr(children[0]))
             return CallE("-join", separator, (items,), start, end, node.id)
+        if operator in ("-replace", "-ireplace", "-creplace"):
+            # a URL with some characters replaced (`-replace '(?<!:)//', '/'`) keeps its
+            # shape: the pattern is a regular expression, read no further
+            return self.expr(children[0])
         return self.opaque(node)
 
     def _unary(self, node: Node) -> Expr:
@@ -527,9 +532,16 @@ class PowerShellLowering(Lowering):
         name = self.text(name_node).lower()
         if node.type == "class_method_definition" and _is_constructor(node, name):
             name = "new"  # `[Cls]::new(...)` runs it
-        return Function(node.id, name, start, end, lambda: self._signature(node))
+        return Function(
+            node.id,
+            name,
+            start,
+            end,
+            lambda: self._signature(node),
+            lambda: [self.lazy(n) for n in self.returned(node)],
+        )
 
-    def _signature(self, node: Node) -> tuple[Params, dict[str, str], list[Callable[[], Expr]]]:
+    def _signature(self, node: Node) -> tuple[Params, dict[str, str]]:
         params: Params = []
         types: dict[str, str] = {}
         for parameter in _parameters(node):
@@ -546,7 +558,7 @@ class PowerShellLowering(Lowering):
             written = _declared_type(parameter)
             if written:
                 types[name] = written
-        return params, types, [self.lazy(n) for n in self.returned(node)]
+        return params, types
 
     def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
         target = inner(node)

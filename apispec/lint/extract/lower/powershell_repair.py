@@ -14,6 +14,9 @@ the text is parsed again:
   comma reads as a space (separate words, which no request reads);
 - PowerShell 7's `$a ?? $b` and `$c ? $a : $b` read as `$a || $b` and `$c || $a || $b`,
   a chain the grammar knows, which the lowering reads as either value;
+- a function's `param(...)` block with its first statement on the same line
+  (`function Get-X { param($Path) Invoke-RestMethod ... }`): the space between reads
+  as `;`, which the grammar takes;
 - a quote that opens a string never closed on its line, where the string would close
   on a later line whose rest holds an odd number of that quote (that closing quote
   really opens a string of that line), is a stray: it reads as a space, so one odd
@@ -52,6 +55,7 @@ def repaired(parsed: Parsed) -> Parsed | None:
         swaps.update(_stray_quotes(current, errors))
         for error in errors:
             swaps.update(_word_commas(error))
+            swaps.update(_param_then_code(error, current.data))
             found = _chain_operator(error, current.data, ternary)
             ternary = ternary or any(s == "||" and current.data[b : b + 2] != b"??"
                                      for b, s in found.items())
@@ -88,6 +92,22 @@ def _word_commas(error: Node) -> dict[int, str]:
         if before is not None and before.type in _WORDS and children[k + 1].type == "simple_name":
             found[child.start_byte] = " "
     return found
+
+
+def _param_then_code(error: Node, data: bytes) -> dict[int, str]:
+    """The space after a `param(...)` block that a statement follows on the same line."""
+    for child in error.children:
+        if child.type != "param_block":
+            continue
+        at = child.end_byte
+        if data[at : at + 1] in (b" ", b"\t") and data[at:].lstrip(b" \t")[:1] not in (
+            b"",
+            b"\n",
+            b"\r",
+            b"#",
+        ):
+            return {at: ";"}
+    return {}
 
 
 def _chain_operator(error: Node, data: bytes, ternary: bool) -> dict[int, str]:
