@@ -111,6 +111,7 @@ _SWITCHES = frozenset(
     }
 )
 _TRUE_ONLY = frozenset({"$null", "$true", "$false"})
+_POSITION = re.compile(r"(?i)\bPosition\s*=\s*(\d+)")
 
 
 def named(node: Node) -> list[Node]:
@@ -542,9 +543,11 @@ class PowerShellLowering(Lowering):
         )
 
     def _signature(self, node: Node) -> tuple[Params, dict[str, str]]:
-        params: Params = []
+        """The parameters in the order positional arguments bind them: those given a
+        `[Parameter(Position = n)]` by position, then the others as declared."""
+        params: list[tuple[int, int, tuple[str, str, Expr | None]]] = []
         types: dict[str, str] = {}
-        for parameter in _parameters(node):
+        for order, parameter in enumerate(_parameters(node)):
             variable = next((c for c in parameter.named_children if c.type == "variable"), None)
             if variable is None:
                 continue
@@ -554,11 +557,13 @@ class PowerShellLowering(Lowering):
                 None,
             )
             value = named(default) if default is not None else []
-            params.append((name, "", self.expr(value[0]) if value else None))
+            at = _POSITION.search(self.text(parameter).split("$", 1)[0])
+            position = int(at.group(1)) if at else 1 << 16
+            params.append((position, order, (name, "", self.expr(value[0]) if value else None)))
             written = _declared_type(parameter)
             if written:
                 types[name] = written
-        return params, types
+        return [p for _, _, p in sorted(params, key=lambda p: p[:2])], types
 
     def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
         target = inner(node)
