@@ -148,6 +148,8 @@ class FileEvidence:
                 return None  # another product's /api/v2 (its first segment is not ours)
             if self.strong:
                 return "/api/v2 in URL; " + self.why(), False
+            if wrapped and known_path:
+                return "/api/v2 in URL; a path of this API through an own helper", False
             if self.bearer and (known_path or first == "session"):
                 return "/api/v2 in URL; Authorization: Bearer in file", True
             return None
@@ -157,6 +159,8 @@ class FileEvidence:
             return None
         if self.strong:
             return "relative path; " + self.why(), False
+        if wrapped:  # a weak helper's path that starts as this API's (docs: section 3a)
+            return "relative path of this API through an own helper", False
         return None
 
 
