@@ -87,7 +87,9 @@ class Checker:
         self.calls: list[CallRecord] = []  # the last file's calls, with Options.show_calls
         # helper names in any case (PowerShell's commands ignore case; a lowering may keep
         # a language's names in lower case), as the repository pass looks for them
-        names = tuple({h.name.lower().encode("utf-8", "surrogateescape") for h in self.helpers.helpers})
+        names = tuple(
+            {h.name.lower().encode("utf-8", "surrogateescape") for h in self.helpers.helpers}
+        )
         self.worth_decoding = (
             (lambda data: worth_decoding(data) or any(n in data.lower() for n in names))
             if names

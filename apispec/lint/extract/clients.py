@@ -385,7 +385,6 @@ class Requests:
         join: str,
         obj: ObjV | None,
     ) -> Request:
-        resolver = self.resolver
         found_url = self._place(call, row.url, ctx)
         url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
         method: str | None

@@ -368,7 +368,9 @@ class PowerShellLowering(Lowering):
         for clause in node.named_children:
             if clause.type == "elseif_clauses":
                 blocks.extend(
-                    b for c in clause.named_children for b in c.named_children
+                    b
+                    for c in clause.named_children
+                    for b in c.named_children
                     if b.type == "statement_block"
                 )
             elif clause.type == "else_clause":
@@ -428,9 +430,7 @@ class PowerShellLowering(Lowering):
             return CallE(callee, None, (), start, end, node.id)
         if callee == "new-object":
             return self._new_object(node, elements, start, end)
-        return CallE(
-            callee, None, None, start, end, node.id, lambda: self.command_args(elements)
-        )
+        return CallE(callee, None, None, start, end, node.id, lambda: self.command_args(elements))
 
     def _new_object(self, node: Node, elements: Node, start: int, end: int) -> CallE | None:
         """`New-Object System.Net.WebClient`, `New-Object Cls -ArgumentList $a, $b`: the
@@ -471,7 +471,9 @@ class PowerShellLowering(Lowering):
                 lambda: self.method_args(arguments),
             )
         receiver = self.expr(obj)
-        return CallE(callee, receiver, None, start, end, node.id, lambda: self.method_args(arguments))
+        return CallE(
+            callee, receiver, None, start, end, node.id, lambda: self.method_args(arguments)
+        )
 
     def call_name(self, node: Node) -> str:
         if node.type == "invokation_expression":
@@ -678,7 +680,7 @@ def _declared_type(parameter: Node) -> str:
     """`[PrtgClient]$Client`: the type a parameter is declared with (the last one given)."""
     written = ""
     for child in parameter.named_children:
-        for literal in ([child] if child.type == "type_literal" else child.named_children):
+        for literal in [child] if child.type == "type_literal" else child.named_children:
             kind = literal if literal.type == "type_literal" else None
             if kind is None and literal.type == "attribute":
                 kind = next((c for c in literal.named_children if c.type == "type_literal"), None)

@@ -57,8 +57,9 @@ def repaired(parsed: Parsed) -> Parsed | None:
             swaps.update(_word_commas(error))
             swaps.update(_param_then_code(error, current.data))
             found = _chain_operator(error, current.data, ternary)
-            ternary = ternary or any(s == "||" and current.data[b : b + 2] != b"??"
-                                     for b, s in found.items())
+            ternary = ternary or any(
+                s == "||" and current.data[b : b + 2] != b"??" for b, s in found.items()
+            )
             swaps.update(found)
         if not swaps:
             break
