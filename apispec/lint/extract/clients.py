@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract import builders
 from apispec.lint.extract.context import MAX_INLINE, Ctx, element, known_text, options
 from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
@@ -38,7 +39,7 @@ from apispec.lint.extract.ir import (
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
 from apispec.lint.helpers import QUERY_PARAMS, HelperTable
-from apispec.lint.knowledge import VERBS, Client
+from apispec.lint.knowledge import RECEIVER, VERBS, Client
 
 if TYPE_CHECKING:
     from apispec.lint.extract.lower import FileModel, Loop
@@ -77,6 +78,7 @@ class Requests:
         self._loops: list[list[Loop]] | None = None  # one list per `for`, in order
         self._loop_starts: list[int] = []
         self._loop_parent: list[int] = []
+        self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -95,9 +97,9 @@ class Requests:
             if owners is not None and len(owners) == 1:
                 found.setdefault(receiver.name, (next(iter(owners)), ""))
                 continue
-            helper = self.helpers.get(call.callee, self.model.language) if self.helpers else None
-            if helper is not None and helper.owner:
-                found.setdefault(receiver.name, (helper.owner, helper.module))
+            owned = [h for h in self.helpers.named(call.callee, self.model.language) if h.owner]
+            if len({h.owner for h in owned}) == 1:
+                found.setdefault(receiver.name, (owned[0].owner, owned[0].module))
         return found
 
     def all(self) -> list[Request]:
@@ -146,7 +148,8 @@ class Requests:
             return False
         if function is not None and any(p[0] == name for p in function.params):
             return name not in function.types
-        return True
+        owner = model.class_at(call.start)  # a field read without `this.` (C#, Java)
+        return owner is None or f"@{owner}.{name}" not in model.assigns
 
     def _senders(self) -> set[str]:
         """Callee names a request can be made through: rows, the file's functions, wrappers
@@ -176,7 +179,9 @@ class Requests:
             return [()]  # the call names none of the loop's variables
         self.resolver.fresh()
         iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
-        items = self.resolver.elements(iterable, Ctx(group[0].start, function), 0)
+        items = self.resolver.elements(
+            iterable, Ctx(group[0].start, function), 0, any(loop.unpack >= 0 for loop in group)
+        )
         if not items or len(items) > 12:
             return [()]
         return [
@@ -255,9 +260,8 @@ class Requests:
                         request.query = named
                     inner.append(request)
             return inner
-        if self.helpers:
-            helper = self.helpers.get(call.callee, self.model.language)
-            if helper is not None and in_scope(helper, call, receiver, self.model.imports):
+        for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
+            if in_scope(helper, call, receiver, self.model.imports):
                 sent = through(self.resolver, helper, call, ctx)
                 if sent is not None:
                     sent.trusted = helper.strong
@@ -364,16 +368,32 @@ class Requests:
                     factory = next(
                         (f for f in knowledge.factories.values() if f.name == option.name), None
                     )
-                    return row, option.field("base"), factory.join if factory else "slash", option
+                    base = option.field("base")
+                    if base is None and factory is not None and factory.base[1]:
+                        base = builders.set_later(self, call, factory.base[1])
+                    return row, base, factory.join if factory else "slash", option
             if isinstance(option, ObjV) and option.kind == "module":
                 row = knowledge.client(option.name, call.callee)
                 if row is not None:
                     return row, None, "slash", None
         qualified = self.resolver.qualified(call, ctx, 0)
-        on, _, callee = qualified.rpartition(".")
-        row = knowledge.client(on, callee)  # `requests.get`; a command called bare
-        if row is not None:
-            return row, None, "slash", None
+        if "." in qualified:
+            on, _, callee = qualified.rpartition(".")
+            row = knowledge.client(on, callee)
+            if row is not None:
+                return row, None, "slash", None
+        elif call.receiver is None:  # a function or constructor called bare
+            row = knowledge.client("", call.callee)
+            if row is not None:
+                return row, None, "slash", None
+        if receiver is not None and any(builders.names_text(o) for o in options(receiver)):
+            row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
+            if row is not None:
+                return row, None, "slash", None
+        if receiver is not None and all(_unknown(o) for o in options(receiver)):
+            row = knowledge.client("object:*", call.callee)  # a client made elsewhere
+            if row is not None:
+                return row, None, "slash", None
         return None, None, "slash", None
 
     def _request(
@@ -387,6 +407,8 @@ class Requests:
     ) -> Request:
         found_url = self._place(call, row.url, ctx)
         url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
+        if row.url == RECEIVER and call.receiver is not None:
+            url = self.resolver.value(call.receiver, ctx)
         method: str | None
         if row.method == "callee":
             method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
@@ -408,6 +430,11 @@ class Requests:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
             headers = self._object_headers(call, ctx)
+        built_query, built_headers = builders.built(self, call, ctx)
+        if query is None and built_query is not None:
+            query = built_query
+        if headers is None and built_headers is not None:
+            headers = built_headers
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
         request.query_keyword = row.query[1]
@@ -431,7 +458,7 @@ class Requests:
         text = self.model.parsed.text
         if call.receiver is not None:
             names.append(text[call.receiver.start : call.receiver.end])
-        holder = self._assigned_to(call)
+        holder = self.assigned_to(call)
         if holder:
             names.append(holder)
         entries: list[Entry] = []
@@ -469,7 +496,7 @@ class Requests:
                         entries.extend(found.entries)
         return MapV(tuple(entries)) if entries else None
 
-    def _assigned_to(self, call: CallE) -> str | None:
+    def assigned_to(self, call: CallE) -> str | None:
         """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
         for key, assigns in self.model.assigns.items():
             for assign in assigns:
@@ -479,13 +506,14 @@ class Requests:
 
     def _header_setters(self, name: str) -> list[CallE]:
         text = self.model.parsed.text
+        holders = {f"{name}.{h}".lower() for h in self.knowledge.header_holders}
         found = []
         for call in self.model.calls:
             receiver = call.receiver
             if receiver is None or call.callee not in self.knowledge.header_setters:
                 continue
-            written = text[receiver.start : receiver.end]
-            if written == name or written.lower() == name.lower() + ".headers":
+            written = text[receiver.start : receiver.end].lower()
+            if written == name.lower() or written in holders:
                 found.append(call)
         return found
 
@@ -535,6 +563,11 @@ def _query_named(function: Function, env: tuple[tuple[str, Value], ...]) -> Valu
             if bound == name and any(isinstance(o, MapV) for o in options(value)):
                 return value
     return None
+
+
+def _unknown(value: Value) -> bool:
+    """A value the file says nothing of (an object handed in or made elsewhere)."""
+    return isinstance(value, Text) and not any(isinstance(p, Lit) for p in value.pieces)
 
 
 def _may_depend(request: Request, function: Function) -> bool:

@@ -42,6 +42,8 @@ class FileEvidence:
     bearer: bool = False
     experimental: bool = False
     api_hosts: set[str] = field(default_factory=set)
+    v2_hosts: set[str] = field(default_factory=set)  # literal hosts of every /api/v2 URL
+    named_hosts: set[str] = field(default_factory=set)  # hosts a URL names this API with
     named: bool = False  # some URL or base of the file names this API
     source: str = ""  # the text the URLs' offsets point into (the code read)
 
@@ -103,12 +105,17 @@ class FileEvidence:
         first, second = _first_two(loc)
         if not loc.via_api_v2:
             return
+        literal = host_of(loc.prefix)
+        if literal:
+            self.v2_hosts.add(literal)
         strong = self.names(loc) or (first == "experimental" and second in self.known)
         if strong:
             self.named = True
             host = host_of(loc.prefix)
             if host:
                 self.api_hosts.add(host)
+                if self.names(loc):
+                    self.named_hosts.add(host)
 
     def literal(self, raw: str) -> None:
         """A bare host or a server's root URL naming this API (`prtg.corp.example.com`,
@@ -118,6 +125,7 @@ class FileEvidence:
         if host is not None and THIS_API.search(host):
             self.named = True
             self.api_hosts.add(host.lower())
+            self.named_hosts.add(host.lower())
 
     def accepts(
         self, loc: Located, *, wrapped: bool = False, client: bool = False, trusted: bool = False
@@ -129,11 +137,17 @@ class FileEvidence:
         """
         first, second = _first_two(loc)
         known = self.known
-        known_path = first in known and (first != "experimental" or second in known)
+        # `experimental/{collection}/...`: a collection named by a variable may be any of them
+        known_path = first in known and (
+            first != "experimental" or second in known or second == "\0"
+        )
         named = self.names(loc)
         if trusted:
             return "through an own API helper", False
         if loc.via_api_v2:
+            host = host_of(loc.prefix)
+            if host is not None and self.named_hosts and host not in self.named_hosts and not named:
+                return None  # another literal host than the one the file names this API by
             if first == "experimental" and second in known:
                 return "/api/v2/experimental in URL", False
             if named:
@@ -143,7 +157,11 @@ class FileEvidence:
                 if host not in self.api_hosts:
                     return None  # another service's host
                 return "/api/v2 in URL; the host of this API's other URLs", False
-            has_host = bool(loc.prefix.strip("/"))
+            if host is not None and len(self.v2_hosts) > 1:
+                return None  # several services' /api/v2, none written as this API's: not ours
+            # a literal host with a first segment no collection has: another product's;
+            # a host the code reads from elsewhere (`{base}/api/v2/...`) is the file's
+            has_host = host is not None and bool(loc.prefix.strip("/"))
             if has_host and not known_path and first != "session":
                 return None  # another product's /api/v2 (its first segment is not ours)
             if self.strong:

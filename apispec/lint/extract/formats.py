@@ -218,7 +218,180 @@ def _format_call(
     return alt(found) if found else resolver.hole(call)
 
 
+def _join_first(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`string.Join(sep, items)` or `string.Join(sep, a, b, c)`: the separator first."""
+    if len(args) < 2:
+        return resolver.hole(call)
+    separator = as_text(resolver.value(args[0].value, ctx, depth + 1))
+    if len(args) == 2:
+        items = resolver.value(args[1].value, ctx, depth + 1)
+    else:
+        items = SeqV(tuple(resolver.value(a.value, ctx, depth + 1) for a in args[1:]))
+    return join(resolver, separator, items, call)
+
+
+def _uri(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """A URI object: `Uri(text)` is its text, `Uri(base, relative)` the RFC 3986 join
+    (a second argument that is no text, `UriKind.Relative`, says how to read the first)."""
+    if len(args) >= 2:
+        second = resolver.value(args[1].value, ctx, depth + 1)
+        if any(
+            isinstance(o, Text) and any(isinstance(p, Lit) for p in o.pieces)
+            for o in options(second)
+        ):
+            return _urljoin(resolver, call, args, ctx, depth)
+    return _identity(resolver, call, args, ctx, depth)
+
+
+def _segment_pieces(resolver: Resolver, base: Value, parts: list[Value], call: CallE) -> Value:
+    """Path segments appended to a URL, one slash between each (Flurl, `Url.Combine`)."""
+    found: list[Value] = []
+    for option in options(base):
+        pieces: list[Piece] = list(_rstrip_slash(as_text(option, call.start, call.end)).pieces)
+        for part in parts:
+            text = as_text(part, call.start, call.end)
+            inner = list(text.pieces)
+            if inner and isinstance(inner[0], Lit) and inner[0].text.startswith("/"):
+                first = inner[0]
+                inner[0] = (
+                    sub(first, 1, len(first.text)) if len(first.text) > 1 else Lit("", first.start)
+                )
+            at = text.start if text.pieces else call.start
+            pieces.append(Lit("/", at))
+            pieces.extend(inner)
+        found.append(Text(tuple(pieces)))
+    return alt(found) if found else resolver.hole(call)
+
+
+def _rstrip_slash(text: Text) -> Text:
+    pieces = list(text.pieces)
+    last = pieces[-1] if pieces else None
+    if isinstance(last, Lit) and last.text.endswith("/"):
+        pieces[-1] = sub(last, 0, len(last.text.rstrip("/")))
+    return Text(tuple(pieces))
+
+
+def _append_segments(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
+) -> Value:
+    """`url.AppendPathSegment(s)(...)`: the receiver URL with each argument a segment."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    base = resolver.value(call.receiver, ctx, depth + 1)
+    parts = [resolver.value(a.value, ctx, depth + 1) for a in args]
+    return _segment_pieces(resolver, base, parts, call)
+
+
+def _segments(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`Url.Combine(base, "a", "b")`: the arguments joined as path segments."""
+    if not args:
+        return resolver.hole(call)
+    base = resolver.value(args[0].value, ctx, depth + 1)
+    parts = [resolver.value(a.value, ctx, depth + 1) for a in args[1:]]
+    return _segment_pieces(resolver, base, parts, call)
+
+
+def _with_query(
+    resolver: Resolver, base: Value, rest: list[Arg], call: CallE, ctx: Ctx, depth: int
+) -> Value:
+    """A URL with query entries added: one `name, value` pair or a mapping of them."""
+    if not rest:
+        return base
+    if len(rest) >= 2:
+        name = rest[0].value
+        key = resolver.literal(name, ctx, depth)
+        if key is None:
+            return base
+        start, end = name.start, name.end
+        value = resolver.text_of(resolver.value(rest[1].value, ctx, depth + 1), rest[1].value)
+        added = Text(
+            (Lit(key, start + 1 if end - start > len(key) else start), Lit("=", end), *value.pieces)
+        )
+    else:
+        added = as_text(query_string(resolver, resolver.value(rest[0].value, ctx, depth + 1), call))
+    found: list[Value] = []
+    for option in options(base):
+        text = as_text(option, call.start, call.end)
+        known = "".join(p.text for p in text.pieces if isinstance(p, Lit))
+        glue = "&" if "?" in known else "?"
+        found.append(Text((*text.pieces, Lit(glue, call.start), *added.pieces)))
+    return alt(found)
+
+
+def _query_param(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`url.SetQueryParam(k, v)`, `url.SetQueryParams(new { k = v })`: the URL with them."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    base = resolver.value(call.receiver, ctx, depth + 1)
+    return _with_query(resolver, base, args, call, ctx, depth)
+
+
+def _add_query(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`QueryHelpers.AddQueryString(url, k, v)` or `(url, mapping)`: the URL with them."""
+    if not args:
+        return resolver.hole(call)
+    base = resolver.value(args[0].value, ctx, depth + 1)
+    return _with_query(resolver, base, args[1:], call, ctx, depth)
+
+
+def _words(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`AuthenticationHeaderValue("Bearer", token)`: the arguments' texts, a space between."""
+    if not args:
+        return resolver.hole(call)
+    values = [resolver.value(a.value, ctx, depth + 1) for a in args]
+    exprs: list[Expr] = []
+    spaced: list[Value] = []
+    for k, (value, arg) in enumerate(zip(values, args, strict=True)):
+        if k:
+            spaced.append(Text((Lit(" ", arg.value.start),)))
+            exprs.append(arg.value)
+        spaced.append(value)
+        exprs.append(arg.value)
+    return resolver.concat(spaced, exprs)
+
+
+def _trimmed(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int, ends: str
+) -> Value:
+    """The receiver's text without the given characters (whitespace when none) at its
+    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`)."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    value = resolver.value(call.receiver, ctx, depth + 1)
+    chars = "".join(resolver.literal(a.value, ctx, depth) or "" for a in args) or None
+    found: list[Value] = []
+    for option in options(value):
+        if not isinstance(option, Text):
+            found.append(option)
+            continue
+        pieces = list(option.pieces)
+        if "s" in ends and pieces and isinstance(pieces[0], Lit):
+            first = pieces[0]
+            kept = first.text.lstrip(chars)
+            pieces[0] = sub(first, len(first.text) - len(kept), len(first.text))
+        if "e" in ends and pieces and isinstance(pieces[-1], Lit):
+            last = pieces[-1]
+            pieces[-1] = sub(last, 0, len(last.text.rstrip(chars)))
+        found.append(Text(tuple(p for p in pieces if not isinstance(p, Lit) or p.text)))
+    return alt(found) if found else resolver.hole(call)
+
+
+def _trim_start(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    return _trimmed(resolver, call, args, ctx, depth, "s")
+
+
+def _trim_end(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    return _trimmed(resolver, call, args, ctx, depth, "e")
+
+
+def _trim(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    return _trimmed(resolver, call, args, ctx, depth, "se")
+
+
 _TRANSFORMS = {
+    "trim_start": _trim_start,
+    "trim_end": _trim_end,
+    "trim": _trim,
     "identity": _identity,
     "dict": _dict,
     "quoted": _quoted,
@@ -226,6 +399,13 @@ _TRANSFORMS = {
     "join": _join,
     "urljoin": _urljoin,
     "query_string": _query_string,
+    "join_first": _join_first,
+    "uri": _uri,
+    "append_segments": _append_segments,
+    "segments": _segments,
+    "query_param": _query_param,
+    "add_query": _add_query,
+    "words": _words,
 }
 
 

@@ -73,6 +73,10 @@ def parameter(
             if bound == name:
                 return value
     param_id = Param(function.node_id, index, name, kind)
+    if function.name in resolver.knowledge.constructors and function.node_id != ctx.open:
+        chained = _chained(resolver, function, index, depth)
+        if chained is not None:
+            return chained
     declared = typed(resolver, function.types.get(name))
     if declared is not None and declared.kind == "client":
         return declared  # `session: aiohttp.ClientSession`: whatever the caller passes
@@ -100,6 +104,26 @@ def parameter(
     return Text((Hole(name, start, end, name.lower()),))
 
 
+def _chained(resolver: Resolver, function: Function, index: int, depth: int) -> Value | None:
+    """A constructor's parameter as another constructor of its class passes it
+    (`PrtgClient(string host) : this(new HttpClient { BaseAddress = ... })`)."""
+    model = resolver.model
+    for call in model.calls:
+        if call.callee != function.name or call.receiver is not None:
+            continue
+        if (
+            function.start <= call.start < function.end
+            or model.class_at(call.start) != function.owner
+        ):
+            continue
+        args = [a for a in call.args if a.name is None and not a.spread]
+        if len(args) != len(function.params) or index >= len(args):
+            continue
+        caller = model.function_at(call.start)
+        return resolver.value(args[index].value, Ctx(call.start, caller), depth + 1)
+    return None
+
+
 def typed(resolver: Resolver, written: str | None) -> ObjV | None:
     """An object of a declared type, when the type is a class the file knows or imports."""
     if not written:
@@ -115,6 +139,12 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
     if target is not None and name[:1].isupper():
         module = target.rsplit(".", 1)[0] if written == name else target
         return ObjV("instance", name, module=module)
+    if resolver.knowledge.types_by_name and target is None:
+        factory = resolver.knowledge.factory(name)
+        if factory is not None:  # `HttpClient http`: a client object
+            return ObjV("client", factory.name)
+        if name[:1].isupper():  # a class of another file of the namespace
+            return ObjV("instance", name)
     return None
 
 
@@ -225,6 +255,8 @@ def mutate(
     resolver: Resolver, value: Value, effect: str, call: CallE, ctx: Ctx, depth: int
 ) -> Value:
     args = [a for a in call.args if not a.spread]
+    if effect == "add":  # `.Add(k, v)` on a mapping, `.Add(x)` on a list
+        effect = "set" if len(args) >= 2 else "append"
     if effect == "set" and len(args) >= 2:
         key = resolver.literal(args[0].value, ctx, depth)
         entry = Entry(
@@ -267,19 +299,29 @@ def loop_value(resolver: Resolver, name: str, ctx: Ctx, depth: int) -> Value | N
     iterable = resolver.value(loop.iterable, replace(ctx, pos=loop.start), depth + 1)
     found = [
         element(item, loop.unpack) if loop.unpack >= 0 else item
-        for item in elements(resolver, iterable, ctx, depth)
+        for item in elements(resolver, iterable, ctx, depth, loop.unpack >= 0)
     ]
     if not found:
         return None
     return alt(found)
 
 
-def elements(resolver: Resolver, iterable: Value, ctx: Ctx, depth: int) -> list[Value]:
-    """What a loop over a value visits: a list's items, a mapping's keys, an enum's members."""
+def elements(
+    resolver: Resolver, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False
+) -> list[Value]:
+    """What a loop over a value visits: a list's items, a mapping's keys (its entries as
+    (key, value) pairs where the loop unpacks them: C#'s `foreach (var (k, v) in map)`),
+    an enum's members."""
     found: list[Value] = []
     for option in options(iterable):
         if isinstance(option, SeqV):
             found.extend(option.items)
+        elif isinstance(option, MapV) and pairs:
+            found.extend(
+                SeqV((Text((Lit(e.key, e.key_start),)), e.value))
+                for e in option.entries
+                if e.key is not None
+            )
         elif isinstance(option, MapV):
             found.extend(
                 Text((Lit(e.key, e.key_start),)) for e in option.entries if e.key is not None

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from apispec.lint.extract.clients import Requests
 
 _NAMES_THIS_API = re.compile(r":1616\b|prtg", re.I)
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 def module_of(filename: str) -> str:
@@ -79,9 +80,11 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 break
         hole = pieces[path_index]
         assert isinstance(hole, Hole) and hole.param is not None
+        if join == "rfc3986" and _strips_slash(finder, function, request, hole.param.name):
+            join = "slash"  # `path.TrimStart('/')`: a leading slash never reaches the client
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
-        query_index, query_name, kwargs = _query_param(function, request)
+        query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
         if query_index is None and not query_name and not kwargs:
             query_index, query_name = _query_named(function)
         if (
@@ -122,6 +125,20 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         )
     helpers.extend(_client_verbs(finder, helpers))
     return helpers
+
+
+def _strips_slash(finder: Requests, function: Function, request: Request, name: str) -> bool:
+    """Whether the wrapper drops a leading slash of its path before the client joins it:
+    its request read again with the path `/x` has a URL that no longer starts with one."""
+    probe = Text((Lit("/x", request.call.start),))
+    ctx = Ctx(request.call.start, function, ((name, probe),), open=function.node_id)
+    finder.resolver.fresh()
+    for again in finder.at(request.call, ctx, 1):
+        for option in options(again.url):
+            first = option.pieces[0] if isinstance(option, Text) and option.pieces else None
+            if isinstance(first, Lit) and first.text.startswith("x"):
+                return True
+    return False
 
 
 def _spreads_keywords(request: Request, function: Function) -> bool:
@@ -185,20 +202,14 @@ def _method_param(
     finder: Requests, function: Function, request: Request
 ) -> tuple[int | None, str | None, str | None]:
     """The wrapper's parameter that holds the method, and its default verb."""
-    call = request.call
-    for arg in call.args:
-        if arg.name is None and call.args.index(arg) == 0 and request.method is None:
-            pass
     if request.method is not None:
         return None, None, None
-    names = [p[0] for p in function.params]
     for index, (name, _kind, default) in enumerate(function.params):
         if name.lower() in ("method", "verb", "http_method", "httpmethod"):
             literal = None
             if default is not None:
                 literal = finder.resolver.literal(default, Ctx(default.start))
             return index, name, literal.upper() if literal else None
-    del names
     return None, None, None
 
 
@@ -211,7 +222,9 @@ def _query_named(function: Function) -> tuple[int | None, str | None]:
     return None, None
 
 
-def _query_param(function: Function, request: Request) -> tuple[int | None, str | None, bool]:
+def _query_param(
+    function: Function, request: Request, path: str
+) -> tuple[int | None, str | None, bool]:
     for option in options(request.query) if request.query is not None else []:
         param = None
         if isinstance(option, ParamV):
@@ -230,4 +243,28 @@ def _query_param(function: Function, request: Request) -> tuple[int | None, str 
             if param.kind == "**":
                 return None, None, True
             return param.index, param.name, False
+    return _encoded_query(function, request, path)
+
+
+def _encoded_query(
+    function: Function, request: Request, path: str
+) -> tuple[int | None, str | None, bool]:
+    """A parameter the wrapper encodes into its URL after the `?` (`url += "?" +
+    string.Join("&", query.Select(...))`): its callers' mapping is the query."""
+    params = {name: index for index, (name, _, _) in enumerate(function.params)}
+    for option in options(request.url):
+        if not isinstance(option, Text):
+            continue
+        after = False
+        for piece in option.pieces:
+            if isinstance(piece, Lit):
+                after = after or "?" in piece.text
+                continue
+            if not after:
+                continue
+            if piece.param is not None and piece.param.function == function.node_id:
+                return piece.param.index, piece.param.name, False
+            for word in _IDENTIFIER.findall(piece.text):
+                if word in params and word != path:
+                    return params[word], word, False
     return None, None, False

@@ -38,12 +38,12 @@ from apispec.lint.reference import QueryValue, Reference, Span
 
 _VERB = re.compile(r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|-|[A-Z]|Async)", re.I)
 _VERB_UPPER = frozenset(v.upper() for v in VERBS)
-_PATTERN = re.compile(r"[*^$()\[\]]|/:[A-Za-z]|\s")
+_PATTERN = re.compile(r"[*^$()\[\]\"]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python", "powershell": "powershell"}
+GRAMMAR_OF = {"python": "python", "csharp": "csharp", "powershell": "powershell"}
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {}
 
@@ -92,6 +92,10 @@ def extract_tree(
         for loc in _locations(request):
             found.append(Found(request, loc, request.method, request.call.callee))
             used.update(loc.flat.offsets)
+        for url in texts(request.url):  # taken even where the client's join leaves the API
+            used.update(
+                p.offset(i) for p in url.pieces if isinstance(p, Lit) for i in range(len(p.text))
+            )
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(evidence_text if evidence_text is not None else text, known)
     evidence.source = text
@@ -120,6 +124,9 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.header_setters)
     names.update(rows.matchers)
     names.update(rows.route_callees)
+    names.update(rows.query_setters)
+    names.update(rows.auth_setters)
+    names.update(rows.constructors)  # a constructor chained to another (`: this(...)`)
     names.update(VERBS)
     names.add("request")
     if helpers:

@@ -299,6 +299,9 @@ class Resolver:
                 (Hole(self.model.parsed.text[expr.start : expr.end], expr.start, expr.end, env),)
             )
         dotted = self.model.parsed.text[expr.start : expr.end]
+        constant = self.knowledge.constants.get(dotted) if self.knowledge.constants else None
+        if constant is not None:  # `HttpMethod.Patch`: the text the library constant names
+            return Text((Lit(constant, expr.start),))
         if dotted in self.model.assigns:
             found = names.assigned_before(self, dotted, ctx, depth)
             if found is not None:
@@ -438,8 +441,8 @@ class Resolver:
                     for k, a in keywords.items()
                     if k not in names
                 )
-                for spread in (a for a in args if a.spread == "**"):
-                    found = self.value(spread.value, ctx, depth + 1)
+                for spread_arg in (a for a in args if a.spread == "**"):
+                    found = self.value(spread_arg.value, ctx, depth + 1)
                     if isinstance(found, MapV):
                         rest.extend(found.entries)
                 bound.append((name, MapV(tuple(rest))))
@@ -505,7 +508,11 @@ class Resolver:
         receiver = call.receiver
         if receiver is None:
             plain = [f for f in candidates if f.owner is None]
-            return plain[0] if plain else None
+            if plain:
+                return plain[0]
+            # a method of the class around the call, called without `this.` (C#, Java)
+            owner = self.model.class_at(call.start) if self.knowledge.implicit_this else None
+            return next((f for f in candidates if f.owner == owner), None) if owner else None
         if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
             owner = self.model.class_at(call.start)
             return next((f for f in candidates if f.owner == owner), None)
@@ -552,5 +559,5 @@ class Resolver:
     def typed(self, written: str | None) -> ObjV | None:
         return names.typed(self, written)
 
-    def elements(self, iterable: Value, ctx: Ctx, depth: int) -> list[Value]:
-        return names.elements(self, iterable, ctx, depth)
+    def elements(self, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False) -> list[Value]:
+        return names.elements(self, iterable, ctx, depth, pairs)

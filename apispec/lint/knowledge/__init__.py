@@ -22,6 +22,8 @@ from apispec.lint.extract.ir import Arg, CallE, Expr, argument
 
 Place = tuple[int, str]
 NOWHERE: Place = (-1, "")
+# the object a method is called on (Flurl's `"https://...".GetJsonAsync<T>()`)
+RECEIVER: Place = (-2, "")
 VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
 
 
@@ -46,7 +48,9 @@ class Client:
     """A call that sends a request.
 
     `on` is what the callee is called on: a module (`requests`), a client object kind
-    (`object:httpx`), or "" for a function imported or called bare. `method` is
+    (`object:httpx`), `object:*` for an object of unknown class (a method name no other
+    library shares: HttpClient's `GetFromJsonAsync`), `text` for a URL the verb is called
+    on (Flurl), or "" for a function imported or called bare. `method` is
     "callee" (the callee's name is the verb), a fixed verb, or an argument place.
     """
 
@@ -96,6 +100,22 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # the properties that hold an object's headers (`headers`, .NET's `DefaultRequestHeaders`):
+    # a setter called on one sets the object's headers
+    header_holders: tuple[str, ...] = ("headers",)
+    # calls that add a query entry to the request object they are called on, chained on it
+    # or on the name it is held by (RestSharp's `request.AddQueryParameter(k, v)`)
+    query_setters: frozenset[str] = frozenset()
+    # calls on a request that set its Authorization from a token, by scheme
+    # (Flurl's `.WithOAuthBearerToken(t)` -> `Bearer t`)
+    auth_setters: dict[str, str] = field(default_factory=dict)
+    # library constants that name a text (`HttpMethod.Patch` -> PATCH), as written or qualified
+    constants: dict[str, str] = field(default_factory=dict)
+    # a declared type is a class by its own name, wherever it is defined (C#'s namespaces
+    # bring every type of a namespace into scope; no import names it)
+    types_by_name: bool = False
+    # a method of the class is called without `this.` (C#, Java): a bare call may be one
+    implicit_this: bool = False
     # functions every file of the language may call by name once a file defines them
     # (PowerShell: one command namespace per session; a `Verb-Noun` name is a command
     # of the project's own), also where the file shows no import of the definer

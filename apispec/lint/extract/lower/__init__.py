@@ -22,7 +22,7 @@ from importlib import import_module
 from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar
 
-from apispec.lint.extract.ir import CallE, Expr, Function, Name, Opaque, Str
+from apispec.lint.extract.ir import CallE, Concat, Expr, Function, Name, Opaque, Str
 from apispec.lint.extract.parse import Parsed, grammar
 
 if TYPE_CHECKING:
@@ -269,6 +269,14 @@ class Lowering:
             if owner is not None and owner.id == function.id:
                 found.append(node)
         return found
+
+    def concatenated(self, sides: tuple[Node, ...], start: int, end: int) -> Concat:
+        """`a + b + c`: the operands of nested concatenations as one list."""
+        parts: list[Expr] = []
+        for side in sides:
+            value = self.expr(side)
+            parts.extend(value.parts if isinstance(value, Concat) else (value,))
+        return Concat(tuple(parts), start, end)
 
     def opaque(self, node: Node) -> Opaque:
         start, end = self.span(node)

@@ -138,11 +138,7 @@ class PythonLowering(Lowering):
             return self.opaque(node)
         op = self.text(operator)
         if op == "+":
-            parts: list[Expr] = []
-            for side in (left, right):
-                value = self.expr(side)
-                parts.extend(value.parts if isinstance(value, Concat) else (value,))
-            return Concat(tuple(parts), start, end)
+            return self.concatenated((left, right), start, end)
         if op == "%":
             template = self.expr(left)
             if right.type == "tuple":
