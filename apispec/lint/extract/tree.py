@@ -152,6 +152,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
     """String literals naming an API URL that no known request took, in value contexts."""
     found: list[Found] = []
     resolver = finder.resolver
+    read: set[int] = set()  # expressions around several literals, read once for them all
     for ref in model.strings:
         if ref.context != "value":
             continue
@@ -164,6 +165,10 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             for p in literal.pieces
         ):
             continue  # a request took (part of) this literal
+        if whole is not literal:
+            if id(whole) in read:
+                continue  # `$base + "/x" + "/y"`: its URLs were read from its first literal
+            read.add(id(whole))
         function = model.function_at(literal.start)
         resolver.fresh()
         open_id = function.node_id if function is not None else -1

@@ -128,7 +128,7 @@ class StringRef:
     @property
     def whole(self) -> Expr:
         """The whole expression the literal is part of (`base + "/x?" + query`)."""
-        return self.literal if self._root is self._node else self._lowering.expr(self._root)
+        return self.literal if self._root is self._node else self._lowering.root(self._root)
 
 
 @dataclass
@@ -232,6 +232,15 @@ class Lowering:
         self.parsed = parsed
         self.char = parsed.offsets.char
         self.data = parsed.data
+        self._roots: dict[int, Expr] = {}
+
+    def root(self, node: Node) -> Expr:
+        """The expression around literals, lowered once for all of them (`a + "/x" + "/y"
+        + ...` holds a literal per operand: lowering it per literal costs their square)."""
+        found = self._roots.get(node.id)
+        if found is None:
+            found = self._roots[node.id] = self.expr(node)
+        return found
 
     # -- helpers for subclasses -----------------------------------------------------
 
