@@ -35,10 +35,19 @@ from apispec.lint.extract.ir import (
 from apispec.lint.extract.lower import Lowering
 from apispec.lint.extract.lower.powershell_context import (
     import_target,
+    inner,
     is_module_scoped,
+    named,
     string_context,
     string_root,
     variable_name,
+)
+from apispec.lint.extract.lower.powershell_params import (
+    POSITION,
+    SWITCHES,
+    declared_type,
+    is_constructor,
+    parameters,
 )
 from apispec.lint.extract.lower.powershell_repair import repaired
 from apispec.lint.extract.lower.strings import backtick_escapes, undoubled
@@ -48,84 +57,7 @@ if TYPE_CHECKING:
 
     from apispec.lint.extract.parse import Parsed
 
-# Nodes that only wrap one expression (the grammar's precedence levels, a pipeline of
-# one element, a statement list of one statement).
-_WRAPPERS = frozenset(
-    {
-        "pipeline",
-        "pipeline_chain",
-        "logical_expression",
-        "bitwise_expression",
-        "comparison_expression",
-        "additive_expression",
-        "multiplicative_expression",
-        "format_expression",
-        "range_expression",
-        "array_literal_expression",
-        "unary_expression",
-        "string_literal",
-        "integer_literal",
-        "argument_expression",
-        "logical_argument_expression",
-        "bitwise_argument_expression",
-        "comparison_argument_expression",
-        "additive_argument_expression",
-        "multiplicative_argument_expression",
-        "format_argument_expression",
-        "range_argument_expression",
-        "parenthesized_expression",
-        "sub_expression",
-        "statement_list",
-        "statement_block",
-        "script_block",
-        "script_block_body",
-        "key_expression",
-        "while_condition",
-        "left_assignment_expression",
-    }
-)
-_SKIP = frozenset({"comment", "empty_statement", "command_argument_sep"})
-# Parameters of the web cmdlets and common parameters that take no value: the word
-# after them is the next argument, never theirs.
-_SWITCHES = frozenset(
-    {
-        "usebasicparsing",
-        "skipcertificatecheck",
-        "skiphttperrorcheck",
-        "skipheadervalidation",
-        "disablekeepalive",
-        "nonproxy",
-        "noproxy",
-        "allowunencryptedauthentication",
-        "followrellink",
-        "passthru",
-        "force",
-        "compress",
-        "ashashtable",
-        "raw",
-        "whatif",
-        "confirm",
-        "verbose",
-        "debug",
-        "recurse",
-    }
-)
 _TRUE_ONLY = frozenset({"$null", "$true", "$false"})
-_POSITION = re.compile(r"(?i)\bPosition\s*=\s*(\d+)")
-
-
-def named(node: Node) -> list[Node]:
-    return [c for c in node.named_children if c.type not in _SKIP]
-
-
-def inner(node: Node) -> Node:
-    """The expression a chain of one-child wrappers stands for."""
-    while node.type in _WRAPPERS:
-        children = named(node)
-        if len(children) != 1:
-            break
-        node = children[0]
-    return node
 
 
 class PowerShellLowering(Lowering):
@@ -135,6 +67,11 @@ class PowerShellLowering(Lowering):
         {"function_statement", "class_method_definition", "script_block_expression"}
     )
     kept_calls = re.compile(r"[a-z]+-[a-z]\w*")  # `Invoke-PRTGRestMethod -Path ... -Method Post`
+
+    def __init__(self, parsed: Parsed) -> None:
+        super().__init__(parsed)
+        self._string_roots: dict[int, Node] = {}
+        self._contexts: dict[int, str] = {}
 
     @classmethod
     def repair(cls, parsed: Parsed) -> Parsed | None:
@@ -169,7 +106,7 @@ class PowerShellLowering(Lowering):
         if owner is None:
             return self.opaque(node)
         items: list[tuple[Expr | None, Expr]] = []
-        for parameter in _parameters(owner):
+        for parameter in parameters(owner):
             variable = next((c for c in parameter.named_children if c.type == "variable"), None)
             if variable is not None:
                 name = variable_name(self.text(variable))
@@ -253,16 +190,32 @@ class PowerShellLowering(Lowering):
     # -- operators --------------------------------------------------------------------
 
     def _additive(self, node: Node) -> Expr:
-        children = named(node)
-        start, end = self.span(node)
-        operator = node.children[1] if len(node.children) == 3 else None
-        if len(children) != 2 or operator is None or self.text(operator) != "+":
+        """`$a + "/x" + $b`: the grammar nests a chain to the left, one level per `+`; its
+        operands are collected down that spine (a long chain neither recurses nor copies
+        a growing list per level)."""
+        if not self._plus(node):
             return self.opaque(node)
+        start, end = self.span(node)
+        rights: list[Node] = []
+        left = node
+        while self._plus(left):
+            children = named(left)
+            rights.append(children[1])
+            left = inner(children[0])
         parts: list[Expr] = []
-        for side in children:
+        for side in (left, *reversed(rights)):
             value = self.expr(side)
             parts.extend(value.parts if isinstance(value, Concat) else (value,))
         return Concat(tuple(parts), start, end)
+
+    def _plus(self, node: Node) -> bool:
+        operator = node.children[1] if len(node.children) == 3 else None
+        return (
+            node.type == "additive_expression"
+            and len(named(node)) == 2
+            and operator is not None
+            and self.text(operator) == "+"
+        )
 
     def _format(self, node: Node) -> Expr:
         """`'{0}/groups/{1}' -f $base, $id`: .NET composite formatting."""
@@ -501,7 +454,7 @@ class PowerShellLowering(Lowering):
                 taken = (
                     value is not None
                     and value.type != "command_parameter"
-                    and (name not in _SWITCHES or self._colon_after(item))
+                    and (name not in SWITCHES or self._colon_after(item))
                 )
                 if taken and value is not None:
                     args.append(Arg(self.expr(value), name))
@@ -533,7 +486,7 @@ class PowerShellLowering(Lowering):
         if name_node is None:
             return None
         name = self.text(name_node).lower()
-        if node.type == "class_method_definition" and _is_constructor(node, name):
+        if node.type == "class_method_definition" and is_constructor(node, name):
             name = "new"  # `[Cls]::new(...)` runs it
         return Function(
             node.id,
@@ -549,7 +502,7 @@ class PowerShellLowering(Lowering):
         `[Parameter(Position = n)]` by position, then the others as declared."""
         params: list[tuple[int, int, tuple[str, str, Expr | None]]] = []
         types: dict[str, str] = {}
-        for order, parameter in enumerate(_parameters(node)):
+        for order, parameter in enumerate(parameters(node)):
             variable = next((c for c in parameter.named_children if c.type == "variable"), None)
             if variable is None:
                 continue
@@ -559,10 +512,10 @@ class PowerShellLowering(Lowering):
                 None,
             )
             value = named(default) if default is not None else []
-            at = _POSITION.search(self.text(parameter).split("$", 1)[0])
+            at = POSITION.search(self.text(parameter).split("$", 1)[0])
             position = int(at.group(1)) if at else 1 << 16
             params.append((position, order, (name, "", self.expr(value[0]) if value else None)))
-            written = _declared_type(parameter)
+            written = declared_type(parameter)
             if written:
                 types[name] = written
         return [p for _, _, p in sorted(params, key=lambda p: p[:2])], types
@@ -636,57 +589,10 @@ class PowerShellLowering(Lowering):
         return tuple(self.text(n).lower() for n in names[1:])
 
     def string_root(self, node: Node) -> Node:
-        return string_root(node)
+        return string_root(node, self._string_roots)
 
     def string_context(self, node: Node) -> str:
-        return string_context(node, self.text)
-
-
-def _is_constructor(node: Node, name: str) -> bool:
-    owner = node.parent
-    while owner is not None and owner.type != "class_statement":
-        owner = owner.parent
-    if owner is None:
-        return False
-    class_name = next((c for c in owner.named_children if c.type == "simple_name"), None)
-    return class_name is not None and (class_name.text or b"").decode().lower() == name
-
-
-def _parameters(node: Node) -> list[Node]:
-    """A function's parameters: inline (`function F($a, $b)`), a `param(...)` block, or a
-    class method's list."""
-    found: list[Node] = []
-    for child in node.named_children:
-        if child.type in ("function_parameter_declaration", "class_method_parameter_list"):
-            found.extend(_parameter_nodes(child))
-        elif child.type == "script_block":
-            block = next((c for c in child.named_children if c.type == "param_block"), None)
-            if block is not None:
-                found.extend(_parameter_nodes(block))
-    return found
-
-
-def _parameter_nodes(node: Node) -> list[Node]:
-    if node.type in ("script_parameter", "class_method_parameter"):
-        return [node]
-    found: list[Node] = []
-    for child in node.named_children:
-        if child.type in ("parameter_list", "script_parameter", "class_method_parameter"):
-            found.extend(_parameter_nodes(child))
-    return found
-
-
-def _declared_type(parameter: Node) -> str:
-    """`[PrtgClient]$Client`: the type a parameter is declared with (the last one given)."""
-    written = ""
-    for child in parameter.named_children:
-        for literal in [child] if child.type == "type_literal" else child.named_children:
-            kind = literal if literal.type == "type_literal" else None
-            if kind is None and literal.type == "attribute":
-                kind = next((c for c in literal.named_children if c.type == "type_literal"), None)
-            if kind is not None and kind.text is not None:
-                written = kind.text.decode().strip("[] \t").lower()
-    return written
+        return string_context(node, self.text, self._contexts)
 
 
 _EXPRESSIONS: dict[str, Callable[[PowerShellLowering, Node], Expr]] = {

@@ -78,27 +78,56 @@ def import_target(written: str) -> str:
     return ".".join(p for p in parts if p and not p.startswith("$"))
 
 
-def string_root(node: Node) -> Node:
-    """The whole expression a literal is part of: a concatenation, a `-f` format."""
+def string_root(node: Node, memo: dict[int, Node]) -> Node:
+    """The whole expression a literal is part of: a concatenation, a `-f` format. `memo`
+    keeps the answer for every node climbed, so the literals of one long chain climb it
+    once together."""
+    climbed: list[Node] = []
     root = node
     parent = node.parent
     while parent is not None and parent.type in _CLIMB:
         if parent.type == "comparison_expression" and _operator(parent) is not None:
             break
+        known = memo.get(parent.id)
+        if known is not None:
+            root = known
+            break
+        climbed.append(root)
         root, parent = parent, parent.parent
+    for seen in (*climbed, node):
+        memo[seen.id] = root
     return root
 
 
-def string_context(node: Node, text: Callable[[Node], str]) -> str:
-    """Where a literal stands: "value", or why it is no request ("compare", "key")."""
+def string_context(node: Node, text: Callable[[Node], str], memo: dict[int, str]) -> str:
+    """Where a literal stands: "value", or why it is no request ("compare", "key"). The
+    answer depends only on the nodes above, so `memo` keeps it for each node climbed."""
+    climbed: list[Node] = []
     child, parent = node, node.parent
+    found = None
     while parent is not None and parent.type in _CLIMB:
+        climbed.append(child)
         operator = _operator(parent) if parent.type == "comparison_expression" else None
         if operator is not None and _COMPARES.match(text(operator).lower()):
-            return "compare"
+            found = "compare"
+            break
         if parent.type == "pipeline_chain" and _asserted(parent, text):
-            return "compare"  # `'/api/v2/x' | Should -Be $uri`: a test's expectation
+            found = "compare"  # `'/api/v2/x' | Should -Be $uri`: a test's expectation
+            break
+        found = memo.get(parent.id)  # what the nodes above the parent make of it
+        if found is not None:
+            break
         child, parent = parent, parent.parent
+    if found is None:
+        climbed.append(child)
+        found = _context_in(child, parent, text)
+    for seen in climbed:
+        memo[seen.id] = found
+    return found
+
+
+def _context_in(child: Node, parent: Node | None, text: Callable[[Node], str]) -> str:
+    """What the node an expression ends in makes of it."""
     if parent is None:
         return "value"
     kind = parent.type
@@ -126,3 +155,56 @@ def _asserted(chain: Node, text: Callable[[Node], str]) -> bool:
 
 def _operator(node: Node) -> Node | None:
     return next((c for c in node.named_children if c.type == "comparison_operator"), None)
+
+
+# Nodes that only wrap one expression (the grammar's precedence levels, a pipeline of
+# one element, a statement list of one statement).
+_WRAPPERS = frozenset(
+    {
+        "pipeline",
+        "pipeline_chain",
+        "logical_expression",
+        "bitwise_expression",
+        "comparison_expression",
+        "additive_expression",
+        "multiplicative_expression",
+        "format_expression",
+        "range_expression",
+        "array_literal_expression",
+        "unary_expression",
+        "string_literal",
+        "integer_literal",
+        "argument_expression",
+        "logical_argument_expression",
+        "bitwise_argument_expression",
+        "comparison_argument_expression",
+        "additive_argument_expression",
+        "multiplicative_argument_expression",
+        "format_argument_expression",
+        "range_argument_expression",
+        "parenthesized_expression",
+        "sub_expression",
+        "statement_list",
+        "statement_block",
+        "script_block",
+        "script_block_body",
+        "key_expression",
+        "while_condition",
+        "left_assignment_expression",
+    }
+)
+_SKIP = frozenset({"comment", "empty_statement", "command_argument_sep"})
+
+
+def named(node: Node) -> list[Node]:
+    return [c for c in node.named_children if c.type not in _SKIP]
+
+
+def inner(node: Node) -> Node:
+    """The expression a chain of one-child wrappers stands for."""
+    while node.type in _WRAPPERS:
+        children = named(node)
+        if len(children) != 1:
+            break
+        node = children[0]
+    return node
