@@ -62,9 +62,12 @@ def extract(
             return Extraction([], [])
         from apispec.lint.extract.tree import extract_tree
 
-        refs, defined = extract_tree(
-            text, language, collections(registry), lines, helpers, filename
-        )
+        try:
+            refs, defined = extract_tree(
+                text, language, collections(registry), lines, helpers, filename
+            )
+        except RecursionError:  # nested deeper than lowering recurses: read as text
+            return _text_extract(text, filename, registry, helpers, lines, frozenset())
         return Extraction(refs, defined)
     return _text_extract(text, filename, registry, helpers, lines, _tree_languages())
 
