@@ -33,7 +33,7 @@ __all__ = [
     "might_reference",
 ]
 
-TREE: frozenset[str] = frozenset({"python", "csharp"})
+TREE: frozenset[str] = frozenset({"python", "csharp", "powershell"})
 
 
 def _tree_languages() -> frozenset[str]:
