@@ -33,7 +33,9 @@ __all__ = [
     "might_reference",
 ]
 
-TREE: frozenset[str] = frozenset({"python", "csharp", "powershell"})
+TREE: frozenset[str] = frozenset(
+    {"python", "csharp", "javascript", "go", "rust", "ruby", "php", "shell", "powershell"}
+)
 
 
 def _tree_languages() -> frozenset[str]:

@@ -32,7 +32,15 @@ from apispec.lint.details.headers import attach_headers
 from apispec.lint.evidence import Context, Evidence
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.languages.dialect import Dialect, GenericDialect
-from apispec.lint.languages.table import DIALECTS, EMBEDDING, EXTENSIONS, INTERPRETERS, NAMES
+from apispec.lint.languages.table import (
+    DIALECTS,
+    EMBEDDING,
+    EXTENSIONS,
+    INTERPRETERS,
+    NAMES,
+    SHEBANG,
+    VARIANTS,
+)
 from apispec.lint.lines import Lines
 from apispec.lint.patterns import lazy
 from apispec.lint.prefilter import collections, might_reference
@@ -45,13 +53,17 @@ if TYPE_CHECKING:
 
 __all__ = ["extract", "extract_references", "extract_region", "language_of", "might_reference"]
 
-_SHEBANG = lazy(r"#!\s*\S*?(?:/env\s+)?(\w+)")
+_SHEBANG = lazy(SHEBANG)
 
 
 def language_of(filename: str, text: str = "") -> str:
     """The language extraction uses for a file: by name, then by shebang."""
     path = PurePath(filename)
-    language = NAMES.get(path.name) or EXTENSIONS.get(path.suffix.lower())
+    language = (
+        NAMES.get(path.name)
+        or EXTENSIONS.get(path.suffix.lower())
+        or VARIANTS.get(path.name.split(".", 1)[0])
+    )
     if language:
         return language
     if text.startswith("#!"):
@@ -165,6 +177,8 @@ def _region(
         regions = embedded.html(text, pos, endpos)
     elif language == "terraform":
         regions = embedded.terraform(Source(text, dialect("hcl"), pos, endpos, shared.lines))
+    elif language in ("make", "dockerfile"):
+        regions = _scripts(text[pos:endpos], language, pos)
     else:
         regions = embedded.notebook(Source(text, dialect("json"), pos, endpos, shared.lines))
     tree_refs = _tree_regions(shared, [r for r in regions if r.language in tree])
@@ -196,8 +210,37 @@ def _region(
         refs.extend(found)
     refs.extend(tree_refs)
     if len(regions) + len(tree_refs) > 1:  # regions may overlap (a notebook's shell lines)
-        refs.sort(key=lambda ref: ref.span.start)
+        refs = _one_per_place(refs)
     return refs
+
+
+def _one_per_place(refs: list[Reference]) -> list[Reference]:
+    """References of overlapping regions, one per place and method, in file order.
+
+    A CI workflow's `env:` value is read as YAML and as the scripts' shell variable: where
+    both name the same path, the reading that knows the method (the command's) is kept.
+    """
+    refs.sort(key=lambda ref: ref.span.start)
+    known = {(ref.span, ref.path) for ref in refs if ref.method is not None}
+    kept: list[Reference] = []
+    seen: set[tuple[object, ...]] = set()
+    for ref in refs:
+        key = (ref.span, ref.path, ref.method)
+        if key in seen or (ref.method is None and (ref.span, ref.path) in known):
+            continue
+        seen.add(key)
+        kept.append(ref)
+    return kept
+
+
+def _scripts(text: str, language: str, pos: int) -> list[Region]:
+    """A Makefile's recipes or a Dockerfile's commands: one shell region each, its own text
+    with every character's offset in the file (extract/regions.py)."""
+    from apispec.lint.extract import regions
+    from apispec.lint.languages.embedded import Region
+
+    found = regions.makefile(text) if language == "make" else regions.dockerfile(text)
+    return [Region(0, len(r.text), r.language, r.text, [pos + k for k in r.offsets]) for r in found]
 
 
 def _tree_regions(shared: _Text, regions: list[Region]) -> list[Reference]:

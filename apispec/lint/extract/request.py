@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from apispec.lint.extract.ir import CallE, Value
+from apispec.lint.extract.ir import CallE, Param, Value
 
 
 @dataclass
@@ -23,4 +23,15 @@ class Request:
     trusted: bool = False  # through a wrapper whose base names this API: any path counts
     option_names: tuple[str, ...] = ()
     query_keyword: str = ""  # the keyword the library reads the query from (`params`)
+    # where the library takes an options object, and the entry naming its method
+    config: tuple[int, ...] = ()
+    method_keyword: str = ""
     extra_query: list[Value] = field(default_factory=list)
+    # the parameter of the function being summarised that holds the method (a wrapper's
+    # `method`, `$1`): read from where the client takes the method, whatever its name
+    method_param: Param | None = None
+    # a command line (curl, wget): its command, the option words the wrapper writes, and
+    # the wrapper's parameter whose words are handed to the command as more options
+    command: str = ""
+    words: tuple[str, ...] = ()
+    forwarded: Param | None = None

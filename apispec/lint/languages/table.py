@@ -16,7 +16,8 @@ EXTENSIONS = {
     ".bash": "shell",
     ".zsh": "shell",
     ".ksh": "shell",
-    ".mk": "shell",
+    ".mk": "make",
+    ".dockerfile": "dockerfile",
     ".js": "javascript",
     ".mjs": "javascript",
     ".cjs": "javascript",
@@ -26,6 +27,7 @@ EXTENSIONS = {
     ".mts": "javascript",
     ".cts": "javascript",
     ".go": "go",
+    ".rs": "rust",
     ".cs": "csharp",
     ".csx": "csharp",
     ".java": "java",
@@ -56,16 +58,23 @@ EXTENSIONS = {
     ".css": "prose",
     ".csv": "prose",
 }
-# A Makefile's recipes are shell command lines (`$(VAR)` reads as an interpolation).
+# A Makefile's recipes and a Dockerfile's RUN lines are shell command lines (their
+# shell is a region of its own: extract/regions.py).
 NAMES = {
     "Rakefile": "ruby",
     "Gemfile": "ruby",
     "Guardfile": "ruby",
     "Jenkinsfile": "java",
-    "Makefile": "shell",
-    "makefile": "shell",
-    "GNUmakefile": "shell",
+    "Makefile": "make",
+    "makefile": "make",
+    "GNUmakefile": "make",
+    "Dockerfile": "dockerfile",
+    "Containerfile": "dockerfile",
 }
+# Names of variants (`Dockerfile.prod`, `Dockerfile.dev`): the part before the first dot.
+VARIANTS = {"Dockerfile": "dockerfile", "Containerfile": "dockerfile"}
+# The interpreter a `#!` line names: `#!/bin/sh`, `#!/usr/bin/env -S bash -e`, `#! python3`.
+SHEBANG = r"#!\s*(?:/\S*/)?(?:env\s+(?:-\S+\s+)*)?([\w.-]+)"
 # Interpreters a shebang names (version digits stripped: python3.12 -> python).
 INTERPRETERS = {
     "python": "python",
@@ -107,6 +116,8 @@ FENCE_LANGUAGES = {
     "node": "javascript",
     "go": "go",
     "golang": "go",
+    "rust": "rust",
+    "rs": "rust",
     "cs": "csharp",
     "csharp": "csharp",
     "c#": "csharp",
@@ -143,4 +154,4 @@ DIALECTS = {
     "http": ("http", "HttpDialect"),
 }
 # Languages that embed code in regions of another language (languages/embedded.py).
-EMBEDDING = frozenset({"markdown", "html", "notebook", "terraform"})
+EMBEDDING = frozenset({"markdown", "html", "notebook", "terraform", "make", "dockerfile"})

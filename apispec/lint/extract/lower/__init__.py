@@ -14,7 +14,7 @@ Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -22,11 +22,14 @@ from importlib import import_module
 from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar
 
-from apispec.lint.extract.ir import CallE, Concat, Expr, Function, Name, Opaque, Str
+from apispec.lint.extract.ir import Attr, CallE, Concat, Expr, Function, Name, Opaque, Str
 from apispec.lint.extract.parse import Parsed, grammar
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Query
+    from tree_sitter import Node, Query, QueryCursor
+
+# the deepest node a query match starts at, below the node the query runs on
+MAX_DEPTH = 10_000
 
 
 class Assign:
@@ -41,6 +44,7 @@ class Assign:
         "_node",
         "_value",
         "add",
+        "block",
         "end",
         "item",
         "key",
@@ -59,7 +63,7 @@ class Assign:
         scope: int,
         add: bool = False,
         item: Expr | None = None,
-        unpack: int = -1,
+        unpack: int | str = -1,
     ) -> None:
         self.key = key  # a name, or "@Class.field" for an attribute of the object
         self._node = node
@@ -70,7 +74,12 @@ class Assign:
         self.scope = scope  # node id of the function it is in (0: the module)
         self.add = add  # `+=`: appended to what the key held
         self.item = item  # `key[item] = value`: one entry of a mapping or list
-        self.unpack = unpack  # `a, b = ...`: the position of this key in the target
+        # `a, b = ...`: the position of this key in the target; `{ path } = ...`: the
+        # entry of the mapping it takes (a destructuring by key)
+        self.unpack = unpack
+        # the statement block it is in (a branch, a loop body): a read outside it may not
+        # see this assignment; None: it always runs before what follows it
+        self.block: tuple[int, int] | None = None
 
     @property
     def value(self) -> Expr:
@@ -86,12 +95,21 @@ class Assign:
 class Loop:
     """`for target in iterable`: the target takes each element's value (or its `unpack`-th).
 
-    The iterable is lowered the first time a name asks for it."""
+    The iterable is lowered the first time a name asks for it. `pairs`: the loop walks
+    (key, value) pairs: a list's (index, item), a mapping's (key, value) (Go's
+    `for k, v := range m`)."""
 
-    __slots__ = ("_iterable", "_lower", "end", "key", "scope", "start", "unpack")
+    __slots__ = ("_iterable", "_lower", "end", "key", "pairs", "scope", "start", "unpack")
 
     def __init__(
-        self, key: str, unpack: int, lower: Callable[[], Expr], start: int, end: int, scope: int
+        self,
+        key: str,
+        unpack: int | str,
+        lower: Callable[[], Expr],
+        start: int,
+        end: int,
+        scope: int,
+        pairs: bool = False,
     ) -> None:
         self.key = key
         self.unpack = unpack
@@ -100,6 +118,7 @@ class Loop:
         self.start = start
         self.end = end
         self.scope = scope
+        self.pairs = pairs
 
     @property
     def iterable(self) -> Expr:
@@ -130,6 +149,20 @@ class StringRef:
         """The whole expression the literal is part of (`base + "/x?" + query`)."""
         return self.literal if self._root is self._node else self._lowering.root(self._root)
 
+    def calls(self) -> list[CallE]:
+        """The calls whose arguments hold the literal, innermost first, in its function
+        (lowered here: a call of a name the file never defines, `call("DELETE", url)`)."""
+        found: list[CallE] = []
+        lowering = self._lowering
+        node = self._node.parent
+        while node is not None and node.type not in lowering.function_types:
+            if node.type in lowering.call_types:
+                call = lowering.call(node)
+                if call is not None:
+                    found.append(call)
+            node = node.parent
+        return found
+
 
 @dataclass
 class FileModel:
@@ -152,6 +185,10 @@ class FileModel:
     _parent: dict[int, Function | None] = field(default_factory=dict)
     _classes: list[tuple[int, int, str]] = field(default_factory=list)
     _class_starts: list[int] = field(default_factory=list)
+    _by_scope: dict[tuple[str, int], list[Assign]] | None = None
+    _call_starts: dict[str, list[int]] = field(default_factory=dict)
+    _holders: dict[int, list[str]] | None = None
+    _receivers: bool = False  # some method names its receiver (Go)
 
     def index_functions(self) -> None:
         """Order the functions and link each to the one around it (statements need scopes).
@@ -171,6 +208,7 @@ class FileModel:
             stack.append(function)
         for function in self.functions:
             self.by_name.setdefault(function.name, []).append(function)
+            self._receivers = self._receivers or function.receiver is not None
         self._classes = sorted(
             ((start, end, name) for name, (start, end, _) in self.classes.items()),
             key=lambda c: (c[0], -c[1]),
@@ -181,10 +219,46 @@ class FileModel:
         """Order calls and assignments by position, and calls by their receiver's name."""
         self.calls.sort(key=lambda c: c.start)
         for call in self.calls:
-            if isinstance(call.receiver, Name):
-                self.calls_on.setdefault(call.receiver.name, []).append(call)
+            dotted = _dotted(call.receiver)
+            if dotted:  # `q`, `url.searchParams`
+                self.calls_on.setdefault(dotted, []).append(call)
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
+        self._call_starts = {k: [c.start for c in v] for k, v in self.calls_on.items()}
+
+    def assigns_in(self, key: str, scope: int) -> list[Assign]:
+        """`key`'s assignments in one scope (a function's node id, 0 the module), in order:
+        a name reused by every function of a file is looked up in one, never scanned."""
+        if self._by_scope is None:
+            self._by_scope = {}
+            for name, assigns in self.assigns.items():
+                for assign in assigns:
+                    self._by_scope.setdefault((name, assign.scope), []).append(assign)
+        return self._by_scope.get((key, scope), [])
+
+    def calls_between(self, key: str, after: int, before: int) -> list[CallE]:
+        """The calls on `key` that start strictly between two positions, in order."""
+        calls = self.calls_on.get(key)
+        if not calls:
+            return []
+        starts = self._call_starts.get(key) or [c.start for c in calls]
+        return calls[bisect_right(starts, after) : bisect_left(starts, before)]
+
+    def holders(self, node_id: int) -> list[str]:
+        """The names the value of a node (a call) is assigned to, or its block is given
+        (`req = Request(url)`, `conn.get('x') { |req| ... }`), read without lowering."""
+        if self._holders is None:
+            self._holders = {}
+            for key, assigns in self.assigns.items():
+                for assign in assigns:
+                    if assign.item is not None or assign.add:
+                        continue
+                    node = assign.value_node
+                    self._holders.setdefault(node.id, []).append(key)
+                    if assign.unpack != -1 and node.named_child_count == 1:
+                        # `req, err := http.NewRequest(...)`: the one value unpacked
+                        self._holders.setdefault(node.named_children[0].id, []).append(key)
+        return self._holders.get(node_id, [])
 
     def function_at(self, pos: int) -> Function | None:
         """The innermost function whose body holds `pos`."""
@@ -194,14 +268,34 @@ class FileModel:
             candidate = self._parent.get(candidate.node_id)
         return candidate
 
-    def scopes_at(self, pos: int) -> list[int]:
-        """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
+    def receiver_at(self, pos: int, name: str) -> Function | None:
+        """The method around `pos` whose receiver is called `name` (Go's `c` in
+        `func (c *Client) get(...)`, visible in the function literals inside it too)."""
+        if not self._receivers:
+            return None
+        function = self.function_at(pos)
+        while function is not None:
+            if function.receiver == name:
+                return function
+            function = self._parent.get(function.node_id)
+        return None
+
+    def functions_at(self, pos: int) -> list[Function]:
+        """The functions around `pos`, innermost first."""
         found = []
         function = self.function_at(pos)
         while function is not None:
-            found.append(function.node_id)
+            found.append(function)
             function = self._parent.get(function.node_id)
-        return [*found, 0]
+        return found
+
+    def parent_of(self, function: Function) -> Function | None:
+        """The function a function is written in, if any."""
+        return self._parent.get(function.node_id)
+
+    def scopes_at(self, pos: int) -> list[int]:
+        """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
+        return [*(f.node_id for f in self.functions_at(pos)), 0]
 
     def class_at(self, pos: int) -> str | None:
         """The innermost class around `pos` (classes nest rarely: a short scan back)."""
@@ -217,22 +311,50 @@ class FileModel:
         return best[1] if best else None
 
 
+# expressions lowered inside one another at most: deeper ones (3,000 nested brackets, a
+# concatenation of 6,000 operands) are opaque, never a RecursionError
+MAX_NESTING = 150
+
+
+def _bounded(lower: Callable[[Lowering, Node], Expr]) -> Callable[[Lowering, Node], Expr]:
+    def bounded(self: Lowering, node: Node) -> Expr:
+        if self.nesting >= MAX_NESTING:
+            return self.opaque(node)
+        self.nesting += 1
+        try:
+            return lower(self, node)
+        finally:
+            self.nesting -= 1
+
+    return bounded
+
+
 class Lowering:
     """How one language spells the IR; subclasses fill in the node kinds."""
 
     language: ClassVar[str]
     query_name: ClassVar[str] = ""  # the .scm file (default: the language's name)
+    # statement blocks that may not run (branches, loop bodies, cases); a function's own
+    # body is one too, but what it holds always runs before what follows in the function
+    block_types: ClassVar[frozenset[str]] = frozenset({"block"})
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
     function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
     # calls lowered whatever their name: a command of this shape may be a request through
     # a module no file of the tree defines (PowerShell's `Verb-Noun` commands)
     kept_calls: ClassVar[re.Pattern[str] | None] = None
+    call_types: ClassVar[frozenset[str]] = frozenset()  # node types of calls
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "expr" in cls.__dict__:  # every language's expressions, nested a bounded depth
+            cls.expr = _bounded(cls.__dict__["expr"])  # type: ignore[method-assign, assignment]  # a wrapper of the same signature
 
     def __init__(self, parsed: Parsed) -> None:
         self.parsed = parsed
         self.char = parsed.offsets.char
         self.data = parsed.data
         self._roots: dict[int, Expr] = {}
+        self.nesting = 0
 
     def root(self, node: Node) -> Expr:
         """The expression around literals, lowered once for all of them (`a + "/x" + "/y"
@@ -263,10 +385,8 @@ class Lowering:
 
     def returned(self, function: Node) -> list[Node]:
         """The expressions a function's own `return` statements give (nested functions' not)."""
-        from tree_sitter import QueryCursor
-
-        cursor = QueryCursor(
-            query(self.parsed.language, f"{self.query_name or self.parsed.language}-returns")
+        cursor = query_cursor(
+            self.parsed.language, f"{self.query_name or self.parsed.language}-returns"
         )
         cursor.set_byte_range(function.start_byte, function.end_byte)
         found = []
@@ -314,8 +434,11 @@ class Lowering:
     def function(self, node: Node) -> Function | None:
         raise NotImplementedError
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
-        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed."""
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
+        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed.
+
+        `unpack`: -1 the whole value, a position in a sequence (`a, b = ...`), or the key
+        of a mapping's entry (a destructuring `{ path, params } = ...`)."""
         raise NotImplementedError
 
     def imports(self, node: Node) -> Iterator[tuple[str, str]]:
@@ -330,6 +453,10 @@ class Lowering:
     def class_bases(self, node: Node) -> tuple[str, ...]:
         return ()
 
+    def pairs(self, node: Node) -> bool:
+        """Whether a loop walks (key, value) pairs (see Loop.pairs)."""
+        return False
+
     def string_root(self, node: Node) -> Node:
         """The whole expression a literal is part of (a concatenation, a format call)."""
         return node
@@ -339,8 +466,25 @@ class Lowering:
         "doc", "matcher", "route", "href", "inner": part of a larger literal)."""
         return "value"
 
+    def block(self, node: Node) -> tuple[int, int] | None:
+        """The span of the innermost statement block around `node` (None: the module's)."""
+        parent = node.parent
+        while parent is not None and parent.type not in self.block_types:
+            parent = parent.parent
+        return self.span(parent) if parent is not None else None
+
     def field_key(self, owner: str | None, name: str) -> str:
         return f"@{owner}.{name}" if owner else name
+
+
+def _dotted(expr: Expr | None) -> str:
+    """A receiver written as a name and its attributes (`url.searchParams`), else ""."""
+    if isinstance(expr, Name):
+        return expr.name
+    if isinstance(expr, Attr):
+        head = _dotted(expr.obj)
+        return f"{head}.{expr.name}" if head else ""
+    return ""
 
 
 @cache
@@ -351,9 +495,25 @@ def query(language: str, name: str) -> Query:
     return Query(grammar(language), source)
 
 
+# grammars read by another grammar's lowering (the same node types)
+LOWERED_AS = {"php_only": "php"}
+
+
+def query_cursor(language: str, name: str) -> QueryCursor:
+    """A cursor over the query `name` that starts no match deeper than MAX_DEPTH below the
+    node it is run on: the cursor counts depth in 16 bits, and past that a tree nested
+    tens of thousands deep (`$($($(...`) makes matching quadratic; no code a person
+    writes nests that far."""
+    from tree_sitter import QueryCursor
+
+    cursor = QueryCursor(query(language, name))
+    cursor.set_max_start_depth(MAX_DEPTH)
+    return cursor
+
+
 @cache
 def lowering_class(language: str) -> type[Lowering]:
-    module = import_module(f"apispec.lint.extract.lower.{language}")
+    module = import_module(f"apispec.lint.extract.lower.{LOWERED_AS.get(language, language)}")
     found: type[Lowering] = module.LOWERING
     return found
 
@@ -370,13 +530,11 @@ def lower(
     header) or named like a function the file defines are kept; a file's other calls
     are never lowered. Only string literals that may name a URL or a host are kept.
     """
-    from tree_sitter import QueryCursor
-
     kind_of = lowering_class(parsed.language)
     parsed = kind_of.repair(parsed) or parsed
     lowering = kind_of(parsed)
     model = FileModel(parsed.language, parsed)
-    cursor = QueryCursor(query(parsed.language, lowering.query_name or parsed.language))
+    cursor = query_cursor(parsed.language, lowering.query_name or parsed.language)
     if start_byte or end_byte is not None:
         cursor.set_byte_range(start_byte, end_byte if end_byte is not None else len(parsed.data))
     functions: dict[int, Function] = {}
@@ -393,22 +551,39 @@ def lower(
             start, end = lowering.span(node)
             model.classes[name] = (start, end, lowering.class_bases(node))
         else:
-            kind = next(iter(captures))
+            kind = next(k for k in captures if not k.startswith("_"))  # `_x`: predicates
             pending.append((kind, captures))
     model.functions = list(functions.values())
     model.index_functions()
     for function in model.functions:  # method owners: the class around each function
         if function.owner is None:
             function.owner = model.class_at(function.start)
+    for kind, captures in pending:  # imports first: an imported name may be a sender
+        if kind == "import":
+            _statement(lowering, model, kind, captures)
     wanted = set(callees) | set(model.by_name)
+    if "()" in wanted:  # a client object called itself: the names the file binds may be one
+        wanted.update(
+            lowering.text(captures["assign.name"][0])
+            for kind, captures in pending
+            if kind == "assign" and "assign.name" in captures
+        )
+        wanted.update(model.imports)
     lowered = {name.lower() for name in wanted}
     for kind, captures in pending:
         if kind == "call":
             name = lowering.call_name(captures["call"][0])
-            if name not in wanted and name.lower() not in lowered and not _kept(kind_of, name):
-                continue
+            if (
+                name not in wanted
+                and name.lower() not in lowered
+                and not VERB_NAME.search(name)
+                and not _kept(kind_of, name)
+            ):
+                continue  # (a call named like a request is kept: its name is its method)
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
+        elif kind == "import":
+            continue  # read above
         _statement(lowering, model, kind, captures)
     model.index_statements()
     return model
@@ -416,6 +591,12 @@ def lower(
 
 def _kept(kind: type[Lowering], name: str) -> bool:
     return kind.kept_calls is not None and kind.kept_calls.fullmatch(name) is not None
+
+
+# a name that says a method: `http_get`, `postJson`, `GetAsync`, `delete_group`, `Get-Item`
+VERB_NAME = re.compile(
+    r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|-|[A-Z]|Async)", re.IGNORECASE
+)
 
 
 def _may_name_url(raw: str) -> bool:
@@ -451,16 +632,17 @@ def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     add = "assign.add" in captures
     if scope and lowering.module_target(captures["assign.name"][0]):
         scope = 0
+    block = lowering.block(node)
     for key, item, unpack in lowering.targets(captures["assign.name"][0]):
         if not key:
             continue
-        if key.startswith("@"):  # an attribute of the object: a field of its class
-            key = lowering.field_key(owner, key[1:])
+        if key.startswith("@") and "." not in key:  # an attribute of the object: a field
+            key = lowering.field_key(owner, key[1:])  # of the class around (`@T.f`: of T)
         elif owner is not None and function is None and "." not in key:
             key = lowering.field_key(owner, key)  # a class attribute (an enum member)
-        model.assigns.setdefault(key, []).append(
-            Assign(key, value_node, lowering, start, end, scope, add, item, unpack)
-        )
+        assign = Assign(key, value_node, lowering, start, end, scope, add, item, unpack)
+        assign.block = block
+        model.assigns.setdefault(key, []).append(assign)
 
 
 def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
@@ -470,9 +652,11 @@ def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     function = model.function_at(start)
     scope = function.node_id if function else 0
     iterable = lowering.lazy(captures["for.iter"][0])
+    pairs = lowering.pairs(captures["for"][0])
     for key, _, unpack in lowering.targets(captures["for.target"][0]):
         if key:
-            model.loops.setdefault(key, []).append(Loop(key, unpack, iterable, start, end, scope))
+            loop = Loop(key, unpack, iterable, start, end, scope, pairs)
+            model.loops.setdefault(key, []).append(loop)
 
 
 def _import(lowering: Lowering, model: FileModel, captures: Captures) -> None:

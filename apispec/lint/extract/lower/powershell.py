@@ -520,7 +520,7 @@ class PowerShellLowering(Lowering):
                 types[name] = written
         return [p for _, _, p in sorted(params, key=lambda p: p[:2])], types
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         target = inner(node)
         kind = target.type
         if kind == "variable":
@@ -573,7 +573,7 @@ class PowerShellLowering(Lowering):
             written = self.model_text(found.value)
         module = import_target(written)
         if module:
-            yield "*" + module, module + ".*"
+            yield "*" + module, module
 
     def model_text(self, expr: Expr) -> str:
         """The literal text an import names (a path string, `Join-Path`'s last part)."""
