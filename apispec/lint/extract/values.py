@@ -628,7 +628,7 @@ class Resolver:
                 continue  # keyword-only (`def f(url:)`): never a positional argument
             elif 0 <= at < len(positional):
                 bound.append((name, self.value(positional[at].value, ctx, depth + 1)))
-            elif default is not None and spread.get("", None) is None:
+            elif self.knowledge.defaults_bound and default is not None and "" not in spread:
                 # not passed: the call runs with the parameter's default
                 bound.append((name, self.value(default, Ctx(default.start), depth + 1)))
         return bound

@@ -245,6 +245,9 @@ class Knowledge:
     # positional arguments bind the parameters not given by name, in order (PowerShell's
     # `Invoke-Api -Method Post '/x'` gives `/x` to the first parameter); else by index
     positional_fill: bool = False
+    # a wrapper's parameter the call does not pass holds its default where the wrapper is
+    # read inline (PowerShell's `[string]$Method = 'Get'`); elsewhere it stays unknown
+    defaults_bound: bool = False
     # mapping keys compared without case (PowerShell's hashtables)
     keys_ignore_case: bool = False
     # attributes of a mapping that list its keys (PowerShell's `$q.Keys`)

@@ -122,6 +122,7 @@ KNOWLEDGE = Knowledge(
         }
     ),
     positional_fill=True,
+    defaults_bound=True,
     keys_ignore_case=True,
     key_attrs=frozenset({"Keys", "keys"}),
     global_functions=re.compile(r"[a-z]+-[a-z][\w]*"),
