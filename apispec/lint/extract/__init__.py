@@ -34,7 +34,20 @@ __all__ = [
 ]
 
 TREE: frozenset[str] = frozenset(
-    {"python", "csharp", "javascript", "go", "rust", "ruby", "php", "shell", "powershell"}
+    {
+        "python",
+        "csharp",
+        "javascript",
+        "go",
+        "rust",
+        "ruby",
+        "php",
+        "shell",
+        "java",
+        "kotlin",
+        "groovy",
+        "powershell",
+    }
 )
 
 
@@ -66,7 +79,7 @@ def extract(
 
         try:
             refs, defined = extract_tree(
-                text, language, collections(registry), lines, helpers, filename
+                text, language, collections(registry), lines, helpers, filename, read=extract_region
             )
         except RecursionError:  # nested deeper than lowering recurses: read as text
             return _text_extract(text, filename, registry, helpers, lines, frozenset())

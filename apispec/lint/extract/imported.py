@@ -155,7 +155,10 @@ def same_module(imported: str, defined: str, importer: str = "", directory: bool
     if not imported or not defined:
         return False
     if directory:
-        return imported.rstrip("/").rsplit("/", 1)[-1] == defined.rsplit(".", 1)[-1]
+        last = imported.rstrip("/").rsplit("/", 1)[-1]
+        if "/" not in imported:  # a JVM package (`org.acme.netmon.sdk`): its last name
+            last = last.rsplit(".", 1)[-1]
+        return last == defined.rsplit(".", 1)[-1]
     resolved = resolve_module(imported, importer)
     return defined == resolved or defined.endswith("." + resolved)
 

@@ -144,10 +144,21 @@ class _Text:
 
 
 def extract_region(
-    text: str, language: str, known: frozenset[str], pos: int, endpos: int
+    text: str,
+    language: str,
+    known: frozenset[str],
+    pos: int,
+    endpos: int,
+    evidence: str | None = None,
 ) -> list[Reference]:
-    """References inside text[pos:endpos] (a whole file, a Markdown fence) as `language`."""
-    return _region(_Text(text, known, HelperTable()), language, pos, endpos)
+    """References inside text[pos:endpos] (a whole file, a Markdown fence) as `language`.
+
+    `evidence`: the whole file the region was cut from, when its text is apart (a
+    Jenkinsfile's `sh` step): what the file says about this API counts for the region."""
+    shared = _Text(text, known, HelperTable())
+    if evidence is not None:
+        shared.evidence = Evidence(evidence, known)
+    return _region(shared, language, pos, endpos)
 
 
 def _region(
@@ -268,7 +279,12 @@ def _tree_regions(shared: _Text, regions: list[Region]) -> list[Reference]:
             offsets.append(offsets[-1] + 1 if offsets else region.start)
         virtual = "".join(chunks)
         found, defined = extract_tree(
-            virtual, language, shared.known, helpers=shared.helpers, evidence_text=shared.text
+            virtual,
+            language,
+            shared.known,
+            helpers=shared.helpers,
+            evidence_text=shared.text,
+            read=extract_region,
         )
         shared.learn(defined)
         refs.extend(embedded.remap(ref, offsets, shared.lines) for ref in found)

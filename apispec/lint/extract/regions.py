@@ -14,11 +14,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from apispec.lint.extract.context import Ctx, options
+from apispec.lint.extract.ir import Lit, Str, Text, Value
 from apispec.lint.extract.parse import Parsed, parse
 from apispec.lint.languages.table import INTERPRETERS, SHEBANG
 
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+    from apispec.lint.extract.lower import FileModel
+    from apispec.lint.extract.values import Resolver
+    from apispec.lint.lines import Lines
+    from apispec.lint.reference import Reference
+
+# a shell variable a script names: `$PRTG_URL`, `${PRTG_URL}`
+_SHELL_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 
 _CELL_SHELL = re.compile(r"[ \t]*%%(?:bash|sh|script[ \t]+(?:ba)?sh)\b")
 _MAGIC = re.compile(r"[ \t]*[%!]")
@@ -172,6 +182,77 @@ def _lines(code: str, where: list[int]) -> list[tuple[str, list[int]]]:
         found.append((code[at:end], where[at:end]))
         at = end
     return found
+
+
+# reads `text[pos:endpos]` as a language with a file's evidence (legacy.extract_region)
+RegionReader = Callable[[str, str, frozenset[str], int, int, str], list["Reference"]]
+
+
+def literal_regions(
+    model: FileModel,
+    resolver: Resolver,
+    known: frozenset[str],
+    lines: Lines,
+    text: str,
+    read: RegionReader,
+) -> list[Reference]:
+    """Code of another language inside the file's literals (a Jenkinsfile's `sh "curl
+    ..."` step), read by that language's extractor with the file's evidence.
+
+    An interpolation (`"${api}/x"`) and a shell variable the file assigns (a pipeline's
+    `environment { PRTG = '...' }`) stand for their text where it is known, its
+    characters placed where the code names it; positions are mapped back to the file.
+    """
+    from apispec.lint.languages.embedded import remap
+
+    found: list[Reference] = []
+    lowering = model.lowering
+    if lowering is None:
+        return found
+    for language, node in model.regions:
+        literal = lowering.expr(node)
+        if not isinstance(literal, Str):
+            continue
+        region = Region(language)
+        ctx = Ctx(literal.start, model.function_at(literal.start))
+        for piece in literal.pieces:
+            if isinstance(piece, Lit):
+                _plain(region, piece, resolver, ctx)
+                continue
+            known_text = _known(resolver.value(piece, ctx))
+            if known_text is not None:
+                region.add(known_text, [piece.start] * len(known_text))
+            else:
+                region.add(text[piece.start : piece.end], list(range(piece.start, piece.end)))
+        if not region.text.strip():
+            continue
+        refs = read(region.text, language, known, 0, len(region.text), text)
+        found.extend(remap(ref, region.offsets, lines) for ref in refs)
+    return found
+
+
+def _plain(region: Region, piece: Lit, resolver: Resolver, ctx: Ctx) -> None:
+    """Literal script text, with the shell variables the file assigns filled in."""
+    done = 0
+    for m in _SHELL_VARIABLE.finditer(piece.text):
+        name = m.group(1) or m.group(2)
+        value = _known(resolver.name(name, ctx, 0)) if name in resolver.model.assigns else None
+        if value is None:
+            continue
+        region.add(piece.text[done : m.start()], [piece.offset(i) for i in range(done, m.start())])
+        region.add(value, [piece.offset(m.start())] * len(value))
+        done = m.end()
+    region.add(piece.text[done:], [piece.offset(i) for i in range(done, len(piece.text))])
+
+
+def _known(value: Value) -> str | None:
+    """The text of a value wholly known (one alternative, no hole), else None."""
+    found = options(value)
+    if len(found) != 1 or not isinstance(found[0], Text) or not found[0].pieces:
+        return None
+    if not all(isinstance(p, Lit) for p in found[0].pieces):
+        return None
+    return "".join(p.text for p in found[0].pieces if isinstance(p, Lit))
 
 
 # -- Makefiles ------------------------------------------------------------------------

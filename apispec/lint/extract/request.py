@@ -27,6 +27,7 @@ class Request:
     config: tuple[int, ...] = ()
     method_keyword: str = ""
     extra_query: list[Value] = field(default_factory=list)
+    chain: bool = False  # a link of a builder chain: the chain's object is the request
     # the parameter of the function being summarised that holds the method (a wrapper's
     # `method`, `$1`): read from where the client takes the method, whatever its name
     method_param: Param | None = None

@@ -122,7 +122,6 @@ KNOWLEDGE = Knowledge(
         }
     ),
     positional_fill=True,
-    defaults_bound=True,
     keys_ignore_case=True,
     key_attrs=frozenset({"Keys", "keys"}),
     global_functions=re.compile(r"[a-z]+-[a-z][\w]*"),
