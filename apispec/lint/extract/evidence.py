@@ -46,6 +46,9 @@ class FileEvidence:
     named_hosts: set[str] = field(default_factory=set)  # hosts a URL names this API with
     named: bool = False  # some URL or base of the file names this API
     source: str = ""  # the text the URLs' offsets point into (the code read)
+    # the variables (hole names) before `/api/v2` of URLs that name this API or one of its
+    # collections: a base of this API, whatever the path after it
+    api_bases: set[tuple[str, ...]] = field(default_factory=set)
 
     @classmethod
     def of(cls, text: str, known: frozenset[str]) -> FileEvidence:
@@ -109,6 +112,8 @@ class FileEvidence:
         if literal:
             self.v2_hosts.add(literal)
         strong = self.names(loc) or (first == "experimental" and second in self.known)
+        if literal is None and loc.prefix_hints and (strong or first in self.known):
+            self.api_bases.add(loc.prefix_hints)
         if strong:
             self.named = True
             host = host_of(loc.prefix)
@@ -152,6 +157,18 @@ class FileEvidence:
                 # the file's calls of this API take their host from elsewhere (a setting,
                 # a client of another module): a literal host it writes is another service's
                 return None
+            if (
+                host is None
+                and loc.prefix_hints
+                and self.named
+                and not named
+                and not known_path
+                and first != "session"
+                and loc.prefix_hints not in self.api_bases
+            ):
+                # another variable's /api/v2 than this API's, with a first segment no
+                # collection has (`$PAGES_HOST/api/v2/summary.json`): another product's
+                return None
             if first == "experimental" and second in known:
                 return "/api/v2/experimental in URL", False
             if named:
@@ -178,10 +195,14 @@ class FileEvidence:
             return None
         if first == "api":
             return None  # another version of an API (`/api/table.json`, the v1 API)
-        if trusted or (named and (wrapped or client)):
+        if named and (wrapped or client):
             return "relative path; its base names this API", False
         if not known_path and not _variable_collection(loc, first, second):
             return None
+        return self._relative(wrapped)
+
+    def _relative(self, wrapped: bool) -> tuple[str, bool] | None:
+        """A relative path of this API's, by what else the file shows."""
         if self.strong:
             return "relative path; " + self.why(), False
         if self.bearer:  # weak: a registry path, in a file with a /api/v2 base and Bearer
