@@ -95,6 +95,7 @@ class Requests:
         self._loop_parent: list[int] = []
         self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
         self.setters_by_receiver: dict[str, list[CallE]] | None = None  # headers.py
+        self.setter_starts: dict[str, list[int]] = {}  # headers.py
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:

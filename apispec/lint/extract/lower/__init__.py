@@ -200,6 +200,8 @@ class FileModel:
     _by_function: dict[int, list[CallE]] | None = None
     _by_scope: dict[tuple[str, int], list[Assign]] | None = None
     _call_starts: dict[str, list[int]] = field(default_factory=dict)
+    _starts_of_calls: list[int] = field(default_factory=list)
+    _assign_starts: dict[str, list[int]] = field(default_factory=dict)
     _holders: dict[int, list[str]] | None = None
 
     def calls_in(self, function: Function) -> list[CallE]:
@@ -283,6 +285,23 @@ class FileModel:
                 for assign in assigns:
                     self._by_scope.setdefault((name, assign.scope), []).append(assign)
         return self._by_scope.get((key, scope), [])
+
+    def assigns_within(self, key: str, start: int, end: int) -> list[Assign]:
+        """`key`'s assignments that start strictly between two positions, in order."""
+        assigns = self.assigns.get(key)
+        if not assigns:
+            return []
+        starts = self._assign_starts.get(key)
+        if starts is None or len(starts) != len(assigns):
+            starts = self._assign_starts[key] = [a.start for a in assigns]
+        return assigns[bisect_right(starts, start) : bisect_left(starts, end)]
+
+    def calls_within(self, start: int, end: int) -> list[CallE]:
+        """The file's calls that start at or after `start` and before `end`, in order."""
+        if len(self._starts_of_calls) != len(self.calls):
+            self._starts_of_calls = [c.start for c in self.calls]
+        starts = self._starts_of_calls
+        return self.calls[bisect_left(starts, start) : bisect_left(starts, end)]
 
     def calls_between(self, key: str, after: int, before: int) -> list[CallE]:
         """The calls on `key` that start strictly between two positions, in order."""
