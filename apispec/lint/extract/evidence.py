@@ -45,6 +45,9 @@ class FileEvidence:
     v2_hosts: set[str] = field(default_factory=set)  # literal hosts of every /api/v2 URL
     named_hosts: set[str] = field(default_factory=set)  # hosts a URL names this API with
     named: bool = False  # some URL or base of the file names this API
+    # the variables (hole names) before `/api/v2` of URLs that name this API or one of its
+    # collections: a base of this API, whatever the path after it
+    api_bases: set[tuple[str, ...]] = field(default_factory=set)
 
     @classmethod
     def of(cls, text: str, known: frozenset[str]) -> FileEvidence:
@@ -83,6 +86,8 @@ class FileEvidence:
         if literal:
             self.v2_hosts.add(literal)
         strong = self.names(loc) or (first == "experimental" and second in self.known)
+        if literal is None and loc.prefix_hints and (strong or first in self.known):
+            self.api_bases.add(loc.prefix_hints)
         if strong:
             self.named = True
             host = host_of(loc.prefix)
@@ -125,6 +130,18 @@ class FileEvidence:
             if host is not None and self.named and not self.api_hosts and not named:
                 # the file's calls of this API take their host from elsewhere (a setting,
                 # a client of another module): a literal host it writes is another service's
+                return None
+            if (
+                host is None
+                and loc.prefix_hints
+                and self.named
+                and not named
+                and not known_path
+                and first != "session"
+                and loc.prefix_hints not in self.api_bases
+            ):
+                # another variable's /api/v2 than this API's, with a first segment no
+                # collection has (`$PAGES_HOST/api/v2/summary.json`): another product's
                 return None
             if first == "experimental" and second in known:
                 return "/api/v2/experimental in URL", False

@@ -156,7 +156,9 @@ def extract_tree(
                 evidence.literal(literal.pieces[0].text)
     lines = lines if lines is not None else Lines(text)
     refs: dict[tuple[int, str | None], Reference] = {}
-    for item in found:
+    for k, item in enumerate(found):
+        if not k & 63:
+            check()
         made = _reference(item, evidence, language, lines)
         if made is not None:
             refs.setdefault((made.span.start, made.method), made)
@@ -262,6 +264,8 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             loc = locate(text)
             if loc is None:
                 continue
+            if all(o in used for o in loc.flat.offsets[loc.start : loc.end]):
+                continue  # a path a request located: `"$(printf '%s/x' "$B")"` as curl's URL
             path = loc.flat.chars[loc.start : loc.end]
             if not loc.via_api_v2 and "/" not in path.strip("/") and not path.startswith("/"):
                 continue  # a lone word is a path only as a request's argument

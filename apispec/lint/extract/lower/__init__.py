@@ -23,6 +23,7 @@ from importlib import import_module
 from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar
 
+from apispec.lint.budget import check
 from apispec.lint.extract.ir import Attr, CallE, Concat, Expr, Function, Name, Opaque, Str
 from apispec.lint.extract.parse import Parsed, grammar
 
@@ -571,7 +572,9 @@ def lower(
         cursor.set_byte_range(start_byte, end_byte if end_byte is not None else len(parsed.data))
     functions: dict[int, Function] = {}
     pending: list[tuple[str, dict[str, list[Node]]]] = []
-    for _, captures in cursor.matches(parsed.root):
+    for k, (_, captures) in enumerate(cursor.matches(parsed.root)):
+        if not k & 63:
+            check()  # the time budget, where no alarm can interrupt (budget.py)
         if "function" in captures:
             node = captures["function"][0]
             function = lowering.function(node)
