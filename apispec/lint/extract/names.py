@@ -262,8 +262,14 @@ def assigned_before(
             continue
         # an assignment's own value reads what the name held before it (`X=${X:-default}`)
         before = [a for a in in_scope if a.start < ctx.pos and not ctx.pos < a.end]
-        if not before and scope == 0 and len(scopes) > 1:
-            before = in_scope  # a module constant read by a function runs after it
+        if scope == 0 and len(scopes) > 1:
+            # read by a function: the module's state set by other functions (PowerShell's
+            # `$script:base = ...` in `Connect-X`) whichever comes first in the file
+            before = [
+                a
+                for a in in_scope
+                if a in before or resolver.model.function_at(a.start) is not None
+            ] or in_scope  # a module constant read by a function runs after it
         if not before:
             continue
         return from_assignments(resolver, key, before, ctx, depth, held)

@@ -47,11 +47,12 @@ from apispec.lint.extract.lower import VERB_NAME, FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.regions import RegionReader, literal_regions
 from apispec.lint.extract.summaries import export
-from apispec.lint.helpers import Helper, HelperTable
+from apispec.lint.helpers import QUERY_PARAMS, Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Span
 
+_VERB_UPPER = frozenset(v.upper() for v in VERBS)
 _PATTERN = re.compile(r"[*^$()\[\]\"]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
@@ -70,6 +71,7 @@ GRAMMAR_OF = {
     "java": "java",
     "kotlin": "kotlin",
     "groovy": "groovy",
+    "powershell": "powershell",
 }
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {
@@ -147,6 +149,7 @@ def extract_tree(
             )
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(evidence_text if evidence_text is not None else text, known)
+    evidence.source = text
     for item in found:
         evidence.learn(item.loc)
     for ref in model.strings:
@@ -230,6 +233,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
     """String literals naming an API URL that no known request took, in value contexts."""
     found: list[Found] = []
     resolver = finder.resolver
+    read: set[int] = set()  # expressions around several literals, read once for them all
     for index, ref in enumerate(model.strings):
         if not index & 15:
             check()  # the time budget, where no alarm can interrupt (budget.py)
@@ -244,6 +248,10 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             for p in literal.pieces
         ):
             continue  # a request took (part of) this literal
+        if whole is not literal:
+            if id(whole) in read:
+                continue  # `$base + "/x" + "/y"`: its URLs were read from its first literal
+            read.add(id(whole))
         function = model.function_at(literal.start)
         resolver.fresh()
         open_id = function.node_id if function is not None else -1
@@ -256,7 +264,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             continue
         method, url_at = _verb_of_call(call, literal, finder, ctx) if call else (None, 0)
         if method is None and call is not None:
-            method = _verb_argument(call, finder, ctx)
+            method = _method_given(call, finder, literal.start) or _verb_argument(call, finder, ctx)
         sent = _verb_request(call, value, method, finder, ctx, url_at)
         if sent is not None and call is not None and (url_at or _argument_at(call, literal, 0)):
             sent.row = "verb:url"  # the verb call's own URL argument (`conn.get("/libraries")`)
@@ -287,7 +295,7 @@ def _enclosing_call(model: FileModel, literal: Str) -> CallE | None:
     return best
 
 
-_QUERY_KEYWORDS = ("params", "query", "searchparams", "search_params", "qs")
+_QUERY_KEYWORDS = QUERY_PARAMS | {"search_params"}
 
 
 def _verb_request(
@@ -299,10 +307,13 @@ def _verb_request(
     url_at: int = 0,
 ) -> Request | None:
     """A verb-named call no row knows (`session.get(url, params={...})` on an object of
-    unknown class): its query and headers keywords are read as a client's would be, or
-    the mapping after its URL: the entries of an options mapping (`['query' => ...]`),
-    else, for a read, the query itself (`conn.get(path, limit: 10)`)."""
-    if call is None or method is None:
+    unknown class), or one given a query (`Invoke-PrtgRestMethod -Path ... -QueryParameter
+    @{...}`): its query and headers keywords are read as a client's would be, or the
+    mapping after its URL: the entries of an options mapping (`['query' => ...]`), else,
+    for a read, the query itself (`conn.get(path, limit: 10)`)."""
+    if call is None:
+        return None
+    if method is None and not any((a.name or "").lower() in _QUERY_KEYWORDS for a in call.args):
         return None
     request = Request(call, url, method, row="verb")
     resolver = finder.resolver
@@ -409,6 +420,17 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
         and call.callee.lower() in _VERB_NAMES
         and any(isinstance(a.value, (Name, Opaque, ListE, FuncE)) for a in call.args[1:])
     )
+
+
+def _method_given(call: CallE, finder: Requests, at: int) -> str | None:
+    """The verb a call no row knows is given by name (`-Method Post`, `method="PATCH"`)."""
+    for arg in call.args:
+        if (arg.name or "").lower() == "method":
+            ctx = Ctx(at, finder.model.function_at(at))
+            verb = finder.resolver.literal(arg.value, ctx)
+            if verb is not None and verb.upper() in _VERB_UPPER:
+                return verb.upper()
+    return None
 
 
 def _sending_call(calls: list[CallE], finder: Requests, ctx: Ctx) -> CallE | None:
