@@ -46,6 +46,7 @@ TREE: frozenset[str] = frozenset(
         "java",
         "kotlin",
         "groovy",
+        "swift",
         "powershell",
     }
 )

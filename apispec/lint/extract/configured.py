@@ -48,10 +48,30 @@ def apply(
         inner = replace(ctx, pos=end)
         for attr, part in knowledge.holder_parts.items():
             key = f"{holder}.{attr}" if attr else holder
+            if part == "method":  # `req.httpMethod = "DELETE"` before it is sent
+                _method(model, resolver, request, key, start, end, inner)
+                continue
             found = _filled(model, knowledge, resolver, key, start, end, inner)
             if found is not None:
                 _add(request, part, found)
         _calls(model, knowledge, resolver, request, holder, start, end, inner)
+
+
+def _method(
+    model: FileModel,
+    resolver: Resolver,
+    request: Request,
+    key: str,
+    start: int,
+    end: int,
+    ctx: Ctx,
+) -> None:
+    """The method assigned to the request's method attribute last before it is sent."""
+    plain = [a for a in model.assigns_within(key, start, end) if a.item is None and not a.add]
+    if plain:
+        written = resolver.literal(plain[-1].value, replace(ctx, pos=plain[-1].start))
+        if written:
+            request.method = written.upper()
 
 
 def _region(model: FileModel, holder: str, call: CallE) -> tuple[int, int]:

@@ -59,6 +59,11 @@ def object_headers(finder: Requests, call: CallE) -> Value | None:
                 continue  # a local object of the same name in another function
             inner = Ctx(setter.start, model.function_at(setter.start))
             positional = [a for a in setter.args if a.name is None and not a.spread]
+            named = next(
+                (a for a in setter.args if a.name in finder.knowledge.header_name_labels), None
+            )
+            if named is not None and positional:  # `setValue(v, forHTTPHeaderField: k)`
+                positional = [named, positional[0]]
             if len(positional) >= 2:
                 key = resolver.literal(positional[0].value, inner)
                 value = resolver.value(positional[1].value, inner)

@@ -25,6 +25,7 @@ from apispec.lint.extract.context import (
     key_span,
     options,
     pairs,
+    pairs_map,
     query_text,
     sub,
 )
@@ -360,6 +361,15 @@ def url_query(
             if isinstance(query, MapV) and query.entries:
                 text = query_text(query)
                 added.extend((Lit("&" if added else "?", text.start), *text.pieces))
+        elif kind == "items":  # `comps.queryItems = [URLQueryItem(name: k, value: v)]`
+            items = resolver.model.assigns_within(dotted, after, ctx.pos)
+            plain = [a for a in items if a.item is None and not a.add]
+            for option in options(assigned(resolver, plain[-1], ctx, depth)) if plain else []:
+                items_map = pairs_map(option) if isinstance(option, SeqV) else None
+                if items_map is not None and items_map.entries:
+                    text = query_text(items_map)
+                    added.extend((Lit("&" if added else "?", text.start), *text.pieces))
+                    break
         elif kind == "text":
             later = [
                 a

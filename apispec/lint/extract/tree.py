@@ -71,6 +71,7 @@ GRAMMAR_OF = {
     "java": "java",
     "kotlin": "kotlin",
     "groovy": "groovy",
+    "swift": "swift",
     "powershell": "powershell",
 }
 # grammars chosen by the file's extension where one language has several

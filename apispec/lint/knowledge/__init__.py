@@ -249,6 +249,9 @@ class Knowledge:
     # the properties that hold an object's headers (`headers`, .NET's `DefaultRequestHeaders`):
     # a setter called on one sets the object's headers
     header_holders: tuple[str, ...] = ("headers",)
+    # the label that names the header a setter sets, where the value comes first
+    # (Swift's `req.setValue(v, forHTTPHeaderField: "Authorization")`)
+    header_name_labels: tuple[str, ...] = ()
     # calls that add a query entry to the request object they are called on, chained on it
     # or on the name it is held by (RestSharp's `request.AddQueryParameter(k, v)`)
     query_setters: frozenset[str] = frozenset()
