@@ -56,6 +56,7 @@ _VERB_UPPER = frozenset(v.upper() for v in VERBS)
 _PATTERN = re.compile(r"[*^$()\[\]\"]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
+_KEY = re.compile(r"[A-Za-z_][\w.-]*")  # a mapping's key: a word, no path
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
 GRAMMAR_OF = {
@@ -350,8 +351,12 @@ def _verb_of_call(call: CallE, literal: Str, finder: Requests, ctx: Ctx) -> tupl
         (k for k, a in enumerate(positional) if a.value.start <= literal.start < a.value.end), 0
     )
     method = _verb_of(call.callee)
-    if method is not None:  # where the call takes its URL: `paths.put("k", "/x")` stores
-        return (method if at == 0 else None), at
+    if method is not None and at and call.callee.lower() in VERBS:
+        key = finder.resolver.literal(positional[0].value, ctx)
+        if key is not None and _KEY.fullmatch(key):
+            return None, at  # `paths.put("probes", "/x")`: a path stored under a key
+    if method is not None:
+        return method, at
     for arg in positional[:at]:
         written = finder.resolver.literal(arg.value, ctx)
         if written is None and isinstance(arg.value, (Name, Attr)):
