@@ -48,7 +48,7 @@ from apispec.lint.helpers import QUERY_PARAMS, HelperTable
 from apispec.lint.knowledge import VERBS
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import FileModel, Loop
+    from apispec.lint.extract.lower.model import FileModel, Loop
     from apispec.lint.knowledge import Knowledge
 
 _VERB_WORDS = frozenset(VERBS)

@@ -30,7 +30,7 @@ from apispec.lint.extract.ir import (
 )
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import Assign, FileModel
+    from apispec.lint.extract.lower.model import Assign, FileModel
     from apispec.lint.extract.request import Request
     from apispec.lint.extract.values import Resolver
     from apispec.lint.knowledge import HandleSetter, Knowledge

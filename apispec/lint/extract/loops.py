@@ -24,7 +24,7 @@ from apispec.lint.extract.ir import (
 
 if TYPE_CHECKING:
     from apispec.lint.extract.clients import Requests
-    from apispec.lint.extract.lower import Loop
+    from apispec.lint.extract.lower.model import Loop
 
 
 def _names_word(name: str, text: str) -> bool:

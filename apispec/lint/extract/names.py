@@ -49,7 +49,7 @@ from apispec.lint.extract.ir import (
 )
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import Assign
+    from apispec.lint.extract.lower.model import Assign
     from apispec.lint.extract.values import Resolver
     from apispec.lint.knowledge import Builder
 

@@ -65,7 +65,7 @@ _WORD = re.compile(r"[A-Za-z][\w.-]*")
 _SLICE = re.compile(r"(\d*):")  # `items[1:]`: the elements from one on
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import FileModel
+    from apispec.lint.extract.lower.model import FileModel
     from apispec.lint.knowledge import Knowledge
 
 
