@@ -216,6 +216,15 @@ class Source:
             offset += 1
         return offset
 
+    def skip_gap(self, offset: int) -> int:
+        """The first offset at or after `offset` that is neither space nor a comment."""
+        offset = self.skip_space(offset)
+        while offset < self.endpos and offset in self._comment_starts:
+            token = self.token_at(offset)
+            assert token is not None
+            offset = self.skip_space(token[1])
+        return offset
+
     # brackets ----------------------------------------------------------------
 
     def enclosing_opener(self, offset: int, limit: int = 1500) -> int:

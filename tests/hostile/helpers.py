@@ -50,3 +50,13 @@ def apispec_run(*args: str, cwd: Path | None = None, timeout: float = 60, **env:
         done.stderr.decode("utf-8", "backslashreplace"),
         done.stdout,
     )
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under `root` (links not followed) and its bytes: compared after a run, it
+    shows that the run changed, added or removed no file it should not have."""
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and not path.is_symlink()
+    }

@@ -360,24 +360,25 @@ def entries(source: Source, pos: int, closer: int) -> list[QueryValue]:
     text = source.text
     found: list[QueryValue] = []
     while pos < closer:
-        pos = source.skip_space(pos)
+        pos = source.skip_gap(pos)  # comments between entries are no entries
         if pos >= closer:
             break
         m = _MAP_KEY.match(text, pos, closer)
         if m is not None:
             name = m.group(2) or m.group(3)
-            value = source.skip_space(m.end())
+            value = source.skip_gap(m.end())
             if (
                 text[value] in "{("
                 and source.lit_starting(value) is None
-                and _MAP_KEY.match(text, value + 1, closer)  # `{ filter: ... }`, not `{"x"}`
+                # `{ filter: ... }`, not `{"x"}`
+                and _MAP_KEY.match(text, source.skip_gap(value + 1), closer)
             ):
                 # a mapping inside: openapi-fetch's `params: { query: {...}, path: {...} }`
                 if name in _NESTED_QUERY:
                     found.extend(parse_mapping(source, value))
             else:
-                found.append(value_at(source, name, m.end()))
-            pos = m.end()
+                found.append(value_at(source, name, value))
+            pos = value
         elif source.dialect.shorthand_keys and (
             short := _SHORTHAND_KEY.match(text, pos, closer + 1)
         ):

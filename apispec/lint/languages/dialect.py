@@ -57,6 +57,7 @@ class Dialect:
         ""  # how type arguments before a call's bracket look: `<>` (`get<T>(`), `[]` (Go)
     )
     command_calls = False  # calls are commands with words as arguments (shell, PowerShell)
+    shorthand_keys = False  # `{ filter }` in a mapping is the entry `filter: filter` (JavaScript)
     # Token groups of strings that may hold code (`${...}`), and what opens such code:
     # `holds_code` is asked only of those, the hot loop stays as it was for the rest.
     code_groups: frozenset[str] = frozenset()
