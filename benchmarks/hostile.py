@@ -9,8 +9,9 @@ absorbs noise of a shared machine). A case that grows faster is printed with
 Runners time the work in the running process (the registry loaded, as a lint
 worker has it), so start-up does not hide the growth: one file for the linter;
 one filter for the filter engine (checked, printed, explained, completed,
-compared, compiled, evaluated: the inputs that once overflowed the stack); the
-mock's selection of a 900-term `or` over a growing list (the request that froze
+compared, compiled, evaluated: the inputs that once overflowed the stack); one
+lint result for a report format (the file linted before the clock starts); the mock's
+selection of a 900-term `or` over a growing list (the request that froze
 the mock). A new kind of input is a runner in RUNNERS and rows that name it.
 
 Usage: python benchmarks/hostile.py [--scale K] [--only SUBSTRING]
@@ -167,6 +168,32 @@ CASES: tuple[Case, ...] = (
         repeat('{"host": "prtg", "paths": [', '"/api/v2/devices", ', '""]}\n'),
         1_000,
     ),
+    # issue 22, points 5 and 6: test-double names beside a long word run; .http requests
+    *(
+        Case(
+            f"{name}: test doubles named, a long word run",
+            "lint",
+            name,
+            repeat(head + 'x = "https://prtg:1616/api/v2/experimental/objects"\n', "a"),
+            16_000,
+        )
+        for name, head in (
+            ("c.js", 'import { rest } from "msw";\n// mock\n'),
+            ("c.cs", "// fake mock\n"),
+            ("c.rb", "# mock responses\n"),
+        )
+    ),
+    Case(
+        ".http: requests without blank lines",
+        "lint",
+        "calls.http",
+        repeat(
+            "",
+            "GET https://prtg:1616/api/v2/experimental/objects?offset={i}\n"
+            "Authorization: Bearer t\n",
+        ),
+        2_000,
+    ),
     Case(
         "json: many requests",
         "lint",
@@ -216,6 +243,22 @@ def mock_selection(count: int) -> object:
     return Selection(query, records(count), None, None, float("inf"), 25.0, lambda: False)
 
 
+CASES += (
+    # issue 22, point 7: the `full` report of many findings on one long line
+    Case(
+        "full report: N findings on one URL",
+        "report",
+        "full",
+        lambda n: linted(
+            _PY
+            + 'requests.get(f"{BASE}/experimental/devices?'
+            + "&".join(f"p{i}=1" for i in range(n))
+            + '")\n'
+        ),
+        1_000,
+    ),
+)
+
 FILTER_RECORDS = 500
 CASES += (
     # issue 11, points 10 and 13: the filter engine and the mock on long chains
@@ -250,6 +293,24 @@ def _lint_runner() -> Callable[[Any, str], object]:
     return run
 
 
+def linted(text: str) -> object:
+    """The lint result of one file, for a report runner (made before the clock starts)."""
+    from apispec.lint.config import Config
+    from apispec.lint.engine import Checker, LintResult, Options
+    from apispec.registry.load import load_registry
+
+    registry = load_registry()
+    target = registry.newest_release.text
+    findings = Checker(registry, Options(Config(), (target,))).lint_text(text, "c.py")
+    return LintResult(findings, [], 1, (target,))
+
+
+def _report_runner() -> Callable[[Any, str], object]:
+    from apispec.lint.report import render
+
+    return lambda result, fmt: render(fmt, result)
+
+
 def _filter_runners() -> dict[str, Callable[[Any, str], object]]:
     from apispec.filters import check, compile, complete, format, parse
     from apispec.filters.format import outline, parenthesized
@@ -282,6 +343,7 @@ def _runner(name: str) -> Callable[[], Callable[[Any, str], object]]:
 
 RUNNERS: dict[str, Callable[[], Callable[[Any, str], object]]] = {
     "lint": _lint_runner,
+    "report": _report_runner,
     **{name: _runner(name) for name in ("check", "fmt", "explain", "complete", "equal")},
     **{name: _runner(name) for name in ("compile", "evaluate", "select")},
 }

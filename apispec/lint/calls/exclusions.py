@@ -434,7 +434,11 @@ _ROUTER_BOUND = lazy(r"([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=\s*(?:new\s+)?\Z")
 _ROUTER_VERBS = frozenset(
     ("get", "post", "put", "patch", "delete", "head", "options", "all", "use", "route")
 )
+# Each alternative starts at a word's start and reads the word possessively: tried at
+# every position of a long run of word characters, `\w+` read the rest of the run from
+# each, and a 64 KB file took minutes.
 _BOUND = re.compile(
-    r"(?P<recv>\w+)\s*\.\s*(?P<made>\w*)\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)\s*as\s+(?P<name>\w+)"
-    r"|(?P<name2>[$@]?\w+)\s*(?::=|=)\s*(?:new\s+)?(?P<recv2>\w+)\s*\.\s*(?P<made2>\w+)\s*\("
+    r"(?<![\w$@])(?:(?P<recv>\w++)\s*\.\s*(?P<made>\w*+)\s*\([^()\n]*+(?:\([^()\n]*+\)[^()\n]*+)*+\)"
+    r"\s*as\s+(?P<name>\w+)"
+    r"|(?P<name2>[$@]?\w++)\s*(?::=|=)\s*(?:new\s+)?(?P<recv2>\w++)\s*\.\s*(?P<made2>\w++)\s*\()"
 )

@@ -71,7 +71,7 @@ def _block(result: LintResult, group: Grouped, view: View, style: Style) -> list
     lines = [header(result, group, view, style)]
     gutter = " " * len(str(f.line))
     bar = style("|", BLUE)
-    if f.line_text.strip():
+    if f.line_text and not f.line_text.isspace():  # not strip(): a line may be 80 KB
         end = f.end_column if f.end_line == f.line else None
         shown, start, length = snippet(f.line_text, f.column, end)
         carets = style("^" * length, BOLD, SEVERITY[f.severity])
