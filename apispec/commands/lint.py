@@ -237,6 +237,10 @@ def _problems(outcome: Outcome) -> None:
     for message in outcome.errors:
         print(f"apispec: error: {printable(message)}", file=sys.stderr)
     for skipped in outcome.result.skipped:
+        if skipped.over_budget:
+            print(
+                f"apispec: error: {printable(f'{skipped.path}: {skipped.reason}')}", file=sys.stderr
+            )
         if skipped.internal:
             line = f"{skipped.path}: {skipped.reason} (set APISPEC_DEBUG=1 for the traceback)"
             print(f"apispec: internal error: {printable(line)}", file=sys.stderr)

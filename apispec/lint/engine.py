@@ -366,7 +366,7 @@ def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
             return FileResult(shown, findings, None, checker.defined, checker.calls)
     except budget.TimeBudgetExceeded:
         reason = f"not linted: took longer than the time budget of {seconds:g} s (--file-timeout)"
-        return FileResult(shown, skipped=Skipped(shown, reason))
+        return FileResult(shown, skipped=Skipped(shown, reason, over_budget=True))
     except Exception as exc:  # one odd file must not end the run; it ends with exit 3
         debug_traceback()
         reason = f"not linted: internal error ({type(exc).__name__}: {exc}); please report it"

@@ -135,13 +135,13 @@ def _unpack_fix(packed: Packed) -> Fix:
 
 
 def pack_skipped(skipped: Skipped | None) -> Packed | None:
-    return None if skipped is None else (skipped.reason, skipped.internal)
+    return None if skipped is None else (skipped.reason, skipped.internal, skipped.over_budget)
 
 
 def unpack_skipped(packed: Packed | None, path: str) -> Skipped | None:
     if packed is None:
         return None
-    reason, internal = packed
+    reason, internal, over_budget = packed
     if not isinstance(reason, str):
         raise TypeError("a skip reason is text")
-    return Skipped(path, reason, bool(internal))
+    return Skipped(path, reason, bool(internal), over_budget=bool(over_budget))

@@ -330,13 +330,14 @@ def _text(value: object) -> str | None:
 
 
 def _worst(code: int, result: LintResult, errors: list[str]) -> int:
-    """A file the linter crashed on is exit 3, a file not fixed or written exit 2, over findings.
+    """A file the linter crashed on is exit 3; a file over its time budget, or not fixed
+    or written, exit 2; over findings, and over `--fail-on never`.
 
-    A crash must never pass as findings nor as a clean run (docs/cli.md).
+    A file nobody checked must never pass as findings nor as a clean run (docs/cli.md).
     """
     if any(s.internal for s in result.skipped):
         return EXIT_INTERNAL
-    if errors:
+    if errors or any(s.over_budget for s in result.skipped):
         return EXIT_USAGE
     return code
 

@@ -43,8 +43,11 @@ def render(result: LintResult, view: View | None = None) -> str:
     if result.target_default:
         checked += f" (default: {result.target_default})"
     lines = ["## apispec lint", ""]
+    unchecked = sum(s.not_checked for s in result.skipped)
+    if unchecked:  # never "No findings" over a file nobody checked
+        lines += [f"**{plural(unchecked, 'file')} could not be checked** (listed below).", ""]
     if not groups:
-        lines.append(f"No findings; {cell(checked)}.")
+        lines.append(f"No findings{' in the files checked' if unchecked else ''}; {cell(checked)}.")
     else:
         counts = {s: sum(g.finding.severity == s for g in groups) for s in ("error", "warning")}
         info = len(groups) - counts["error"] - counts["warning"]

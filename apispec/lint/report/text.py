@@ -123,6 +123,12 @@ def summary(result: LintResult, view: View, style: Style | None = None) -> list[
         for code, count in sorted(Counter(g.finding.code for g in groups).items()):
             lines.append(f"  {code}  {count:>5}  {BY_CODE[code].name}")
         lines.extend(_fixable(groups, view, style))
+    elif unchecked := sum(s.not_checked for s in result.skipped):
+        # never "No findings" over a file nobody checked
+        lines.append(
+            style("No findings in the files checked", BOLD)
+            + f"; {plural(unchecked, 'file')} could not be checked."
+        )
     else:
         lines.append(style("No findings.", BOLD))
     if result.fixed:
