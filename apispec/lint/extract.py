@@ -17,6 +17,7 @@ Files in no known language get a generic scanner that reports only full
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cache
 from importlib import import_module
@@ -32,9 +33,16 @@ from apispec.lint.details.headers import attach_headers
 from apispec.lint.evidence import Context, Evidence
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.languages.dialect import Dialect, GenericDialect
-from apispec.lint.languages.table import DIALECTS, EMBEDDING, EXTENSIONS, INTERPRETERS, NAMES
+from apispec.lint.languages.table import (
+    DECISIVE,
+    DIALECTS,
+    EMBEDDING,
+    EXTENSIONS,
+    INTERPRETERS,
+    NAMES,
+    SNIFFS,
+)
 from apispec.lint.lines import Lines
-from apispec.lint.patterns import lazy
 from apispec.lint.prefilter import collections, might_reference
 from apispec.lint.reference import Reference
 from apispec.lint.scan import Source
@@ -45,20 +53,56 @@ if TYPE_CHECKING:
 
 __all__ = ["extract", "extract_references", "extract_region", "language_of", "might_reference"]
 
-_SHEBANG = lazy(r"#!\s*\S*?(?:/env\s+)?(\w+)")
+STDIN = "-"  # the name of standard input when the user gave it none
+_SNIFFED = 8192  # characters of standard input its language is read from
+_ENV_ARGUMENT = frozenset(("-u", "--unset", "-C", "--chdir"))  # env options with a value
 
 
 def language_of(filename: str, text: str = "") -> str:
-    """The language extraction uses for a file: by name, then by shebang."""
+    """The language extraction uses for a file: by name, then by shebang; standard input
+    without a name (STDIN) also by its content, where that shows one language.
+
+    "generic" when none is known (a generic scanner reads only full URLs in quotes).
+    """
     path = PurePath(filename)
     language = NAMES.get(path.name) or EXTENSIONS.get(path.suffix.lower())
     if language:
         return language
     if text.startswith("#!"):
-        m = _SHEBANG.match(text)
-        if m:
-            return INTERPRETERS.get(m.group(1).rstrip("0123456789.") or m.group(1), "generic")
+        end = text.find("\n")
+        return INTERPRETERS.get(_interpreter(text[2 : end if end >= 0 else len(text)]), "generic")
+    if filename == STDIN:
+        return _sniffed(text[:_SNIFFED])
     return "generic"
+
+
+def _interpreter(command: str) -> str:
+    """The interpreter a shebang's command line names, version digits stripped:
+    `/usr/bin/env -S python3.12 -u` -> `python`."""
+    words = command.split()
+    if words and words[0].rsplit("/", 1)[-1] == "env":
+        words.pop(0)
+        while words and (words[0].startswith("-") or "=" in words[0]):
+            if words.pop(0) in _ENV_ARGUMENT and words:
+                words.pop(0)
+    if not words:
+        return ""
+    name = words[0].rsplit("/", 1)[-1]
+    return name.rstrip("0123456789.") or name
+
+
+@cache
+def _sniffs() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((language, re.compile(pattern, re.M)) for language, pattern in SNIFFS)
+
+
+def _sniffed(head: str) -> str:
+    """The one language whose marks `head` shows (a decisive one first), else "generic"."""
+    shown = [language for language, pattern in _sniffs() if pattern.search(head)]
+    decisive = [language for language in shown if language in DECISIVE]
+    if decisive:
+        return decisive[0]
+    return shown[0] if len(shown) == 1 else "generic"
 
 
 class Extraction(NamedTuple):

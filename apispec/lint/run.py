@@ -17,6 +17,7 @@ from apispec.lint.cache import open_store
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
 from apispec.lint.engine import LintResult, Options, lint_one
+from apispec.lint.extract import STDIN, language_of
 from apispec.lint.finding import Finding, Severity, Skipped
 from apispec.lint.fix import apply_fixes
 from apispec.lint.pool import lint_files
@@ -189,7 +190,7 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
     if Path("-") in request.paths:  # `apispec lint -`: standard input
         if len(request.paths) > 1:
             raise UsageError("`-` reads standard input: give no other PATH with it")
-        stdin_filename = stdin_filename or "-"
+        stdin_filename = stdin_filename or STDIN
     elif stdin_filename is not None and request.paths:
         raise UsageError("--stdin-filename reads standard input: give no PATH (or `-`)")
     if request.add_suppressions and (request.fix or request.diff or request.write_baseline):
@@ -202,6 +203,11 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
         if stdin is None:
             raise UsageError("--stdin-filename: no standard input")
         text = stdin.read()
+        if stdin_filename == STDIN and language_of(STDIN, text) == "generic":
+            raise UsageError(
+                "standard input: unknown language (no --stdin-filename, no shebang, and its "
+                "text does not show one language); name it, e.g. `--stdin-filename script.py`"
+            )
         one = lint_one(text, stdin_filename, options)
         skipped = [one.skipped] if one.skipped else []
         result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets, 0, one.calls)

@@ -66,7 +66,8 @@ NAMES = {
     "makefile": "shell",
     "GNUmakefile": "shell",
 }
-# Interpreters a shebang names (version digits stripped: python3.12 -> python).
+# Interpreters a shebang names (version digits stripped: python3.12 -> python); after
+# `env`, its options and VAR=value assignments are passed over (`env -S python3 -u`).
 INTERPRETERS = {
     "python": "python",
     "python3": "python",
@@ -81,6 +82,56 @@ INTERPRETERS = {
     "ruby": "ruby",
     "php": "php",
 }
+# Standard input with neither a name nor a shebang: the language whose marks its first
+# lines show (patterns over whole lines, `re.M`). A mark of a `DECISIVE` language settles
+# it (PHP pages, HTML and Markdown embed other languages); otherwise exactly one language
+# must show a mark, or the language is unknown and the user is asked to name it.
+SNIFFS = (
+    ("php", r"<\?php\b"),
+    ("html", r"\A\s*<(?:!doctype\s+html|html)\b"),
+    ("markdown", r"^(?:```|~~~)[\w+#-]*[ \t]*$"),
+    (
+        "python",
+        r"^(?:from[ \t]+[\w.]+[ \t]+import[ \t]|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*$"
+        r"|[ \t]*def[ \t]+\w+[ \t]*\(.*\)[ \t]*(?:->[^:\n]*)?:[ \t]*$|if __name__ == )"
+        r"|\b(?:requests|httpx)\.(?:get|post|put|patch|delete|head|request|Session|Client)\(",
+    ),
+    (
+        "shell",
+        r"^[ \t]*(?:(?:curl|wget|xh|jq)[ \t]|export[ \t]+[A-Za-z_]\w*=|set[ \t]+-[euxo]+\b"
+        r"|(?:fi|done|esac)[ \t]*$|(?:if|while)[ \t]+\[\[?[ \t])",
+    ),
+    (
+        "powershell",
+        r"(?i)\b(?:Invoke-(?:RestMethod|WebRequest)|ConvertTo-Json|ConvertFrom-Json|Write-Host"
+        r"|Write-Output|New-Object)\b|^[ \t]*param[ \t]*\(|\$\w+[ \t]*=[ \t]*@\{",
+    ),
+    (
+        "javascript",
+        r"^[ \t]*(?:(?:let|var)[ \t]+\w+[ \t]*=|import[ \t].*[ \t]from[ \t]*['\"]"
+        r"|export[ \t]+(?:default|const|function|class)\b)|\brequire\(['\"]|\bawait[ \t]+fetch\(",
+    ),
+    ("go", r"^package[ \t]+\w+[ \t]*$|^func[ \t]+(?:\([^)\n]*\)[ \t]*)?\w+\("),
+    (
+        "java",
+        r"^[ \t]*(?:package[ \t]+[\w.]+[ \t]*;|import[ \t]+(?:static[ \t]+)?[\w.*]+[ \t]*;)"
+        r"|\bSystem\.out\.print|^[ \t]*(?:fun[ \t]+\w+[ \t]*\(|val[ \t]+\w+[ \t]*[:=])",
+    ),
+    ("csharp", r"^[ \t]*using[ \t]+[\w.]+[ \t]*;|^[ \t]*namespace[ \t]+[\w.]+|\bConsole\.Write"),
+    (
+        "ruby",
+        r"^[ \t]*(?:require(?:_relative)?[ \t]+['\"]|def[ \t]+\w+[!?]?[ \t]*(?:\(.*\))?[ \t]*$"
+        r"|end[ \t]*$)|\bputs[ \t]|\bNet::HTTP\b",
+    ),
+    (
+        "terraform",
+        r"^(?:data|resource|variable|provider|locals|output)[ \t]+(?:\"[\w-]+\"[ \t]*)*\{",
+    ),
+    ("http", r"^(?:GET|POST|PUT|PATCH|DELETE)[ \t]+\S+(?:[ \t]+HTTP/[\d.]+)?[ \t]*$"),
+    ("yaml", r"\A---[ \t]*$|^[ \t]*-[ \t]+(?:name|hosts|uri|ansible\.builtin\.uri):"),
+    ("json", r"\A\s*\{\s*\"[^\"\n]*\"\s*:"),
+)
+DECISIVE = ("php", "html", "markdown")
 # Markdown info strings and notebook languages, mapped to a language.
 FENCE_LANGUAGES = {
     "python": "python",
