@@ -20,7 +20,7 @@ from apispec.lint.config import Config
 from apispec.lint.extract import extract
 from apispec.lint.finding import CallRecord, Edit, Finding, Fix, Skipped
 from apispec.lint.helpers import Helper, HelperTable, configured
-from apispec.lint.lines import Lines
+from apispec.lint.lines import Lines, lf_line_ends
 from apispec.lint.match import COLLECTION, match
 from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import Reference
@@ -117,6 +117,7 @@ class Checker:
         """Every finding in one file's text, configured, suppressed and positioned."""
         self.defined = []
         self.calls = []
+        text = lf_line_ends(text)
         has_marker = "apispec:" in text
         if not might_reference(text) and not has_marker and not self.helpers:
             return []

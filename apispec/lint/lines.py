@@ -7,7 +7,20 @@ file and each position is a binary search.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def lf_line_ends(text: str) -> str:
+    """`text` with each lone CR made a LF, so that a line it ends is a line to every stage.
+
+    Python, editors and the Language Server Protocol end a line at a CR not followed by
+    a LF (classic Mac OS files, some exports); the stages look for `\n` only. The text
+    keeps its length, so every offset found in it is an offset of the original text.
+    """
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
 class Lines:

@@ -15,6 +15,7 @@ from pathlib import Path
 from apispec.lint.engine import LintResult, Options, lint_text
 from apispec.lint.finding import Finding
 from apispec.lint.fix import apply_fixes
+from apispec.lint.lines import lf_line_ends
 from apispec.lint.suppression_comment import suppression_edit
 from apispec.support.inputs import InputError
 
@@ -74,7 +75,7 @@ def add_suppressions(
 def _suppressed(text: str, line: int, code: str) -> bool:
     from apispec.lint import suppress
 
-    found = suppress.parse(text).lines.get(line)
+    found = suppress.parse(lf_line_ends(text)).lines.get(line)
     return found is not None and (found.codes is None or code in found.codes)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from apispec.lint import suppress
 from apispec.lint.extract import language_of
 from apispec.lint.languages import embedded
+from apispec.lint.lines import lf_line_ends
 
 # Language -> (comment opener, closer).
 _COMMENTS = {
@@ -44,8 +45,10 @@ class SuppressionEdit:
 def suppression_edit(text: str, line: int, code: str, filename: str) -> SuppressionEdit | None:
     """The insertion that makes line `line` (1-based) suppress `code`, or None.
 
-    None also when the line already suppresses `code` (or every code).
+    None also when the line already suppresses `code` (or every code). A lone CR ends a
+    line, as it does for the linter (apispec.lint.lines.lf_line_ends).
     """
+    text = lf_line_ends(text)  # the same offsets: the edit applies to the original text
     starts = _line_starts(text)
     if not 1 <= line <= len(starts):
         return None
