@@ -12,11 +12,13 @@ import difflib
 import os
 from pathlib import Path
 
-from apispec.lint.engine import LintResult, Options, lint_text
-from apispec.lint.finding import Finding
+from apispec.lint.engine import Checker, LintResult, Options, lint_in_budget
+from apispec.lint.finding import Finding, Skipped
 from apispec.lint.fix import apply_fixes
 from apispec.lint.lines import lf_line_ends
 from apispec.lint.suppression_comment import suppression_edit
+from apispec.registry.load import load_registry
+from apispec.support.exceptions import debug_traceback
 from apispec.support.inputs import InputError
 
 # Findings a suppression comment is never written for: a suppression of an unused
@@ -98,6 +100,11 @@ class Fixer:
     to the run. The text is read once here, linted again so that the changes
     match exactly these bytes, and written with `write_atomic`, which refuses
     when the file changed since it was read.
+
+    Both re-lints (before a change, and after it for the report) run as the run's
+    own linting does: within the file's time budget, a crash caught. A file that
+    fails either is left as it is or as written, reported as not checked (exit 3
+    for a crash, 2 for the budget), and every other file is still done.
     """
 
     verb = "fix"  # `PATH: cannot fix: ...`
@@ -121,6 +128,25 @@ class Fixer:
         self.changed = 0  # fixes applied, or suppressions added
         self.files = 0  # files written (or shown in the diff)
         self.other_encoding: list[str] = []  # files left alone: not UTF-8
+        self._checker: Checker | None = None  # made on first use: one registry load a run
+
+    def _lint(self, text: str, name: str) -> list[Finding] | None:
+        """The findings of `text` as file `name`; None when it could not be checked, which
+        is then in the report in place of the file's findings."""
+        if self._checker is None:
+            options = self.options
+            self._checker = Checker(load_registry(options.registry_dir, options.overlays), options)
+        linted = lint_in_budget(self._checker, text, name)
+        if linted.skipped is None:
+            return linted.findings
+        self._not_checked(linted.skipped)
+        return None
+
+    def _not_checked(self, skipped: Skipped) -> None:
+        result = self.result
+        result.findings = [f for f in result.findings if f.path != skipped.path]
+        result.skipped = [s for s in result.skipped if s.path != skipped.path] + [skipped]
+        result.skipped.sort(key=lambda s: s.path)
 
     def wanted(self, finding: Finding) -> bool:
         return finding.fix is not None
@@ -178,8 +204,16 @@ class Fixer:
                 self.other_encoding.append(shown)
                 continue
             bom, text = original
-            findings = lint_text(text, shown, self.options)  # for exactly these bytes
-            changed, count = self.change(text, findings, shown)
+            findings = self._lint(text, shown)  # for exactly these bytes
+            if findings is None:
+                continue
+            try:
+                changed, count = self.change(text, findings, shown)
+            except Exception as exc:  # one odd file must not end the run; it ends with exit 3
+                debug_traceback()
+                reason = f"{self.not_done}: internal error ({type(exc).__name__}: {exc})"
+                self._not_checked(Skipped(shown, f"{reason}; please report it", internal=True))
+                continue
             if not count:
                 continue
             if self.diff:
@@ -196,7 +230,9 @@ class Fixer:
             self.changed += count
             self.files += 1
             for name in names:
-                refreshed[name] = lint_text(changed, name, self.options)
+                found = self._lint(changed, name)
+                if found is not None:
+                    refreshed[name] = found
         if refreshed:
             kept = [f for f in self.result.findings if f.path not in refreshed]
             kept.extend(f for found in refreshed.values() for f in found)
