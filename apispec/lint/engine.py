@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from apispec.lint import budget, suppress
+from apispec.lint.comment_lines import CommentLines
 from apispec.lint.config import Config
 from apispec.lint.extract import extract
 from apispec.lint.finding import CallRecord, Edit, Finding, Fix, Skipped
@@ -138,7 +139,14 @@ class Checker:
         findings = self._configure(findings, path)
         if has_marker:
             suppressions = suppress.parse(text)
-            findings, used = suppress.apply(findings, suppressions)
+            places: list[CommentLines] = []  # scanned only if a finding's own line is quiet
+
+            def anchor(line: int) -> int | None:
+                if not places:
+                    places.append(CommentLines(text, path))
+                return places[0].anchor(line)
+
+            findings, used = suppress.apply(findings, suppressions, anchor)
             for check_unused in self._suppression:  # configured too: per-file ignores, severity
                 findings.extend(self._configure(list(check_unused(file, suppressions, used)), path))
         return _finish(_unique(findings), lines)

@@ -15,8 +15,7 @@ from pathlib import Path
 from apispec.lint.engine import Checker, LintResult, Options, lint_in_budget
 from apispec.lint.finding import Finding, Skipped
 from apispec.lint.fix import apply_fixes
-from apispec.lint.lines import lf_line_ends
-from apispec.lint.suppression_comment import suppression_edit
+from apispec.lint.suppression_comment import with_suppressions
 from apispec.registry.load import load_registry
 from apispec.support.exceptions import debug_traceback
 from apispec.support.inputs import InputError
@@ -53,32 +52,20 @@ def _below(real: str, roots: list[str]) -> bool:
 def add_suppressions(
     text: str, findings: list[Finding], name: str, wanted: set[tuple[int, str]] | None = None
 ) -> tuple[str, int, list[Finding]]:
-    """`text` with `apispec: ignore[CODE]` on the line of each finding (in `wanted`, as
+    """`text` with `apispec: ignore[CODE]` for the line of each finding (in `wanted`, as
     (line, code), when given): the new text, how many codes were added, and the findings
-    no comment could be written for (JSON, a continued line)."""
+    no comment could be written for (JSON, a heredoc, a continued line)."""
     per_line: dict[int, set[str]] = {}
     for f in findings:
         if f.code not in UNSUPPRESSED and (wanted is None or (f.line, f.code) in wanted):
             per_line.setdefault(f.line, set()).add(f.code)
-    added = 0
-    refused: list[Finding] = []
-    for line in sorted(per_line, reverse=True):  # bottom up: earlier offsets stay valid
-        for code in sorted(per_line[line]):
-            edit = suppression_edit(text, line, code, name)
-            if edit is None:
-                if not _suppressed(text, line, code):
-                    refused.extend(f for f in findings if f.line == line and f.code == code)
-                continue
-            text = text[: edit.offset] + edit.content + text[edit.offset :]
-            added += 1
-    return text, added, _unique(refused)
-
-
-def _suppressed(text: str, line: int, code: str) -> bool:
-    from apispec.lint import suppress
-
-    found = suppress.parse(lf_line_ends(text)).lines.get(line)
-    return found is not None and (found.codes is None or code in found.codes)
+    text, added, lines = with_suppressions(text, per_line, name)
+    refused = set(lines)
+    return (
+        text,
+        added,
+        _unique([f for f in findings if f.line in refused and f.code in per_line[f.line]]),
+    )
 
 
 def _unique(findings: list[Finding]) -> list[Finding]:
