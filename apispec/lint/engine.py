@@ -21,7 +21,7 @@ from apispec.lint.config import Config
 from apispec.lint.extract import extract
 from apispec.lint.finding import CallRecord, Edit, Finding, Fix, Skipped
 from apispec.lint.helpers import Helper, HelperTable, configured
-from apispec.lint.lines import Lines, lf_line_ends
+from apispec.lint.lines import LfText, Lines, lf_text
 from apispec.lint.match import COLLECTION, match
 from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import Reference
@@ -118,7 +118,8 @@ class Checker:
         """Every finding in one file's text, configured, suppressed and positioned."""
         self.defined = []
         self.calls = []
-        text = lf_line_ends(text)
+        lf = lf_text(text)
+        text = lf.text
         has_marker = "apispec:" in text
         if not might_reference(text) and not has_marker and not self.helpers:
             return []
@@ -149,7 +150,7 @@ class Checker:
             findings, used = suppress.apply(findings, suppressions, anchor)
             for check_unused in self._suppression:  # configured too: per-file ignores, severity
                 findings.extend(self._configure(list(check_unused(file, suppressions, used)), path))
-        return _finish(_unique(findings), lines)
+        return _finish(_unique(findings), lines, lf)
 
     def _configure(self, findings: list[Finding], path: str) -> list[Finding]:
         off: set[str] = set()
@@ -322,8 +323,9 @@ def fingerprint(code: str, path: str, line_text: str, target: str | None, occurr
     return sha256(data.encode("utf-8", "surrogateescape")).hexdigest()[:32]  # any file name
 
 
-def _finish(findings: list[Finding], lines: Lines) -> list[Finding]:
-    """Sort, then give each finding its line's text and its fingerprint.
+def _finish(findings: list[Finding], lines: Lines, lf: LfText) -> list[Finding]:
+    """Sort, then give each finding its line's text, its fingerprint, and its fix's edits
+    their positions (offsets into the text as read: `lf` took the CRs of CRLFs out).
 
     Each line is cut, normalised and hashed once however many findings it
     holds (a URL with thousands of query parameters is one line): the
@@ -352,17 +354,18 @@ def _finish(findings: list[Finding], lines: Lines) -> list[Finding]:
         digest.update(f"\0{f.target or ''}\0{occurrence}".encode())
         f.fingerprint = digest.hexdigest()[:32]
         if f.fix is not None:
-            f.fix = _positioned(f.fix, lines)
+            f.fix = _positioned(f.fix, lines, lf)
     return findings
 
 
-def _positioned(fix: Fix, lines: Lines) -> Fix:
+def _positioned(fix: Fix, lines: Lines, lf: LfText) -> Fix:
     """The fix with line and column on each edit (built directly: replace() is slow)."""
     edits = []
     for edit in fix.edits:
         line, column = lines.position(edit.start)
         end_line, end_column = lines.position(edit.end)
-        edits.append(Edit(edit.start, edit.end, edit.content, line, column, end_line, end_column))
+        start, end = lf.original(edit.start), lf.original(edit.end)
+        edits.append(Edit(start, end, edit.content, line, column, end_line, end_column))
     return Fix(fix.message, fix.applicability, tuple(edits))
 
 
