@@ -148,11 +148,14 @@ class Source:
         endpos: int | None = None,
         lines: Lines | None = None,  # of `text`, when another source of it made them
     ):
-        self.text = text
         self.dialect = dialect
         self.pos = pos
         self.endpos = len(text) if endpos is None else endpos
         self.lits, self.comments = dialect.scan(text, self.pos, self.endpos)
+        # The later stages read code with patterns over the text: a comment between the
+        # parts of a call (`get( /* page */ url`, `{  # the filter`) is as much space to
+        # them as it is to the language. Blanked, it keeps its length and line breaks.
+        self.text = _without_comments(text, self.comments) if self.comments else text
         spans = self.comments + [
             span
             for lit in self.lits
@@ -280,6 +283,28 @@ class Source:
                     return i
             i += 1
         return -1
+
+
+# How a comment starts (`#`, `//`, `/*`, `<#`, `<!--`, `=begin`); other spans the scan
+# keeps as comments (a regular expression literal, a stray quote's line, a heredoc's
+# data) stay as they are.
+_COMMENT_START = re.compile(r"#|//|/\*|<#|<!--|=begin")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _without_comments(text: str, comments: list[tuple[int, int]]) -> str:
+    """`text` with the characters of each comment but its line breaks made spaces."""
+    pieces = []
+    at = 0
+    for start, end in comments:
+        if start < at or not _COMMENT_START.match(text, start):
+            continue
+        pieces += [text[at:start], _NOT_NEWLINE.sub(" ", text[start:end])]
+        at = end
+    if not pieces:
+        return text
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _pieces(lit: Lit) -> list[tuple[int, int]]:

@@ -317,7 +317,8 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     opener = source.enclosing_opener(start)
     clients = table(source.dialect.name)
     if (
-        source.dialect.decorators and exclusions.decorated(text, source.line_start(start), start)
+        source.dialect.decorators
+        and exclusions.decorated(text, source.line_start(start), start, opener)
     ) and not (opener >= 0 and exclusions.request_annotation(source, clients, opener)):
         info.route = True
         return info

@@ -46,7 +46,8 @@ _SHORTHAND_KEY = lazy(r"([A-Za-z_$][\w$]*)\s*(?=[,}])")
 # `http_build_query([`.
 _MAPPING_START = lazy(
     r"(?:(?:new\s+)?[\w.]*(?:URLSearchParams|urlencode|http_build_query)\(\s*"
-    r"|new\s+[\w.]+(?:<[^;{}()]*>)?\s*(?:\(\s*\))?\s*|new\s*(?=\{)|url\.Values|map\[string\]\[?\]?string)?"
+    r"|new\s+[\w.]+(?:<[^;{}()]*>)?\s*(?:\(\s*\))?\s*|new\s*(?=\{)|url\.Values"
+    r"|map\[\s*string\s*\]\s*(?:\[\s*\]\s*)?string\s*)?"
     r"(@\{|\{|dict\(|\[|array\()"
 )
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")

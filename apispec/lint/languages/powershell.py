@@ -87,7 +87,7 @@ class PowerShellDialect(Dialect):
         sq=Body(re.compile(r"(?:[^']++|'')*+'"), 1, "'", _SINGLE, "double'"),
     )
     operand_re = re.compile(
-        r"\$(?:script:|global:|env:)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[[^\]\n]{0,60}\]|\([^()\n]{0,80}\))*|\([^()\n]{0,80}\)"
+        r"\$(?:script:|global:|env:)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[[^\]]{0,60}\]|\([^()]{0,80}\))*|\([^()]{0,80}\)"
     )
 
     def literal(self, m: re.Match[str]) -> Lit | None:
