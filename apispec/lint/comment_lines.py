@@ -22,7 +22,7 @@ import re
 
 from apispec.lint.extract import dialect, language_of
 from apispec.lint.languages import embedded
-from apispec.lint.lines import Lines, lf_line_ends
+from apispec.lint.lines import Lines, lf_text
 from apispec.lint.scan import Source
 
 # Language -> (comment opener, closer): the languages a comment is written in.
@@ -60,7 +60,9 @@ class CommentLines:
     """
 
     def __init__(self, text: str, filename: str) -> None:
-        self.text = lf_line_ends(text)  # offsets are the original text's
+        # read with LF line ends, as the linter reads it; `original` maps offsets back
+        self.lf = lf_text(text)
+        self.text = self.lf.text
         self.filename = filename
         self.lines = Lines(self.text)
         self.language = language_of(filename, text)
@@ -71,8 +73,11 @@ class CommentLines:
     def line_end(self, line: int) -> int:
         """The offset where line `line`'s content ends (before its line break)."""
         starts = self.lines.starts
-        end = starts[line] - 1 if line < len(starts) else len(self.text)
-        return end - 1 if end > starts[line - 1] and self.text[end - 1] == "\r" else end
+        return starts[line] - 1 if line < len(starts) else len(self.text)
+
+    def original(self, offset: int) -> int:
+        """The offset in the text as given of offset `offset` of `text`."""
+        return self.lf.original(offset)
 
     def language_at(self, offset: int) -> str:
         """The language of the code at `offset`: the file's, or that of the Markdown fence

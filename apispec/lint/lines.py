@@ -15,7 +15,7 @@ _LONE_CR = re.compile(r"\r(?!\n)")
 _CRLF = re.compile(r"\r\n")
 
 
-def lf_line_ends(text: str) -> str:
+def _lone_cr_as_lf(text: str) -> str:
     """`text` with each lone CR made a LF, so that a line it ends is a line to every stage.
 
     Python, editors and the Language Server Protocol end a line at a CR not followed by
@@ -44,7 +44,7 @@ def lf_text(text: str) -> LfText:
     """
     if "\r" not in text:
         return LfText(text, [])
-    text = lf_line_ends(text)
+    text = _lone_cr_as_lf(text)
     removed = []
     for k, m in enumerate(_CRLF.finditer(text)):
         removed.append(m.start() - k)

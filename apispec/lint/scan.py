@@ -186,6 +186,26 @@ class Source:
         """Where the line holding `offset` starts (not before the scanned range)."""
         return max(self.pos, self.lines.line_start(offset))
 
+    def head_start(self, offset: int) -> int:
+        """Where the statement head before `offset` starts: its line's start, or an earlier
+        line's where the text before `offset` closes a bracket opened there
+        (`$p = if (\n    $x) {`, `val p = when (\n    kind) {`)."""
+        brackets = self.brackets
+        positions = brackets.positions
+        lo = self.line_start(offset)
+        for _ in range(64):  # each step goes back a line at least
+            k = bisect.bisect_left(positions, lo)
+            earliest = lo
+            while k < len(positions) and positions[k] < offset:
+                opener = -1 if positions[k] in brackets.closer else brackets.opener(positions[k])
+                if 0 <= opener < earliest:
+                    earliest = opener
+                k += 1
+            if earliest >= lo:
+                return lo
+            offset, lo = lo, self.line_start(earliest)
+        return lo
+
     def token_at(self, offset: int) -> tuple[int, int] | None:
         i = bisect.bisect_right(self.token_starts, offset) - 1
         if i >= 0 and offset < self.token_ends[i]:

@@ -97,10 +97,11 @@ def _edit(places: CommentLines, line: int, codes: list[str]) -> SuppressionEdit 
         close = start + existing.end_column - 2  # the `]` of `ignore[...]`
         if existing.codes is None or places.text[close : close + 1] != "]":
             return None  # `apispec: ignore` without a list already covers every code
-        return SuppressionEdit(close, f", {listed}" if existing.codes else listed)
+        return SuppressionEdit(places.original(close), f", {listed}" if existing.codes else listed)
     comment = COMMENTS.get(places.language_at(end))
     if comment is None:
         return None
     opener, closer = comment
     gap = "  " if places.text[start:end].strip() else ""
-    return SuppressionEdit(end, f"{gap}{opener} apispec: ignore[{listed}]{closer}")
+    content = f"{gap}{opener} apispec: ignore[{listed}]{closer}"
+    return SuppressionEdit(places.original(end), content)

@@ -80,7 +80,7 @@ class LineIndex:
 
     def from_linter(self, line: int, column: int) -> int:
         """The offset of a linter position: 1-based line and column. The linter ends lines
-        where LSP does (a lone CR too: apispec.lint.lines.lf_line_ends)."""
+        where LSP does (a lone CR too: apispec.lint.lines.lf_text)."""
         starts = self.starts
         if line < 1:
             return 0

@@ -187,7 +187,7 @@ class PowerShellDialect(Dialect):
             opener = source.enclosing_opener(at, 2000)
             if opener < 0 or text[opener] != "{":
                 return None
-            line = text[source.line_start(opener) : opener]
+            line = text[source.head_start(opener) : opener]
             for _ in range(8):  # an `else`/`elseif` block: the `if` its chain starts with
                 if not _ELSE.match(line):
                     break
@@ -196,7 +196,7 @@ class PowerShellDialect(Dialect):
                 if previous < 0 or text[k + 1 : opener].strip(" \t\r\n").lower()[:4] != "else":
                     break
                 opener = previous
-                line = text[source.line_start(opener) : opener]
+                line = text[source.head_start(opener) : opener]
             m = _BLOCK_ASSIGNED.search(line)
             if m is not None:
                 return "$" + m.group(1)
