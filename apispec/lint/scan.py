@@ -188,16 +188,19 @@ class Source:
 
     def head_start(self, offset: int) -> int:
         """Where the statement head before `offset` starts: its line's start, or an earlier
-        line's where the text before `offset` closes a bracket opened there
-        (`$p = if (\n    $x) {`, `val p = when (\n    kind) {`)."""
+        line's where the text before `offset` closes a parenthesis or square bracket opened
+        there (`$p = if (\n    $x) {`, `val p = when (\n    kind) {`); a brace that closes
+        a block (`} else {`) leaves the head on its own line."""
         brackets = self.brackets
         positions = brackets.positions
+        text = self.text
         lo = self.line_start(offset)
         for _ in range(64):  # each step goes back a line at least
             k = bisect.bisect_left(positions, lo)
             earliest = lo
             while k < len(positions) and positions[k] < offset:
-                opener = -1 if positions[k] in brackets.closer else brackets.opener(positions[k])
+                at = positions[k]
+                opener = -1 if at in brackets.closer or text[at] == "}" else brackets.opener(at)
                 if 0 <= opener < earliest:
                     earliest = opener
                 k += 1
