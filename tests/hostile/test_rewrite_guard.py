@@ -44,16 +44,8 @@ def _failing_on(monkeypatch: pytest.MonkeyPatch, call: int, error: BaseException
     monkeypatch.setattr(apispec.lint.engine.Checker, "lint_text", faulty)
 
 
-@pytest.fixture
-def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("a.py", "b.py", "c.py"):
-        (tmp_path / name).write_text(SOURCE)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-@pytest.mark.parametrize(("option", "done"), [("--fix", FIXED), ("--add-suppressions", SUPPRESSED)])
-@pytest.mark.parametrize(
+# A crash is exit 3, the time budget exit 2; each with its one line on standard error.
+FAILURES = pytest.mark.parametrize(
     ("error", "code", "line"),
     [
         (
@@ -65,6 +57,18 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ],
     ids=["crash", "budget"],
 )
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name in ("a.py", "b.py", "c.py"):
+        (tmp_path / name).write_text(SOURCE)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(("option", "done"), [("--fix", FIXED), ("--add-suppressions", SUPPRESSED)])
+@FAILURES
 def test_a_file_failing_before_its_rewrite_is_left_alone_and_the_others_are_done(
     cli: Callable,
     tree: Path,
@@ -82,18 +86,7 @@ def test_a_file_failing_before_its_rewrite_is_left_alone_and_the_others_are_done
     assert tree_bytes(tree) == {**before, "a.py": done.encode(), "c.py": done.encode()}
 
 
-@pytest.mark.parametrize(
-    ("error", "code", "line"),
-    [
-        (
-            ValueError("unexpected shape"),
-            3,
-            f"apispec: internal error: b.py: {CRASH} (set APISPEC_DEBUG=1 for the traceback)",
-        ),
-        (budget.TimeBudgetExceeded(), 2, f"apispec: error: b.py: {BUDGET}"),
-    ],
-    ids=["crash", "budget"],
-)
+@FAILURES
 def test_a_file_failing_after_its_fix_is_reported_not_checked(
     cli: Callable,
     tree: Path,
