@@ -10,7 +10,8 @@ Runners time the work in the running process (the registry loaded, as a lint
 worker has it), so start-up does not hide the growth: one file for the linter;
 one filter for the filter engine (checked, printed, explained, completed,
 compared, compiled, evaluated: the inputs that once overflowed the stack); one
-lint result for a report format (the file linted before the clock starts); the mock's
+lint result for a report format or the suppression writer (linted before the clock
+starts); the mock's
 selection of a 900-term `or` over a growing list (the request that froze
 the mock). A new kind of input is a runner in RUNNERS and rows that name it.
 
@@ -257,6 +258,20 @@ CASES += (
         ),
         1_000,
     ),
+    # issue 22, point 2: suppressions written after the mappings and strings lines end in
+    Case(
+        "add-suppressions: N calls, each a mapping over lines",
+        "suppress",
+        "c.py",
+        lambda n: suppressible(
+            _PY
+            + "".join(
+                f'requests.get(f"{{BASE}}/experimental/objects", params={{\n    "limit": {5000 + i},\n}})\n'
+                for i in range(n)
+            )
+        ),
+        500,
+    ),
 )
 
 FILTER_RECORDS = 500
@@ -305,6 +320,23 @@ def linted(text: str) -> object:
     return LintResult(findings, [], 1, (target,))
 
 
+def suppressible(text: str) -> object:
+    """A file's text and findings, for the suppression writer (linted before the clock)."""
+    result = linted(text)
+    return text, result.findings  # type: ignore[attr-defined]
+
+
+def _suppress_runner() -> Callable[[Any, str], object]:
+    from apispec.lint.pool import fewer_collections
+    from apispec.lint.rewrite import add_suppressions
+
+    def run(given: tuple[str, list[Any]], name: str) -> object:
+        with fewer_collections():  # as `apispec lint --add-suppressions` runs
+            return add_suppressions(given[0], given[1], name)
+
+    return run
+
+
 def _report_runner() -> Callable[[Any, str], object]:
     from apispec.lint.report import render
 
@@ -344,6 +376,7 @@ def _runner(name: str) -> Callable[[], Callable[[Any, str], object]]:
 RUNNERS: dict[str, Callable[[], Callable[[Any, str], object]]] = {
     "lint": _lint_runner,
     "report": _report_runner,
+    "suppress": _suppress_runner,
     **{name: _runner(name) for name in ("check", "fmt", "explain", "complete", "equal")},
     **{name: _runner(name) for name in ("compile", "evaluate", "select")},
 }

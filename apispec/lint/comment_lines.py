@@ -69,6 +69,7 @@ class CommentLines:
         self._regions: list[embedded.Region] | None = None
         self._scans: dict[tuple[int, int, str], _Scan] = {}
         self._yaml: list[tuple[int, int, bool]] | None = None
+        self._anchors: dict[int, int | None] = {}
 
     def line_end(self, line: int) -> int:
         """The offset where line `line`'s content ends (before its line break)."""
@@ -87,6 +88,11 @@ class CommentLines:
 
     def anchor(self, line: int) -> int | None:
         """The line whose end takes the comment for line `line` (1-based), or None."""
+        if line not in self._anchors:
+            self._anchors[line] = self._anchor(line)
+        return self._anchors[line]
+
+    def _anchor(self, line: int) -> int | None:
         if not 1 <= line <= len(self.lines.starts):
             return None
         end = self.line_end(line)

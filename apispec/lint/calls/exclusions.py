@@ -143,8 +143,8 @@ _HEADER_LAST = frozenset(":>=,?oO")  # the characters a match of _RESPONSE_HEADE
 
 
 def decorated(text: str, line_start: int, start: int, opener: int = -1) -> bool:
-    """A decorator's argument: `@app.route("/devices")`, `@router.get(...)`, also with the
-    argument on a later line than the decorator's bracket (`opener`, on `opener_line`)."""
+    """A decorator's argument: `@app.route("/devices")`, `@router.get(...)`, also on a
+    later line than the decorator's bracket (`opener`, the bracket around the argument)."""
     if (
         _DECORATOR.match(text, line_start, start) is not None
         and text.find("(", line_start, start) >= 0
