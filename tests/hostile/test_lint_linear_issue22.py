@@ -50,7 +50,7 @@ def test_http_file_of_requests_without_blank_lines(tmp_path: Path) -> None:
     )
     result = clean(apispec_run("lint", "--format=json", "calls.http", cwd=tmp_path), 1)
     report = json.loads(result.out)
-    assert report["skipped"] == []
+    assert report["skipped"] == [] and result.err == ""
     assert report["summary"]["by_rule"] == {"API003": requests, "API009": requests}
     headers = [f["line"] for f in report["findings"] if f["code"] == "API009"]
     assert headers == list(range(2, 2 * requests + 1, 2))  # each on its own request's header
@@ -66,6 +66,7 @@ def test_full_report_of_one_line_with_20000_findings(tmp_path: Path) -> None:
         f'requests.get(f"{{BASE}}/experimental/devices?{query}")\n'
     )
     result = clean(apispec_run("lint", "--fail-on=warning", "c.py", cwd=tmp_path), 1)
+    assert result.err == ""
     assert f"Found {count} findings ({count} warnings) in 1 file:" in result.out
     blocks = result.out.split("\n\n")
     assert blocks[0].splitlines()[0].startswith("c.py:3:47: API011 [warning] unknown query")
