@@ -47,7 +47,8 @@ def render(result: LintResult, view: View | None = None) -> str:
     if unchecked:  # never "No findings" over a file nobody checked
         lines += [f"**{plural(unchecked, 'file')} could not be checked** (listed below).", ""]
     if not groups:
-        lines.append(f"No findings{' in the files checked' if unchecked else ''}; {cell(checked)}.")
+        done = "The files checked have no findings" if unchecked else "No findings"
+        lines.append(f"{done}; {cell(checked)}.")
     else:
         counts = {s: sum(g.finding.severity == s for g in groups) for s in ("error", "warning")}
         info = len(groups) - counts["error"] - counts["warning"]

@@ -126,8 +126,8 @@ def summary(result: LintResult, view: View, style: Style | None = None) -> list[
     elif unchecked := sum(s.not_checked for s in result.skipped):
         # never "No findings" over a file nobody checked
         lines.append(
-            style("No findings in the files checked", BOLD)
-            + f"; {plural(unchecked, 'file')} could not be checked."
+            style(f"{plural(unchecked, 'file')} could not be checked", BOLD)
+            + " (listed below); the files checked have no findings."
         )
     else:
         lines.append(style("No findings.", BOLD))
