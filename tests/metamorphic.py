@@ -247,11 +247,10 @@ def _lexed_places(text: str, kind: str) -> Places:
             after = offset + len(value)
             if not (kind == "ruby" and value == "{" and text[after:].lstrip(" ").startswith("|")):
                 brackets.append(after)  # not before a Ruby block's parameters
+        if "\n" in value and (token in Token.Text or token in Comment.Single):
+            ends.append(offset + value.index("\n"))
     if kind == "csharp":  # the lexer reads nested interpolated strings as code: not on their lines
         brackets = [at for at in brackets if '$"' not in _line_of(text, at, starts)]
-        if "\n" in value and (token in Token.Text or token in Comment.Single):
-            at = offset + value.index("\n")
-            ends.append(at)
     return Places([at for at in ends if _may_end(text, at, kind, tagged, starts)], brackets)
 
 
