@@ -12,16 +12,21 @@ import importlib
 import re
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from apispec.support.exceptions import (
     EXIT_INTERNAL,
+    EXIT_TERMINATED,
     EXIT_USAGE,
     ApispecError,
+    Terminated,
     debug_traceback,
     did_you_mean,
     internal_error_line,
+    refused_path_line,
 )
 from apispec.support.printable import printable
+from apispec.support.streams import OutputError, guarded_streams
 
 # Modules under apispec/commands/, in the order `apispec --help` lists them.
 COMMANDS = (
@@ -35,6 +40,8 @@ COMMANDS = (
     "docs",
     "changelog",
     "mock",
+    "traffic",
+    "proxy",
     "lsp",
 )
 
@@ -45,7 +52,7 @@ class _Parser(argparse.ArgumentParser):
     # The subcommand a top-level error is about (argparse reports unknown options there).
     command: str | None = None
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         message = _with_suggestion(self, message)
         prog = f"{self.prog} {self.command}" if self.command else self.prog
         self.exit(EXIT_USAGE, f"apispec: error: {message} (see `{prog} --help`)\n")
@@ -88,8 +95,11 @@ def _version() -> str:
     from apispec import __version__
     from apispec.registry.load import load_registry
 
-    newest = load_registry().newest_release
-    return f"apispec {__version__} (registry: newest release {newest})"
+    registry = load_registry()
+    release, why = registry.default_release
+    newest = registry.newest_release
+    known = "" if newest == release else f"; it also knows {newest}, used only when named"
+    return f"apispec {__version__} (default release {release}: {why}{known})"
 
 
 class _VersionAction(argparse.Action):
@@ -112,7 +122,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Spec toolkit and compatibility linter for the Monitoring Service REST API v2.",
     )
     parser.add_argument("--version", action=_VersionAction)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command",
+        metavar="COMMAND",
+        parser_class=_Parser,
+        help="`apispec COMMAND --help` explains each",
+    )
     for name in (only,) if only else COMMANDS:
         importlib.import_module(f"apispec.commands.{name}").register(sub)
     if only:
@@ -133,6 +148,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # text that cannot be encoded is escaped, not a crash
             stream.reconfigure(errors="backslashreplace")
+    with guarded_streams():
+        code = _run(argv)
+        try:  # the report's last bytes: a full device may refuse only these
+            sys.stdout.flush()
+        except OutputError as exc:
+            print(f"apispec: error: {exc}", file=sys.stderr)
+            code = max(code, exc.exit_code) if code <= EXIT_INTERNAL else code
+        except BrokenPipeError:
+            pass
+        return code
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         parser = build_parser(_command_module(argv))
@@ -141,15 +169,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return EXIT_USAGE
         return int(args.handler(args) or 0)
+    except SystemExit as exc:  # argparse's own exits (--help, --version, a usage error)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE if exc.code else 0
     except ApispecError as exc:
         print(f"apispec: error: {printable(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("apispec: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("apispec: terminated (SIGTERM); worker processes stopped", file=sys.stderr)
+        return EXIT_TERMINATED
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the system refused a path (too long, a link loop, no space)
+        line = refused_path_line(exc)
+        if line is None:
+            return _internal(exc)
+        print(f"apispec: error: {printable(line)}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # a bug: one line and exit 3, never a traceback or exit 1
-        debug_traceback()
-        print(internal_error_line(exc), file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(exc)
+
+
+def _internal(exc: Exception) -> int:
+    debug_traceback()
+    print(internal_error_line(exc), file=sys.stderr)
+    return EXIT_INTERNAL

@@ -24,6 +24,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from lint import CALLS, FILLER, HEADERS  # the lint benchmark's Python shapes
@@ -65,14 +66,15 @@ def main() -> int:
     calls = sum(1 for line in lines if "requests." in line)
     for _ in range(5):  # warm: modules imported, regular expressions compiled
         result = lint_in_budget(checker, "\n".join(lines) + "\n", "client.py")
-    walls, cpus = [], []
-    for round_ in range(args.repeat):
-        lines[edited] = f"# edited in round {round_}"
-        text = "\n".join(lines) + "\n"
-        cpu, wall = time.process_time(), time.perf_counter()
-        result = lint_in_budget(checker, text, "client.py")
-        walls.append(1000 * (time.perf_counter() - wall))
-        cpus.append(1000 * (time.process_time() - cpu))
+    walls, cpus = _rounds(checker, lines, edited, args.repeat, lint_in_budget)
+    # an editor: the document's tree is kept, each edit re-parsed incrementally
+    from apispec.lint.extract.parse import keep_trees
+
+    keep_trees()
+    lint_in_budget(checker, "\n".join(lines) + "\n", "client.py")
+    _, edit_cpus = _rounds(checker, lines, edited, args.repeat, lint_in_budget)
+    text = "\n".join(lines) + "\n"
+    result = lint_in_budget(checker, text, "client.py")
     if result.skipped is not None:
         raise SystemExit(f"the file was skipped: {result.skipped.reason}")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -86,10 +88,29 @@ def main() -> int:
             f"  {name:>4}: median {statistics.median(values):5.1f} ms, "
             f"p90 {percentile(values, 0.9):5.1f} ms, max {max(values):5.1f} ms"
         )
+    print(
+        f"  edit: median {statistics.median(edit_cpus):5.1f} ms CPU per re-lint with the "
+        f"document's tree kept (the language server), p90 {percentile(edit_cpus, 0.9):5.1f} ms"
+    )
     median = statistics.median(cpus)
     verdict = "met" if median <= TARGET_MS else "MISSED"
     print(f"  target: at most {TARGET_MS:g} ms per file (median CPU): {verdict}")
     return 0
+
+
+def _rounds(
+    checker: Any, lines: list[str], edited: int, repeat: int, lint: Any
+) -> tuple[list[float], list[float]]:
+    """Lint the file `repeat` times, one line changed each time: (wall ms, CPU ms)."""
+    walls, cpus = [], []
+    for round_ in range(repeat):
+        lines[edited] = f"# edited in round {round_}"
+        text = "\n".join(lines) + "\n"
+        cpu, wall = time.process_time(), time.perf_counter()
+        lint(checker, text, "client.py")
+        walls.append(1000 * (time.perf_counter() - wall))
+        cpus.append(1000 * (time.process_time() - cpu))
+    return walls, cpus
 
 
 if __name__ == "__main__":

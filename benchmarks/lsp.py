@@ -1,6 +1,13 @@
-"""How fast `apispec lsp` answers an editor: diagnostics after a change, and completion.
+"""How fast `apispec lsp` answers an editor: first diagnostics, diagnostics after a change,
+and completion.
 
-Starts the real server on stdio, opens a generated 2,000-line Python file
+First, --starts times (default 5) from a cold start: the time from starting the
+process to the first `textDocument/publishDiagnostics` for examples/python/
+prtg_inventory.py, the way Neovim starts it (initialize, initialized, didOpen;
+settings answered), next to `apispec lint` of the same file in the same run as
+the baseline, with their ratio (target: first diagnostics within 1 s).
+
+Then it starts the real server on stdio, opens a generated 2,000-line Python file
 (about 2 % of its lines are API v2 calls, as in benchmarks/lint.py's dense
 corpus), warms it up, then measures, each over --repeat rounds:
 
@@ -18,7 +25,7 @@ so every lint also verifies API006's fix (one more extraction of the file).
 The client is a few lines of JSON-RPC over pipes, so the figures are the
 server's (plus two pipe hops), not a client library's.
 
-Usage: python benchmarks/lsp.py [--lines N] [--repeat R] [--slip]
+Usage: python benchmarks/lsp.py [--lines N] [--repeat R] [--slip] [--starts S]
 Targets (issue 14): diagnostics within 100 ms of a change on a warm server,
 completion within 50 ms.
 """
@@ -113,9 +120,61 @@ class Client:
         while True:
             message = self.messages.get(timeout=120)
             if "method" in message and "id" in message:  # a request to the client
-                self.send({"id": message["id"], "result": None})
+                result = None
+                if message["method"] == "workspace/configuration":
+                    result = [SETTINGS for _ in message["params"]["items"]]
+                self.send({"id": message["id"], "result": result})
             if wanted(message):
                 return message
+
+
+SETTINGS = {"target": "25.x.122"}
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "python" / "prtg_inventory.py"
+
+
+def first_diagnostics(path: Path) -> float:
+    """Seconds from starting `apispec lsp` to the first diagnostics of `path`, as an
+    editor without pull diagnostics (Neovim before 0.10) sees them."""
+    started = time.perf_counter()
+    client = Client([sys.executable, "-m", "apispec", "lsp"])
+    client.request(
+        "initialize",
+        {
+            "processId": None,
+            "rootUri": path.parent.as_uri(),
+            "capabilities": {"workspace": {"configuration": True}},
+            "initializationOptions": {"settings": SETTINGS},
+        },
+    )
+    client.notify("initialized", {})
+    item = {"uri": path.as_uri(), "languageId": "python", "version": 1, "text": path.read_text()}
+    client.notify("textDocument/didOpen", {"textDocument": item})
+    client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+    elapsed = time.perf_counter() - started
+    client.request("shutdown", {})
+    client.notify("exit", {})
+    client.server.wait(timeout=30)
+    return elapsed
+
+
+def cli_lint(path: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "apispec", "lint", "--target", SETTINGS["target"], str(path)],
+        capture_output=True,
+        check=False,
+    )
+    return time.perf_counter() - started
+
+
+def startup(starts: int) -> None:
+    lsp = [first_diagnostics(EXAMPLE) for _ in range(starts)]
+    cli = [cli_lint(EXAMPLE) for _ in range(starts)]
+    first, baseline = statistics.median(lsp), statistics.median(cli)
+    print(f"first diagnostics from process start ({EXAMPLE.name}, {starts} cold starts):")
+    print(f"  apispec lsp:  median {first:5.2f} s, max {max(lsp):5.2f} s")
+    print(f"  apispec lint: median {baseline:5.2f} s (the same file, the baseline)")
+    print(f"  ratio {first / baseline:.2f}; target: first diagnostics <= 1 s")
 
 
 def _ms(values: list[float]) -> str:
@@ -131,7 +190,10 @@ def main() -> int:
     parser.add_argument("--lines", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--slip", action="store_true", help="add a filter with a fixable slip")
+    parser.add_argument("--starts", type=int, default=5, help="cold starts timed (0: none)")
     args = parser.parse_args()
+    if args.starts:
+        startup(args.starts)
 
     text, cursor_line, cursor_column = generate(args.lines, slip=args.slip)
     folder = Path(tempfile.mkdtemp(prefix="apispec-lsp-bench-"))

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -65,3 +70,36 @@ def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
     for edit in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
         text = text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
     return text
+
+
+def answer_over_tcp(request: dict[str, Any]) -> dict[str, Any]:
+    """The answer of `apispec lsp --tcp PORT` (pygls on its own) to one request."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "apispec", "lsp", "--tcp", str(port)], stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + WAIT
+        while True:
+            try:
+                conn = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None
+                time.sleep(0.1)
+        with conn:
+            body = json.dumps({"jsonrpc": "2.0", **request}).encode()
+            conn.sendall(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            data = b""
+            while b"\r\n\r\n" not in data or len(data.split(b"\r\n\r\n", 1)[1]) < int(
+                data.split(b"Content-Length: ")[1].split(b"\r\n")[0]
+            ):
+                chunk = conn.recv(65536)
+                assert chunk
+                data += chunk
+        return json.loads(data.split(b"\r\n\r\n", 1)[1])
+    finally:
+        server.kill()
+        server.wait()

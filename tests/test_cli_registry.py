@@ -7,11 +7,14 @@ import subprocess
 import sys
 
 
-def test_version_names_package_and_newest_release(cli):
+def test_version_names_package_and_the_default_release(cli):
     result = cli("--version")
     assert result.code == 0
     assert result.out.startswith("apispec ")
-    assert result.out.rstrip().endswith("(registry: newest release 25.x.1xx)")
+    assert result.out.rstrip().endswith(
+        "(default release 25.x.122: the newest concrete release; it also knows 25.x.1xx, "
+        "used only when named)"
+    )
 
 
 def test_python_dash_m_is_the_same_command():
@@ -160,8 +163,8 @@ def test_show_takes_the_endpoint_as_one_argument_or_two(cli):
     assert one.out.startswith("method           GET\npath             /devices/{id}\n")
     alone = cli("registry", "show", "GET")
     assert alone.code == 2 and alone.err == (
-        "apispec: error: name an endpoint as METHOD PATH, for example GET /devices/{id} "
-        "(got 'GET')\n"
+        "apispec: error: name the path too, as in GET /devices/{id}, /devices/{id}, "
+        "/api/v2/devices/42 or https://host/api/v2/devices/42 (got 'GET')\n"
     )
 
 

@@ -30,7 +30,7 @@ from tests.hostile.helpers import apispec_run, clean
             ["lnt"],
             "apispec: error: argument COMMAND: invalid choice: 'lnt' (did you mean lint?); "
             "choose from lint, rule, filter, registry, releases, openapi, mcp-tools, docs, "
-            "changelog, mock, lsp (see `apispec --help`)",
+            "changelog, mock, traffic, proxy, lsp (see `apispec --help`)",
         ),
         (
             ["registry", "lst"],

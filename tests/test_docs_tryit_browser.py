@@ -79,6 +79,12 @@ def _panel(op_id: str) -> str:
     return f"document.querySelector('#{op_id} details.tryit')"
 
 
+def _go(browser: Browser, op_id: str) -> None:
+    """Follow the operation's sidebar link, as a reader does: its body is drawn on arrival."""
+    browser.evaluate(f"document.querySelector('#sidebar a[href=\"#{op_id}\"]').click()")
+    assert _wait(browser, f"{_panel(op_id)} !== null"), f"{op_id}: no try-it panel"
+
+
 def _requests_to(browser: Browser, url: str) -> list[str]:
     return [
         e["params"]["request"]["url"]
@@ -105,6 +111,7 @@ def test_try_it_logs_in_lists_devices_and_flags_a_bad_filter(
     _set(browser, "document.getElementById('tryit-base')", mock_api)
 
     # log in through the panel of POST /session: the token fills the shared field
+    _go(browser, session)
     browser.evaluate(f"{_panel(session)}.open = true")
     _set(browser, f"{_panel(session)}.querySelector('textarea')", json.dumps(CREDENTIALS))
     browser.evaluate(f"{_panel(session)}.querySelector('button[type=submit]').click()")
@@ -116,6 +123,7 @@ def test_try_it_logs_in_lists_devices_and_flags_a_bad_filter(
 
     # an invalid filter is flagged as it is typed, and the request is not sent
     panel = _panel(devices)
+    _go(browser, devices)
     browser.evaluate(f"{panel}.open = true")
     sent_before = len(_requests_to(browser, mock_api))
     _set(browser, f"{panel}.querySelector('.filter-input')", 'status = "down"')

@@ -219,7 +219,8 @@ CASES = [
                 9,
                 17,
                 "`sleeping` is not a known value of `status` (known: up, down)",
-                "the spec lists only these values; the server may know more",
+                "the spec lists only some values (the registry adds those it assumes); "
+                "the server may know more",
             )
         ],
     ),

@@ -11,13 +11,19 @@ from pathlib import Path
 import pytest
 
 from apispec.cli import main
-from apispec.docgen.filters import generated_part, reference
+from apispec.docgen.filters import BEGIN, END, reference
 from apispec.filters import CODES
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "filters.md"
 PAGE = DOC.read_text(encoding="utf-8")
 SHELL_BLOCKS = re.findall(r"```text\n(\$ apispec .*?)\n```", PAGE, re.S)
+
+
+def generated_part(page: str) -> str:
+    """The text between the generator's markers."""
+    start = page.index(BEGIN) + len(BEGIN)
+    return page[start : page.index(END, start)].strip("\n") + "\n"
 
 
 def test_the_generated_part_is_current(registry):

@@ -10,7 +10,7 @@ import pytest
 from apispec.support.inputs import (
     MAX_DEPTH,
     InputError,
-    check_depth,
+    check_parsed,
     load_json,
     load_toml,
     read_input,
@@ -71,8 +71,8 @@ def test_depth_cap_is_checked_without_recursion() -> None:
         node.append([])
         node = node[0]
     with pytest.raises(InputError, match=f"nested deeper than {MAX_DEPTH} levels"):
-        check_depth(deep, "doc")
-    check_depth({"a": [{"b": [1]}]}, "doc")
+        check_parsed(deep, "doc")
+    check_parsed({"a": [{"b": [1]}]}, "doc")
 
 
 def test_deeply_nested_json_and_toml_are_one_line_errors() -> None:

@@ -4,7 +4,8 @@ import-linter checks imports between the layers of pyproject.toml's contracts;
 this file adds what it does not: a cycle between any two modules of one folder,
 counting imports inside functions as well as at module level, since a cycle
 through a function-level import is still two modules that cannot be read (or
-changed) one without the other.
+changed) one without the other. Imports for type annotations only (`if
+TYPE_CHECKING:`) are not counted: they run nowhere.
 """
 
 from __future__ import annotations
@@ -26,13 +27,28 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node but those under `if TYPE_CHECKING:`: an import for annotations only runs
+    nowhere, so it ties no two modules together at run time."""
+    found: list[ast.AST] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            stack.extend(node.orelse)
+            continue
+        found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
 def import_graph() -> dict[str, set[str]]:
     """Each module of the package and the package modules it imports, anywhere in its body."""
     modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]

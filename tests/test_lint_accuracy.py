@@ -24,6 +24,11 @@ PER_LANGUAGE = {"clients"}  # sets whose every language must hold the thresholds
 # was measured (a regression guard), which is under the tuned sets' thresholds for rule
 # codes: the figures in the docs say by how much.
 MEASURED = {"holdout2": 0.94, "holdout3": 0.91}  # set: lowest rule codes right
+# A blind set is scored, never tuned on (its misses are not read while the linter is
+# changed): it measures how the linter does on code written without it. Its floors are
+# its figures when last measured (a regression guard), all four of them, and it stays
+# out of the all-sets target, which the tuned sets must meet.
+BLIND = {"holdout4": {"recall": 0.83, "methods": 0.98, "rules": 0.73, "false": 0.05}}
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +53,14 @@ def test_every_labelled_file_exists_and_every_file_is_labelled() -> None:
 @pytest.mark.parametrize("name", acc.sets())
 def test_set_meets_the_accuracy_targets(name: str, scored: dict) -> None:
     rows = scored[name]
+    if name in BLIND:
+        s, floor = rows["all"], BLIND[name]
+        detail = (
+            f"{name}: {s.recall:.1%} {s.method_accuracy:.1%} {s.rules_right:.1%} {s.false_rate:.1%}"
+        )
+        assert s.recall >= floor["recall"] and s.method_accuracy >= floor["methods"], detail
+        assert s.rules_right >= floor["rules"] and s.false_rate <= floor["false"], detail
+        return
     min_rules_right = MEASURED.get(name, MIN_RULES_RIGHT)
     groups = [k for k in rows if k != "all"] if name in PER_LANGUAGE else []
     for group in ["all", *groups]:
@@ -63,8 +76,9 @@ def test_set_meets_the_accuracy_targets(name: str, scored: dict) -> None:
 
 def test_all_sets_together_meet_the_targets(scored: dict) -> None:
     total = acc.Scores()
-    for rows in scored.values():
-        total.add(rows["all"])
+    for name, rows in scored.items():
+        if name not in BLIND:
+            total.add(rows["all"])
     assert total.recall >= MIN_RECALL
     assert total.rules_right >= MIN_RULES_RIGHT
     assert total.false_rate <= MAX_FALSE

@@ -34,13 +34,13 @@ def test_exit_0_when_clean(cli, work: Path) -> None:
     )
 
 
-def test_warnings_fail_only_at_fail_level_warning(cli, work: Path) -> None:
+def test_warnings_fail_unless_the_fail_level_is_raised(cli, work: Path) -> None:
     (work / "exp.py").write_text(WARNING_ONLY)
+    assert cli("lint", "exp.py").code == 1  # the default fail level is warning
+    assert cli("lint", "--fail-on", "error", "exp.py").code == 0
+    (work / "pyproject.toml").write_text('[tool.apispec]\nfail-on = "error"\n')
     assert cli("lint", "exp.py").code == 0
     assert cli("lint", "--fail-on", "warning", "exp.py").code == 1
-    (work / "pyproject.toml").write_text('[tool.apispec]\nfail-on = "warning"\n')
-    assert cli("lint", "exp.py").code == 1
-    assert cli("lint", "--fail-on", "error", "exp.py").code == 0
 
 
 def test_exit_1_on_errors_unless_fail_on_never(cli, work: Path) -> None:

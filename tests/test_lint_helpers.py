@@ -172,3 +172,19 @@ def test_show_calls_lists_what_the_linter_saw(tmp_path: Path) -> None:
         [*run, "--format", "sarif", str(tmp_path)], capture_output=True, text=True
     )
     assert sarif.returncode == 2 and sarif.stderr.count("\n") == 1
+
+
+def test_show_calls_lists_the_calls_of_standard_input() -> None:
+    source = 'r = requests.get("https://monitor.example.com:1616/api/v2/devices")\n'
+    run = [sys.executable, "-m", "apispec", "lint", "--show-calls", "--target", "25.x.122"]
+    text = subprocess.run(
+        [*run, "--stdin-filename", "client.py", "-"],
+        input=source,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert text.returncode == 0, text.stderr
+    first, summary = text.stdout.splitlines()
+    assert first.startswith("client.py:1:58: GET /devices -> /devices (deprecated)")
+    assert summary.startswith("1 call in 1 file")

@@ -41,7 +41,7 @@ def test_a_dash_lints_standard_input(tmp_path: Path) -> None:
 
 def test_stdin_filename_names_the_file_and_its_language(tmp_path: Path) -> None:
     code, out, _ = lint_stdin(tmp_path, "--stdin-filename", "pkg/client.py", "-")
-    assert out == ONE_FINDING.format(name="pkg/client.py") + "\n" and code == 0
+    assert out == ONE_FINDING.format(name="pkg/client.py") + "\n" and code == 1
     alone = lint_stdin(tmp_path, "--stdin-filename", "pkg/client.py")  # `-` may be left out
     assert alone[1] == out
 
@@ -163,6 +163,6 @@ def test_a_named_directory_is_linted_even_when_the_configuration_excludes_it(
     walked = clean(apispec_run("lint", "--format", "concise", cwd=tmp_path), 0)
     assert "examples/" not in walked.out.partition("Not listed")[0]
     named = clean(
-        apispec_run("lint", "--format", "concise", "--quiet", "examples/", cwd=tmp_path), 0
+        apispec_run("lint", "--format", "concise", "--quiet", "examples/", cwd=tmp_path), 1
     )
     assert named.out == ONE_FINDING.format(name="examples/a.py") + "\n"  # *.min.py still out

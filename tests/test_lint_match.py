@@ -30,10 +30,15 @@ def test_templates(registry, written: str, template: str | None) -> None:
 
 
 def test_method_is_checked_against_the_path(registry) -> None:
-    assert match(registry, "/experimental/sensors/1", "PATCH").method_allowed is True
+    allowed = match(registry, "/experimental/sensors/1", "PATCH")
+    assert allowed.endpoint is not None and allowed.endpoint.key == (
+        "PATCH",
+        "/experimental/sensors/{id}",
+    )
     found = match(registry, "/experimental/sensors/1", "POST")
-    assert found.matched and found.method_allowed is False
-    assert match(registry, "/experimental/sensors/1").method_allowed is None  # method unknown
+    assert found.matched and found.endpoint is None
+    unknown = match(registry, "/experimental/sensors/1")  # the method is not known
+    assert unknown.matched and unknown.method is None and unknown.endpoint is None
 
 
 def test_close_registry_path_is_a_likely_typo(registry) -> None:

@@ -271,7 +271,7 @@ def test_upgrade_from_shows_only_what_changes(client: Path) -> None:
     assert done.returncode == 0  # nothing breaks: one call starts to work
     assert done.stdout == (
         "client.py:15:33: API005 [info] GET /experimental/objects/{parent}/types becomes "
-        "available in 25.x.122 (it appears in 25.x.102); it is experimental\n"
+        "available in 25.x.102, on the way to 25.x.122; it is experimental\n"
         "\n"
         "Found 1 finding (1 info) in 1 file:\n"
         "  API005      1  not-yet-available\n"

@@ -117,3 +117,18 @@ def test_a_variable_collection_reports_what_every_candidate_shares() -> None:
     assert "devices, groups, probes, sensors" in found[3, "API003"][1]
     assert "GET /{collection}/{id}/overview is deprecated" in found[5, "API002"][1]
     assert "use GET" not in found[5, "API002"][1]  # each candidate has its own successor
+
+
+def test_a_variable_collection_with_a_recommended_successor_among_its_candidates(
+    registry_copy: Path,
+) -> None:
+    """API003 leaves alone an endpoint that API002 recommends: when one candidate is such a
+    successor, the candidates disagree and nothing is reported (the linter crashed here)."""
+    endpoints = registry_copy / "endpoints.yaml"
+    text = endpoints.read_text()
+    at = text.index("successor: GET /devices/{id}", text.index("path: /devices/{id}/overview"))
+    moved = "successor: POST /experimental/devices/{id}/move"
+    endpoints.write_text(text[:at] + moved + text[at + len("successor: GET /devices/{id}") :])
+    options = Options(Config(), ("25.x.122",), registry_copy)
+    body = 'requests.post(f"{BASE}/experimental/{kind}/{oid}/move")\n'
+    assert lint_text(HEAD + body, "x.py", options) == []

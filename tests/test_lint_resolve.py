@@ -119,7 +119,7 @@ def test_powershell_hashtables_and_csharp_dictionaries_built_apart() -> None:
     ]
     cs = (
         "// prtg\npublic Task<T> GetAsync<T>(string path, IDictionary<string, string>? query = null) =>\n"
-        '    _http.GetAsync(new Uri("https://prtg:1616/api/v2/" + path));\n'
+        '    _http.GetAsync(QueryHelpers.AddQueryString("https://prtg:1616/api/v2/" + path, query));\n'
         'var query = new Dictionary<string, string> { ["filter"] = "status = down", ["sort"] = "x" };\n'
         'var s = await GetAsync<List<S>>("experimental/sensors", query);\n'
     )

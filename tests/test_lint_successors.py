@@ -60,7 +60,7 @@ def test_the_advice_says_that_an_experimental_successor_is_experimental(
         "release named); use GET /experimental/devices (experimental: there is no stable "
         "successor yet)\n"
     )
-    assert done.returncode == 0  # a warning: shown, not failing at the default fail level
+    assert done.returncode == 1  # a warning: the deprecated call fails at the default fail level
 
 
 def test_experimental_calls_are_info_and_can_be_made_to_fail(tmp_path: Path) -> None:
@@ -72,7 +72,7 @@ def test_experimental_calls_are_info_and_can_be_made_to_fail(tmp_path: Path) -> 
     )
     assert "Found 1 finding (1 info) in 1 file:" in shown.stdout
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.apispec]\nfail-on = "warning"\n\n[tool.apispec.severity]\nAPI003 = "warning"\n'
+        '[tool.apispec.severity]\nAPI003 = "warning"\n'  # fails at the default fail level
     )
     raised = apispec("lint", "--format", "concise", "exp.py", cwd=tmp_path)
     assert raised.returncode == 1

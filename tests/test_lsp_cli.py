@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.lsp_client import answer_over_tcp
 
 PYTHON = sys.executable
 REPO = Path(__file__).resolve().parents[1]
@@ -74,41 +73,8 @@ def test_stdio_and_tcp_exclude_each_other(cli):
     assert result.code == 2 and "port must be between 1 and 65535" in result.err
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_it_serves_on_a_tcp_port():
-    port = _free_port()
-    server = subprocess.Popen(
-        [PYTHON, "-m", "apispec", "lsp", "--tcp", str(port)], stderr=subprocess.PIPE
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                conn = socket.create_connection(("127.0.0.1", port), timeout=30)
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None
-                time.sleep(0.1)
-        with conn:
-            body = json.dumps(
-                {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
-            ).encode()
-            conn.sendall(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-            data = b""
-            while b"\r\n\r\n" not in data or len(data.split(b"\r\n\r\n", 1)[1]) < int(
-                data.split(b"Content-Length: ")[1].split(b"\r\n")[0]
-            ):
-                chunk = conn.recv(65536)
-                assert chunk
-                data += chunk
-        answer = json.loads(data.split(b"\r\n\r\n", 1)[1])
-        assert answer["result"]["serverInfo"]["name"] == "apispec"
-        assert answer["result"]["capabilities"]["diagnosticProvider"]["identifier"] == "apispec"
-    finally:
-        server.kill()
-        server.wait()
+    request = {"id": 1, "method": "initialize", "params": {"capabilities": {}}}
+    answer = answer_over_tcp(request)
+    assert answer["result"]["serverInfo"]["name"] == "apispec"
+    assert answer["result"]["capabilities"]["diagnosticProvider"]["identifier"] == "apispec"

@@ -224,14 +224,66 @@ def test_reference_inheritance_and_section_schemas_hold_every_registry_field() -
     source = schemas["WindowsconnectionSection"]["properties"]["_inheritancesource"]
     assert source["allOf"] == [{"$ref": "#/components/schemas/Reference"}]
     shadowed = schemas["WindowsconnectionSection"]["properties"]["_shadowed"]
-    assert {"type": "null"} in shadowed["anyOf"]
+    assert shadowed["anyOf"] == [
+        {"$ref": "#/components/schemas/WindowsconnectionSectionShadowed"},
+        {"type": "null"},
+    ]
+    copy = schemas["WindowsconnectionSectionShadowed"]["properties"]
+    assert list(copy) == [f.name for f in REGISTRY.setting_sections[0].fields]
     record = schemas["ObjectRecord"]
     for field in REGISTRY.record_fields:
         node = record
         for part in field.name.split("."):
             node = node["properties"][part]
-        assert node.get("description") == field.notes
+        shown = (field.notes or "").replace("<", "&lt;").replace(">", "&gt;")
+        assert node.get("description", "") == shown
+    href = record["properties"]["href"]["description"]
+    assert href.endswith("form /api/v2/&lt;collection&gt;/&lt;id&gt;"), href
     assert record["properties"]["status"]["examples"] == list(REGISTRY.property("status").values)
+
+
+def _refs(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        found = {node["$ref"].rsplit("/", 1)[1]} if "$ref" in node else set()
+        return found.union(*(_refs(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_refs(v) for v in node))
+    return set()
+
+
+def test_no_schema_reaches_itself_through_its_references() -> None:
+    """Viewers that expand schemas (Stoplight Elements) overflow their stack on a cycle."""
+    schemas = newest()["components"]["schemas"]
+    for name in schemas:
+        seen: set[str] = set()
+        todo = set(_refs(schemas[name]))
+        while todo:
+            current = todo.pop()
+            assert current != name, f"{name} refers to itself"
+            if current not in seen:
+                seen.add(current)
+                todo |= _refs(schemas[current])
+
+
+def test_descriptions_hold_no_raw_html_outside_code_spans() -> None:
+    """Redoc and Elements render descriptions as Markdown with HTML: `<id>` would vanish."""
+    from apispec.generate.commonmark import code_spans
+
+    def descriptions(node: Any) -> list[str]:
+        if isinstance(node, dict):
+            own = [node["description"]] if isinstance(node.get("description"), str) else []
+            return own + [
+                d for k, v in node.items() if k != "x-codeSamples" for d in descriptions(v)
+            ]
+        if isinstance(node, list):
+            return [d for v in node for d in descriptions(v)]
+        return []
+
+    found = descriptions(newest())
+    assert len(found) > 100
+    for text in found:
+        for piece, is_code in code_spans(text):
+            assert is_code or not set(piece) & set("<>"), text
 
 
 def test_generated_tags_are_declared_and_used() -> None:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from apispec.commands import add_registry_option, registry_from
+from apispec.commands import (
+    add_format_option,
+    add_output_option,
+    add_registry_option,
+    registry_from,
+)
 from apispec.support.exceptions import EXIT_OK
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "changelog",
         help="endpoints added, deprecated and removed between releases, with a migration guide",
@@ -21,20 +26,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "end", nargs="?", metavar="TO", help="inclusive; default: the newest concrete release"
     )
-    parser.add_argument("--format", choices=["md", "json"], default="md")
+    add_format_option(
+        parser,
+        ["markdown", "json"],
+        default="markdown",
+        help="markdown (default): the changelog and migration guide to read; json: the same "
+        "facts for scripts",
+    )
+    add_output_option(parser, help="write the changelog to FILE (default: standard output)")
     add_registry_option(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from apispec.commands import chosen_release
+    from apispec.commands import chosen_release, write_output
     from apispec.generate.changelog import build_changelog, render_markdown
 
     start, end = (None, args.start) if args.end is None else (args.start, args.end)
     registry = registry_from(args)
     end = chosen_release(registry, end, "TO").text
     changelog = build_changelog(registry, start, end)
-    print(changelog.to_json() if args.format == "json" else render_markdown(changelog), end="")
-    if args.format == "json":
-        print()
+    text = changelog.to_json() + "\n" if args.format == "json" else render_markdown(changelog)
+    write_output(args.output, text)
     return EXIT_OK

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from apispec.commands import add_registry_option, registry_from
+from apispec.commands import (
+    add_format_option,
+    add_output_option,
+    add_registry_option,
+    registry_from,
+)
 from apispec.support.exceptions import EXIT_OK, EXIT_USAGE
 
+# the command's format names -> the generator's
+_GENERATOR_FORMAT = {"markdown": "md", "html": "html"}
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "docs",
         help="generate the reference docs per release (Markdown or a static HTML site)",
@@ -25,8 +32,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="one folder per release plus a landing page with the availability matrix",
     )
-    parser.add_argument("--format", choices=["md", "html"], default="md")
-    parser.add_argument("-o", "--output", type=Path, metavar="DIR", required=True)
+    add_format_option(
+        parser,
+        list(_GENERATOR_FORMAT),
+        default="markdown",
+        help="markdown (default): a README.md per release; html: a self-contained page per "
+        "release with search and a try-it panel",
+    )
+    add_output_option(
+        parser,
+        metavar="DIR",
+        required=True,
+        help="folder to write the pages into (created if missing); with one release, - prints "
+        "its one page instead",
+    )
     add_registry_option(parser)
     parser.set_defaults(handler=run)
 
@@ -36,11 +55,19 @@ def run(args: argparse.Namespace) -> int:
     from apispec.generate.docs_site import render_site, write_site
     from apispec.support.exceptions import UsageError
 
-    if args.output.exists() and not args.output.is_dir():
+    if args.output is None and args.all_releases:
+        raise UsageError(
+            "-o - prints one page: name one release, or give -o DIR for --all-releases"
+        )
+    if args.output is not None and args.output.exists() and not args.output.is_dir():
         raise UsageError(f"output {args.output} exists and is not a directory")
     registry = registry_from(args)
     release = None if args.all_releases else chosen_release(registry, args.release).text
-    pages = render_site(registry, args.format, release, args.all_releases)
+    pages = render_site(registry, _GENERATOR_FORMAT[args.format], release, args.all_releases)
+    if args.output is None:
+        (page,) = pages.values()  # one release is one page
+        sys.stdout.write(page)
+        return EXIT_OK
     written, errors = write_site(pages, args.output)
     for message in errors:
         print(f"apispec: error: {message}", file=sys.stderr)

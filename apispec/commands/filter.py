@@ -12,12 +12,23 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from apispec.commands import add_registry_option
+from apispec.commands import add_format_option, add_registry_option
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("filter", help="check, format, explain and complete filter strings")
-    inner = parser.add_subparsers(dest="filter_command", metavar="ACTION", required=True)
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "filter",
+        help="check, format, explain and complete filter strings",
+        description="The filter language of the `filter` query parameter, from the shell: "
+        "check a filter against the registry's properties, repair it, print it in canonical "
+        "form, explain its precedence, or list completions. See docs/filters.md.",
+    )
+    inner = parser.add_subparsers(
+        dest="filter_command",
+        metavar="ACTION",
+        required=True,
+        help="`apispec filter ACTION --help` explains each",
+    )
 
     def filters(p: argparse.ArgumentParser) -> None:
         p.add_argument("filters", nargs="*", metavar="FILTER", help="filter strings (quote them)")
@@ -31,10 +42,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     filters(check)
     check.add_argument(
         "--endpoint",
-        metavar="PATH",
-        help="endpoint path the filter is meant for, e.g. /experimental/channels",
+        metavar="ENDPOINT",
+        help="the endpoint the filter is meant for: a path (/experimental/channels), "
+        "'GET /experimental/channels', an /api/v2 path or a full URL",
     )
-    check.add_argument("--format", choices=["text", "json"], default="text")
+    add_format_option(
+        check,
+        ["text", "json"],
+        default="text",
+        help="text (default): compiler-style lines with a caret; json: one record per filter",
+    )
     add_registry_option(check, help="check against the registry in DIR")
     check.set_defaults(handler=run_check)
 
@@ -47,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also apply the fixes that guess (a did-you-mean property or value)",
     )
-    fix.add_argument("--endpoint", metavar="PATH", help="endpoint path, as for `check`")
+    fix.add_argument("--endpoint", metavar="ENDPOINT", help="the endpoint, as for `check`")
     add_registry_option(fix, help="fix against the registry in DIR")
     fix.set_defaults(handler=run_fix)
 
@@ -62,11 +79,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     explain.set_defaults(handler=run_explain)
 
     complete = inner.add_parser("complete", help="list completions at a cursor position")
-    complete.add_argument("filter", metavar="FILTER")
+    complete.add_argument(
+        "filter", metavar="FILTER", help="the filter text typed so far (quote it)"
+    )
     complete.add_argument(
         "--cursor", type=int, metavar="N", help="0-based character offset (default: the end)"
     )
-    complete.add_argument("--format", choices=["text", "json"], default="text")
+    add_format_option(
+        complete,
+        ["text", "json"],
+        default="text",
+        help="text (default): label, kind and detail per line, tab-separated; json: a list",
+    )
     add_registry_option(complete, help="complete from the registry in DIR")
     complete.set_defaults(handler=run_complete)
 
@@ -101,7 +125,7 @@ def _read_stdin() -> str:
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:  # a text stream without bytes underneath (tests, embedding)
         return sys.stdin.read()
-    data = stream.read()
+    data: bytes = stream.read()
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -134,12 +158,12 @@ def render(source: Source, diagnostics: Sequence[Any]) -> str:
     for d in diagnostics:
         line, column = d.line_column(text)
         out.append(f"{name}:{line + first_line - 1}:{column}: {d.severity} {d.code}: {d.message}")
-        source = text.split("\n")[line - 1]
+        line_text = text.split("\n")[line - 1]
         start = column - 1
-        end = min(d.end - (d.start - start), len(source)) if d.end > d.start else start + 1
-        source, start, end = _window(source, start, end)
-        lead = "".join(ch if ch == "\t" else " " for ch in source[:start])
-        out.append(f"    {source}")
+        end = min(d.end - (d.start - start), len(line_text)) if d.end > d.start else start + 1
+        line_text, start, end = _window(line_text, start, end)
+        lead = "".join(ch if ch == "\t" else " " for ch in line_text[:start])
+        out.append(f"    {line_text}")
         out.append(f"    {lead}{'^' * max(end - start, 1)}")
         if d.hint:
             out.append(f"    hint: {d.hint}")

@@ -8,6 +8,7 @@ more than `apispec lint` or `apispec filter check` may take to start.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 
 from apispec.support.exceptions import UsageError
 
@@ -28,7 +29,7 @@ def _port(text: str) -> int:
     return value
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "lsp",
         help="run the language server (diagnostics, completion, hover, fixes) for editors",
@@ -46,6 +47,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.stdio and args.tcp is not None:
         raise UsageError("--stdio and --tcp exclude each other")
+    if any(importlib.util.find_spec(name) is None for name in ("pygls", "lsprotocol")):
+        raise UsageError(INSTALL_HINT)
+    early = None
+    if args.tcp is None:  # the handshake and first diagnostics while pygls is not loaded yet
+        from apispec.lsp.early import first_second
+
+        early = first_second()
     try:
         from apispec.lsp.server import run as serve
     except ImportError as exc:
@@ -53,5 +61,5 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(INSTALL_HINT) from None
         raise
 
-    serve(tcp=args.tcp, host=args.host)
+    serve(tcp=args.tcp, host=args.host, early=early)
     return 0

@@ -5,11 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 
-from apispec.commands import add_registry_option, registry_from
+from apispec.commands import (
+    add_format_option,
+    add_output_option,
+    add_registry_option,
+    registry_from,
+)
 from apispec.support.exceptions import EXIT_OK
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "mcp-tools",
         help="list the MCP tools of a release (one per endpoint)",
@@ -19,18 +24,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--release", metavar="R", help="release to describe (default: the newest concrete one)"
     )
-    parser.add_argument(
-        "--format",
-        choices=["text", "json"],
+    add_format_option(
+        parser,
+        ["text", "json"],
         default="text",
-        help="text: a table per tag; json: the list of MCP Tool objects",
+        help="text (default): a table per tag; json: the list of MCP Tool objects",
     )
+    add_output_option(parser, help="write the catalog to FILE (default: standard output)")
     add_registry_option(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from apispec.commands import chosen_release
+    from apispec.commands import chosen_release, write_output
     from apispec.generate.mcp_catalog import build_catalog
     from apispec.support.text_table import render_table
 
@@ -38,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
     release = chosen_release(registry, args.release)
     catalog = build_catalog(registry, release)
     if args.format == "json":
-        print(json.dumps([entry.tool for entry in catalog], indent=2, ensure_ascii=False))
+        tools = [entry.tool for entry in catalog]
+        write_output(args.output, json.dumps(tools, indent=2, ensure_ascii=False) + "\n")
         return EXIT_OK
     tags: dict[str, list[tuple[str, ...]]] = {}
     for entry in catalog:
@@ -53,9 +60,13 @@ def run(args: argparse.Namespace) -> int:
         tags.setdefault(entry.endpoint.tag, []).append(
             (entry.name, str(entry.endpoint), str(entry.endpoint.maturity), kind)
         )
+    lines = []
     for tag, rows in tags.items():
-        print(f"{tag} ({len(rows)})")
-        print(render_table(("TOOL", "ENDPOINT", "MATURITY", "EFFECT"), rows))
-        print()
-    print(f"{len(catalog)} tool{'' if len(catalog) == 1 else 's'} for release {release}")
+        lines += [
+            f"{tag} ({len(rows)})",
+            render_table(("TOOL", "ENDPOINT", "MATURITY", "EFFECT"), rows),
+            "",
+        ]
+    lines.append(f"{len(catalog)} tool{'' if len(catalog) == 1 else 's'} for release {release}")
+    write_output(args.output, "\n".join(lines) + "\n")
     return EXIT_OK

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from apispec.commands import add_registry_option, registry_from
+
+MAX_LATENCY_MS = 600_000.0  # ten minutes: longer than any client's timeout worth testing
+MAX_WAIT_FOR_S = 86_400.0  # a day
 
 
 def _port(text: str) -> int:
@@ -22,14 +26,23 @@ def _rate(text: str) -> float:
     return value
 
 
-def _non_negative(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, not {text}")
-    return value
+def _duration(most: float, unit: str) -> Callable[[str], float]:
+    """A type for a delay from 0 to `most`: `nan` and `inf` are floats too, and `1e308`
+    seconds would overflow the event loop's clock on the first request, not at start."""
+
+    def parse(text: str) -> float:
+        value = float(text)
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"must not be negative, not {text}")
+        if not value <= most:  # also nan
+            raise argparse.ArgumentTypeError(f"must be at most {most:,.0f} {unit}, not {text}")
+        return value
+
+    parse.__name__ = "duration"  # argparse's `invalid duration value: 'x'`
+    return parse
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "mock",
         help="serve a mock of the API v2 for testing scripts",
@@ -66,14 +79,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--latency",
-        type=_non_negative,
+        type=_duration(MAX_LATENCY_MS, "ms"),
         default=0.0,
         metavar="MS",
         help="delay added to every request",
     )
     parser.add_argument(
         "--wait-for",
-        type=_non_negative,
+        type=_duration(MAX_WAIT_FOR_S, "seconds"),
         default=2.0,
         metavar="SECONDS",
         help="how long a created object stays 'not yet fully available' (default 2)",

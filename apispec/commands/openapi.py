@@ -6,11 +6,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from apispec.commands import add_registry_option, registry_from
+from apispec.commands import (
+    add_format_option,
+    add_output_option,
+    add_registry_option,
+    registry_from,
+)
 from apispec.support.exceptions import EXIT_FINDINGS, EXIT_OK, UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "openapi",
         help="generate the OpenAPI 3.1 document of a release, or check an OpenAPI file",
@@ -20,12 +25,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--release", metavar="R", help="release to describe (default: the newest concrete one)"
     )
-    parser.add_argument(
-        "--format",
-        choices=["json", "yaml"],
+    add_format_option(
+        parser,
+        ["json", "yaml"],
         help="output format (default: from the -o file's suffix, else yaml)",
     )
-    parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE")
+    add_output_option(parser, help="write the document to FILE (default: standard output)")
     add_registry_option(parser)
     parser.add_argument(
         "--check",

@@ -5,8 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from apispec.commands import add_registry_option, registry_from
+from apispec.commands import (
+    add_format_option,
+    add_output_option,
+    add_registry_option,
+    registry_from,
+)
 from apispec.support.exceptions import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -15,31 +21,63 @@ from apispec.support.exceptions import (
     did_you_mean,
 )
 
+if TYPE_CHECKING:
+    from apispec.registry.model import Endpoint, Registry
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from apispec.registry.model import Maturity  # the run loads the model anyway
 
-    parser = sub.add_parser("registry", help="list, show and check the endpoint registry")
-    inner = parser.add_subparsers(dest="registry_command", metavar="ACTION", required=True)
+    parser = sub.add_parser(
+        "registry",
+        help="list, show and check the endpoint registry",
+        description="Read the endpoint registry every other command derives from: list and "
+        "show endpoints, check the registry and its overlays, import a server's own OpenAPI "
+        "description as an overlay, and compare registries. See docs/registry.md.",
+    )
+    inner = parser.add_subparsers(
+        dest="registry_command",
+        metavar="ACTION",
+        required=True,
+        help="`apispec registry ACTION --help` explains each",
+    )
 
     lister = inner.add_parser("list", help="list endpoints")
     add_registry_option(lister)
-    lister.add_argument("--maturity", choices=[m.value for m in Maturity])
+    lister.add_argument(
+        "--maturity", choices=[m.value for m in Maturity], help="only endpoints of this maturity"
+    )
     lister.add_argument("--release", metavar="R", help="only endpoints available in release R")
     lister.add_argument("--tag", metavar="T", help="only endpoints with tag T (any case)")
-    lister.add_argument("--format", choices=["table", "json"], default="table")
+    add_format_option(
+        lister,
+        ["table", "json"],
+        default="table",
+        help="table (default): one line per endpoint; json: every field of each endpoint",
+    )
     lister.set_defaults(handler=run_list)
 
     show = inner.add_parser(
         "show",
-        help="show one endpoint with every field",
-        description="Show one endpoint: `registry show GET /devices/{id}` or, as the linter "
-        "and the docs write it, `registry show 'GET /devices/{id}'`.",
+        help="show an endpoint with every field (a path alone: each of its methods)",
+        description="Show an endpoint, named as anywhere else: `registry show GET "
+        "/devices/{id}` (or as one argument, as the linter writes it), a path alone for "
+        "every method it has (`registry show /devices/{id}`), or a URL or /api/v2 path "
+        "from a script (`registry show https://host:1616/api/v2/devices/42`).",
     )
     add_registry_option(show)
-    show.add_argument("method", help="HTTP method, or 'METHOD PATH' as one argument")
-    show.add_argument("path", nargs="?", help="path relative to /api/v2, for example /devices/{id}")
-    show.add_argument("--format", choices=["text", "json"], default="text")
+    show.add_argument(
+        "endpoint",
+        nargs="+",
+        metavar="ENDPOINT",
+        help="[METHOD] PATH: a registry path, an /api/v2 path or a full URL",
+    )
+    add_format_option(
+        show,
+        ["text", "json"],
+        default="text",
+        help="text (default): one field per line; json: the fields as an object",
+    )
     show.set_defaults(handler=run_show)
 
     check = inner.add_parser("check", help="validate schema and cross-references")
@@ -82,7 +120,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "http(s) URL. With only B, A is the registry (bundled, or --registry and --overlay).",
     )
     differ.add_argument("operands", nargs="+", metavar="A B", help="[A] B")
-    differ.add_argument("--format", choices=["text", "markdown", "json"], default="text")
+    add_format_option(
+        differ,
+        ["text", "markdown", "json"],
+        default="text",
+        help="text (default); markdown: for a pull request or job summary; json: for scripts",
+    )
+    add_output_option(differ, help="write the comparison to FILE (default: standard output)")
     differ.add_argument(
         "--exit-code", action="store_true", help="exit 1 when there are differences"
     )
@@ -132,32 +176,45 @@ def _plural(count: int, word: str) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from apispec.registry.endpoint_names import match_template, parse_endpoint
+
     registry = registry_from(args)
-    method, path = args.method, args.path
-    if path is None:  # 'GET /devices/{id}': the endpoint as apispec writes it everywhere
-        method, _, path = args.method.strip().partition(" ")
-        path = path.strip()
-        if not path:
-            raise UsageError(
-                f"name an endpoint as METHOD PATH, for example GET /devices/{{id}} "
-                f"(got {args.method!r})"
-            )
-    endpoint = registry.endpoint(method, path)
+    named = parse_endpoint(" ".join(args.endpoint))
+    paths = sorted({e.path for e in registry.endpoints})
+    path = match_template(named.path, paths) or named.path
+    if named.method is not None:
+        endpoints = [registry.endpoint(named.method, path)]
+    else:
+        endpoints = [e for e in registry.endpoints if e.path == path]
+        if not endpoints:
+            raise UsageError(f"unknown path {path!r}{did_you_mean(path, paths)}")
+    shown = [_shown(registry, endpoint) for endpoint in endpoints]
+    if args.format == "json":  # one object for METHOD PATH, a list for a path's methods
+        print(json.dumps(shown[0] if named.method else shown, indent=2))
+        return EXIT_OK
+    print("\n\n".join(_fields(data) for data in shown))
+    return EXIT_OK
+
+
+def _shown(registry: Registry, endpoint: Endpoint) -> dict[str, object]:
+    """Every field of the endpoint, and the releases that have it."""
     data = endpoint.as_dict()
     data["available_in"] = [
         r.text for r in registry.release_list if registry.available_in(endpoint, r)
     ]
-    if args.format == "json":
-        print(json.dumps(data, indent=2))
-        return EXIT_OK
+    return data
+
+
+def _fields(data: dict[str, object]) -> str:
     width = max(len(k) for k in data)
+    lines = []
     for key, value in data.items():
         if isinstance(value, list):
             value = ", ".join(map(str, value)) or "-"
         elif isinstance(value, dict):
             value = ", ".join(f"{k}: {v}" for k, v in value.items() if v is not None) or "-"
-        print(f"{key.ljust(width)}  {'-' if value is None else value}")
-    return EXIT_OK
+        lines.append(f"{key.ljust(width)}  {'-' if value is None else value}")
+    return "\n".join(lines)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -215,8 +272,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    import sys
-
+    from apispec.commands import write_output
     from apispec.registry.diff import diff_operands
     from apispec.registry.diff_render import render
     from apispec.registry.importer.sources import parse_headers
@@ -225,5 +281,5 @@ def run_diff(args: argparse.Namespace) -> int:
         raise UsageError("registry diff takes one or two operands: [A] B")
     a, b = (None, *args.operands) if len(args.operands) == 1 else args.operands
     diff = diff_operands(a, b, registry_from(args), parse_headers(args.header), args.release)
-    sys.stdout.write(render(diff, args.format))
+    write_output(args.output, render(diff, args.format))
     return EXIT_FINDINGS if args.exit_code and diff.different else EXIT_OK

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
-from apispec.commands import add_registry_option, registry_from
+from apispec.commands import add_format_option, add_registry_option, registry_from
 from apispec.support.exceptions import EXIT_OK
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("releases", help="list the releases the registry knows, oldest first")
-    parser.add_argument("--format", choices=["table", "json"], default="table")
+    add_format_option(
+        parser,
+        ["table", "json"],
+        default="table",
+        help="table (default): endpoints available and added per release; json: the same "
+        "with whether each is a placeholder",
+    )
     add_registry_option(parser)
     parser.set_defaults(handler=run)
 
@@ -21,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
 
     registry = registry_from(args)
     notes = {info.release.text: info.notes for info in registry.releases}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for release in registry.release_list:
         endpoints = registry.endpoints_in(release)
         added = [e for e in registry.endpoints if e.since == release]

@@ -19,7 +19,8 @@ from apispec.filters.check import check
 from apispec.filters.complete import Completion, complete
 from apispec.filters.diagnostics import CODES, Diagnostic, Edit, Fix, line_column
 from apispec.filters.format import format
-from apispec.filters.parse import ParseResult, parse
+from apispec.filters.parse import parse
+from apispec.filters.result import ParseResult
 
 if TYPE_CHECKING:
     from apispec.filters.build import Condition, Enum, Prop, prop

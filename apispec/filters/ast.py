@@ -28,9 +28,9 @@ class _Node:
         return tuple(getattr(self, name) for name in self._key)
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
+        if not isinstance(other, _Node) or other.__class__ is not self.__class__:
             return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
+        return self._values() == other._values()
 
     def __hash__(self) -> int:
         return hash((self.__class__.__name__, *self._values()))
@@ -50,6 +50,10 @@ class _Scalar(_Node):
     _fields = ("value", "start", "end", "raw")
     __slots__ = _fields
     _key = ("value",)
+    value: Any  # each kind of scalar narrows it
+    start: int
+    end: int
+    raw: str
 
     def __init__(self, value: Any, start: int = 0, end: int = 0, raw: str = "") -> None:
         _set(self, "value", value)
@@ -168,14 +172,14 @@ class _Operands(_Node):
     # Followed down without recursion: the tree may be deeper than the stack.
     @property
     def start(self) -> int:
-        node: Expr = self  # type: ignore[assignment]
+        node = self.operands[0]
         while isinstance(node, _Operands):
             node = node.operands[0]
         return node.start
 
     @property
     def end(self) -> int:
-        node: Expr = self  # type: ignore[assignment]
+        node = self.operands[-1]
         while isinstance(node, _Operands):
             node = node.operands[-1]
         return node.end

@@ -112,14 +112,14 @@ class Condition:
 def _merge(kind: type[And] | type[Or], *parts: Expr) -> tuple[Expr, ...]:
     out: list[Expr] = []
     for part in parts:
-        out.extend(part.operands if type(part) is kind else (part,))  # type: ignore[union-attr]
+        out.extend(part.operands if type(part) is kind else (part,))
     return tuple(out)
 
 
 class Prop:
     """A property on the left of a comparison: `prop("status") == Enum("up")`."""
 
-    __hash__ = None  # type: ignore[assignment]  # == builds a condition
+    __hash__ = None  # type: ignore[assignment]  # unhashable: == builds a condition
 
     def __init__(self, name: str) -> None:
         self.name = _checked_name(name, "a property name")
@@ -127,10 +127,10 @@ class Prop:
     def _compare(self, op: str, value: Any) -> Condition:
         return Condition(Comparison(self.name, op, _scalar(value)))
 
-    def __eq__(self, value: Any) -> Condition:  # type: ignore[override]
+    def __eq__(self, value: Any) -> Condition:  # type: ignore[override]  # builds a condition, not a bool
         return self._compare("=", value)
 
-    def __ne__(self, value: Any) -> Condition:  # type: ignore[override]
+    def __ne__(self, value: Any) -> Condition:  # type: ignore[override]  # builds a condition, not a bool
         return self._compare("!=", value)
 
     def __lt__(self, value: Any) -> Condition:

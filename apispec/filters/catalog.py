@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from apispec.registry.model import Registry
+    from apispec.registry.model import PropertyType, Registry
 
 FORMAT = 2  # bump when the JSON shape below changes
 
@@ -26,7 +26,7 @@ FORMAT = 2  # bump when the JSON shape below changes
 @dataclass(frozen=True)
 class PropertyInfo:
     name: str
-    type: str  # text | number | boolean | enumeration
+    type: PropertyType
     operators: tuple[str, ...]
     values: tuple[str, ...] = ()
     multi_valued: bool = False
@@ -101,7 +101,7 @@ def catalog_of(registry: Registry) -> Catalog:
                 p.name,
                 p.type,
                 p.operators,
-                p.values,
+                p.known_values,  # the spec's values and those the project assumes
                 p.multi_valued,
                 p.applies_to,
                 p.values_complete,

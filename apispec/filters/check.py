@@ -10,7 +10,6 @@ endpoint that lists or addresses another kind; see docs/filters.md.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -28,11 +27,20 @@ from apispec.filters.ast import (
     comparisons,
 )
 from apispec.filters.catalog import Catalog, PropertyInfo, resolve
-from apispec.filters.diagnostics import Diagnostic, Fix, fix_of, make, moved, ordered
+from apispec.filters.diagnostics import (
+    Applicability,
+    Diagnostic,
+    Fix,
+    fix_of,
+    make,
+    moved,
+    ordered,
+)
 from apispec.filters.grammar import KEYWORDS
 from apispec.filters.parse import parse
 from apispec.filters.tokens import BARE, Span
 from apispec.filters.tree_builder import MAX_NUMBER
+from apispec.registry.endpoint_names import match_template, parse_endpoint
 from apispec.support.exceptions import UsageError, did_you_mean
 
 if TYPE_CHECKING:
@@ -80,12 +88,18 @@ def check(
 
 
 def endpoint_kind(catalog: Catalog, endpoint: str | Endpoint | None) -> str | bool | None:
-    """The object kind of the endpoint; False when no endpoint was given."""
+    """The object kind of the endpoint; False when no endpoint was given.
+
+    A string is an endpoint as a user names one anywhere (`GET /devices`, `/devices`,
+    a full URL or an `/api/v2` path: `apispec.registry.endpoint_names`)."""
     if endpoint is None:
         return False
-    path = endpoint if isinstance(endpoint, str) else endpoint.path
-    if path not in catalog.paths:
-        raise UsageError(f"unknown endpoint path {path!r}{did_you_mean(path, catalog.paths)}")
+    if not isinstance(endpoint, str):
+        return catalog.kind_of(endpoint.path)
+    named = parse_endpoint(endpoint).path
+    path = match_template(named, catalog.paths)
+    if path is None:
+        raise UsageError(f"unknown endpoint path {named!r}{did_you_mean(named, catalog.paths)}")
     return catalog.kind_of(path)
 
 
@@ -162,7 +176,9 @@ def suggest_property(name: str, known: Sequence[str] | dict[str, PropertyInfo]) 
     by_last = [c for c in names if c.rsplit(".", 1)[-1] == lowered.rsplit(".", 1)[-1]]
     if len(by_last) == 1:
         return by_last[0]
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    from difflib import get_close_matches  # only a name not found needs it
+
+    close = get_close_matches(name, names, n=1, cutoff=0.6)
     return close[0] if close else None
 
 
@@ -184,11 +200,14 @@ def _operator_not_allowed(
             fix = fix_of("safe", (c.op_start, c.op_end, "contains"))
     elif c.op == "contains" and "=" in prop.operators:
         hint = f"`{prop.name}` holds one value: compare with `=`"
+        if prop.type == "text":
+            # `name contains "Berlin"` usually means a part of the name, which `=` is not
+            hint += " (it matches the whole text, not a part of it)"
         if not is_list:
-            fix = fix_of("safe", (c.op_start, c.op_end, "="))
+            fix = fix_of("unsafe" if prop.type == "text" else "safe", (c.op_start, c.op_end, "="))
     elif c.op == "in" and "=" in prop.operators and is_list:
         spread, fix = _spread(c, prop, "=", written, alone)
-        several = len(c.value.items) > 1  # type: ignore[union-attr]
+        several = isinstance(c.value, ListValue) and len(c.value.items) > 1
         hint = f"compare with `=`{' and join with `or`' if several else ''}: `{spread}`"
     return make("FLT003", message, c.op_start, c.op_end, hint, fix)
 
@@ -321,7 +340,7 @@ def _retyped(prop: PropertyInfo, item: Scalar, shown: str) -> Fix:
     may be an interpolation in source code) as it is written.
     """
     result, same = _converted(prop, item, shown)
-    applicability = "safe" if same else "unsafe"
+    applicability: Applicability = "safe" if same else "unsafe"
     start, end = item.start, item.end
     if result == f'"{shown}"':
         return fix_of(applicability, (start, start, '"'), (end, end, '"'))
@@ -353,7 +372,9 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
     lowered = {v.lower(): v for v in prop.values}
     guess = lowered.get(item.value.lower())
     if guess is None:
-        close = difflib.get_close_matches(item.value, prop.values, n=1, cutoff=0.6)
+        from difflib import get_close_matches  # only a value not found needs it
+
+        close = get_close_matches(item.value, prop.values, n=1, cutoff=0.6)
         guess = close[0] if close else None
     if guess is not None:
         hint = f"did you mean `{guess}`? Values are case-sensitive"
@@ -362,7 +383,10 @@ def _unknown_value(prop: PropertyInfo, item: EnumToken) -> Diagnostic:
         hint = "these are all the values the server's own description (an overlay) lists"
         fix = None
     else:
-        hint = "the spec lists only these values; the server may know more"
+        hint = (
+            "the spec lists only some values (the registry adds those it assumes); "
+            "the server may know more"
+        )
         fix = None
     return make("FLT005", message, item.start, item.end, hint, fix, subject=prop.name)
 

@@ -249,7 +249,8 @@ def _equal(key: str, target: Any) -> Predicate:
         x = r.get(key)
         if x.__class__ is list:
             return target in x
-        return x == target
+        same: bool = x == target
+        return same
 
     return equal
 

@@ -18,7 +18,7 @@ import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -112,13 +112,22 @@ class Tables:
     (number of children, rule name, callback).
     """
 
-    token_re: re.Pattern[str]  # one named group per terminal
+    token_pattern: str  # one named group per terminal
+    # the same, compiled, without PLACEHOLDER, for text with no placeholder character (nearly all):
+    # its group, tried first at every token, scans a whole word before it can fail
+    plain_re: re.Pattern[str]
     ignore: frozenset[str]
     states: list[dict[str, int]]
     start_state: int
     end_state: int
-    reductions: list[tuple[int, str, Callback]]
+    # a callback of None: the rule passes its one child through (`?rule`), nothing to build
+    reductions: list[tuple[int, str, Callback | None]]
     display: dict[str, str]  # terminal -> words for messages
+
+    @cached_property
+    def token_re(self) -> re.Pattern[str]:
+        """The lexer for text with placeholders: compiled the first time one is met."""
+        return re.compile(self.token_pattern)
 
 
 @cache
@@ -126,13 +135,16 @@ def tables() -> Tables:
     data = _load_tables()
     builder = TreeBuilder()
     return Tables(
-        token_re=re.compile(data["token_re"]),
+        token_pattern=data["token_re"],
+        plain_re=re.compile(
+            data["token_re"].replace("(?P<PLACEHOLDER>", "(?P<PLACEHOLDER>(?!)", 1)
+        ),
         ignore=frozenset(data["ignore"]),
         states=data["states"],
         start_state=data["start_state"],
         end_state=data["end_state"],
         reductions=[
-            (size, origin, _callback(builder, method, keep, expand1))
+            (size, origin, _callback(builder, method, keep, expand1, size))
             for size, origin, method, keep, expand1 in data["reductions"]
         ],
         display=data["display"],
@@ -140,15 +152,22 @@ def tables() -> Tables:
 
 
 def _callback(
-    builder: TreeBuilder, method: str | None, keep: list[list[Any]] | None, expand1: bool
-) -> Callback:
-    """The same shaping Lark applies before calling the tree builder.
+    builder: TreeBuilder,
+    method: str | None,
+    keep: list[list[Any]] | None,
+    expand1: bool,
+    size: int,
+) -> Callback | None:
+    """The same shaping Lark applies before calling the tree builder; None for a rule that
+    passes its one child through (`?rule` of one symbol: most reductions of a filter).
 
     `keep` lists (child index, splice) pairs: children not listed are filtered
     tokens (`_AND`, `_COMMA`), spliced ones are helper rules (`a (_OR b)*`)
     whose children move into the parent. `expand1` (`?rule`) passes a single
     child through. Helper rules have no method and return their child list.
     """
+    if expand1 and size == 1 and keep in (None, [[0, False]], [[0, 0]]):
+        return None
     build: Callback = getattr(builder, method) if method else _same
     if keep is None and not expand1:
         return build

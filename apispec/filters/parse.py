@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from apispec.filters.ast import FilterTree
-from apispec.filters.grammar import PLACEHOLDER_CHAR, tables
+from apispec.filters.grammar import PLACEHOLDER_CHAR
 from apispec.filters.result import ParseResult, bounded
-from apispec.filters.tokens import Span, Token, tokenize
+from apispec.filters.tokens import Span, fast_parse
 
 
 def parse(text: str, placeholder_spans: Sequence[Span] = ()) -> ParseResult:
@@ -46,39 +45,3 @@ def mask(text: str, spans: Sequence[Span]) -> str:
         for i in range(max(start, 0), min(end, len(chars))):
             chars[i] = PLACEHOLDER_CHAR
     return "".join(chars)
-
-
-def fast_parse(text: str) -> FilterTree | None:
-    """Run the LALR tables directly; None when the text needs the full parser."""
-    tbl = tables()
-    tokens, stop = tokenize(text, tbl)
-    if stop < len(text):
-        return None
-    states = tbl.states
-    reductions = tbl.reductions
-    state_stack = [tbl.start_state]
-    value_stack: list[object] = []
-    tokens.append(Token("$END", "", len(text), len(text)))
-    end_state = tbl.end_state
-    for token in tokens:
-        kind = token.type
-        while True:
-            action = states[state_stack[-1]].get(kind)
-            if action is None:
-                return None
-            if action >= 0:  # shift
-                state_stack.append(action)
-                value_stack.append(token)
-                break
-            size, origin, callback = reductions[~action]
-            if size:
-                children = value_stack[-size:]
-                del value_stack[-size:]
-                del state_stack[-size:]
-            else:
-                children = []
-            value_stack.append(callback(children))
-            state_stack.append(states[state_stack[-1]][origin])
-            if kind == "$END" and state_stack[-1] == end_state:
-                return value_stack[-1]  # type: ignore[return-value]
-    return None

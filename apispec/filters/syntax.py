@@ -43,6 +43,7 @@ class _Error:
 
     def __init__(self, text: str, error: UnexpectedInput) -> None:
         self.text = text
+        self.found_type: str | None
         if isinstance(error, UnexpectedToken):
             token = error.token
             self.expected = set(error.expected)
@@ -58,7 +59,7 @@ class _Error:
         else:
             assert isinstance(error, UnexpectedCharacters)
             self.kind = "char"
-            self.start = error.pos_in_stream
+            self.start = error.pos_in_stream or 0  # always set here; Lark types it None
             self.end = self.start + 1
             self.expected = set(error.allowed or ())
             self.found_type = None

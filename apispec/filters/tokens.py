@@ -1,7 +1,8 @@
 """The filter's terminals: the lexer, offsets across repairs, and what the tables accept next.
 
-A leaf module: the parser, the syntax explainer, completion and the language
-server all read tokens, and none of them needs the others to do so.
+A leaf module, with the driver that runs the tables (`fast_parse`): the parser,
+the repairs, the syntax explainer, completion and the language server all read
+tokens, and none of them needs the others to do so.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from apispec.filters.grammar import Tables, tables
+from apispec.filters.ast import FilterTree
+from apispec.filters.grammar import PLACEHOLDER_CHAR, Tables, tables
 
 Span = tuple[int, int]
 
@@ -57,7 +59,7 @@ class OffsetMap:
 def tokenize(text: str, tbl: Tables | None = None) -> tuple[list[Token], int]:
     """Split `text` into terminals; returns the tokens and the offset where lexing stopped."""
     tbl = tbl or tables()
-    match = tbl.token_re.match
+    match = (tbl.token_re if PLACEHOLDER_CHAR in text else tbl.plain_re).match
     ignore = tbl.ignore
     tokens: list[Token] = []
     pos = 0
@@ -67,9 +69,9 @@ def tokenize(text: str, tbl: Tables | None = None) -> tuple[list[Token], int]:
         if m is None:
             break
         end = m.end()
-        kind = m.lastgroup
-        if kind not in ignore:
-            tokens.append(Token(kind, m.group(), pos, end))  # type: ignore[arg-type]
+        kind = m.lastgroup  # never None: each alternative of the pattern is a named group
+        if kind is not None and kind not in ignore:
+            tokens.append(Token(kind, m.group(), pos, end))
         pos = end
     return tokens, pos
 
@@ -109,3 +111,50 @@ def _feed(stack: list[int], kind: str, tbl: Tables) -> bool:
         stack.append(states[stack[-1]][origin])
         if kind == "$END" and stack[-1] == tbl.end_state:
             return True
+
+
+def fast_parse(text: str) -> FilterTree | None:
+    """Run the LALR tables directly; None when the text needs the full parser.
+
+    Here rather than in parse.py because the repairs (recover.py) parse a
+    repaired text with it too, and parse.py imports them.
+    """
+    tbl = tables()
+    tokens, stop = tokenize(text, tbl)
+    if stop < len(text):
+        return None
+    states = tbl.states
+    reductions = tbl.reductions
+    state = tbl.start_state
+    state_stack = [state]
+    value_stack: list[object] = []
+    tokens.append(Token("$END", "", len(text), len(text)))
+    end_state = tbl.end_state
+    for token in tokens:
+        kind = token.type
+        while True:
+            action = states[state].get(kind)
+            if action is None:
+                return None
+            if action >= 0:  # shift
+                state = action
+                state_stack.append(state)
+                value_stack.append(token)
+                break
+            size, origin, callback = reductions[~action]
+            if callback is None:  # one child passed through (`?rule`): only the state moves
+                state = states[state_stack[-2]][origin]
+                state_stack[-1] = state
+            else:
+                if size:
+                    children = value_stack[-size:]
+                    del value_stack[-size:]
+                    del state_stack[-size:]
+                else:
+                    children = []
+                value_stack.append(callback(children))
+                state = states[state_stack[-1]][origin]
+                state_stack.append(state)
+            if kind == "$END" and state == end_state:
+                return value_stack[-1]  # type: ignore[return-value]
+    return None

@@ -100,13 +100,6 @@ class TreeBuilder:
             subject.type == "PLACEHOLDER",
         )
 
-    def list(self, children: list[Any]) -> ListValue:
-        return ListValue(
-            tuple(scalar(t) for t in children[1:-1]),
-            children[0].start_pos,
-            children[-1].end_pos,
-        )
-
     def disjunction(self, children: list[Expr]) -> Or:
         return Or(_flatten(Or, children))
 
@@ -117,11 +110,20 @@ class TreeBuilder:
         return Not(children[2], children[0].start_pos, children[3].end_pos)
 
     def group(self, children: list[Any]) -> Expr:
-        return children[1]
+        inner: Expr = children[1]
+        return inner
 
     def unknown_expression(self, children: list[Any]) -> UnknownExpr:
         token = children[0]
         return UnknownExpr(token.value, token.start_pos, token.end_pos)
+
+    # Last: below this method, `list` in the class body names it, not the built-in.
+    def list(self, children: list[Any]) -> ListValue:
+        return ListValue(
+            tuple(scalar(t) for t in children[1:-1]),
+            children[0].start_pos,
+            children[-1].end_pos,
+        )
 
 
 def _flatten(kind: type[And] | type[Or], children: list[Expr]) -> tuple[Expr, ...]:
@@ -129,7 +131,7 @@ def _flatten(kind: type[And] | type[Or], children: list[Expr]) -> tuple[Expr, ..
     out: list[Expr] = []
     for child in children:
         if type(child) is kind:
-            out.extend(child.operands)  # type: ignore[union-attr]
+            out.extend(child.operands)
         else:
             out.append(child)
     return tuple(out)

@@ -30,6 +30,8 @@ from apispec.registry.model import Endpoint, Registry
 FENCE_LANGUAGE = {"curl": "bash", "python": "python", "powershell": "powershell"}
 _MAX_DEPTH = 3
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# A word for the page's search: letters, digits and `_` (JavaScript: [\p{L}\p{N}_]+).
+_WORD = re.compile(r"[^\W]+")
 
 
 @dataclass(frozen=True)
@@ -284,7 +286,7 @@ class OperationDocs:
                 )
             content = answer.get("content", {}).get("application/json")
             schema = content["schema"] if content else None
-            codes = ()
+            codes: tuple[tuple[str, str], ...] = ()
             if name is not None and status.isdigit():
                 codes = tuple(
                     (c.code, c.meaning)
@@ -364,9 +366,28 @@ class OperationDocs:
 
     @cached_property
     def search_text(self) -> str:
+        """What the reader sees of the operation, for the page's search box: the method and
+        path as written (a path typed into the box is looked up as it is written), then every
+        word shown once: ids, summary, notes, parameters, bodies, statuses, headers, fields,
+        error codes and filter properties. The page matches each word typed against the
+        beginnings of these words, so `move` finds `/move` but not `removed`."""
         e = self.endpoint
-        words = [e.method, e.path, e.operation_id, e.summary, e.tag, *self.filter_properties]
-        return re.sub(r"\s+", " ", " ".join(words)).lower()
+        shown = [e.operation_id, e.summary, e.tag, *e.notes, *self.filter_properties]
+        if e.auth:
+            shown.append("Authorization: Bearer")
+        for p in self.parameters:
+            shown += [p.name, p.where, p.type, p.limits, p.description, p.example]
+        if self.request_body is not None:
+            description, fields = self.request_body
+            shown.append(description)
+            shown += [f"{f.name} {f.type} {f.description}" for f in fields]
+        for r in self.responses:
+            shown += [r.status, r.description, r.body_type]
+            shown += [f"{h.name} {h.type} {h.description}" for h in r.headers]
+            shown += [f"{f.name} {f.type} {f.description}" for f in r.fields]
+            shown += [f"{code} {meaning}" for code, meaning in r.codes]
+        words = dict.fromkeys(_WORD.findall(" ".join(shown).lower()))
+        return f"{e.method.lower()} {e.path.lower()} {' '.join(words)}"
 
     @cached_property
     def try_it(self) -> dict[str, Any]:

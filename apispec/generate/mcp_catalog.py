@@ -118,7 +118,7 @@ def input_schema(operation: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def annotations(endpoint: Endpoint) -> dict[str, Any]:
+def tool_annotations(endpoint: Endpoint) -> dict[str, Any]:
     """Hints from HTTP semantics; the GET endpoints that create objects are not read-only."""
     read_only = endpoint.method == "GET" and not endpoint.creates
     hints: dict[str, Any] = {"readOnlyHint": read_only}
@@ -139,7 +139,8 @@ def build_catalog(registry: Registry, release: Release | str | None = None) -> l
     document = build_document(registry, release)
     order = {tag: index for index, tag in enumerate(registry.tags())}
     endpoints = sorted(registry.endpoints_in(release), key=lambda e: order[e.tag])
-    entries, seen = [], {}
+    entries: list[CatalogEntry] = []
+    seen: dict[str, Endpoint] = {}
     for endpoint in endpoints:
         operation = document["paths"][endpoint.path][endpoint.method.lower()]
         name = tool_name(operation["operationId"])
@@ -151,7 +152,7 @@ def build_catalog(registry: Registry, release: Release | str | None = None) -> l
             "title": _title(endpoint),
             "description": describe(registry, endpoint, release),
             "inputSchema": input_schema(operation),
-            "annotations": annotations(endpoint),
+            "annotations": tool_annotations(endpoint),
             "_meta": {
                 f"{META_PREFIX}tag": endpoint.tag,
                 f"{META_PREFIX}operationId": endpoint.operation_id,

@@ -21,11 +21,12 @@ format it lands in, in one place each:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
+
+from apispec.generate.commonmark import code_spans
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BACKTICKS = re.compile(r"`+")
@@ -52,37 +53,6 @@ class MdRaw(str):
 def one_line(value: object) -> str:
     """Text on one line: a line break inside a table cell or list item would end it."""
     return " ".join(_LINE_BREAK.split(str(value)))
-
-
-def code_spans(text: str) -> Iterator[tuple[str, bool]]:
-    """(piece, is_code) in order, pairing backtick runs as CommonMark does.
-
-    A run of n backticks opens a code span only if a later run of exactly n
-    backticks closes it; otherwise the run is plain text. The content keeps
-    CommonMark's single-space stripping so both outputs show the same text.
-    """
-    pos = 0
-    plain_from = 0
-    while True:
-        opening = _BACKTICKS.search(text, pos)
-        if opening is None:
-            break
-        size = len(opening.group())
-        closing = _BACKTICKS.search(text, opening.end())
-        while closing is not None and len(closing.group()) != size:
-            closing = _BACKTICKS.search(text, closing.end())
-        if closing is None:
-            pos = opening.end()
-            continue
-        if opening.start() > plain_from:
-            yield text[plain_from : opening.start()], False
-        content = text[opening.end() : closing.start()]
-        if len(content) > 2 and content[0] == content[-1] == " " and content.strip():
-            content = content[1:-1]
-        yield content, True
-        pos = plain_from = closing.end()
-    if plain_from < len(text):
-        yield text[plain_from:], False
 
 
 def _plain(text: str, at_start: bool) -> str:
@@ -155,6 +125,17 @@ def html_path(value: object) -> Markup:
     return Markup(head + slash + rest.replace("/", "/<wbr>"))
 
 
+_BREAK_AFTER = re.compile(r"(?<=[A-Za-z0-9][./_])(?=.)|(?<=[a-z])(?=[A-Z])")
+
+
+def html_breakable(value: object) -> Markup:
+    """An escaped name that may wrap after `.`, `/` or `_` and between the words of a
+    CamelCase name (`basic.parenttags`, `WindowsconnectionSection`), so a narrow table
+    column wraps it instead of clipping the column beside it."""
+    pieces = _BREAK_AFTER.split(str(value))
+    return Markup("<wbr>".join(str(escape(piece)) for piece in pieces))
+
+
 @cache
 def markdown_environment() -> Environment:
     """Markdown templates: every value passes `md_text` (jinja2's autoescape is HTML-only)."""
@@ -181,5 +162,5 @@ def html_environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(inline=html_inline, path=html_path)
+    env.filters.update(inline=html_inline, path=html_path, breakable=html_breakable)
     return env

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from apispec.lint.languages.clients import BaseClient, ClientTable, Join, table
 from apispec.lint.patterns import lazy
 from apispec.lint.receivers import CallSite, argument_end
-from apispec.lint.scan import PARAM, Source
+from apispec.lint.scan import PARAM, Lit, Source
 
 _API_V2_END = lazy(r"/api/v2(/?)\Z")
 _VERB_LITERAL = lazy(
@@ -83,10 +83,10 @@ def clients_of(
 ) -> dict[str, ClientObject]:
     """The client objects created with a base URL in the source, by receiver name (once per source)."""
     key = "base clients"
-    found = source.memo.get(key)
+    found = cast("dict[str, ClientObject] | None", source.memo.get(key))
     if found is None:
         found = source.memo[key] = _find_clients(source, table, base_names)
-    return found  # type: ignore[return-value]
+    return found
 
 
 def _find_clients(
@@ -274,7 +274,7 @@ def _later_base(source: Source, name: str, kind: str, after: int) -> tuple[int, 
 def _setter_places(source: Source, kind: str) -> list[tuple[int, int]]:
     """(start, where the value starts) of every `.Name(` (kind `.Name`) or `.name =` (`=name`)."""
     key = "base setters " + kind
-    found = source.memo.get(key)
+    found = cast("list[tuple[int, int]] | None", source.memo.get(key))
     if found is None:
         if kind[0] == ".":
             pattern = re.compile(r"\.\s*" + re.escape(kind[1:]) + r"\s*\(")
@@ -285,7 +285,7 @@ def _setter_places(source: Source, kind: str) -> list[tuple[int, int]]:
             for m in pattern.finditer(source.text, source.pos, source.endpos)
             if source.token_at(m.start()) is None
         ]
-    return found  # type: ignore[return-value]
+    return found
 
 
 def _api_hosts(source: Source) -> frozenset[str]:
@@ -344,7 +344,7 @@ def _base_of(
     return None
 
 
-def _outside_literals(text: str, lo: int, hi: int, lits: list) -> str:
+def _outside_literals(text: str, lo: int, hi: int, lits: list[Lit]) -> str:
     pieces = []
     at = lo
     for lit in lits:
@@ -424,10 +424,10 @@ def base_at(source: Source, span: tuple[int, int], base_names: frozenset[str]) -
 
 
 def _base_at(source: Source, span: tuple[int, int], base_names: frozenset[str]) -> Base | None:
-    hosts = source.memo.get("api hosts")
+    hosts = cast("frozenset[str] | None", source.memo.get("api hosts"))
     if hosts is None:
         hosts = source.memo["api hosts"] = _api_hosts(source)
-    return _base_of(source, span, base_names, hosts)  # type: ignore[arg-type]
+    return _base_of(source, span, base_names, hosts)
 
 
 def segment_arguments(

@@ -49,7 +49,7 @@ from typing import Any
 from apispec.lint.patterns import lazy
 from apispec.support.inputs import InputError, read_input
 
-FORMAT = 2  # the layout of shards and of packed results (apispec.lint.packed)
+FORMAT = 3  # the layout of shards and of packed results (apispec.lint.packed)
 SHARDS = 16
 MAX_BYTES = 256 * 1024 * 1024
 RACY_NS = 2_000_000_000  # 2 s: FAT's time stamps, the coarsest a file system keeps
@@ -118,7 +118,7 @@ def run_key(options: Any, shown_from: str | None = None) -> RunKey:
     digest = hashlib.sha256()
     digest.update(_MAGIC)
     digest.update(sys.version.encode())
-    digest.update(_package_signature())
+    digest.update(package_signature())
     rest = {f.name: getattr(options, f.name) for f in fields(options)}
     config = canonical(rest.pop("config", None))
     if isinstance(config, list):  # a Config: [class name, its fields]
@@ -130,7 +130,7 @@ def run_key(options: Any, shown_from: str | None = None) -> RunKey:
     return RunKey(digest.digest())
 
 
-def _package_signature() -> bytes:
+def package_signature() -> bytes:
     """apispec's own files by name, size and modification time: about a millisecond."""
     digest = hashlib.sha256()
     for root, dirs, files in os.walk(_PACKAGE):

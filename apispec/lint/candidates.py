@@ -14,7 +14,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from apispec.lint.bases import base_at, client_of_call, clients_of, segment_arguments, url_join_base
+from apispec.lint.bases import (
+    Base,
+    ClientObject,
+    base_at,
+    client_of_call,
+    clients_of,
+    segment_arguments,
+    url_join_base,
+)
 from apispec.lint.budget import check
 from apispec.lint.evidence import (
     THIS_API,
@@ -24,7 +32,7 @@ from apispec.lint.evidence import (
     slash_bases,
     variable_name,
 )
-from apispec.lint.languages.clients import table
+from apispec.lint.languages.clients import Join, table
 from apispec.lint.patterns import lazy
 from apispec.lint.receivers import call_site, callee_of
 from apispec.lint.scan import PARAM, Part, Source
@@ -270,7 +278,7 @@ def candidates(
             candidate = _candidate(source, chain, known, context, full_only)
         elif candidate is _NOT_A_CALL:
             continue
-        if candidate is not None and not in_markup(source, chain.start):
+        if isinstance(candidate, Candidate) and not in_markup(source, chain.start):
             yield candidate
 
 
@@ -362,11 +370,11 @@ class _Sites:
         self.context = context
         self.known = known
         self.table = table(source.dialect.name)
-        self._clients: dict | None = None
+        self._clients: dict[str, ClientObject] | None = None
         self._builders: bool | None = None
 
     @property
-    def clients(self) -> dict:
+    def clients(self) -> dict[str, ClientObject]:
         if self._clients is None:
             self._clients = clients_of(self.source, self.table, self.context.base_variables)
         return self._clients
@@ -461,7 +469,9 @@ class _Sites:
             or self.table.chain_roles.get(name) == "segments"
         )
 
-    def _joined(self, chain: Chain, base, rule, evidence: str) -> Candidate | object | None:
+    def _joined(
+        self, chain: Chain, base: Base, rule: Join, evidence: str
+    ) -> Candidate | object | None:
         if base.api is False:
             return _NOT_A_CALL  # a client or base of another service
         if base.api is None:

@@ -17,7 +17,17 @@ from typing import TYPE_CHECKING, Any
 from apispec.lint.budget import DEFAULT_SECONDS
 from apispec.lint.discover import DEFAULT_MAX_SIZE, pattern_error
 from apispec.support.exceptions import ApispecError, UsageError, did_you_mean
-from apispec.support.inputs import InputError, load_toml, read_input, read_input_text
+from apispec.support.formats import canonical_format
+from apispec.support.inputs import (
+    InputError,
+    configured_path,
+    load_toml,
+    read_input,
+    read_input_text,
+    real_path,
+    stat_named,
+)
+from apispec.support.printable import shortened
 
 if TYPE_CHECKING:  # imported where used: most runs have no per-file ignores
     import pathspec
@@ -44,6 +54,7 @@ KEYS = (
 _HELPER_NAME = lazy(r"[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*")
 _SIZE = lazy(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB)?\s*", re.IGNORECASE)
 _UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
+MAX_SIZE_SETTING = 1024**4  # the largest max-file-size accepted
 
 
 class ConfigError(ApispecError):
@@ -61,7 +72,7 @@ class Config:
     overlays: list[Path] = field(default_factory=list)
     select: set[str] | None = None
     ignore: set[str] = field(default_factory=set)
-    per_file_ignores: list[tuple[pathspec.PathSpec, set[str]]] = field(default_factory=list)
+    per_file_ignores: list[tuple[pathspec.GitIgnoreSpec, set[str]]] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     severity: dict[str, Severity] = field(default_factory=dict)
     fail_on: str | None = None
@@ -110,7 +121,7 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
         path = find_config((start or Path.cwd()).resolve())
         if path is None:
             return Config()
-    elif not os.path.lexists(path):
+    elif stat_named(path) is None and not os.path.lexists(path):
         raise UsageError(f"configuration file not found: {path}")
     try:
         document = load_toml(read_input_text(path), str(path))
@@ -128,7 +139,7 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
 
 
 def _parse(table: dict[str, Any], path: Path, where: str) -> Config:
-    config = Config(source=path, root=path.parent.resolve())
+    config = Config(source=path, root=real_path(path.parent))
     for key, value in table.items():
         if key not in KEYS:
             hint = did_you_mean(key, KEYS)
@@ -141,9 +152,9 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
     if key == "target":
         config.target = _strings(value, where, allow_single=True)
     elif key == "registry":
-        config.registry = (config.root / _string(value, where)).resolve()
+        config.registry = configured_path(_string(value, where), config.root, where)
     elif key == "overlays":
-        config.overlays = [(config.root / v).resolve() for v in _strings(value, where)]
+        config.overlays = [configured_path(v, config.root, where) for v in _strings(value, where)]
     elif key == "select":
         config.select = expand_codes(_strings(value, where), where)
     elif key == "ignore":
@@ -179,7 +190,7 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
     elif key == "file-timeout":
         config.file_timeout = parse_seconds(value, where)
     elif key == "output-format":
-        config.output_format = _string(value, where)
+        config.output_format = canonical_format(_string(value, where))
     elif key == "helpers":
         config.helpers = [_helper_name(name, where) for name in _strings(value, where)]
 
@@ -243,10 +254,18 @@ def parse_seconds(value: Any, where: str) -> float:
 
 
 def parse_size(value: Any, where: str) -> int:
-    """Bytes from an integer or a text like `5MB`, `512 KB`."""
+    """Bytes from an integer or a text like `5MB`, `512 KB`, at most `MAX_SIZE_SETTING`
+    (a size of 320 digits is infinity as a float, and no file is that large anyway)."""
+    size: float | None = None
     if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-        return value
+        size = value
     match = _SIZE.fullmatch(value) if isinstance(value, str) else None
-    if match is None:
-        raise ConfigError(f"{where}: expected a size such as 5MB or 1048576, got {value!r}")
-    return int(float(match.group(1)) * _UNITS[(match.group(2) or "B").upper()])
+    if match is not None:
+        size = float(match.group(1)) * _UNITS[(match.group(2) or "B").upper()]
+    if size is None:
+        shown = shortened(value) if isinstance(value, str) else repr(value)
+        raise ConfigError(f"{where}: expected a size such as 5MB or 1048576, got {shown}")
+    if not size <= MAX_SIZE_SETTING:
+        got = f", got {shortened(value)}" if isinstance(value, str) else ""
+        raise ConfigError(f"{where}: expected a size of at most 1024GB{got}")
+    return int(size)

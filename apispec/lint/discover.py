@@ -43,8 +43,10 @@ _BINARY_PROBE = 8192
 # Non-blocking: a file swapped for a FIFO after the walk must not block the read.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 _BOM = b"\xef\xbb\xbf"
+# Why a link found in a walk is not followed (without --follow-links).
+OUTSIDE = "symlink leading outside the paths given to apispec"
 
-Ignores = list[tuple[str, "pathspec.PathSpec"]]  # (directory with trailing /, its .gitignore)
+Ignores = list[tuple[str, "pathspec.GitIgnoreSpec"]]  # (directory with trailing /, its .gitignore)
 
 
 class Candidate(NamedTuple):
@@ -78,7 +80,9 @@ def pattern_error(pattern: str) -> str | None:
     return None
 
 
-def _spec(lines: list[str], source: str, warnings: list[str] | None = None) -> pathspec.PathSpec:
+def _spec(
+    lines: list[str], source: str, warnings: list[str] | None = None
+) -> pathspec.GitIgnoreSpec:
     """The patterns as one spec; a pattern that is not a valid glob is left out with a
     warning naming `source` and its line (git itself ignores such a line)."""
     import pathspec
@@ -97,7 +101,7 @@ def _spec(lines: list[str], source: str, warnings: list[str] | None = None) -> p
     return pathspec.GitIgnoreSpec.from_lines(kept)
 
 
-def _gitignore(directory: str, warnings: list[str] | None = None) -> pathspec.PathSpec | None:
+def _gitignore(directory: str, warnings: list[str] | None = None) -> pathspec.GitIgnoreSpec | None:
     path = os.path.join(directory, ".gitignore")
     try:
         data = read_input(path, name=display_path(path), max_size=DEFAULT_MAX_SIZE)
@@ -134,8 +138,11 @@ class _Walker:
         max_size: int,
         warnings: list[str] | None = None,
         ignored: list[str] | None = None,
+        roots: tuple[str, ...] | None = None,
     ) -> None:
         self.warnings = warnings
+        # real paths the walk's links may lead into (the named paths); None: any (--follow-links)
+        self.roots = roots
         self.ignored_paths = ignored
         self.all_excludes = _spec(excludes, "--exclude", warnings) if excludes else None
         self.exclude = self.all_excludes
@@ -157,6 +164,14 @@ class _Walker:
             if path.startswith(base) and spec.match_file(path[len(base) :] + suffix):
                 return True
         return False
+
+    def inside(self, real: str) -> bool:
+        """Whether a link's real target is one of the named paths or below one."""
+        if self.roots is None:
+            return True
+        return any(
+            real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots
+        )
 
     def add_file(self, path: str, info: os.stat_result) -> None:
         if path in self.seen_files:
@@ -204,51 +219,64 @@ class _Walker:
         except OSError as exc:
             self.skipped.append(Skipped(display_path(directory), f"unreadable: {exc.strerror}"))
             return []
-        if self.respect_gitignore and any(e.name == ".gitignore" for e in entries):
+        if self.respect_gitignore and ".gitignore" in [e.name for e in entries]:
             spec = _gitignore(directory, self.warnings)
             if spec is not None:
                 ignores = [*ignores, (directory + os.sep, spec)]
         below: list[tuple[str, Ignores, str | None]] = []
+        # Bound once: the loop runs for every file of the tree, also in a whole-tree replay.
+        matching = self.exclude is not None or bool(ignores)
+        seen, add_seen, found = self.seen_files, self.seen_files.add, self.files.append
+        max_size = self.max_size
         for entry in entries:
             path = entry.path
             try:
                 is_dir = entry.is_dir()
                 is_file = not is_dir and entry.is_file()
+                link = entry.is_symlink()
             except OSError as exc:
                 self.skipped.append(Skipped(display_path(path), f"unreadable: {exc.strerror}"))
                 continue
             if not is_dir and not is_file:
-                if entry.is_symlink():
+                if link:
                     self.skipped.append(Skipped(display_path(path), "broken symlink"))
                 continue  # sockets, fifos, devices
             if is_dir and entry.name in DEFAULT_EXCLUDES:
                 continue
-            if (self.exclude is not None or ignores) and self.ignored(
-                path, entry.name, is_dir, ignores
-            ):
+            if matching and self.ignored(path, entry.name, is_dir, ignores):
                 if self.ignored_paths is not None:  # counted in the summary, never read
                     self.ignored_paths.append(display_path(path) + ("/" if is_dir else ""))
                 continue
+            target = None
+            if link:  # followed only where it stays inside the named paths (as ripgrep, ruff)
+                target = os.path.realpath(path)
+                if not self.inside(target):
+                    self.skipped.append(Skipped(display_path(path), OUTSIDE))
+                    continue
             if is_dir:
-                try:
-                    real_below = None if entry.is_symlink() else os.path.join(real, entry.name)
-                except OSError:
-                    real_below = None  # vanished or unreadable: realpath decides
-                below.append((path, ignores, real_below))
+                below.append((path, ignores, target or os.path.join(real, entry.name)))
                 continue
             try:
                 info = entry.stat()
             except OSError as exc:
                 self.skipped.append(Skipped(display_path(path), f"unreadable: {exc.strerror}"))
                 continue
-            self.add_file(path, info)
+            if path in seen:
+                continue  # also named on the command line
+            add_seen(path)
+            if info.st_size > max_size:
+                self.skipped.append(Skipped(display_path(path), _too_large(info.st_size, max_size)))
+            else:
+                found(_new(Candidate, (path, *_stamp(info))))
         return below
 
 
 _name = attrgetter("name")
+_stamp = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino")
+_new = tuple.__new__  # a Candidate without NamedTuple's Python-level constructor
 
 
-def _lifted(spec: pathspec.PathSpec | None, *names: str) -> pathspec.PathSpec | None:
+def _lifted(spec: pathspec.GitIgnoreSpec | None, *names: str) -> pathspec.GitIgnoreSpec | None:
     """`spec` without the patterns that exclude the directory written as one of `names`."""
     if spec is None or not any(spec.match_file(name) for name in names):
         return spec
@@ -274,6 +302,7 @@ def discover(
     max_size: int = DEFAULT_MAX_SIZE,
     warnings: list[str] | None = None,
     ignored: list[str] | None = None,
+    follow_links: bool = False,
 ) -> tuple[list[Candidate], list[Skipped]]:
     """Files to lint under `paths`, and the ones skipped with their reason.
 
@@ -283,8 +312,14 @@ def discover(
     with its kind, and so is one that does not exist. Patterns that are not valid globs are left out, with a
     message in `warnings`. Paths .gitignore or an exclude pattern left out are
     added to `ignored` (a directory once, with a trailing `/`).
+
+    A symlink met in a walk is followed only when its target is one of the
+    named paths or below one (a committed link to `..`, `/etc` or `/` is
+    listed as skipped, never read); `follow_links` follows every link, loops
+    still detected. A named path is followed wherever it leads: the user named it.
     """
-    walker = _Walker(excludes, respect_gitignore, max_size, warnings, ignored)
+    roots = None if follow_links else tuple(os.path.realpath(p) for p in paths)
+    walker = _Walker(excludes, respect_gitignore, max_size, warnings, ignored, roots)
     for given in paths:
         path = os.path.abspath(given)
         try:

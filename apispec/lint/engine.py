@@ -16,20 +16,20 @@ from pathlib import Path
 from typing import Any
 
 from apispec.lint import budget, suppress
+from apispec.lint.call_check import CallChecker, maturity_in
 from apispec.lint.comment_lines import CommentLines
 from apispec.lint.config import Config
 from apispec.lint.extract import extract
 from apispec.lint.finding import CallRecord, Edit, Finding, Fix, Skipped
 from apispec.lint.helpers import Helper, HelperTable, configured
 from apispec.lint.lines import LfText, Lines, lf_text
-from apispec.lint.match import COLLECTION, match
+from apispec.lint.match import match
 from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import Reference
 from apispec.lint.rules import BY_CODE, Hook, in_hook
-from apispec.lint.rules.context import Call, FileContext, RunContext
+from apispec.lint.rules.context import FileContext, RunContext
 from apispec.registry.load import load_registry
-from apispec.registry.model import Endpoint, Registry
-from apispec.registry.releases import Release
+from apispec.registry.model import Registry
 from apispec.support.exceptions import debug_traceback
 
 
@@ -95,18 +95,7 @@ class Checker:
         targets = tuple(registry.release(t) for t in options.targets)
         self.run = RunContext(registry, targets, frozenset(BY_CODE))
         enabled = self.config.enabled
-        self._call = [row.module.check for row in in_hook(Hook.CALL) if enabled(row.code)]
-        # Rules that own what they apply to: tried in order even when disabled, so
-        # that switching one off never lets the next one report in its place.
-        self._endpoint = [
-            (row.module.applies, row.module.check if enabled(row.code) else None)
-            for row in in_hook(Hook.ENDPOINT)
-        ]
-        self._query = [
-            (row.module.applies, row.module.check if enabled(row.code) else None)
-            for row in in_hook(Hook.QUERY)
-        ]
-        self._header = [row.module.check for row in in_hook(Hook.HEADER) if enabled(row.code)]
+        self.call_checker = CallChecker(self.run, enabled)
         self._file = [row.module.check for row in in_hook(Hook.FILE) if enabled(row.code)]
         self._suppression = [
             row.module.check for row in in_hook(Hook.SUPPRESSION) if enabled(row.code)
@@ -132,7 +121,7 @@ class Checker:
         for index, reference in enumerate(file.references):
             if not index & 15:  # reading the thread's CPU clock is a system call: not per call
                 budget.check()
-            findings.extend(self.check_reference(file, reference))
+            findings.extend(self.call_checker.check(file, reference))
         if self.options.show_calls:
             self.calls = [self._record(path, ref) for ref in file.references]
         for check_file in self._file:
@@ -168,48 +157,6 @@ class Checker:
 
     # -- one reference ----------------------------------------------------------
 
-    def check_reference(self, file: FileContext, ref: Reference) -> list[Finding]:
-        """The findings of one call: per call, per endpoint and target, per query, per header."""
-        found = match(self.registry, ref)
-        if found.endpoint is not None:
-            chosen = [found.endpoint]
-        elif found.alternatives and ref.method:  # a variable collection: every candidate
-            chosen = [e for e in found.endpoints if e.method == ref.method]
-        elif found.template is None or ref.method:
-            chosen = []  # unknown path, or a method the path does not have
-        else:  # the code does not show the method: GET if the path has it, else all
-            chosen = [e for e in found.endpoints if e.method == "GET"] or list(found.endpoints)
-        call = Call(file, ref, found, chosen)
-        findings: list[Finding] = []
-        for check_call in self._call:
-            finding = check_call(call)
-            if finding is not None:
-                findings.append(finding)
-        for target in self.run.targets:
-            if found.alternatives:
-                shared = self._shared(call, target)
-                if shared is not None:
-                    findings.append(shared)
-                continue
-            for endpoint in chosen:
-                for applies, check in self._endpoint:
-                    if applies(endpoint, target):
-                        if check is not None:
-                            _add(findings, check(call, endpoint, target))
-                        break
-        for query in ref.query:
-            for applies, check in self._query:
-                if applies(query):
-                    if check is not None:
-                        _add(findings, check(call, query))
-                    break
-        for header in ref.headers:
-            for check_header in self._header:
-                finding = check_header(call, header)
-                if finding is not None:
-                    findings.append(finding)
-        return findings
-
     def _record(self, path: str, ref: Reference) -> CallRecord:
         """The inventory line of one call: what it names and how mature that is."""
         found = match(self.registry, ref)
@@ -224,74 +171,17 @@ class Checker:
             endpoint = found.endpoint or next(
                 (e for e in found.endpoints if e.method == "GET"), found.endpoints[0]
             )
-            maturity = _maturity(self.registry, endpoint, self.run.targets[0])
+            maturity = maturity_in(self.registry, endpoint, self.run.targets[0])
         return CallRecord(
-            path, ref.line, ref.column, ref.method, shown, found.template, maturity, ref.evidence
+            path,
+            ref.line,
+            ref.column,
+            found.named_method,
+            shown,
+            found.template,
+            maturity,
+            ref.evidence,
         )
-
-    def _shared(self, call: Call, target: Release) -> Finding | None:
-        """What every endpoint a variable collection may name has in common, for one target.
-
-        `f"{base}/experimental/{kind}/{oid}/move"` is experimental whichever of
-        devices, groups, probes or sensors `kind` holds: one finding says so. When the
-        candidates disagree (one deprecated, one experimental) nothing is reported.
-        """
-        owners = []
-        for endpoint in call.chosen:
-            owner = next(
-                (
-                    (k, check)
-                    for k, (applies, check) in enumerate(self._endpoint)
-                    if applies(endpoint, target)
-                ),
-                None,
-            )
-            owners.append(owner)
-        if (
-            not owners
-            or owners[0] is None
-            or any(o is None or o[0] != owners[0][0] for o in owners)
-        ):
-            return None
-        check = owners[0][1]
-        if check is None:  # the owning rule is switched off
-            return None
-        found = call.found
-        messages = []
-        for endpoint in call.chosen:
-            text = check(call, endpoint, target).message
-            messages.append(text.replace(str(endpoint), f"{endpoint.method} {found.template}"))
-        message = messages[0]
-        if any(m != message for m in messages):
-            message = message.split("; ", 1)[0]  # the successors differ: name none
-        names = sorted({_collection_of(found.template, e.path) for e in call.chosen})
-        message += f" (for every collection it may name: {', '.join(names)})"
-        finding = check(call, call.chosen[0], target)
-        return finding.with_(message=message, endpoint=None, fix=None)
-
-
-def _maturity(registry: Registry, endpoint: Endpoint, target: Release) -> str:
-    if endpoint.removed_in is not None and endpoint.removed_in <= target:
-        return f"removed in {endpoint.removed_in}"
-    if not registry.available_in(endpoint, target):
-        return f"not yet available (since {endpoint.since})"
-    return str(endpoint.maturity)
-
-
-def _collection_of(display: str, template: str) -> str:
-    """The collection a candidate template puts where the display shows `{collection}`."""
-    for shown, actual in zip(display.split("/"), template.split("/"), strict=False):
-        if shown == COLLECTION:
-            return actual
-    return template
-
-
-def _add(findings: list[Finding], found: Finding | Iterable[Finding] | None) -> None:
-    """A rule returns one finding, None, or several (a filter with several mistakes)."""
-    if isinstance(found, Finding):
-        findings.append(found)
-    elif found is not None:
-        findings.extend(found)
 
 
 def _relative_to(path: str, root: Path) -> str:

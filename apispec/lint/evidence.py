@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from apispec.lint.patterns import lazy
 from apispec.lint.scan import PARAM, Source
@@ -30,7 +30,6 @@ _HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?([^\s/?#]*)")
 THIS_API = re.compile(r":1616\b|prtg", re.I)
 _BARE_HOST = lazy(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?")
 _ROOT_URL = lazy(r"https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d+)?)/?")
-_UNSEEN = object()
 
 
 class Base(NamedTuple):
@@ -85,21 +84,21 @@ def base_variables(source: Source) -> dict[str, Base]:
 def serves_api(source: Source, base: str, known: frozenset[str]) -> bool:
     """Whether the file joins a registry path onto the base variable `base` somewhere
     (`{BASE}/experimental/devices`): then it is this API's base, whatever its host says."""
-    memo = source.memo.setdefault("bases serving", {})
-    found = memo.get(base)  # type: ignore[union-attr]
+    memo = cast("dict[str, bool]", source.memo.setdefault("bases serving", {}))
+    found = memo.get(base)
     if found is None:
         pattern = re.compile(re.escape(base) + r"\W{0,2}/([\w-]+)(?:/([\w-]+))?", re.I)
         found = any(
             m.group(1) in known and (m.group(1) != "experimental" or m.group(2) in known)
             for m in pattern.finditer(source.text)
         )
-        memo[base] = found  # type: ignore[index]
-    return found  # type: ignore[return-value]
+        memo[base] = found
+    return found
 
 
 def slash_bases(source: Source) -> frozenset[str]:
     """Base variables assigned a URL that ends in `/api/v2/`, with its slash (once per source)."""
-    found = source.memo.get("slash bases")
+    found = cast("frozenset[str] | None", source.memo.get("slash bases"))
     if found is None:
         names = set()
         for lit in source.lits:
@@ -109,7 +108,7 @@ def slash_bases(source: Source) -> frozenset[str]:
                 if m is not None:
                     names.add(variable_name(m.group(1)))
         found = source.memo["slash bases"] = frozenset(names)
-    return found  # type: ignore[return-value]
+    return found
 
 
 def variable_name(expression: str) -> str:
@@ -172,7 +171,7 @@ class Context:
         self.api_v2 = evidence.api_v2
         self.helpers = evidence.helpers
         self.experimental = any(not source.in_comment(at) for at in evidence.experimental_at)
-        self._hosts_of: dict[str, object] = {}
+        self._hosts_of: dict[str, str | None] = {}
         self.bases = base_variables(source) if evidence.api_v2 else {}
         self.base_variables = frozenset(self.bases)
         self.api_hosts, self.named = (
@@ -213,9 +212,11 @@ class Context:
             rest = raw[at + 7 :]
             strong = THIS_API.search(prefix) is not None
             if not strong:
-                m = _EXPERIMENTAL.match(rest, 1)
+                segment = _EXPERIMENTAL.match(rest, 1)
                 strong = (
-                    rest.startswith("/experimental/") and m is not None and m.group(1) in self.known
+                    rest.startswith("/experimental/")
+                    and segment is not None
+                    and segment.group(1) in self.known
                 )
             if strong:
                 named = True
@@ -230,10 +231,11 @@ class Context:
 
     def host(self, prefix: str) -> str | None:
         """host_of(prefix), remembered: a file writes the same few prefixes many times."""
-        found = self._hosts_of.get(prefix, _UNSEEN)
-        if found is _UNSEEN:
+        try:
+            return self._hosts_of[prefix]
+        except KeyError:  # a new prefix: rare after the first few
             found = self._hosts_of[prefix] = host_of(prefix)
-        return found  # type: ignore[return-value]
+            return found
 
     def foreign(self, host: str | None, base: str | None = None) -> bool:
         """Whether a URL with this literal host (or via this base variable) is another service's."""

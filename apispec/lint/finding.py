@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Severity(StrEnum):
@@ -23,6 +23,10 @@ class Severity(StrEnum):
 _RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 # `--fail-on` / `fail-on`: the lowest severity that fails the run, or never.
 FAIL_LEVELS = ("error", "warning", "info", "never")
+# Warnings fail by default: a deprecated call, a `limit` over the maximum or an unknown
+# query parameter is what CI exists to catch, as pluto fails on deprecations. Experimental
+# calls are `info` and pass, so code that follows the linter's advice passes too.
+DEFAULT_FAIL_ON = "warning"
 
 
 class Applicability(StrEnum):
@@ -87,8 +91,8 @@ class Finding:
     line_text: str = field(default="", compare=False)  # the source line, for fingerprints
     fingerprint: str = field(default="", compare=False)
 
-    def with_(self, **changes: object) -> Finding:
-        return replace(self, **changes)  # type: ignore[arg-type]
+    def with_(self, **changes: Any) -> Finding:
+        return replace(self, **changes)
 
     def __reduce__(self) -> tuple[type[Finding], tuple[object, ...]]:
         """Pickled as the constructor's arguments, in field order: workers send back
@@ -131,7 +135,7 @@ class CallRecord(NamedTuple):
     path: str
     line: int
     column: int
-    method: str | None  # as the code shows it; None when it does not
+    method: str | None  # as the code shows it, else the findings' (Match.named_method)
     call: str  # the path as written, relative to /api/v2, parameters as `{id}`
     endpoint: str | None  # the registry template it matches; None when unknown
     maturity: str  # stable, experimental, deprecated, removed, not yet available, unknown, ...

@@ -12,7 +12,7 @@ indentation delimit it, skipping strings and comments as every stage does.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from apispec.lint.patterns import lazy
 from apispec.lint.scan import Source
@@ -62,9 +62,13 @@ _RETURN = lazy(r"\breturn\b[ \t]*")
 _BODY_REACH = 20_000  # characters a body may span; longer ones are cut (bounded work)
 
 
+# "keyword": keyword-only; "varargs" and "varkw": `*args` and `**kwargs`
+ParamKind = Literal["positional", "keyword", "varargs", "varkw"]
+
+
 class Param(NamedTuple):
     name: str  # without sigils: `path`, `Path` ($Path), `params` (**params)
-    kind: str  # "positional", "keyword" (keyword-only), "varargs" or "varkw"
+    kind: ParamKind
     position: int  # index among the positional parameters (receiver excluded); -1 if none
     default: str | None  # the default value as written, when there is one
 
@@ -308,32 +312,21 @@ def _params(
     """The parameters, and whether the first one is a receiver (`self`, `this`)."""
     if style == "shell":
         return _shell_params(source_text, body), False
+    pieces = split_top(text)
+    if style == "powershell":
+        return _powershell_params(pieces), False
     params: list[Param] = []
     receiver = False
     position = 0
     keyword_only = False
-    pieces = split_top(text)
     for k, piece in enumerate(pieces):
         default = None
-        if style == "powershell":
-            m = _PS_PARAM.search(piece)
-            if m is None:
-                continue
-            name = m.group(1)
-            if "=" in piece[m.end() :]:
-                default = piece[m.end() :].split("=", 1)[1].strip()
-            pinned = _PS_POSITION.search(piece[: m.start()])
-            params.append(
-                Param(name, "positional", int(pinned.group(1)) if pinned else position, default)
-            )
-            position += 1
-            continue
         head, eq, tail = piece.partition("=")
         if eq and not tail.startswith(">"):
             default = tail.strip()
         else:
             head = piece
-        kind = "positional"
+        kind: ParamKind = "positional"
         if style == "python":
             head = head.split(":", 1)[0].strip()
             if head == "*":
@@ -375,6 +368,22 @@ def _params(
         if kind == "positional":
             position += 1
     return tuple(params), receiver
+
+
+def _powershell_params(pieces: list[str]) -> tuple[Param, ...]:
+    """A PowerShell param() block's parameters: `[Parameter(Position=1)] [string]$Path = "/x"`."""
+    params: list[Param] = []
+    for piece in pieces:
+        m = _PS_PARAM.search(piece)
+        if m is None:
+            continue
+        default = None
+        if "=" in piece[m.end() :]:
+            default = piece[m.end() :].split("=", 1)[1].strip()
+        pinned = _PS_POSITION.search(piece[: m.start()])
+        position = int(pinned.group(1)) if pinned else len(params)
+        params.append(Param(m.group(1), "positional", position, default))
+    return tuple(params)
 
 
 def _shell_params(text: str, body: tuple[int, int]) -> tuple[Param, ...]:

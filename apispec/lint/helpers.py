@@ -51,20 +51,31 @@ class Helper(NamedTuple):
     params: tuple[str, ...] = ()  # every named parameter (keywords that are not query values)
     receiver: str | None = None  # a configured `client.get`: the receiver's last name
     language: str = "*"  # the language that defines it (a configured one: any)
+    # Learnt from a syntax tree (the tree path): what the wrapper puts before the path,
+    # how it joins the two, and where it is defined, so a call applies it only where the
+    # wrapper is in scope (imported, or a method of the receiver's class).
+    base: str = ""  # the known text before the path (a hole: U+0000)
+    hints: tuple[str, ...] = ()  # the names of the unknown pieces of the base
+    join: str = "concat"  # "concat", "slash", "rfc3986", "prefix": a client object's rule
+    owner: str = ""  # the class whose method it is
+    module: str = ""  # the defining file as a dotted module path (`pkg.client`)
 
 
 class HelperTable:
     """Helpers by lower-case name; a name defined twice keeps the stronger definition."""
 
-    __slots__ = ("by_name",)
+    __slots__ = ("by_name", "every")
 
     def __init__(self, helpers: Iterable[Helper] = ()) -> None:
         self.by_name: dict[str, Helper] = {}
+        # every definition of a name (the tree path picks the one in scope at a call)
+        self.every: dict[str, list[Helper]] = {}
         for helper in helpers:
             self.add(helper)
 
     def add(self, helper: Helper) -> None:
         key = helper.name.lower()
+        self.every.setdefault(key, []).append(helper)
         known = self.by_name.get(key)
         if known is None or (helper.strong and not known.strong):
             self.by_name[key] = helper
@@ -77,7 +88,16 @@ class HelperTable:
         """This table with `other`'s helpers added; `other` wins for a name both define."""
         table = HelperTable()
         table.by_name = dict(self.by_name)
-        for helper in other.by_name.values() if isinstance(other, HelperTable) else other:
+        table.every = {name: list(found) for name, found in self.every.items()}
+        added = (
+            [h for found in other.every.values() for h in found]
+            if isinstance(other, HelperTable)
+            else list(other)
+        )
+        for helper in added:
+            if helper not in table.every.get(helper.name.lower(), ()):
+                table.every.setdefault(helper.name.lower(), []).append(helper)
+        for helper in added:
             key = helper.name.lower()
             table.by_name[key] = helper
             if helper.language != "*":
@@ -93,10 +113,18 @@ class HelperTable:
         found = self.by_name.get(key)
         return found if found is not None and found.language == "*" else None
 
+    def named(self, name: str, language: str) -> list[Helper]:
+        """Every helper called `name` a file in `language` may call, each definition apart
+        (a `get` of one class and a `get` of another module are two wrappers)."""
+        return [h for h in self.every.get(name.lower(), ()) if h.language in (language, "*")]
+
     @property
     def helpers(self) -> list[Helper]:
-        """Each helper once (a name defined in several languages: each definition)."""
-        return list({id(h): h for h in self.by_name.values()}.values())
+        """Each helper once (every definition of a name)."""
+        found = {id(h): h for h in self.by_name.values()}
+        for every in self.every.values():
+            found.update((id(h), h) for h in every)
+        return list(found.values())
 
     def names_in(self, text_lower: str) -> frozenset[str]:
         """The helper names that appear in a text (given in lower case)."""

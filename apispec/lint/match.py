@@ -52,11 +52,27 @@ class Match:
         return self.template is not None
 
     @property
-    def method_allowed(self) -> bool | None:
-        """None when the method is unknown or the path unmatched."""
-        if self.method is None or not self.matched:
-            return None
-        return self.endpoint is not None
+    def named(self) -> tuple[Endpoint, ...]:
+        """The endpoints the call names, which the findings and `--show-calls` both speak of:
+        the one for the method the code shows (for a variable collection, every candidate
+        with it); where the code shows no method, GET when the path has it (a client's
+        default: requests.get, curl, Invoke-RestMethod), else every method of the path."""
+        if self.endpoint is not None:
+            return (self.endpoint,)
+        if self.alternatives and self.method:
+            return tuple(e for e in self.endpoints if e.method == self.method)
+        if self.template is None or self.method:
+            return ()  # unknown path, or a method the path does not have
+        return tuple(e for e in self.endpoints if e.method == "GET") or self.endpoints
+
+    @property
+    def named_method(self) -> str | None:
+        """The method as the code shows it, else the one of the endpoints named (GET where
+        the path has it); None when the code shows none and the path has several."""
+        if self.method is not None:
+            return self.method
+        methods = {e.method for e in self.named}
+        return methods.pop() if len(methods) == 1 else None
 
 
 @dataclass
@@ -119,11 +135,12 @@ def normalize(path: str) -> list[tuple[str, bool]]:
     at = path.find("/api/v2")
     if at >= 0 and (len(path) == at + 7 or path[at + 7] == "/"):
         path = path[at + 7 :]
-    segments = []
-    for segment in _split(path):
-        is_param = segment.isdigit() or ("{" in segment and "}" in segment) or "$" in segment
-        segments.append((segment, is_param))
-    return segments
+    return [(segment, is_parameter(segment)) for segment in _split(path)]
+
+
+def is_parameter(segment: str) -> bool:
+    """Whether a path segment stands for an id: a number, an interpolation, a variable."""
+    return segment.isdigit() or ("{" in segment and "}" in segment) or "$" in segment
 
 
 def match(
@@ -209,9 +226,9 @@ def _walk_collections(root: _Node, segments: list[tuple[str, bool]]) -> list[_No
                 walk(child, i + 1)
             return
         if not is_param:
-            child = node.literal.get(text)
-            if child is not None:
-                walk(child, i + 1)
+            literal = node.literal.get(text)
+            if literal is not None:
+                walk(literal, i + 1)
             return
         for param_child in (node.id_param, node.word_param):
             if param_child is not None:

@@ -14,11 +14,40 @@ the cache's format number (apispec.lint.cache.FORMAT) changes with them.
 from __future__ import annotations
 
 from sys import intern
+from typing import Any
 
 from apispec.lint.finding import Applicability, CallRecord, Edit, Finding, Fix, Severity, Skipped
 from apispec.lint.helpers import Helper
 
-Packed = tuple[object, ...]
+# An Edit's fields; a Fix as (message, applicability, edits).
+PackedEdit = tuple[int, int, str, int, int, int, int]
+PackedFix = tuple[str, str, tuple[PackedEdit, ...]]
+# A Finding's fields, the path None where it is the file's own, the enums as their values.
+PackedFinding = tuple[
+    str | None,
+    int,
+    int,
+    int,
+    int,
+    str,
+    str,
+    str,
+    tuple[str, str] | None,
+    str | None,
+    PackedFix | None,
+    str,
+    str,
+]
+PackedSkipped = tuple[str, bool, bool]  # reason, internal, over_budget
+# A Helper's fields, and a CallRecord's (the path None where it is the file's own), in order.
+PackedHelper = tuple[Any, ...]
+PackedCall = tuple[Any, ...]
+Packed = tuple[
+    tuple[PackedFinding, ...],
+    PackedSkipped | None,
+    tuple[PackedHelper, ...],
+    tuple[PackedCall, ...],
+]
 
 _SEVERITY = {s.value: s for s in Severity}
 _APPLICABILITY = {a.value: a for a in Applicability}
@@ -46,14 +75,14 @@ def unpack_result(
     """What `pack_result` packed; ValueError, TypeError, KeyError or IndexError when damaged."""
     findings, skipped, helpers, calls = packed
     return (
-        unpack_findings(findings, path),  # type: ignore[arg-type]
-        unpack_skipped(skipped, path),  # type: ignore[arg-type]
-        [Helper(*h) for h in helpers],  # type: ignore[attr-defined]
-        [CallRecord(path if c[0] is None else c[0], *c[1:]) for c in calls],  # type: ignore[attr-defined]
+        unpack_findings(findings, path),
+        unpack_skipped(skipped, path),
+        [Helper(*h) for h in helpers],
+        [CallRecord(path if c[0] is None else c[0], *c[1:]) for c in calls],
     )
 
 
-def pack_findings(findings: list[Finding], path: str) -> Packed:
+def pack_findings(findings: list[Finding], path: str) -> tuple[PackedFinding, ...]:
     """The findings of the file shown as `path`, as tuples of plain values.
 
     Texts that repeat across findings (messages, codes, endpoints, targets) are
@@ -80,7 +109,7 @@ def pack_findings(findings: list[Finding], path: str) -> Packed:
     )
 
 
-def _pack_fix(fix: Fix) -> Packed:
+def _pack_fix(fix: Fix) -> PackedFix:
     edits = tuple(
         (e.start, e.end, intern(e.content), e.line, e.column, e.end_line, e.end_column)
         for e in fix.edits
@@ -88,7 +117,7 @@ def _pack_fix(fix: Fix) -> Packed:
     return (intern(fix.message), fix.applicability.value, edits)
 
 
-def unpack_findings(packed: Packed, path: str) -> list[Finding]:
+def unpack_findings(packed: tuple[PackedFinding, ...], path: str) -> list[Finding]:
     """The Findings `pack_findings` packed; ValueError, TypeError or KeyError when damaged."""
     severity = _SEVERITY
     return [
@@ -121,24 +150,20 @@ def unpack_findings(packed: Packed, path: str) -> list[Finding]:
             fix,
             line_text,
             fingerprint,
-        ) in packed  # type: ignore[misc]
+        ) in packed
     ]
 
 
-def _unpack_fix(packed: Packed) -> Fix:
+def _unpack_fix(packed: PackedFix) -> Fix:
     message, applicability, edits = packed
-    return Fix(
-        message,  # type: ignore[arg-type]
-        _APPLICABILITY[applicability],  # type: ignore[index]
-        tuple(Edit(*edit) for edit in edits),  # type: ignore[attr-defined]
-    )
+    return Fix(message, _APPLICABILITY[applicability], tuple(Edit(*edit) for edit in edits))
 
 
-def pack_skipped(skipped: Skipped | None) -> Packed | None:
+def pack_skipped(skipped: Skipped | None) -> PackedSkipped | None:
     return None if skipped is None else (skipped.reason, skipped.internal, skipped.over_budget)
 
 
-def unpack_skipped(packed: Packed | None, path: str) -> Skipped | None:
+def unpack_skipped(packed: PackedSkipped | None, path: str) -> Skipped | None:
     if packed is None:
         return None
     reason, internal, over_budget = packed

@@ -12,10 +12,11 @@ method call.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, cast
+import sys
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 
 class _Lazy:
@@ -33,26 +34,30 @@ class _Lazy:
             self._compiled = re.compile(self._text, self._flags)
         return self._compiled
 
-    def search(self, *args: object) -> re.Match[str] | None:
-        return self._pattern().search(*args)  # type: ignore[arg-type]
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self._pattern().search(string, pos, endpos)
 
-    def match(self, *args: object) -> re.Match[str] | None:
-        return self._pattern().match(*args)  # type: ignore[arg-type]
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self._pattern().match(string, pos, endpos)
 
-    def fullmatch(self, *args: object) -> re.Match[str] | None:
-        return self._pattern().fullmatch(*args)  # type: ignore[arg-type]
+    def fullmatch(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> re.Match[str] | None:
+        return self._pattern().fullmatch(string, pos, endpos)
 
-    def finditer(self, *args: object) -> Iterator[re.Match[str]]:
-        return self._pattern().finditer(*args)  # type: ignore[arg-type]
+    def finditer(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> Iterator[re.Match[str]]:
+        return self._pattern().finditer(string, pos, endpos)
 
-    def findall(self, *args: object) -> list[object]:
-        return self._pattern().findall(*args)  # type: ignore[arg-type]
+    def findall(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> list[Any]:
+        return self._pattern().findall(string, pos, endpos)
 
-    def split(self, *args: object) -> list[str | object]:
-        return self._pattern().split(*args)  # type: ignore[arg-type]
+    def split(self, string: str, maxsplit: int = 0) -> list[str | Any]:
+        return self._pattern().split(string, maxsplit)
 
-    def sub(self, *args: object, **kwargs: object) -> str:
-        return self._pattern().sub(*args, **kwargs)  # type: ignore[arg-type]
+    def sub(self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0) -> str:
+        return self._pattern().sub(repl, string, count)
 
 
 def lazy(text: str, flags: int = 0) -> re.Pattern[str]:

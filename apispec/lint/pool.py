@@ -11,13 +11,18 @@ which the parent turns into findings once.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import signal
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from heapq import heapreplace
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from apispec.lint import cache
 from apispec.lint.discover import Candidate, decode, display_path, read_bytes
@@ -26,6 +31,10 @@ from apispec.lint.finding import Skipped
 from apispec.lint.packed import Packed, pack_result, unpack_result
 from apispec.lint.repository import Repository
 from apispec.registry.load import load_registry
+from apispec.support.exceptions import Terminated
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 # Fewer files than this per process: starting the process costs more than it saves.
 FILES_PER_WORKER = 200
@@ -51,11 +60,70 @@ def fewer_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def _init_worker(options: Options) -> None:
+def _init_worker(options: Options, parent: int) -> None:
     global _checker
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler (forked)
+    _die_with(parent)
     gc.freeze()  # modules and registry live as long as the worker: never traverse them
     gc.set_threshold(_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     _checker = Checker(load_registry(options.registry_dir, options.overlays), options)
+
+
+# -- workers never outlive the run ----------------------------------------------------
+#
+# A worker whose parent is killed (a CI job cancelled, `timeout`, the OOM killer) is
+# adopted by init and goes on linting its chunk, then waits for work for ever. On
+# Linux the kernel kills it when the parent dies (PR_SET_PDEATHSIG); everywhere, a
+# thread of the worker checks that its parent is still the one that started it.
+
+_PR_SET_PDEATHSIG = 1
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _die_with(parent: int) -> None:
+    with contextlib.suppress(OSError, AttributeError):  # not Linux, or no libc: the thread
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
+
+
+@contextmanager
+def _workers(count: int, options: Options) -> Iterator[ProcessPoolExecutor]:
+    """A pool that is ended, never waited for, when the run stops early: SIGTERM in the
+    parent (Terminated), Ctrl-C or any error stops every worker at once."""
+    from concurrent.futures import ProcessPoolExecutor  # 20 ms of imports a small run skips
+
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    pool = ProcessPoolExecutor(count, initializer=_init_worker, initargs=(options, os.getpid()))
+    try:
+        yield pool
+    except BaseException:
+        # the workers first: the pool then fails the work they had
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False)
+        raise
+    else:
+        pool.shutdown()
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 # What linting one file hands back, worker to parent, as plain values (pickled
@@ -199,13 +267,13 @@ def _lint_pass(
     hashed = store is not None
     count = workers(len(todo), jobs)
     if count > 1:
-        from concurrent.futures import ProcessPoolExecutor  # 20 ms of imports a small run skips
-
         chunks = _chunks(todo, count * 32, known)
-        with ProcessPoolExecutor(count, initializer=_init_worker, initargs=(options,)) as pool:
-            answers = pool.map(_lint_chunk, chunks, [hashed] * len(chunks))
-            for chunk, records in zip(chunks, answers, strict=True):
-                _merge(records, results, store, known)
+        with _workers(count, options) as pool:
+            # futures, not pool.map: map cancels what is left when the run stops early,
+            # and Python 3.11's pool thread then fails on the cancelled futures
+            answers = [pool.submit(_lint_chunk, chunk, hashed) for chunk in chunks]
+            for chunk, answer in zip(chunks, answers, strict=True):
+                _merge(answer.result(), results, store, known)
                 done += len(chunk)
                 if progress is not None:
                     progress(done, total)

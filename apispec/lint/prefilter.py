@@ -9,6 +9,8 @@ needs one of these markers (see docs/linter-detection.md): a path with
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from apispec.registry.load import load_registry
 from apispec.registry.model import Registry
 
@@ -26,14 +28,14 @@ def might_reference(text: str) -> bool:
 _EXACT = (*(m.encode() for m in _MARKERS), b"apispec:")
 
 
-def worth_decoding(data: bytes) -> bool:
+def python_worth_decoding(data: bytes) -> bool:
     """False only when the bytes of an ASCII-compatible file hold no marker at all.
 
     Decoding UTF-8 (even with replacement) keeps every ASCII byte, so a marker
     is in the text exactly when it is in the bytes. The first test is six
     searches written out (`rtg` and `RTG` stand for the three spellings of
     prtg; lower() would cost more than two searches), the exact one runs only
-    on the few files that pass it.
+    on the few files that pass it. The fallback where the compiled pass is missing.
     """
     return (
         b"api/v2" in data
@@ -43,6 +45,27 @@ def worth_decoding(data: bytes) -> bool:
         or b"RTG" in data
         or b"apispec:" in data
     ) and any(marker in data for marker in _EXACT)
+
+
+def _compiled() -> Callable[[bytes], bool] | None:
+    """One Aho-Corasick pass over the bytes for every marker at once (ahocorasick-rs, a
+    compiled wheel), or None where it is not installed: half the cost of the searches
+    above on a tree where most files hold no marker, the most common tree there is."""
+    try:
+        from ahocorasick_rs import BytesAhoCorasick, Implementation
+    except ImportError:
+        return None
+    find = BytesAhoCorasick(list(_EXACT), implementation=Implementation.DFA).find_matches_as_indexes
+
+    def worth(data: bytes) -> bool:
+        return bool(find(data))
+
+    return worth
+
+
+_C = _compiled()
+ENGINE = "python" if _C is None else "ahocorasick-rs"  # which pass `worth_decoding` is
+worth_decoding: Callable[[bytes], bool] = _C or python_worth_decoding
 
 
 _CACHE: dict[int, tuple[Registry, frozenset[str]]] = {}

@@ -77,7 +77,8 @@ def callee_in(text: str, lo: int, opener: int, brackets: str = "<>") -> re.Match
     while end > lo and text[end - 1] in " \t":
         end -= 1
     # the run of callee characters that ends at `end`, read backwards by the regex engine
-    start = end - _CALLEE_RUN.match(text[lo:end][::-1]).end()  # type: ignore[union-attr]
+    run = _CALLEE_RUN.match(text[lo:end][::-1])  # `[...]*`: it matches anywhere
+    start = end - (run.end() if run is not None else 0)
     return CALLEE.search(text, start, end)
 
 

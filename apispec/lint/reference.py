@@ -8,6 +8,7 @@ decoded file text; lines and columns are 1-based, as editors count them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,14 @@ class QueryValue:
     offset_map: tuple[int, ...] | None = None
 
 
+class Extra(TypedDict, total=False):
+    """What extraction notes on a reference for its later passes (headers, methods)."""
+
+    call_window: tuple[int, int]  # the whole call's text, where its headers may stand
+    methods: tuple[str, ...]  # every method of the path (an OpenAPI path key lists several)
+    weak: bool  # only weak evidence that it is an API v2 call (one word, no helper)
+
+
 @dataclass(frozen=True)
 class Reference:
     """An API v2 path the code calls, with what the code shows about the call."""
@@ -60,4 +69,4 @@ class Reference:
     headers: tuple[tuple[str, str, Span | None], ...] = ()  # (name, value, span) the call sends
     language: str = ""
     evidence: str = ""  # why this is an API v2 call: "/api/v2 in URL", "base URL ends /api/v2", ...
-    extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+    extra: Extra = field(default_factory=Extra, compare=False, hash=False)

@@ -15,15 +15,20 @@ editing a helper's definition elsewhere makes the callers be linted again.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from apispec.lint.helpers import Helper, HelperTable
 
 
 class _Defines(Protocol):
-    path: str  # the file as shown
-    helpers: list[Helper]  # the helpers it defines
+    @property
+    def path(self) -> str:
+        """The file as shown."""
+
+    @property
+    def helpers(self) -> Sequence[Helper]:
+        """The helpers it defines."""
 
 
 class Repository:

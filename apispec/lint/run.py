@@ -18,11 +18,10 @@ from apispec.lint.config import Config, ConfigError, load_config, parse_seconds,
 from apispec.lint.discover import discover, display_path, pattern_error
 from apispec.lint.engine import LintResult, Options, lint_one
 from apispec.lint.extract import STDIN, language_of
-from apispec.lint.finding import Finding, Severity, Skipped
-from apispec.lint.fix import apply_fixes
+from apispec.lint.finding import DEFAULT_FAIL_ON, Finding, Severity, Skipped
 from apispec.lint.pool import lint_files
+from apispec.lint.replay import Walked
 from apispec.lint.report import FORMATS
-from apispec.lint.rewrite import Fixer, Suppressor, add_suppressions, unified
 from apispec.lint.rules import expand_codes
 from apispec.registry.load import load_registry
 from apispec.registry.model import Registry
@@ -34,6 +33,7 @@ from apispec.support.exceptions import (
     UsageError,
     did_you_mean,
 )
+from apispec.support.inputs import is_directory, real_path
 
 _FAIL_RANK = {
     "info": Severity.INFO.rank,
@@ -53,6 +53,7 @@ class LintRequest:
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     respect_gitignore: bool = True
+    follow_links: bool = False  # follow symlinks that lead outside the named paths too
     max_file_size: str | None = None
     file_timeout: str | None = None
     stdin_filename: str | None = None
@@ -82,6 +83,7 @@ class Outcome:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     output_format: str | None = None  # the configuration's `output-format`, if it names one
+    walked: Walked | None = None  # the walk and the files read besides: a replay's manifest
 
 
 class _Settled(NamedTuple):
@@ -113,11 +115,11 @@ def _settle(request: LintRequest, warnings: list[str]) -> _Settled:
             f"use one of {', '.join(FORMATS)}"
         )
     directory = request.registry or config.registry
-    if directory is not None and not directory.is_dir():
+    if directory is not None and not is_directory(directory):
         raise UsageError(f"--registry: not a directory: {directory}")
     # the configuration's overlays first, so the command line's win
-    overlays = (*config.overlays, *(o.resolve() for o in request.overlays))
-    registry = load_registry(directory.resolve() if directory else None, overlays)
+    overlays = (*config.overlays, *(real_path(o) for o in request.overlays))
+    registry = load_registry(real_path(directory) if directory else None, overlays)
     target_default = None
     if request.targets:
         targets = tuple(dict.fromkeys(registry.release(t).text for t in request.targets))
@@ -147,7 +149,7 @@ def _settle(request: LintRequest, warnings: list[str]) -> _Settled:
     options = Options(
         config,
         targets,
-        directory.resolve() if directory else None,
+        real_path(directory) if directory else None,
         overlays,
         show_calls=request.show_calls,
     )
@@ -167,7 +169,7 @@ def _valid_excludes(patterns: list[str], warnings: list[str]) -> list[str]:
 
 
 def exit_code(findings: list[Finding], fail_on: str | None) -> int:
-    level = fail_on or "error"
+    level = fail_on or DEFAULT_FAIL_ON
     if level == "never":
         return EXIT_OK
     threshold = _FAIL_RANK[level]
@@ -176,12 +178,16 @@ def exit_code(findings: list[Finding], fail_on: str | None) -> int:
 
 def execute(request: LintRequest, stdin: TextIO | None = None) -> Outcome:
     """One lint run: settle configuration and targets, lint, narrow, decide the exit code."""
-    outcome, config = _execute(request, stdin)
+    walks: list[Walked] = []
+    outcome, config = _execute(request, stdin, walks)
     outcome.output_format = config.output_format
+    outcome.walked = walks[0] if walks else None
     return outcome
 
 
-def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Config]:
+def _execute(
+    request: LintRequest, stdin: TextIO | None, walks: list[Walked]
+) -> tuple[Outcome, Config]:
     errors: list[str] = []
     warnings: list[str] = []
     settled = _settle(request, warnings)
@@ -210,20 +216,40 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
             )
         one = lint_one(text, stdin_filename, options)
         skipped = [one.skipped] if one.skipped else []
-        result = LintResult(one.findings, skipped, 1 - len(skipped), options.targets, 0, one.calls)
+        result = LintResult(
+            one.findings, skipped, 1 - len(skipped), options.targets, calls=one.calls
+        )
         if request.fix or request.diff:
             outcome = _fix_stdin(text, request, result, stdin_filename)
             outcome.warnings = warnings
             return outcome, config
     else:
         ignored: list[str] = []
+        walk_warnings: list[str] = []
         candidates, skipped = discover(
             paths,
             excludes=config.exclude,
             respect_gitignore=config.respect_gitignore,
             max_size=config.max_file_size,
-            warnings=warnings,
+            warnings=walk_warnings,
             ignored=ignored,
+            follow_links=request.follow_links,
+        )
+        warnings += walk_warnings
+        inputs = [p for p in (config.source, options.registry_dir, request.baseline) if p]
+        walks.append(
+            Walked(
+                [str(p) for p in paths],
+                list(config.exclude),
+                config.respect_gitignore,
+                config.max_file_size,
+                request.follow_links,
+                candidates,
+                list(skipped),
+                list(ignored),
+                walk_warnings,
+                [*inputs, *options.overlays],
+            )
         )
         store = open_store(options, request.cache_dir) if request.cache else None
         result = lint_files(candidates, options, request.jobs, store, request.progress)
@@ -236,6 +262,8 @@ def _execute(request: LintRequest, stdin: TextIO | None) -> tuple[Outcome, Confi
         if not candidates and not named_skipped:
             _nothing_to_lint(request.paths, paths, result, errors, warnings)
         if request.fix or request.diff:
+            from apispec.lint.rewrite import Fixer  # only runs that write import the writers
+
             fixer = Fixer(result, options, paths, request.unsafe_fixes, request.diff)
             diff = fixer.run()
             result.fixed = fixer.changed
@@ -349,6 +377,9 @@ def _worst(code: int, result: LintResult, errors: list[str]) -> int:
 
 
 def _fix_stdin(text: str, request: LintRequest, result: LintResult, name: str) -> Outcome:
+    from apispec.lint.fix import apply_fixes
+    from apispec.lint.rewrite import unified
+
     fixed, _count = apply_fixes(text, result.findings, request.unsafe_fixes)
     if request.diff:
         diff = unified(text, fixed, name)
@@ -372,6 +403,8 @@ def _suppress(
     finding no comment can be written for (JSON, a continued line, a file not in
     UTF-8) is a warning naming it, so nobody believes it is quiet.
     """
+    from apispec.lint.rewrite import Suppressor, add_suppressions
+
     if text is not None and name is not None:
         changed, added, refused = add_suppressions(text, result.findings, name)
         warnings += [_refused(f) for f in refused]

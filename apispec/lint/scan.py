@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from apispec.lint.lines import Lines
 
@@ -124,17 +124,36 @@ def split_interpolations(
 
 
 if TYPE_CHECKING:  # a class made at import would cost every run
+    from apispec.lint.reference import QueryValue
 
-    class Tokenizer(Protocol):
-        """What this stage needs of a dialect: its literals and comments in a range of a text.
-
-        Later stages read the rest of the dialect (concatenation, hooks) from
-        `Source.dialect`; see apispec/lint/languages/dialect.py.
+    class DialectHooks(Protocol):
+        """What the stages read of a dialect (apispec/lint/languages/dialect.py), which
+        they receive as an object: this stage its literals and comments, later ones its
+        flags and hooks. Hooks whose types belong to later stages (the chain, the call,
+        a function definition) are Any here; their callers name the type they get.
         """
+
+        name: str
+        concat_re: re.Pattern[str] | None
+        operand_re: re.Pattern[str]
+        full_urls_only: bool
+        decorators: bool
+        uri_templates: bool
+        builder_calls: bool
+        command_calls: bool
+        shorthand_keys: bool
 
         def scan(self, text: str, pos: int, endpos: int) -> tuple[list[Lit], list[tuple[int, int]]]:
             """The literals and the comment spans in text[pos:endpos], in file order."""
             ...
+
+        def functions(self, source: Source) -> list[Any]: ...
+        def use_pattern(self, var: str) -> str: ...
+        def command_context(self, source: Source, chain: Any) -> Any: ...
+        def assigned_by_block(self, source: Source, start: int) -> str | None: ...
+        def in_markup(self, source: Source, start: int) -> bool: ...
+        def call_query(self, source: Source, info: Any) -> list[QueryValue]: ...
+        def method_nearby(self, source: Source, closer: int) -> str | None: ...
 
 
 class Source:
@@ -143,7 +162,7 @@ class Source:
     def __init__(
         self,
         text: str,
-        dialect: Tokenizer,
+        dialect: DialectHooks,
         pos: int = 0,
         endpos: int | None = None,
         lines: Lines | None = None,  # of `text`, when another source of it made them

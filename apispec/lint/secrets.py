@@ -139,9 +139,8 @@ def find_secrets(text: str, filename: str | Callable[[], str] = "") -> list[Secr
                 found.setdefault(
                     m.start("value"), Secret(Span(m.start("value"), m.end("value")), kind)
                 )
-    if found and callable(filename):
-        filename = filename()
-    if found and filename and _TEST_FILE.search(filename):
+    shown = filename() if found and callable(filename) else filename
+    if found and isinstance(shown, str) and _TEST_FILE.search(shown):
         found = {
             k: secret
             for k, secret in found.items()

@@ -55,12 +55,18 @@ def _available(old: Finding, after: str, registry: Registry) -> Finding:
     """The API005 finding of the old release turned into news: the call works in `after`."""
     assert old.endpoint is not None
     endpoint = registry.find(*old.endpoint)
-    since = f" (it appears in {endpoint.since})" if endpoint and endpoint.since else ""
+    since = endpoint.since.text if endpoint and endpoint.since else None
+    # the release it appears in, which may lie between the two: never "becomes available
+    # in the target" for an endpoint an earlier step of the upgrade brings
+    if since is None or since == after:
+        when = f"in {after}"
+    else:
+        when = f"in {since}, on the way to {after}"
     risky = "; it is experimental" if endpoint and endpoint.is_experimental_path else ""
     method, path = old.endpoint
     new = old.with_(
         severity=Severity.INFO,
-        message=f"{method} {path} becomes available in {after}{since}{risky}",
+        message=f"{method} {path} becomes available {when}{risky}",
         target=after,
         fix=None,
     )

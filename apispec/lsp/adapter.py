@@ -19,7 +19,7 @@ from apispec.lint.config import Config, find_config, load_config, parse_severity
 from apispec.lint.discover import decode, discover, read_bytes, read_text
 from apispec.lint.engine import Checker, Options, lint_in_budget
 from apispec.lint.extract import extract_references, language_of
-from apispec.lint.finding import Finding, Severity
+from apispec.lint.finding import Applicability, Finding, Severity
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.match import match
 from apispec.lint.prefilter import worth_decoding
@@ -118,6 +118,22 @@ def registry_for(
         return load_registry(None), None, (), f"{exc}; using the bundled registry"
 
 
+def keep_trees() -> None:
+    """Keep each open document's syntax tree between lints: an edit re-parses only what it
+    touched (tree-sitter's incremental parse)."""
+    from apispec.lint.extract.parse import keep_trees as keep
+
+    keep()
+
+
+def forget_tree(name: str) -> None:
+    """A closed document's tree is dropped."""
+    from apispec.lint.extract import parse
+
+    if parse.TREES is not None:
+        parse.TREES.forget(name)
+
+
 def lint_document(
     checker: Checker, text: str, name: str
 ) -> tuple[list[Finding], str | None, list[Helper]]:
@@ -179,7 +195,7 @@ class FixPlan:
     """A repair in file offsets: what an editor offers as a quick fix."""
 
     title: str
-    applicability: str  # safe | unsafe | display-only
+    applicability: Applicability
     edits: tuple[tuple[int, int, str], ...]  # (start, end, content), file offsets
 
 
@@ -189,7 +205,7 @@ def fix_plan(finding: Finding) -> FixPlan | None:
     if fix is None:
         return None
     edits = tuple((e.start, e.end, e.content) for e in fix.edits)
-    return FixPlan(fix.message, str(fix.applicability), edits)
+    return FixPlan(fix.message, fix.applicability, edits)
 
 
 # -- calls and their endpoints (inlay hints) -----------------------------------

@@ -39,11 +39,23 @@ class Analyzer:
         self._helped: dict[tuple[object, ...], tuple[bytes, adapter.Checker]] = {}
         # uri: (version, profile key, result) of a first pass, shared by learning and linting
         self._memo: dict[str, tuple[int, tuple[object, ...], Result]] = {}
+        # uri: the name its text is linted as; that document's syntax tree is kept between
+        # edits (an edit re-parses only what it touched) and dropped when it closes
+        self._names: dict[str, str] = {}
+        adapter.keep_trees()
 
     def forget(self) -> None:
         self._checkers.clear()
         self._helped.clear()
         self._memo.clear()
+
+    def drop(self, uri: str) -> None:
+        """The document is closed: its memo goes (else up to MEMO results of documents
+        nobody has open any more stay in memory)."""
+        self._memo.pop(uri, None)
+        name = self._names.pop(uri, None)
+        if name is not None:
+            adapter.forget_tree(name)
 
     def checker(self, profile: Profile) -> tuple[adapter.Checker, tuple[str, ...]]:
         """The Checker of a profile, and the problems met while building it."""
@@ -106,6 +118,7 @@ class Analyzer:
         reason = doc.not_linted(profile.config.max_file_size)
         if reason is not None:
             return Result((), reason, problems)
+        self._names[doc.uri] = doc.lint_name
         findings, reason, helpers = adapter.lint_document(checker, doc.text, doc.lint_name)
         if table is not None:
             return Result(tuple(findings), reason, problems, (), table[1])

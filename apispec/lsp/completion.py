@@ -8,17 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Literal
 
+from apispec.filters.complete import CompletionKind
 from apispec.lsp import adapter, context
 from apispec.lsp.maturity import status
 from apispec.registry.model import Endpoint, Registry
 from apispec.registry.releases import Release
 
+ItemKind = CompletionKind | Literal["path"]
+
 
 @dataclass(frozen=True)
 class Item:
     label: str
-    kind: str  # property | operator | value | keyword | punctuation | path
+    kind: ItemKind
     detail: str
     insert: str  # replaces line[start:end]
     start: int  # line columns

@@ -86,6 +86,7 @@ class Region:
     text: str
     columns: tuple[int, ...]
     quote: str
+    in_query: bool = False  # the `filter=` value of a query string (URL-encoded)
 
     def column(self, index: int) -> int:
         return self.columns[max(0, min(index, len(self.text)))]
@@ -137,10 +138,32 @@ def filter_region(line: str, column: int) -> Region | None:
         hash_at = line.find("#", start, end)
         end = hash_at if hash_at >= 0 else end
         if start <= column <= end:
-            return _unescaped(line, start, end, literal.quote)
+            region = _unescaped(line, start, end, literal.quote)
+            return Region(region.text, region.columns, region.quote, in_query=True)
     if _FILTER_BEFORE.search(line, 0, literal.start - 1):
         return _unescaped(line, literal.start, literal.end, literal.quote)
     return None
+
+
+def filter_regions(line: str) -> list[Region]:
+    """Every string on the line given as a filter (not `filter=` inside a query string)."""
+    found: list[Region] = []
+    yaml = _YAML_FILTER.match(line)
+    if yaml is not None:
+        region = filter_region(line, yaml.end())
+        return [region] if region is not None else []
+    after = 0
+    for at, ch in enumerate(line):
+        if ch not in QUOTES or at < after:
+            continue
+        literal = literal_at(line, at + 1)
+        if literal is None or literal.start != at + 1:
+            continue
+        after = literal.end + 1
+        region = filter_region(line, literal.start)
+        if region is not None and not region.in_query:
+            found.append(region)
+    return found
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
-
-from lsprotocol import types
 
 from apispec.lsp import adapter
 from apispec.lsp.positions import LineIndex
+
+if TYPE_CHECKING:  # the first diagnostics are linted before the protocol types load
+    from lsprotocol import types
 
 # Language ids editors use, mapped to a file name ending the linter knows, for
 # buffers that are not files (untitled:) or whose name says nothing.
@@ -120,12 +122,13 @@ class Documents:
             return None
         text = old.text
         for change in params.content_changes:
-            if isinstance(change, types.TextDocumentContentChangeWholeDocument):
+            part = getattr(change, "range", None)  # None: the whole document
+            if part is None:
                 text = change.text
             else:  # a client that sends ranges despite full sync: apply it exactly
                 index = LineIndex(text, encoding)
-                start = index.offset(change.range.start)
-                end = index.offset(change.range.end)
+                start = index.offset(part.start)
+                end = index.offset(part.end)
                 text = text[:start] + change.text + text[max(start, end) :]
         doc = Document(old.uri, text, params.text_document.version, old.language_id)
         self._open[old.uri] = doc

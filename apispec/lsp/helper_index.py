@@ -118,10 +118,6 @@ class HelperIndex:
         with self._lock:
             self._folders.setdefault(folder, _Folder()).ready = True
 
-    def is_ready(self, folder: Path) -> bool:
-        known = self._folders.get(folder)
-        return known is not None and known.ready
-
     def relearn(self, folders: list[Path]) -> None:
         """The configuration changed: learn every file again at the next walk (the results
         kept by content stay: a profile that did not change finds them)."""

@@ -119,6 +119,10 @@ def _property_hover(region: context.Region, column: int, registry: Registry) -> 
     ]
     if prop.values:
         lines.append("- known values: " + ", ".join(f"`{v}`" for v in prop.values))
+    assumed = [v for v in prop.known_values if v not in prop.values]
+    if assumed:
+        shown = ", ".join(f"`{v}`" for v in assumed)
+        lines.append(f"- assumed beyond the spec: {shown} ({prop.assumed_from})")
     if prop.applies_to:
         lines.append("- applies to: " + ", ".join(prop.applies_to))
     lines.extend(f"- {note}" for note in prop.notes)

@@ -8,14 +8,17 @@ rather than about a call.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from apispec.registry.model import Endpoint, Maturity, Registry
 from apispec.registry.releases import Release
 
+Word = Literal["stable", "experimental", "deprecated", "removed", "not yet available"]
+
 
 @dataclass(frozen=True)
 class Status:
-    word: str  # stable | experimental | deprecated | removed | not yet available
+    word: Word
     detail: str  # one line with the releases, for hover and completion details
     successor: str | None  # the successor as the registry writes it, when there is one
 

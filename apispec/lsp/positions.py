@@ -12,17 +12,21 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from typing import TYPE_CHECKING
 
-from lsprotocol import types
+if TYPE_CHECKING:  # imported where a position is made: the first diagnostics need none
+    from lsprotocol import types
 
 _BREAK = re.compile(r"\r\n|\r|\n")
+# LSP's position encodings (PositionEncodingKind's values).
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
 
 def _units(text: str, encoding: str) -> int:
     """Length of `text` in the code units of `encoding`."""
-    if encoding == types.PositionEncodingKind.Utf32 or text.isascii():
+    if encoding == UTF32 or text.isascii():
         return len(text)
-    if encoding == types.PositionEncodingKind.Utf8:
+    if encoding == UTF8:
         return len(text.encode("utf-8", "surrogatepass"))
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
@@ -30,7 +34,7 @@ def _units(text: str, encoding: str) -> int:
 class LineIndex:
     """Positions in one text; built once, used for every diagnostic and request on it."""
 
-    def __init__(self, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> None:
+    def __init__(self, text: str, encoding: str = UTF16) -> None:
         self.text = text
         self.encoding = encoding
         self.starts = [0]  # LSP line starts
@@ -42,12 +46,18 @@ class LineIndex:
 
     # -- offsets and positions -------------------------------------------------
 
-    def position(self, offset: int) -> types.Position:
+    def point(self, offset: int) -> tuple[int, int]:
+        """(line, character) of an offset, in the agreed encoding."""
         offset = max(0, min(offset, len(self.text)))
         line = bisect_right(self.starts, offset) - 1
         start = self.starts[line]
         offset = min(offset, self.ends[line])  # never inside a `\r\n`
-        return types.Position(line, _units(self.text[start:offset], self.encoding))
+        return line, _units(self.text[start:offset], self.encoding)
+
+    def position(self, offset: int) -> types.Position:
+        from lsprotocol.types import Position
+
+        return Position(*self.point(offset))
 
     def offset(self, position: types.Position) -> int:
         """The offset of a position; past the end of a line is its end, past the last line the text's end."""
@@ -58,7 +68,7 @@ class LineIndex:
         start, end = self.starts[position.line], self.ends[position.line]
         wanted = max(position.character, 0)
         content = self.text[start:end]
-        if self.encoding == types.PositionEncodingKind.Utf32 or content.isascii():
+        if self.encoding == UTF32 or content.isascii():
             return start + min(wanted, len(content))
         units = 0
         for i, ch in enumerate(content):
@@ -68,7 +78,9 @@ class LineIndex:
         return end
 
     def range(self, start: int, end: int) -> types.Range:
-        return types.Range(self.position(start), self.position(max(start, end)))
+        from lsprotocol.types import Range
+
+        return Range(self.position(start), self.position(max(start, end)))
 
     def line_text(self, line: int) -> str:
         """The content of LSP line `line` (0-based), without its break."""

@@ -23,11 +23,14 @@ from apispec.lsp.actions import FIX_ALL, SHOW_DOCUMENTATION, Action, Located, co
 from apispec.lsp.completion import complete
 from apispec.lsp.diagnostics import to_lsp
 from apispec.lsp.documents import Document
+from apispec.lsp.early import Handover
+from apispec.lsp.formatting import FORMAT_ALL, FORMAT_FILTER, format_actions
 from apispec.lsp.hover import hover
 from apispec.lsp.inlay import hints
 from apispec.lsp.positions import LineIndex
-from apispec.lsp.session import ApispecServer, is_config_file
+from apispec.lsp.session import ApispecServer, Protocol, is_config_file
 from apispec.lsp.settings import ClientSettings
+from apispec.lsp.transport import start_io, start_tcp
 from apispec.lsp.workspace import FileReport, scan
 
 LONG_POLL = 300.0  # seconds an unchanged workspace/diagnostic request is held open
@@ -49,11 +52,15 @@ def initialize(ls: ApispecServer, params: types.InitializeParams) -> None:
 
 
 async def initialized(ls: ApispecServer, params: types.InitializedParams) -> None:
+    def settings() -> list[ClientSettings]:
+        return [ls.profiles.defaults, *(ls.profiles.client_for(f) for f in ls.folders())]
+
+    before = settings()  # from initializationOptions, which documents opened so far used
     await ls.fetch_settings()
     await ls.watch_configuration()
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(ls.lint_pool, adapter.load_registry)  # warm, off the loop
-    if ls.documents.all() or ls.profiles.by_folder:
+    if settings() != before:  # (Neovim sends the same settings both ways: nothing changes)
         ls.configuration_changed()  # which learns the workspace's helpers too
     else:
         ls.learn_workspace()  # in the background: no document waits for it
@@ -266,8 +273,8 @@ async def code_action(
     if doc is None:
         return None
     result = await ls.result(doc)
-    if result is None or not result.findings or ls.documents.get(doc.uri) is not doc:
-        return []  # nothing to fix, or edited meanwhile: these offsets would be stale
+    if result is None or ls.documents.get(doc.uri) is not doc:
+        return []  # edited meanwhile: these offsets would be stale
     index = doc.index(ls.encoding)
     located = [
         Located(
@@ -280,6 +287,14 @@ async def code_action(
     span = (index.offset(params.range.start), index.offset(params.range.end))
     only = [str(k) for k in params.context.only] if params.context.only else None
     actions = code_actions(doc.text, doc.lint_name, located, span, only)
+    registry, _ = ls.registry_and_target(ls.profile(doc))
+    language = adapter.language_of(doc.lint_name, doc.text[:200])
+    loop = asyncio.get_running_loop()
+    actions += await loop.run_in_executor(
+        ls.lint_pool, format_actions, index, language, registry, span, only
+    )
+    if ls.documents.get(doc.uri) is not doc:
+        return []
     return [_code_action(a, doc, index) for a in actions]
 
 
@@ -375,7 +390,12 @@ def create_server() -> ApispecServer:
             types.TEXT_DOCUMENT_CODE_ACTION,
             code_action,
             types.CodeActionOptions(
-                code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL],
+                code_action_kinds=[
+                    types.CodeActionKind.QuickFix,
+                    FORMAT_FILTER,
+                    FIX_ALL,
+                    FORMAT_ALL,
+                ],
                 resolve_provider=False,
             ),
         ),
@@ -402,8 +422,9 @@ class _OneLine(logging.Formatter):
         return line
 
 
-def run(tcp: int | None = None, host: str = "127.0.0.1") -> None:
-    """Serve on stdio (or on a TCP port) until the client says exit."""
+def run(tcp: int | None = None, host: str = "127.0.0.1", early: Handover | None = None) -> None:
+    """Serve on stdio (or on a TCP port) until the client says exit; on stdio, from where
+    apispec.lsp.early left the conversation."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_OneLine())
     root = logging.getLogger()
@@ -413,7 +434,15 @@ def run(tcp: int | None = None, host: str = "127.0.0.1") -> None:
     if not debug:  # pygls logs whole tracebacks for a client's bad message; apispec logs a line
         logging.getLogger("pygls").setLevel(logging.CRITICAL)
     server = create_server()
-    if tcp is None:
-        server.start_io()
+    if tcp is None and early is not None:
+        protocol = server.protocol
+        assert isinstance(protocol, Protocol)  # create_server's protocol class
+        protocol.answered_early = frozenset(early.answered)
+        server.published_early = dict(early.published)
+        if early.analyzer is not None:
+            server.analyzer = early.analyzer
+        start_io(server, server.skipped, stdin=early.stream)
+    elif tcp is None:
+        start_io(server, server.skipped)
     else:
-        server.start_tcp(host, tcp)
+        start_tcp(server, server.skipped, host, tcp)

@@ -76,12 +76,43 @@ class Protocol(LanguageServerProtocol):
             log.warning("ignored an unreadable %s message", method or "JSON-RPC")
             return None
 
+    answered_early: frozenset[Any] = frozenset()  # ids apispec.lsp.early answered already
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        """A request answered before pygls started is not answered twice (it is handled
+        again, from the same bytes, so the server's state is as if it had answered)."""
+        if msg_id in self.answered_early:
+            self.answered_early = self.answered_early - {msg_id}
+            return
+        super()._send_response(msg_id, result, error)
+
     def handle_message(self, message: Any) -> None:
         if not hasattr(message, "jsonrpc"):
             if message is not None:
                 log.warning("ignored a message that is not a JSON-RPC object")
             return
         super().handle_message(message)
+
+    def _execute_handler(
+        self,
+        msg_id: Any,
+        handler: Any,
+        callback: Any,
+        args: Any = None,
+        kwargs: Any = None,
+    ) -> None:
+        """pygls keeps the future of every handler it runs by id so that a request can be
+        cancelled, and forgets it only when it answers a request: the future of each
+        notification (two per opened and closed document) stayed for the life of the server.
+        Here every one is forgotten when it is done."""
+
+        def done(future: Any) -> None:
+            if self._request_futures.get(msg_id) is future:
+                del self._request_futures[msg_id]
+            with contextlib.suppress(asyncio.CancelledError):  # cancelled: nobody to answer
+                callback(future)
+
+        super()._execute_handler(msg_id, handler, done, args, kwargs)
 
 
 class ApispecServer(LanguageServer):
@@ -117,6 +148,8 @@ class ApispecServer(LanguageServer):
         self.answered_generation: int | None = None  # of the last workspace/diagnostic answer
         self.waiting: list[asyncio.Event] = []  # held workspace/diagnostic requests
         self.shown: set[str] = set()
+        # what apispec.lsp.early published: (uri, version) -> (findings, why not linted)
+        self.published_early: dict[tuple[str, int | None], tuple[Any, Any]] = {}
 
     # -- client and folders --------------------------------------------------------
 
@@ -223,6 +256,16 @@ class ApispecServer(LanguageServer):
             self.window_show_message(
                 types.ShowMessageParams(type=types.MessageType.Warning, message=problem)
             )
+
+    def skipped(self, reason: str) -> None:
+        """Input the transport could not read as a message (apispec.lsp.framing): one line in
+        the log and in the client's output, then the next message is read."""
+        log.warning("skipped %s", reason)
+        self.window_log_message(
+            types.LogMessageParams(
+                type=types.MessageType.Warning, message=f"apispec: skipped {reason}"
+            )
+        )
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Errors of the transport or of a notification handler go to the log, in one line.
@@ -401,9 +444,9 @@ class ApispecServer(LanguageServer):
                 self.relearning.add(task)
                 task.add_done_callback(self.relearning.discard)
         elif created or deleted:  # a new file, or a directory: walk its folder again
-            folder = self.folder_of(path)
-            if folder is not None:
-                self.sync_soon(folder)
+            owner = self.folder_of(path)
+            if owner is not None:
+                self.sync_soon(owner)
 
     async def _relearn(self, folder: Path, path: str) -> None:
         try:
@@ -464,6 +507,9 @@ class ApispecServer(LanguageServer):
             result = await self.result(doc, only_if_current=True)
             if result is None or self.documents.get(doc.uri) is not doc:
                 return
+            early = self.published_early.pop((doc.uri, doc.version), None)
+            if early == (result.findings, result.skipped):
+                return  # the client has these diagnostics of this version already
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
                     uri=doc.uri,
@@ -480,11 +526,14 @@ class ApispecServer(LanguageServer):
                 del self.pending[doc.uri]
 
     def forget(self, uri: str) -> None:
+        """A document closed: nothing of it is kept (its result, its timing, the lint
+        thread's memo of its first pass, dropped after any lint of it still running)."""
         waiting = self.pending.pop(uri, None)
         if waiting is not None:
             waiting.cancel()
         self.results.pop(uri, None)
         self.started.pop(uri, None)
+        self.lint_pool.submit(self.analyzer.drop, uri)
         self.touched()
         if self.push:
             self.text_document_publish_diagnostics(

@@ -28,6 +28,7 @@ from typing import Any
 
 from apispec.lsp import adapter
 from apispec.support.exceptions import ApispecError, did_you_mean
+from apispec.support.inputs import configured_path, real_path
 
 PREFERENCES = ("filesystemFirst", "editorFirst", "editorOnly")
 LINT_KEYS = (
@@ -119,12 +120,14 @@ def _lint_value(name: str, value: Any) -> Any:
         return _strings(name, value, single=True)
     if name in ("select", "ignore"):
         return tuple(sorted(adapter.expand_codes(list(_strings(name, value)), where)))
-    if name in ("exclude", "overlays"):
+    if name == "exclude":
         return _strings(name, value)
+    if name == "overlays":
+        return tuple(_path_text(name, v) for v in _strings(name, value))
     if name == "registry":
         if not isinstance(value, str):
             raise ValueError(f"{name}: expected a path")
-        return value
+        return _path_text(name, value)
     if name == "severity":
         if not isinstance(value, dict):
             raise ValueError(f'{name}: expected an object of CODE: "error|warning|info"')
@@ -140,6 +143,13 @@ def _lint_value(name: str, value: Any) -> Any:
             raise ValueError(f"{name}: expected true or false")
         return value
     raise AssertionError(name)
+
+
+def _path_text(name: str, value: str) -> str:
+    """A path setting; a NUL in it is refused here, once, instead of failing every lint."""
+    if "\0" in value:
+        raise ValueError(f"{name}: {value!r} holds a NUL character, which no file name can")
+    return value
 
 
 def _lsp_value(name: str, value: Any) -> Any:
@@ -197,7 +207,7 @@ def merge(
     config = (
         replace(file_config)
         if file_config is not None
-        else adapter.Config(root=(folder or Path.cwd()).resolve())
+        else adapter.Config(root=real_path(folder or Path.cwd()))
     )
     base = folder or Path.cwd()
     for name, value in client.lint:
@@ -226,8 +236,7 @@ def merge(
 
 def _path(value: str, base: Path) -> Path:
     """A path from the editor's settings: `~` expanded, relative to the workspace folder."""
-    path = Path(os.path.expanduser(value))
-    return (path if path.is_absolute() else base / path).resolve()
+    return configured_path(os.path.expanduser(value), base, "apispec settings")
 
 
 class Profiles:

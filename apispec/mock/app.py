@@ -15,7 +15,7 @@ import inspect
 import logging
 from collections import defaultdict
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from apispec.mock.bodies import read_within
 from apispec.mock.context import Call, MockConfig, MockState
 from apispec.mock.data import API_PREFIX
 from apispec.mock.errors import (
@@ -34,10 +35,11 @@ from apispec.mock.errors import (
     execution_timeout,
     request_id,
 )
+from apispec.mock.lifecycle import lifecycle_headers
 from apispec.mock.log import RequestLog
 from apispec.mock.routes import Route as ApiRoute
 from apispec.mock.routes import build_routes
-from apispec.registry.model import Endpoint, Maturity
+from apispec.registry.model import Endpoint
 
 log = logging.getLogger("apispec.mock")
 
@@ -45,10 +47,6 @@ BODY_METHODS = ("POST", "PUT", "PATCH")
 MAX_BODY = "max_request_body"
 MAX_TIME = "max_execution_time"
 OPENAPI_PATH = f"{API_PREFIX}/oas"
-SUCCESSOR_RELATION = "successor-version"
-# RFC 9745 wants a date; the spec names releases, not dates, so the mock sends
-# the boolean form of the header's earlier drafts, which clients also accept.
-DEPRECATION_VALUE = "true"
 
 
 class Dispatcher:
@@ -143,8 +141,11 @@ class Dispatcher:
         path = raw.decode("utf-8", "replace").removeprefix(API_PREFIX)
         route, params = self.resolve(request.method, path)
         endpoint = route.endpoint
-        if self._deprecated(endpoint):
-            extra.extend(self._deprecation_headers(request, endpoint, params))
+        extra.extend(
+            lifecycle_headers(
+                state.registry, state.release, endpoint, params, str(request.base_url)
+            )
+        )
         call = Call(request, state, endpoint, params, headers=extra, time_limit=self.max_time)
 
         async def run() -> Response:
@@ -167,45 +168,7 @@ class Dispatcher:
 
     async def read_body(self, request: Request) -> bytes:
         """The body, read chunk by chunk and abandoned as soon as it passes the limit."""
-        limit = self.max_body
-        too_large = ApiError(
-            "BODY_TOO_LARGE", f"the request body is larger than the limit of {limit} bytes"
-        )
-        declared = request.headers.get("content-length", "")
-        if declared.isascii() and declared.isdigit():
-            digits = declared.lstrip("0")
-            if len(digits) > len(str(limit)) or int(digits or "0") > limit:
-                raise too_large
-        chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise too_large
-            chunks.append(chunk)
-        return b"".join(chunks)
-
-    def _deprecated(self, endpoint: Endpoint) -> bool:
-        """Deprecated in the emulated release: an endpoint deprecated later is not, yet."""
-        if endpoint.maturity is not Maturity.DEPRECATED:
-            return False
-        return endpoint.deprecated_in is None or endpoint.deprecated_in <= self.state.release
-
-    def _deprecation_headers(
-        self, request: Request, endpoint: Endpoint, params: dict[str, str]
-    ) -> list[tuple[str, str]]:
-        headers = [("Deprecation", DEPRECATION_VALUE)]
-        successor = self.state.registry.successor_of(endpoint)
-        if successor is not None and self.state.registry.available_in(
-            successor, self.state.release
-        ):
-            path = successor.path
-            for name in successor.path_params:
-                if name not in params:
-                    return headers
-                path = path.replace("{" + name + "}", quote(params[name], safe=""))
-            base = str(request.base_url).rstrip("/")
-            headers.append(("Link", f'<{base}{API_PREFIX}{path}>; rel="{SUCCESSOR_RELATION}"'))
-        return headers
+        return await read_within(request, self.max_body)
 
 
 def _openapi(state: MockState) -> Any:

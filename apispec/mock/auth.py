@@ -24,7 +24,7 @@ ADMIN = "administrator"
 READ_ONLY = "read-only"
 ROLES = (ADMIN, READ_ONLY)
 RESTRICTED = "restricted"
-BEARER = "Bearer "
+BEARER = "bearer"  # the scheme, compared in lower case
 USER_KIND = "user"
 GROUP_KIND = "user group"
 FIRST_USER_ID = 100
@@ -105,13 +105,14 @@ class Accounts:
     def authenticate(self, header: str | None) -> User:
         """The caller of a request from its Authorization header; ApiError 401 otherwise."""
         challenge = {"WWW-Authenticate": "Bearer"}
-        if not header or not header.startswith(BEARER) or not header[len(BEARER) :].strip():
+        scheme, _, secret = (header or "").strip().partition(" ")
+        secret = secret.strip()
+        if scheme.lower() != BEARER or not secret:  # schemes are case-insensitive (RFC 9110)
             raise ApiError(
                 "AUTH_FAILED",
                 "authentication required: send `Authorization: Bearer <token or API key>`",
                 challenge,
             )
-        secret = header[len(BEARER) :].strip()
         user = self._tokens.get(secret) or self._keys.get(secret)
         if user is None:
             raise ApiError("LOGIN_FAILED", "the bearer token or API key is not valid", challenge)

@@ -16,12 +16,38 @@ import math
 import re
 from typing import Any
 
+from starlette.requests import Request
+
 from apispec.mock.errors import ApiError
 from apispec.support.exceptions import did_you_mean
 
 MAX_DEPTH = 64  # no body of the API nests more than a few levels
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SHOWN = 60
+
+
+async def read_within(request: Request, limit: int) -> bytes:
+    """The body, read chunk by chunk and abandoned as soon as it passes `limit` bytes.
+
+    400 `BODY_TOO_LARGE` (the registry's status for the spec's 15 KB limit) as soon
+    as the declared length or the bytes received pass it, so a client cannot make
+    the mock (or `apispec proxy`) hold more than the limit.
+    """
+    too_large = ApiError(
+        "BODY_TOO_LARGE", f"the request body is larger than the limit of {limit} bytes"
+    )
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit():
+        digits = declared.lstrip("0")
+        if len(digits) > len(str(limit)) or int(digits or "0") > limit:
+            raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 class BodyError(ValueError):

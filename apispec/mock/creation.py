@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 
 from apispec.mock.bodies import known_fields
 from apispec.mock.context import Call, MockState
-from apispec.mock.data import PARENT_LEVELS, PAUSED, SENSOR_TYPES, nested
+from apispec.mock.data import PARENT_LEVELS, PAUSED, SENSOR_TYPES, nested, status_values
 from apispec.mock.errors import ApiError
 from apispec.mock.lists import Include
 from apispec.mock.reads import render, side_item, tree_object
@@ -126,7 +126,7 @@ def _new_record(
         "id": oid,
         "kind": kind,
         "name": _text(body, "name", f"New {kind}"),
-        "status": state.registry.property("status").values[0],  # type: ignore[union-attr]
+        "status": status_values(state.registry)[0],
         "type": kind,
         "parentid": parent["id"],
         "favorite": False,

@@ -16,7 +16,7 @@ import itertools
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from apispec.registry.model import Registry
 from apispec.support.exceptions import UsageError
@@ -342,7 +342,10 @@ def status_values(registry: Registry) -> tuple[str, ...]:
     return prop.values if prop is not None else ()
 
 
-def _pick(rand: Callable[[], float], items: Sequence[Any]) -> Any:
+T = TypeVar("T")
+
+
+def _pick(rand: Callable[[], float], items: Sequence[T]) -> T:
     return items[int(rand() * len(items))]
 
 
@@ -478,7 +481,8 @@ def side_data(registry: Registry, seed: int, tree: Tree, enabled: Iterable[str])
             for i, name in enumerate(templates)
         ],
     )
-    containers = [r["id"] for r in tree.records.values() if tree.level(r) in (1, 2, 3)]
+    # a tree of the root group alone (`--data` of `[]`) has one container: the root
+    containers = [r["id"] for r in tree.records.values() if tree.level(r) in (1, 2, 3)] or ["0"]
     jobs = [
         {
             "id": str(i + 1),

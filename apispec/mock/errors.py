@@ -50,7 +50,7 @@ def execution_timeout(seconds: float) -> ApiError:
 def request_id(request: Request) -> str:
     """The request's id, made once per request and kept in its scope state."""
     state = request.scope.setdefault("state", {})
-    rid = state.get("request_id")
+    rid: str | None = state.get("request_id")
     if rid is None:
         rid = uuid.uuid4().hex
         state["request_id"] = rid

@@ -180,7 +180,8 @@ class McpEndpoint:
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
 
-        return await self.rest(Request(scope, receive))
+        response: Response = await self.rest(Request(scope, receive))
+        return response
 
 
 def _malformed(message: Any) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from apispec.mock.context import Call, MockState
-from apispec.mock.data import MASK, PAUSED, SECTION_LEVELS, nested, reference
+from apispec.mock.data import MASK, PAUSED, SECTION_LEVELS, nested, reference, status_values
 from apispec.mock.errors import ApiError
 from apispec.mock.lists import Include, page_headers, parse_include, parse_query
 from apispec.mock.paths import created_kind, strip_experimental
@@ -46,7 +46,7 @@ def section_body(state: MockState, oid: str, section: str, inheritance: bool) ->
         name: (MASK if value and name in masked[section] else value)
         for name, value in tree.settings[source["id"]][section].items()
     }
-    body = dict(values)
+    body: dict[str, Any] = dict(values)
     if inheritance:
         inherited = source["id"] != oid
         shadow = {**values, **{name: "1" for name in shadow_only[section]}}
@@ -159,7 +159,7 @@ def list_alarms(kind: str) -> Callable[[Call], Awaitable[Response]]:
 
     def handler(call: Call) -> Awaitable[Response]:
         state = call.state
-        calm = {state.registry.property("status").values[0], PAUSED}  # type: ignore[union-attr]
+        calm = {status_values(state.registry)[0], PAUSED}
         return respond_list(
             call,
             lambda: [r for r in state.tree.of_types((kind,)) if r["status"] not in calm],

@@ -67,87 +67,130 @@ def _collection(state: MockState, words: list[str]) -> tuple[str | None, int]:
     return best
 
 
-def handler_for(state: MockState, endpoint: Endpoint) -> Handler:
+@dataclass(frozen=True)
+class _PathShape:
+    """An endpoint's path read against the registry's collections."""
+
+    shape: list[str]  # the path's words without /experimental, each parameter `{}`
+    kind: str | None  # the object kind whose collection the path starts with
+    rest: list[str]  # the words after that collection
+    tree_kind: str | None  # `kind`, when it is a kind of the object tree
+
+
+def _path_shape(state: MockState, endpoint: Endpoint) -> _PathShape:
     words = strip_experimental(endpoint.path).strip("/").split("/")
     shape = ["{}" if _PARAM.fullmatch(w) else w for w in words]
     kind, used = _collection(state, words)
-    rest = shape[used:]
     tree_kind = kind if kind in state.kinds.level_of else None
-    method = endpoint.method
+    return _PathShape(shape, kind, shape[used:], tree_kind)
 
+
+def handler_for(state: MockState, endpoint: Endpoint) -> Handler:
+    """The behaviour of one registry endpoint, from its method, its facts and its path."""
+    path = _path_shape(state, endpoint)
     if endpoint.creates:
-        if tree_kind is None or rest[:1] != ["{}"] or len(rest) != 2:
-            raise UnknownEndpointShape(
-                f"{endpoint}: a creating endpoint needs <collection>/{{id}}/<kind>"
-            )
-        child = created_kind(state, rest[1])
-        if child in state.kinds.level_of:
-            return creation.create_tree_object(tree_kind, child)
-        if state.kinds.collection_of.get(child) == creation.JOB_COLLECTION:
-            return creation.create_job(tree_kind)
-        raise UnknownEndpointShape(f"{endpoint}: the mock cannot create a {child}")
+        return _creating(state, endpoint, path)
+    handler: Handler | None = None
+    if endpoint.method == "GET":
+        handler = _listing(state, path) if endpoint.is_list else _reading(state, path)
+    elif endpoint.method == "POST":
+        handler = _posting(endpoint, path)
+    elif endpoint.method in ("DELETE", "PATCH") and path.rest == ["{}"]:
+        handler = _changing(state, endpoint.method, path)
+    if handler is None:
+        raise UnknownEndpointShape(f"the mock has no behaviour for {endpoint}")
+    return handler
 
-    if method == "GET" and endpoint.is_list:
-        if kind is None and shape == [OBJECTS]:
-            return reads.list_tree(None)
-        if rest == [] and tree_kind is not None:
-            return reads.list_tree([tree_kind])
-        if rest == [] and kind == USER_KIND:
-            return reads.list_users
-        if rest == [] and kind == GROUP_KIND:
-            return reads.list_user_groups
-        if rest == [] and kind is not None:
-            return reads.list_side(state.kinds.collection_of[kind])
-        if tree_kind is not None and rest == ["alarms"]:
-            return reads.list_alarms(tree_kind)
-        if tree_kind is not None and rest == ["data"]:
-            return reads.list_channel_data(tree_kind)
-        if kind is not None and rest in (["history"], ["{}", "history"]):
-            return reads.list_history(state.kinds.collection_of[kind], creation.HISTORY)
-    elif method == "GET":
-        if tree_kind is not None and (rest == ["{}"] or (len(rest) == 2 and rest[1] in ITEM_VIEWS)):
-            return reads.get_tree_item(tree_kind)
-        if rest == ["{}"] and kind == USER_KIND:
-            return reads.get_user
-        if rest == ["{}"] and kind == GROUP_KIND:
-            return reads.get_user_group
-        if rest == ["{}"] and kind is not None:
-            collection = state.kinds.collection_of[kind]
-            if collection == "settings-lookups":
-                return reads.get_settings_lookup
-            if collection == "schemas":
-                return reads.get_schema
-            return reads.get_side_item(collection)
-        if shape == [OBJECTS, "{}", "types"]:
-            return reads.get_object_types
-        if shape[:1] == ["timeseries"] and shape[1:] in (["{}"], ["{}", "{}"]):
-            return reads.get_timeseries
-        if shape == ["license"]:
-            return reads.get_license
-        if shape == ["settings", "public"]:
-            return reads.get_public_settings
-    elif method == "POST":
-        if endpoint.request_fields and endpoint.response_fields and not endpoint.auth:
-            return session.create_session
-        if kind == USER_KIND and rest == ["{}", "api-keys"]:
-            return session.create_api_key
-        if tree_kind is not None and rest == ["{}", "move"]:
-            return creation.move_tree_object(tree_kind)
-        if tree_kind is not None and rest == ["{}", "metascan"]:
-            return creation.metascan(tree_kind)
-        if kind is not None and rest == ["{}", "start"]:
-            return creation.start_job
-    elif method == "DELETE" and rest == ["{}"]:
-        if tree_kind is not None:
-            return creation.delete_tree_object(tree_kind)
-        if kind is not None and state.kinds.collection_of[kind] == creation.JOB_COLLECTION:
-            return creation.delete_job
-    elif method == "PATCH" and rest == ["{}"]:
-        if tree_kind is not None:
-            return creation.patch_tree_object(tree_kind)
-        if kind is not None and state.kinds.collection_of[kind] == creation.JOB_COLLECTION:
-            return creation.patch_job
-    raise UnknownEndpointShape(f"the mock has no behaviour for {endpoint}")
+
+def _creating(state: MockState, endpoint: Endpoint, path: _PathShape) -> Handler:
+    """An endpoint that creates an object: `<collection>/{id}/<kind>` under a tree object."""
+    rest, tree_kind = path.rest, path.tree_kind
+    if tree_kind is None or rest[:1] != ["{}"] or len(rest) != 2:
+        raise UnknownEndpointShape(
+            f"{endpoint}: a creating endpoint needs <collection>/{{id}}/<kind>"
+        )
+    child = created_kind(state, rest[1])
+    if child in state.kinds.level_of:
+        return creation.create_tree_object(tree_kind, child)
+    if state.kinds.collection_of.get(child) == creation.JOB_COLLECTION:
+        return creation.create_job(tree_kind)
+    raise UnknownEndpointShape(f"{endpoint}: the mock cannot create a {child}")
+
+
+def _listing(state: MockState, path: _PathShape) -> Handler | None:
+    """A GET that lists: a collection, or what belongs to one object (alarms, data, history)."""
+    shape, kind, rest, tree_kind = path.shape, path.kind, path.rest, path.tree_kind
+    if kind is None and shape == [OBJECTS]:
+        return reads.list_tree(None)
+    if rest == [] and tree_kind is not None:
+        return reads.list_tree([tree_kind])
+    if rest == [] and kind == USER_KIND:
+        return reads.list_users
+    if rest == [] and kind == GROUP_KIND:
+        return reads.list_user_groups
+    if rest == [] and kind is not None:
+        return reads.list_side(state.kinds.collection_of[kind])
+    if tree_kind is not None and rest == ["alarms"]:
+        return reads.list_alarms(tree_kind)
+    if tree_kind is not None and rest == ["data"]:
+        return reads.list_channel_data(tree_kind)
+    if kind is not None and rest in (["history"], ["{}", "history"]):
+        return reads.list_history(state.kinds.collection_of[kind], creation.HISTORY)
+    return None
+
+
+def _reading(state: MockState, path: _PathShape) -> Handler | None:
+    """A GET of one object, or of a singleton resource (license, public settings)."""
+    shape, kind, rest, tree_kind = path.shape, path.kind, path.rest, path.tree_kind
+    if tree_kind is not None and (rest == ["{}"] or (len(rest) == 2 and rest[1] in ITEM_VIEWS)):
+        return reads.get_tree_item(tree_kind)
+    if rest == ["{}"] and kind == USER_KIND:
+        return reads.get_user
+    if rest == ["{}"] and kind == GROUP_KIND:
+        return reads.get_user_group
+    if rest == ["{}"] and kind is not None:
+        collection = state.kinds.collection_of[kind]
+        if collection == "settings-lookups":
+            return reads.get_settings_lookup
+        if collection == "schemas":
+            return reads.get_schema
+        return reads.get_side_item(collection)
+    if shape == [OBJECTS, "{}", "types"]:
+        return reads.get_object_types
+    if shape[:1] == ["timeseries"] and shape[1:] in (["{}"], ["{}", "{}"]):
+        return reads.get_timeseries
+    if shape == ["license"]:
+        return reads.get_license
+    if shape == ["settings", "public"]:
+        return reads.get_public_settings
+    return None
+
+
+def _posting(endpoint: Endpoint, path: _PathShape) -> Handler | None:
+    """A POST that does not create a tree object: a session, an API key, an action."""
+    kind, rest, tree_kind = path.kind, path.rest, path.tree_kind
+    if endpoint.request_fields and endpoint.response_fields and not endpoint.auth:
+        return session.create_session
+    if kind == USER_KIND and rest == ["{}", "api-keys"]:
+        return session.create_api_key
+    if tree_kind is not None and rest == ["{}", "move"]:
+        return creation.move_tree_object(tree_kind)
+    if tree_kind is not None and rest == ["{}", "metascan"]:
+        return creation.metascan(tree_kind)
+    if kind is not None and rest == ["{}", "start"]:
+        return creation.start_job
+    return None
+
+
+def _changing(state: MockState, method: str, path: _PathShape) -> Handler | None:
+    """DELETE or PATCH of one object: a tree object, or a job."""
+    if path.tree_kind is not None:
+        if method == "DELETE":
+            return creation.delete_tree_object(path.tree_kind)
+        return creation.patch_tree_object(path.tree_kind)
+    if path.kind is None or state.kinds.collection_of[path.kind] != creation.JOB_COLLECTION:
+        return None
+    return creation.delete_job if method == "DELETE" else creation.patch_job
 
 
 def _not_mocked(endpoint: Endpoint) -> Handler:

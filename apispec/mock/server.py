@@ -1,51 +1,29 @@
 """Serving the mock with uvicorn: from the command line, or in a thread for tests.
 
-The socket is bound before uvicorn starts, so `--port 0` works (the kernel
-picks a free port) and the printed URL is the real one.
+The socket is bound before uvicorn starts (apispec.support.serving), so
+`--port 0` works (the kernel picks a free port) and the printed URL is the
+real one.
 """
 
 from __future__ import annotations
 
-import signal
 import socket
 import sys
 import threading
-import time
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from apispec.mock.app import create_app
 from apispec.mock.context import MockConfig, MockState
 from apispec.mock.data import API_PREFIX
 from apispec.registry.model import Registry
-from apispec.support.exceptions import UsageError
+from apispec.support.serving import LOOPBACK, base_url, bind, run_in_thread, run_until_stopped
 
-LOOPBACK = "127.0.0.1"
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on host:port; a UsageError naming the address when that fails."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        # accepted connections inherit it: no 40 ms Nagle/delayed-ACK stall per answer
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.bind((host, port))
-        sock.listen(128)
-    except OSError as exc:
-        sock.close()
-        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    return sock
+if TYPE_CHECKING:
+    import uvicorn
 
 
-def base_url(sock: socket.socket) -> str:
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}"
-
-
-def _server(state: MockState, quiet: bool = True) -> object:
+def _server(state: MockState, quiet: bool = True) -> uvicorn.Server:
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -55,8 +33,11 @@ def _server(state: MockState, quiet: bool = True) -> object:
             state.close()
             await super().shutdown(sockets)
 
+    from apispec.mock.http import MockHttp
+
     config = uvicorn.Config(
         create_app(state=state),
+        http=MockHttp,  # the spec's error body for unparsable requests, a header deadline
         log_level="warning" if quiet else "info",
         access_log=False,
         lifespan="off",
@@ -89,14 +70,6 @@ def banner(state: MockState, url: str) -> list[str]:
     return lines
 
 
-class _Stop(Exception):
-    """SIGTERM, turned into an exception so that `serve` ends as it does on Ctrl-C."""
-
-
-def _raise_stop(signum: int, frame: object) -> None:
-    raise _Stop
-
-
 def serve(
     config: MockConfig,
     host: str = LOOPBACK,
@@ -111,28 +84,11 @@ def serve(
         server = _server(state)
         for line in banner(state, base_url(sock)):
             print(line, file=out, flush=True)
-        # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal
-        # to the handler in place before it started: KeyboardInterrupt for SIGINT,
-        # and for SIGTERM (the default handler would end the process with status
-        # 143, skipping the last line) this one.
-        previous = _on_sigterm(_raise_stop)
-        try:
-            server.run(sockets=[sock])  # type: ignore[attr-defined]
-        except (KeyboardInterrupt, _Stop):
-            pass
-        finally:
-            _on_sigterm(previous)
+        run_until_stopped(lambda: server.run(sockets=[sock]))
     finally:
         sock.close()
     print("apispec mock: stopped", file=out, flush=True)
     return 0
-
-
-def _on_sigterm(handler: object) -> object:
-    """Install a SIGTERM handler (main thread only; elsewhere nothing); the previous one."""
-    if threading.current_thread() is not threading.main_thread() or handler is None:
-        return None
-    return signal.signal(signal.SIGTERM, handler)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -141,7 +97,7 @@ class RunningMock:
 
     url: str
     state: MockState
-    _server: object
+    _server: uvicorn.Server
     _thread: threading.Thread
 
     @property
@@ -149,7 +105,7 @@ class RunningMock:
         return self.url + API_PREFIX
 
     def stop(self) -> None:
-        self._server.should_exit = True  # type: ignore[attr-defined]
+        self._server.should_exit = True
         self._thread.join(timeout=10)
 
 
@@ -163,11 +119,5 @@ def start_in_thread(
     state = MockState(config or MockConfig(), registry)
     server = _server(state)
     sock = bind(host, 0)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)  # type: ignore[attr-defined]
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:  # type: ignore[attr-defined]
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the mock server did not start")
-        time.sleep(0.01)
+    thread = run_in_thread(server, sock, "mock")
     return RunningMock(base_url(sock), state, server, thread)

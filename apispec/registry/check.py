@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema
 
@@ -23,12 +23,14 @@ from apispec.registry.files import Pointer, RegistrySource, default_directory
 from apispec.registry.releases import Release, ReleaseSyntaxError, parse_release
 from apispec.support.exceptions import RegistryError
 
+Severity = Literal["error", "warning"]
+
 
 @dataclass(frozen=True)
 class Finding:
     path: Path
     line: int
-    severity: str  # "error" or "warning"
+    severity: Severity
     message: str
 
     def __str__(self) -> str:
@@ -45,7 +47,10 @@ def display_path(path: Path) -> str:
 
 @cache
 def registry_schema() -> dict[str, Any]:
-    return json.loads((default_directory() / "schema.json").read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(
+        (default_directory() / "schema.json").read_text(encoding="utf-8")
+    )
+    return schema
 
 
 class Collector:
@@ -58,7 +63,7 @@ class Collector:
     def error_at(self, path: Path, line: int, message: str) -> None:
         self.findings.append(Finding(path, line, "error", message))
 
-    def add(self, severity: str, pointer: Pointer, message: str) -> None:
+    def add(self, severity: Severity, pointer: Pointer, message: str) -> None:
         path, line = self.source.locate(pointer)
         self.findings.append(Finding(path, line, severity, message))
 
@@ -78,7 +83,11 @@ def schema_problem(
     def where(at: Pointer) -> str:
         return "/".join(map(str, source.shown(at) if source else at)) or "(top level)"
 
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+    if (
+        error.validator == "additionalProperties"
+        and isinstance(error.instance, dict)
+        and isinstance(error.schema, dict)
+    ):
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
         if extra:
@@ -126,6 +135,7 @@ def _check_references(doc: dict[str, Any], out: Collector) -> None:
     _check_cycles(endpoints, keys, out)
     _check_listed_methods(doc, keys, out)
     _check_filters(doc, out)
+    _check_tree_types(doc, out)
     _check_errors(doc, out)
 
 
@@ -357,7 +367,7 @@ def _check_filters(doc: dict[str, Any], out: Collector) -> None:
                 ("properties", index, "values_complete"),
                 f"property {prop['name']!r} says its values are complete but lists none",
             )
-        if prop.get("values") and prop["type"] != "enumeration":
+        if (prop.get("values") or prop.get("assumed")) and prop["type"] != "enumeration":
             out.error(
                 ("properties", index, "values"),
                 f"property {prop['name']!r} has values but is of type {prop['type']}",
@@ -372,6 +382,26 @@ def _check_filters(doc: dict[str, Any], out: Collector) -> None:
             out.warning(
                 ("properties", index, "operators"),
                 f"multi-valued property {prop['name']!r} allows operators other than contains",
+            )
+
+
+def _check_tree_types(doc: dict[str, Any], out: Collector) -> None:
+    """Every kind of the object tree is a `type` value the filter checker knows (the spec's
+    or an assumed one): the mock serves each as `"type": KIND` and answers `type = KIND`,
+    so a filter for it must not be reported as an unknown value."""
+    for index, prop in enumerate(doc["properties"]):
+        if prop["name"] != "type" or prop.get("values_complete") or not prop.get("values"):
+            continue
+        known = {*prop["values"], *(prop.get("assumed") or {}).get("values", ())}
+        missing = [
+            k["name"] for k in doc["object_kinds"] if k.get("tree_level") and k["name"] not in known
+        ]
+        if missing:
+            out.error(
+                ("properties", index, "values"),
+                f"property 'type' does not know the object kinds {', '.join(missing)} of the "
+                "tree the mock serves: list them under `assumed` with where the assumption "
+                "comes from",
             )
 
 

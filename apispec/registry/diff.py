@@ -12,12 +12,17 @@ absent from both, not a difference.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from apispec.registry.importer.describe import Description
     from apispec.registry.model import Registry
     from apispec.registry.releases import Release
+
+# What a compared operand is: a registry directory, an overlay on one, an OpenAPI document.
+SourceKind = Literal["registry", "overlay", "openapi"]
 
 # Compared endpoint facts, in the order reports show them.
 FACTS = (
@@ -48,7 +53,7 @@ class EndpointFacts:
 @dataclass(frozen=True)
 class View:
     label: str
-    kind: str  # registry | overlay | openapi
+    kind: SourceKind
     release: Release | None  # the one release a document describes
     endpoints: dict[tuple[str, str], EndpointFacts]
     enums: dict[str, tuple[tuple[str, ...], bool]]  # property -> (values, complete)
@@ -68,6 +73,11 @@ class Diff:
     changed: list[tuple[EndpointFacts, dict[str, tuple[Any, Any]]]] = field(default_factory=list)
     enums: list[dict[str, Any]] = field(default_factory=list)
 
+    def release_of(self, view: View) -> Release | None:
+        """The release a side speaks of: a document's own, or the one a registry side was
+        taken at; None for a registry side with every release."""
+        return view.release if view.registry is None else self.release
+
     @property
     def different(self) -> bool:
         return bool(
@@ -84,7 +94,7 @@ class Diff:
             return {
                 "label": view.label,
                 "kind": view.kind,
-                "release": None if view.release is None else view.release.text,
+                "release": None if (at := self.release_of(view)) is None else at.text,
             }
 
         def endpoint(e: EndpointFacts) -> dict[str, Any]:
@@ -115,7 +125,7 @@ class Diff:
 
 
 def registry_view(
-    registry: Registry, label: str, kind: str = "registry", release: Release | None = None
+    registry: Registry, label: str, kind: SourceKind = "registry", release: Release | None = None
 ) -> View:
     """Every fact of a registry, or of what it offers in `release`."""
     common = tuple(q.name for q in registry.query_parameters)
@@ -249,7 +259,7 @@ def open_view(
     return registry_view(load_registry(path), f"{operand} (registry)")
 
 
-def _bundled() -> Any:
+def _bundled() -> Path:
     from apispec.registry.files import default_directory
 
     return default_directory()
@@ -262,7 +272,7 @@ def _document(operand: str, base: Registry, headers: dict[str, str], release: st
     return document_view(description, f"{description.source} (OpenAPI {description.version})")
 
 
-def directory_kind(path: Any) -> str:
+def directory_kind(path: Path) -> SourceKind:
     """`overlay`, `openapi` or `registry`, from the top-level keys of its files."""
     import re
 
@@ -270,7 +280,7 @@ def directory_kind(path: Any) -> str:
     from apispec.support.inputs import InputError, read_input
 
     pattern = re.compile(rb'^(overlay|openapi)\s*:|^\s*\{\s*"(openapi)"\s*:', re.MULTILINE)
-    found = set()
+    found: set[bytes] = set()
     for file in sorted(path.iterdir()):
         if file.suffix.lower() not in (".yaml", ".yml", ".json") or not file.is_file():
             continue
@@ -306,7 +316,8 @@ def diff_operands(
         from apispec.registry.releases import parse_release
 
         at = parse_release(release)
-    at = at or left.release or right.release
+    if at is None and (left.registry is not None or right.registry is not None):
+        at = left.release or right.release  # a registry side is taken at the document's release
     if at is not None:
         left, right = _taken_at(left, at), _taken_at(right, at)
     return compare(left, right, at)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from apispec.registry.diff import Diff, EndpointFacts
+from apispec.registry.diff import Diff, EndpointFacts, View
 
 
 def render(diff: Diff, fmt: str) -> str:
@@ -65,9 +65,24 @@ def _counts(diff: Diff) -> str:
     return ", ".join(parts)
 
 
+def _sides(diff: Diff) -> tuple[str, str]:
+    """Each side's label with the release it speaks of: "(both at release R)" only when
+    that is true of both, else a registry side says which release it was taken at (a
+    document's label names its own)."""
+    a, b = diff.release_of(diff.a), diff.release_of(diff.b)
+    if a is not None and b is not None and a.text == b.text:
+        return diff.a.label, f"{diff.b.label} (both at release {a})"
+
+    def label(view: View) -> str:
+        at = diff.release_of(view)
+        return f"{view.label} at release {at}" if view.registry is not None and at else view.label
+
+    return label(diff.a), label(diff.b)
+
+
 def _heading(diff: Diff) -> list[str]:
-    at = f" (both at release {diff.release})" if diff.release is not None else ""
-    return [f"--- {diff.a.label}", f"+++ {diff.b.label}{at}"]
+    a, b = _sides(diff)
+    return [f"--- {a}", f"+++ {b}"]
 
 
 def text(diff: Diff) -> str:
@@ -103,12 +118,12 @@ def _cell(value: str) -> str:
 
 
 def markdown(diff: Diff) -> str:
-    at = f" at release {diff.release}" if diff.release is not None else ""
+    a, b = _sides(diff)
     lines = [
         "# Registry diff",
         "",
-        f"- **A:** {_cell(diff.a.label)}",
-        f"- **B:** {_cell(diff.b.label)}{at}",
+        f"- **A:** {_cell(a)}",
+        f"- **B:** {_cell(b)}",
         "",
         f"**{_counts(diff)[:1].upper()}{_counts(diff)[1:]}.**",
     ]

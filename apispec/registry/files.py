@@ -11,10 +11,11 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISDIR
 from typing import Any
 
 from apispec.support.exceptions import RegistryError
-from apispec.support.inputs import InputError, read_input
+from apispec.support.inputs import InputError, read_input, stat_named
 
 Pointer = tuple[str | int, ...]
 
@@ -141,10 +142,10 @@ def read_registry(directory: Path | None = None, *, with_lines: bool = False) ->
     Without `with_lines` the parsed document may come from the on-disk cache.
     """
     directory = Path(directory) if directory is not None else default_directory()
-    if not directory.is_dir():
-        exists = os.path.exists(directory)
+    info = stat_named(directory)
+    if info is None or not S_ISDIR(info.st_mode):
         raise InputError(
-            str(directory), "not a directory" if exists else "registry directory does not exist"
+            str(directory), "not a directory" if info else "registry directory does not exist"
         )
     files = sorted(directory.glob("*.yaml"))
     if not files:

@@ -117,6 +117,8 @@ def build_registry(
                 applies_to=tuple(p.get("applies_to") or ()),
                 notes=tuple(p.get("notes") or ()),
                 provenance=_provenance(p.get("provenance")),
+                assumed_values=tuple((p.get("assumed") or {}).get("values") or ()),
+                assumed_from=(p.get("assumed") or {}).get("source"),
             )
             for p in doc["properties"]
         ),
@@ -154,7 +156,6 @@ def build_registry(
         directory=directory,
         overlays=overlays,
         listed_methods={p["path"]: tuple(p["methods"]) for p in listed},
-        listed_by={p["path"]: _provenance(p["provenance"]) for p in listed if p.get("provenance")},
     )
 
 

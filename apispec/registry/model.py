@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from apispec.registry.releases import Release, parse_release
 from apispec.support.exceptions import UsageError, did_you_mean
@@ -21,6 +21,10 @@ _PARAM = re.compile(r"\{([a-z_]+)\}")
 
 NONE_PLANNED = "none planned"
 TO_BE_DECIDED = "to be decided"
+
+
+# A filterable property's data type (registry/data/schema.json lists the same four).
+PropertyType = Literal["text", "number", "boolean", "enumeration"]
 
 
 class Maturity(StrEnum):
@@ -165,7 +169,7 @@ class FilterProperty:
     """A filterable property: its data type and the operators the spec allows on it."""
 
     name: str
-    type: str
+    type: PropertyType
     operators: tuple[str, ...]
     values: tuple[str, ...] = ()
     # True when `values` is the whole enumeration (an overlay imported it from a
@@ -175,6 +179,18 @@ class FilterProperty:
     applies_to: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     provenance: Provenance | None = None
+    # Values the project assumes beyond the spec's partial list, and where that comes
+    # from (filters.yaml `assumed`): known to the checker, served by the mock.
+    assumed_values: tuple[str, ...] = ()
+    assumed_from: str | None = None
+
+    @property
+    def known_values(self) -> tuple[str, ...]:
+        """The values the checker, fixes, completion and docs know: the spec's and the
+        assumed ones; an overlay's complete enumeration alone, since it is the server's."""
+        if self.values_complete:
+            return self.values
+        return tuple(dict.fromkeys((*self.values, *self.assumed_values)))
 
 
 @dataclass(frozen=True)
@@ -286,7 +302,6 @@ class Registry:
     overlays: tuple[OverlayInfo, ...] = ()
     # path -> the complete method list an overlay states for it (its `paths` section)
     listed_methods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    listed_by: Mapping[str, Provenance] = field(default_factory=dict)
 
     # -- releases -------------------------------------------------------------
 

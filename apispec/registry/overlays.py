@@ -20,11 +20,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from stat import S_ISDIR
 from typing import TYPE_CHECKING, Any
 
 from apispec.registry.files import Pointer, RegistrySource, read_registry
 from apispec.registry.releases import Release, ReleaseSyntaxError, parse_release
 from apispec.support.exceptions import RegistryError
+from apispec.support.inputs import stat_named
 
 if TYPE_CHECKING:  # registry_check (and jsonschema) is imported only to check
     from apispec.registry.check import Finding
@@ -70,9 +72,10 @@ def overlay_schema() -> dict[str, Any]:
 
 def read_overlay(directory: Path) -> RegistrySource:
     """Every `*.yaml` of an overlay directory, merged by section, with lines."""
-    if not directory.exists():
+    info = stat_named(directory)
+    if info is None:
         raise RegistryError(f"{directory}: overlay directory does not exist")
-    if not directory.is_dir():
+    if not S_ISDIR(info.st_mode):
         raise RegistryError(f"{directory}: an overlay is a directory, not a file")
     if not any(directory.glob("*.yaml")):
         raise RegistryError(f"{directory}: no overlay files (*.yaml) found")

@@ -14,8 +14,13 @@ import re
 from dataclasses import dataclass, field
 
 from apispec.support.exceptions import UsageError
+from apispec.support.printable import shortened
 
-_RELEASE = re.compile(r"(?P<major>[0-9]+)\.(?P<minor>[0-9]+|x)\.(?P<build>[0-9]+|[0-9]*x+)")
+# Each part has at most nine digits: real ones have four, and a longer one (a fuzzer's
+# 5,000) would be an integer Python refuses to convert past 4,300 digits.
+_RELEASE = re.compile(
+    r"(?P<major>[0-9]{1,9})\.(?P<minor>[0-9]{1,9}|x)\.(?P<build>[0-9]{1,9}|[0-9]{0,9}x{1,9})"
+)
 
 
 class ReleaseSyntaxError(UsageError):
@@ -72,11 +77,12 @@ class Release:
 
 def parse_release(text: str) -> Release:
     """Parse a release text; raise ReleaseSyntaxError naming the expected shape."""
-    match = _RELEASE.fullmatch(str(text).strip())
+    text = str(text)
+    match = _RELEASE.fullmatch(text.strip())
     if match is None:
         raise ReleaseSyntaxError(
-            f"invalid release {text!r}: expected MAJOR.MINOR.BUILD such as 24.3.100, "
-            "25.x.122 or 25.x.1xx"
+            f"invalid release {shortened(text)}: expected MAJOR.MINOR.BUILD such as 24.3.100, "
+            "25.x.122 or 25.x.1xx (each part at most nine digits)"
         )
     minor = match["minor"]
     build = match["build"]

@@ -8,18 +8,26 @@ for a FIFO between the check and the open cannot block either. A size cap keeps
 a stray multi-gigabyte file from exhausting memory, and every failure is one
 line naming the file (exit 2), never a traceback.
 
-Parsed documents get the same treatment for their shape: `check_depth` refuses
+Parsed documents get the same treatment for their shape: `check_parsed` refuses
 nesting deeper than `MAX_DEPTH`, because every consumer downstream (schema
-validation, the registry model, JSON encoding) walks documents recursively.
+validation, the registry model, JSON encoding) walks documents recursively, and
+text holding a lone UTF-16 surrogate (JSON's `"\\ud800"`), which is not
+Unicode and fails the first file name or UTF-8 writer it reaches. `parse_json`
+reports an integer longer than Python converts as a syntax error at its place.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import stat
+import sys
+from pathlib import Path
 from typing import Any
 
 from apispec.support.exceptions import UsageError
+from apispec.support.printable import shortened
 
 # A registry file, configuration, OpenAPI document, baseline or mock data file
 # larger than this is refused; the largest public OpenAPI documents are ~10 MB
@@ -43,6 +51,9 @@ _OPEN_FLAGS = (
     | getattr(os, "O_CLOEXEC", 0)
     | getattr(os, "O_BINARY", 0)
 )
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class InputError(UsageError):
@@ -83,6 +94,43 @@ def _refuse_kind(name: str, mode: int, expected: str | None) -> None:
     raise InputError(name, f"not a regular file ({kind}){wanted}")
 
 
+def stat_named(path: str | os.PathLike[str]) -> os.stat_result | None:
+    """`os.stat` of a path the user named; None when nothing is there. A name the system
+    refuses (over 255 bytes, a loop of symbolic links, no permission, a NUL character) is
+    an InputError naming it, so that no caller turns it into "does not exist" or a crash."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+    except ValueError:  # os functions refuse a NUL before any system call
+        raise InputError(os.fspath(path), "holds a NUL character, which no file name can") from None
+    except OSError as exc:
+        raise InputError(os.fspath(path), f"cannot use: {exc.strerror or exc}") from None
+
+
+def is_directory(path: str | os.PathLike[str]) -> bool:
+    """Whether a path the user named is a directory (links followed); `stat_named`'s
+    InputError when the system refuses the name."""
+    info = stat_named(path)
+    return info is not None and stat.S_ISDIR(info.st_mode)
+
+
+def real_path(path: str | os.PathLike[str]) -> Path:
+    """The absolute path with symbolic links resolved as far as they go. Unlike
+    `Path.resolve()` before Python 3.13, a loop of links raises nothing here: it is left
+    in place, for the read that follows to refuse in one line (ELOOP)."""
+    return Path(os.path.realpath(path))
+
+
+def configured_path(text: str, base: Path, where: str) -> Path:
+    """A path from a configuration file or the editor's settings, relative to `base`, links
+    resolved. A NUL character is refused here, where `where` (the file and key) can be
+    named: no system call accepts one."""
+    if "\0" in text:
+        raise InputError(where, "holds a NUL character, which no file name can")
+    return real_path(base / text)
+
+
 def read_input(
     path: str | os.PathLike[str],
     *,
@@ -103,6 +151,8 @@ def read_input(
         raise InputError(shown, "cannot read: no such file") from None
     except OSError as exc:
         raise InputError(shown, f"cannot read: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL in the name, refused before any system call
+        raise InputError(shown, "holds a NUL character, which no file name can") from None
     try:
         info = os.fstat(fd)
         _refuse_kind(shown, info.st_mode, expected)  # swapped after the stat above
@@ -143,16 +193,36 @@ def read_input_text(
         raise InputError(shown, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
-def check_depth(data: Any, name: str, limit: int = MAX_DEPTH) -> None:
-    """InputError when lists and mappings nest deeper than `limit` (walked without recursion)."""
+def lone_surrogate(text: str) -> bool:
+    """Whether `text` holds a lone UTF-16 surrogate (which no UTF-8 encoder accepts)."""
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
+def max_int_digits() -> int:
+    """The most decimal digits an integer may have: Python's own conversion limit (0: none)."""
+    return sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+
+
+def too_many_digits(value: int, limit: int) -> bool:
+    """Whether `value` has more than `limit` decimal digits, measured without printing it."""
+    return limit > 0 and value.bit_length() > 3 * limit and abs(value) >= 10**limit
+
+
+def check_parsed(data: Any, name: str, limit: int = MAX_DEPTH) -> None:
+    """InputError when lists and mappings nest deeper than `limit`, or a key or text value
+    holds a lone surrogate (walked without recursion)."""
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
         node, depth = stack.pop()
         if isinstance(node, dict):
             children: Any = node.values()
+            stack.extend((key, depth) for key in node if isinstance(key, str))
         elif isinstance(node, list):
             children = node
         else:
+            if isinstance(node, str) and lone_surrogate(node):
+                message = f"a lone UTF-16 surrogate in {shortened(node)}, which is not Unicode"
+                raise InputError(name, message)
             continue
         if depth > limit:
             raise InputError(name, f"nested deeper than {limit} levels")
@@ -164,31 +234,55 @@ def too_deep(name: str, limit: int = MAX_DEPTH) -> InputError:
     return InputError(name, f"nested deeper than {limit} levels")
 
 
-def load_json(text: str, name: str) -> Any:
-    """JSON with the nesting cap; a syntax error is one line with its position."""
-    import json
+class _LongInteger(Exception):
+    pass
+
+
+def parse_json(text: str) -> Any:
+    """`json.loads`, except that an integer of more digits than Python converts is a
+    JSONDecodeError at its position, like any syntax error (json raises a bare ValueError)."""
+    limit = max_int_digits()
+
+    def integer(digits: str) -> int:
+        if limit and len(digits.lstrip("-")) > limit:
+            raise _LongInteger
+        return int(digits)
 
     try:
-        data = json.loads(text)
+        return json.loads(text, parse_int=integer)
+    except _LongInteger:
+        found = re.search(rf'(?<![\w."])-?[0-9]{{{limit + 1}}}', text)
+        message = f"an integer of more than {limit} digits"
+        raise json.JSONDecodeError(message, text, found.start() if found else 0) from None
+
+
+def load_json(text: str, name: str) -> Any:
+    """JSON with the nesting and text caps; a syntax error is one line with its position."""
+    try:
+        data = parse_json(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             name, f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
     except RecursionError:
         raise too_deep(name) from None
-    check_depth(data, name)
+    check_parsed(data, name)
     return data
 
 
 def load_toml(text: str, name: str) -> dict[str, Any]:
-    """TOML with the nesting cap (tomllib recurses on nested arrays and inline tables)."""
+    """TOML with the nesting and text caps (tomllib recurses on nested arrays and tables)."""
     import tomllib
 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(name, f"invalid TOML: {exc}") from None
+    except ValueError:  # the one error tomllib leaves unwrapped: Python's int conversion
+        raise InputError(
+            name, f"invalid TOML: an integer of more than {max_int_digits()} digits"
+        ) from None
     except RecursionError:
         raise too_deep(name) from None
-    check_depth(data, name)
+    check_parsed(data, name)
     return data

@@ -11,7 +11,9 @@ terminal, or make the line read differently from what it says. So:
   the text report, annotations, JUnit attributes, error messages;
 - `unicode_safe` replaces only the lone surrogates, for JSON, where other
   control characters have their own exact escapes;
-- `uri_path` percent-encodes a path's real bytes, for SARIF artifact URIs.
+- `uri_path` percent-encodes a path's real bytes, for SARIF artifact URIs;
+- `markdown_cell` and `spreadsheet_cell` make a table cell read literally in
+  Markdown and in a spreadsheet opening a CSV file.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ _UNSAFE = re.compile(
 )
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# ASCII punctuation that Markdown or HTML would read as syntax inside a table cell.
+_MARKDOWN_SYNTAX = re.compile(r"([\\`*_\[\]<>|&~#!])")
+# What a spreadsheet runs as a formula at the start of a cell.
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -49,6 +55,12 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+def shortened(text: str, limit: int = 40) -> str:
+    """`text` quoted for a message, cut to `limit` characters (a value a fuzzer made 5,000
+    characters long would otherwise fill the one-line message)."""
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
 def unicode_safe(text: str) -> str:
     """`text` with lone surrogates escaped, so that it encodes as UTF-8 and as strict JSON."""
     if text.isascii():
@@ -59,3 +71,16 @@ def unicode_safe(text: str) -> str:
 def uri_path(path: str) -> str:
     """A relative path as a URI reference, percent-encoding the name's own bytes."""
     return quote(os.fsencode(path.replace(os.sep, "/")))
+
+
+def markdown_cell(text: str) -> str:
+    """Text shown literally in a Markdown table cell: one line, controls and syntax escaped,
+    so a `|` cannot end the cell, `<script>` stays text, a `*` or backtick starts nothing."""
+    return _MARKDOWN_SYNTAX.sub(r"\\\1", printable(text))
+
+
+def spreadsheet_cell(value: str) -> str:
+    """A CSV cell a spreadsheet shows as text: a leading `=`, `+`, `-` or `@` would make it a
+    formula, so such a cell gets a leading `'` (OWASP's advice on CSV injection)."""
+    value = unicode_safe(value)
+    return "'" + value if value.startswith(_FORMULA) else value

@@ -38,15 +38,25 @@ def interactive(stream: TextIO) -> bool:
 
 
 class Progress:
-    """`Linting: 1200/10000 files (2400 files/s)` on a terminal, redrawn in place.
+    """`Linting: 1200/10000 files (2400 files/s)` on a terminal, redrawn in place (a total
+    of 0 is unknown: `Reading: 120 MB (40 MB/s)`).
 
     Silent for the first `delay` seconds, so a quick run prints nothing, and
     redrawn at most every `interval` seconds, so drawing never costs more than
     the work it reports. `clear()` removes the line before the report is printed.
     """
 
-    def __init__(self, stream: TextIO, delay: float = 0.5, interval: float = 0.1) -> None:
+    def __init__(
+        self,
+        stream: TextIO,
+        delay: float = 0.5,
+        interval: float = 0.1,
+        what: str = "Linting",
+        unit: str = "files",
+    ) -> None:
         self.stream = stream
+        self.what = what
+        self.unit = unit
         self.started = time.monotonic()
         self.delay = delay
         self.interval = interval
@@ -59,7 +69,9 @@ class Progress:
             return
         self.next_draw = now + self.interval
         rate = done / max(now - self.started, 1e-9)
-        self.stream.write(f"\r\x1b[2KLinting: {done}/{total} files ({rate:,.0f} files/s)")
+        unit = self.unit
+        count = f"{done}/{total}" if total else str(done)
+        self.stream.write(f"\r\x1b[2K{self.what}: {count} {unit} ({rate:,.0f} {unit}/s)")
         self.stream.flush()
         self.shown = True
 

@@ -10,6 +10,15 @@ more than `MAX_ALIAS_NODES` nodes end the load with a `LimitError` at a line.
 The composer itself refuses nesting past `MAX_DEPTH`, so a deeply nested
 document never reaches Python's recursion limit.
 
+Constructing values is guarded too. PyYAML's constructors raise plain Python
+errors for an explicit tag on a scalar that does not fit it (`!!float abc`,
+`!!timestamp soon`), Python refuses to convert an integer of more than
+`sys.get_int_max_str_digits()` digits (and a hexadecimal one that fits would
+fail the first time it is printed), and a `"\\ud800"` escape gives a lone
+surrogate that no file name or UTF-8 writer accepts. Each becomes a
+`MarkedYAMLError` at the scalar's line, which every caller already reports as
+one line.
+
 Only the pure-Python loader is used for user files: libyaml's composer
 recurses in C and crashes the process on deep nesting. The C loader stays for
 the bundled registry, which is trusted.
@@ -20,8 +29,10 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
+from yaml.constructor import ConstructorError
 
-from apispec.support.inputs import MAX_DEPTH
+from apispec.support.inputs import MAX_DEPTH, lone_surrogate, max_int_digits, too_many_digits
+from apispec.support.printable import shortened
 
 # Nodes that aliases may add to a document beyond the ones written in it.
 MAX_ALIAS_NODES = 100_000
@@ -31,20 +42,48 @@ class LimitError(yaml.MarkedYAMLError):
     """A document refused for its shape, not its syntax; `problem` says which limit."""
 
 
+_INT = "tag:yaml.org,2002:int"
+# What a constructor raises on a scalar its tag does not fit (PyYAML does not wrap them).
+_CONSTRUCTOR_FAILURES = (ValueError, TypeError, AttributeError, KeyError, IndexError)
+
+
 class GuardedSafeLoader(yaml.SafeLoader):
-    """SafeLoader whose composer stops at `MAX_DEPTH` levels instead of recursing on."""
+    """SafeLoader whose composer stops at `MAX_DEPTH` levels instead of recursing on, and
+    whose constructors end in a `MarkedYAMLError` at the scalar, never a plain Python error."""
 
     _apispec_depth = 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self._apispec_depth >= MAX_DEPTH and not self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark
+            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]  # types-PyYAML leaves peek_event unannotated
             raise LimitError(None, None, f"nested deeper than {MAX_DEPTH} levels", mark)
         self._apispec_depth += 1
         try:
             return super().compose_node(parent, index)
         finally:
             self._apispec_depth -= 1
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        limit = max_int_digits()
+        text = node.value if isinstance(node.value, str) else ""
+        if node.tag == _INT and limit and len(text.replace("_", "")) > limit:
+            raise _too_long(node, limit)
+        try:
+            value = super().construct_object(node, deep)
+        except _CONSTRUCTOR_FAILURES:
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            message = f"{tag} {shortened(text)} is not a value of that type"
+            raise ConstructorError(None, None, message, node.start_mark) from None
+        if isinstance(value, int) and too_many_digits(value, limit):
+            raise _too_long(node, limit)
+        if isinstance(value, str) and lone_surrogate(value):
+            message = "a lone UTF-16 surrogate (a \\u escape), which is not Unicode"
+            raise ConstructorError(None, None, message, node.start_mark)
+        return value
+
+
+def _too_long(node: yaml.Node, limit: int) -> LimitError:
+    return LimitError(None, None, f"an integer of more than {limit} digits", node.start_mark)
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:

@@ -10,7 +10,7 @@ from tests.hostile.helpers import apispec_run, clean
 
 def test_dev_null_is_not_a_broken_symlink(tmp_path: Path) -> None:
     result = clean(apispec_run("lint", "/dev/null", cwd=tmp_path), 2)  # named, not linted
-    assert "/dev/null: not a regular file (a character device)" in result.out
+    assert result.out == ""  # nothing was checked: the error line is the whole answer
     assert (
         result.err
         == "apispec: error: /dev/null: skipped: not a regular file (a character device)\n"

@@ -29,6 +29,7 @@ HOSTILE = (
     # a backslash before an escaped bracket: the escape is undone, the link is live
     r"see \[docs](javascript:alert(2)) now",
     "<script>alert(3)</script> & <b>bold</b>",
+    "</noscript><img src=x onerror=alert(5)>",  # operation bodies are held in <noscript>
     "[x](javascript:alert(4)) ![i](http://evil.example/p.png) <http://evil.example>",
     "*em* _u_ ~~s~~ a|b &lt;script&gt; &#60;",
     "ends with a backslash \\",
@@ -43,7 +44,7 @@ TAGS = {
     "tbody", "tr", "th", "td", "h1", "h2", "h3", "h4", "code", "pre", "strong", "em",
     "blockquote", "br", "wbr", "input", "button", "label", "select", "option", "details",
     "summary", "textarea", "form", "aside", "output", "dl", "dt", "dd", "small", "kbd",
-    "hr", "fieldset", "legend", "mark",
+    "hr", "fieldset", "legend", "mark", "noscript",
 }  # fmt: skip
 
 

@@ -25,7 +25,7 @@ def test_a_limit_of_4301_digits_is_above_the_maximum_not_a_crash(tmp_path: Path)
         cwd=REPO,
         timeout=120,
     )
-    assert run.returncode == 0, run.stderr  # API008 is a warning
+    assert run.returncode == 1, run.stderr  # API008 is a warning: it fails by default
     assert "Traceback" not in run.stderr
     findings = json.loads(run.stdout)["findings"]
     limits = [f for f in findings if f["code"] == "API008"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from apispec.generate.commonmark import inert_html
 from apispec.generate.openapi.operations import (
     LOCATION,
     REQUEST_ID,
@@ -100,7 +101,7 @@ def build_document(registry: Registry, release: Release | str | None = None) -> 
         for tag in registry.tags()
         if tag in used_tags
     ]
-    return {
+    document = {
         "openapi": OPENAPI_VERSION,
         "info": _info(registry, release),
         "servers": [
@@ -136,3 +137,26 @@ def build_document(registry: Registry, release: Release | str | None = None) -> 
             "schemas": component_schemas(registry),
         },
     }
+    inert: dict[str, Any] = _inert_descriptions(document)
+    return inert
+
+
+# Values that are data, not prose: a `description` key inside them is not Markdown.
+_DATA = frozenset({"example", "examples", "default", "enum", "const", "x-codeSamples"})
+
+
+def _inert_descriptions(node: Any) -> Any:
+    """A copy in which every `description` (CommonMark, which viewers render with raw HTML
+    allowed) has its `<`, `>` and `&` outside code spans as entities: registry text is prose."""
+    if isinstance(node, list):
+        return [_inert_descriptions(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "description" and isinstance(value, str):
+            value = inert_html(value)
+        elif key not in _DATA:
+            value = _inert_descriptions(value)
+        out[key] = value
+    return out

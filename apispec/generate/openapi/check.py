@@ -35,27 +35,28 @@ def _dotted(parts: tuple[object, ...]) -> str:
     return text
 
 
-def _located(cls: type) -> type:
+def _located(cls: type[Any]) -> type[Any]:
     """Subclass a keyword validator so its errors carry the document path of their object."""
 
     def __call__(self: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
         from jsonschema_path import SchemaPath
 
         where = next((a for a in args if isinstance(a, SchemaPath)), None)
-        for error in super(located, self).__call__(*args, **kwargs):
+        for error in cls.__call__(self, *args, **kwargs):
             if where is not None and not hasattr(error, "apispec_located"):
                 # the path survives the validator's later re-wrapping of the error
                 error.path.extendleft(reversed(where.parts))
                 error.apispec_located = True
             yield error
 
-    located = type(f"Located{cls.__name__}", (cls,), {"__call__": __call__})
-    return located
+    return type(f"Located{cls.__name__}", (cls,), {"__call__": __call__})
 
 
 @cache
-def _validator_class(base: type) -> type:
-    keywords = {name: _located(cls) for name, cls in base.keyword_validators.items()}
+def _validator_class(base: type) -> type[Any]:
+    # `base: type`, not `type[Any]`: mypy finds no __hash__ on the latter, and @cache keys on it
+    spec_validator: type[Any] = base
+    keywords = {name: _located(cls) for name, cls in spec_validator.keyword_validators.items()}
     return type(f"Located{base.__name__}", (base,), {"keyword_validators": keywords})
 
 
@@ -95,7 +96,7 @@ def check_document(document: LocatedDocument, allow_external_refs: bool = False)
 
     path, data = document.path, document.data
     try:
-        base = get_validator_cls(data)
+        base: type = get_validator_cls(data)
     except (ValidatorDetectError, TypeError):  # TypeError: a version that is not text
         supported = "a supported version (2.0, 3.0.x, 3.1.x, 3.2.x, as text)"
         for key in ("openapi", "swagger"):

@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from apispec.support.exceptions import UsageError
-from apispec.support.inputs import check_depth, read_input, too_deep
+from apispec.support.inputs import check_parsed, parse_json, read_input, too_deep
 from apispec.support.yaml_load import GuardedSafeLoader, LimitError, compose
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
@@ -49,7 +49,8 @@ class LocatedDocument:
         gives the line (its key's line in mappings) and the rest of `parts` is
         appended to the path as given.
         """
-        node, line, at = self.root, self.root.start_mark.line + 1, ()
+        node, line = self.root, self.root.start_mark.line + 1
+        at: tuple[object, ...] = ()
         for index, part in enumerate(parts):
             child = self._child(node, part)
             hops = 0
@@ -162,8 +163,8 @@ def _compose(text: str, path: Path | None = None) -> tuple[yaml.Node, Any]:
     except LimitError as exc:
         if path is None:
             raise
-        mark = exc.problem_mark
-        raise UsageError(f"{path}:{mark.line + 1}: refused: {exc.problem}") from None
+        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else 1
+        raise UsageError(f"{path}:{line}: refused: {exc.problem}") from None
     except yaml.MarkedYAMLError as exc:
         if path is None:
             raise
@@ -203,12 +204,12 @@ def parse_document(path: Path, raw: bytes) -> LocatedDocument:
     if path.suffix.lower() == ".json":
         # YAML would accept broken JSON (`{"a": }` is a null), so JSON files parse strictly
         try:
-            data = json.loads(text)
+            data = parse_json(text)
         except json.JSONDecodeError as exc:
             raise UsageError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
         except RecursionError:
             raise too_deep(str(path)) from None
-        check_depth(data, str(path))
+        check_parsed(data, str(path))
         try:
             root = _compose(text)[0]
         except yaml.YAMLError:  # valid JSON that YAML 1.1 rejects: no line numbers then

@@ -87,7 +87,7 @@ class RefPolicy:
         return Path(path)
 
 
-class GuardedRetrieval(dict):  # type: ignore[type-arg]
+class GuardedRetrieval(dict[str, Any]):
     """jsonschema-path's scheme -> handler table, answering every scheme with `retrieve`.
 
     The retriever falls back to urllib for a scheme missing from the table, so

@@ -29,8 +29,11 @@ TOKEN_VARIABLE = "API_TOKEN"
 SAMPLE_LIMIT = 50
 # Body fields whose value a script must not hold literally: read from the environment.
 _SECRET_FIELD = re.compile(r"user(name)?|password|secret|token|key", re.IGNORECASE)
-LANGUAGES = (("curl", "Shell", "curl"), ("python", "Python", "Python (requests)"))
-LANGUAGES += (("powershell", "PowerShell", "PowerShell (Invoke-RestMethod)"),)
+LANGUAGES = (
+    ("curl", "Shell", "curl"),
+    ("python", "Python", "Python (requests)"),
+    ("powershell", "PowerShell", "PowerShell (Invoke-RestMethod)"),
+)
 
 
 class Env(str):
@@ -65,14 +68,6 @@ class SampleRequest:
     def url(self, base: str = SAMPLE_BASE_URL) -> str:
         query = self.query_string
         return f"{base}{self.url_path}" + (f"?{query}" if query else "")
-
-    def body_with(self, environment: dict[str, str]) -> dict[str, Any] | None:
-        """The JSON body with environment values filled in (what the samples send)."""
-        if self.body is None:
-            return None
-        return {
-            k: environment.get(v, "") if isinstance(v, Env) else v for k, v in self.body.items()
-        }
 
 
 def _example(schema: dict[str, Any]) -> Any:

@@ -33,9 +33,14 @@ def section_schema_name(section: str) -> str:
     return f"{section[:1].upper()}{section[1:]}Section"
 
 
+def shadowed_schema_name(section: str) -> str:
+    """`windowsconnection` -> `WindowsconnectionSectionShadowed`: the `_shadowed` copy."""
+    return section_schema_name(section) + "Shadowed"
+
+
 def schema_for_type(type_text: str) -> dict[str, Any]:
     """Map a registry field type to JSON Schema; an unknown type fails loudly, never guesses."""
-    simple = {
+    simple: dict[str, dict[str, Any]] = {
         "string": {"type": "string"},
         "text": {"type": "string"},
         # The complete value lists are not shown, so no `enum` is invented.
@@ -125,8 +130,10 @@ def section_schema(registry: Registry, name: str) -> dict[str, Any]:
     for field in registry.inheritance_fields:
         schema = _field_schema(field)
         if schema.get("type") == ["object", "null"]:
-            # the shadowed copy holds the settings of the same section
-            schema = {"anyOf": [ref(section_schema_name(name)), {"type": "null"}]}
+            # The shadowed copy holds the section's settings without the underscore
+            # fields, so it has a schema of its own: a section schema naming itself
+            # would be infinite for viewers that expand schemas (Stoplight Elements).
+            schema = {"anyOf": [ref(shadowed_schema_name(name)), {"type": "null"}]}
             schema["description"] = field.notes
         properties[field.name] = schema
     description = " ".join(
@@ -137,6 +144,16 @@ def section_schema(registry: Registry, name: str) -> dict[str, Any]:
         )
     )
     return _open_object(properties, description)
+
+
+def shadowed_schema(registry: Registry, name: str) -> dict[str, Any]:
+    section = next(s for s in registry.setting_sections if s.name == name)
+    properties = {f.name: _field_schema(f) for f in section.fields}
+    return _open_object(
+        properties,
+        f"The settings of section `{name}` as defined on the inheritance source "
+        "(`_shadowed`): the section's fields, without the underscore fields.",
+    )
 
 
 def error_schema(registry: Registry) -> dict[str, Any]:
@@ -165,5 +182,6 @@ def component_schemas(registry: Registry) -> dict[str, Any]:
     }
     for section in registry.setting_sections:
         schemas[section_schema_name(section.name)] = section_schema(registry, section.name)
+        schemas[shadowed_schema_name(section.name)] = shadowed_schema(registry, section.name)
     schemas[ERROR] = error_schema(registry)
     return schemas

@@ -187,7 +187,7 @@ def _indent(source: Source, offset: int) -> int:
 def call_info(source: Source, chain: Chain) -> CallInfo:
     """The call `chain` is part of; a variable it is assigned to is followed to its use."""
     dialect = source.dialect
-    info = dialect.command_context(source, chain)
+    info: CallInfo | None = dialect.command_context(source, chain)
     command = info is not None
     if info is None:
         info = call_at(source, chain.start, chain.end)
@@ -207,12 +207,14 @@ def call_info(source: Source, chain: Chain) -> CallInfo:
     var = assigned_variable(source, at) or dialect.assigned_by_block(source, at)
     if not var and info.opener >= 0 and not info.callee:
         var = chosen_variable(source, info.opener)
+    if not var:
+        return info
     after = chain.end
-    for _ in range(3 if var else 0):  # past uses that only print the URL
+    for _ in range(3):  # past uses that only print the URL
         use = use_of(source, var, after)
         if use is None:
             break
-        used = dialect.command_context(source, use) or call_at(source, use.start, use.end)
+        used: CallInfo = dialect.command_context(source, use) or call_at(source, use.start, use.end)
         if _prints(used.callee):
             after = use.end
             continue

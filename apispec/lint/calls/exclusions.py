@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from apispec.lint.calls.callee import callee_before
 from apispec.lint.calls.method import MEMBER_SPACED
@@ -172,7 +172,7 @@ def request_annotation(source: Source, clients: ClientTable, opener: int) -> boo
     name = m.group(1).rsplit(".", 1)[-1].lower()
     if name not in clients.request_annotations and name not in clients.mapping_annotations:
         return False
-    markers = source.memo.get("interface markers")
+    markers = cast("list[tuple[int, bool]] | None", source.memo.get("interface markers"))
     if markers is None:
         found = [
             (at.start(), at.group(1).lower() in clients.client_interfaces)
@@ -181,10 +181,10 @@ def request_annotation(source: Source, clients: ClientTable, opener: int) -> boo
             and not source.in_comment(at.start())
         ]
         markers = source.memo["interface markers"] = found
-    k = bisect_left(markers, (m.start(), False)) - 1  # type: ignore[arg-type]
+    k = bisect_left(markers, (m.start(), False)) - 1
     if name in clients.request_annotations:
-        return k < 0 or markers[k][1]  # type: ignore[index]
-    return k >= 0 and markers[k][1]  # type: ignore[index]
+        return k < 0 or markers[k][1]
+    return k >= 0 and markers[k][1]
 
 
 def inside_fake(source: Source, clients: ClientTable, opener: int) -> bool:
@@ -338,8 +338,11 @@ def _case_arm(source: Source, start: int, end: int, line_start: int) -> bool:
     one-line JSON file of thousands of literals would make that quadratic).
     """
     text = source.text
-    if _INDENT.match(text, line_start).end() < start or not _CASE_AFTER.match(
-        text, end, min(source.endpos, end + 8)
+    indent = _INDENT.match(text, line_start)  # `[ \t]*` matches anywhere
+    if (
+        indent is None
+        or indent.end() < start
+        or not _CASE_AFTER.match(text, end, min(source.endpos, end + 8))
     ):
         return False
     return _SWITCH.search(text, max(source.pos, start - 1500), start) is not None
@@ -351,7 +354,7 @@ def _matcher(source: Source, callee: str, opener: int, clients: ClientTable) -> 
     if matches:
         return True
     mocks = mock_names(source, clients)
-    if mocks and _ROOT_NAME.match(callee) and _ROOT_NAME.match(callee).group(1).lower() in mocks:  # type: ignore[union-attr]
+    if mocks and (root := _ROOT_NAME.match(callee)) and root.group(1).lower() in mocks:
         return True
     return name in _VERB_CALLS and _replied(source, opener)
 
@@ -388,7 +391,7 @@ def _replied(source: Source, opener: int) -> bool:
 
 def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
     """Variables bound to a mock library's object (`with responses.RequestsMock() as rsps`)."""
-    found = source.memo.get("mock_names")
+    found = cast("frozenset[str] | None", source.memo.get("mock_names"))
     if found is None:
         names: set[str] = set()
         lower = source.text[source.pos : source.endpos].lower()
@@ -411,7 +414,7 @@ def mock_names(source: Source, clients: ClientTable) -> frozenset[str]:
                     ):
                         names.add(name.lower())
         found = source.memo["mock_names"] = frozenset(names)
-    return found  # type: ignore[return-value]
+    return found
 
 
 def bound_router(source: Source, clients: ClientTable, callee: str, args_after: str) -> bool:
@@ -419,7 +422,7 @@ def bound_router(source: Source, clients: ClientTable, callee: str, args_after: 
     names = _member_names(callee)
     if len(names) != 2 or clients.router_factory is None:
         return False
-    routers = source.memo.get("router_names")
+    routers = cast("frozenset[str] | None", source.memo.get("router_names"))
     if routers is None:
         found = set()
         for m in clients.router_factory.finditer(source.text, source.pos, source.endpos):
@@ -427,7 +430,7 @@ def bound_router(source: Source, clients: ClientTable, callee: str, args_after: 
             if bound is not None:
                 found.add(bound.group(1))
         routers = source.memo["router_names"] = frozenset(found)
-    if names[0] not in routers or names[1].lower() not in _ROUTER_VERBS:  # type: ignore[operator]
+    if names[0] not in routers or names[1].lower() not in _ROUTER_VERBS:
         return False
     rest = args_after.lstrip()
     return rest.startswith(",")

@@ -29,7 +29,7 @@ def from_callee(callee: str) -> str | None:
     if name in ("new", "create") and len(names) >= 2:
         name = names[-2]  # Net::HTTP::Delete.new
         return name.upper() if name.upper() in VERB_SET else None
-    words = [w.upper() for w in _WORDS.findall(name.replace("-", "_"))]
+    words: list[str] = [w.upper() for w in _WORDS.findall(name.replace("-", "_"))]
     if not words:
         return None
     if name.islower() and name.upper() in VERB_SET:
@@ -42,7 +42,7 @@ def from_callee(callee: str) -> str | None:
 
 def leading_verb(name: str) -> str | None:
     """The verb a chained call's name starts with: `GetJsonAsync`, `.post`, `.DELETE` (not `UsingPatch`)."""
-    words = _WORDS.findall(name)
+    words: list[str] = _WORDS.findall(name)
     if words and words[0].upper() in VERB_SET:
         return words[0].upper()
     return None

@@ -68,5 +68,5 @@ def build(source: Source, candidate: Candidate, info: CallInfo, language: str) -
         query=tuple(query),
         language=language,
         evidence=candidate.evidence,
-        extra={"call_window": info.window, "callee": info.callee, "methods": info.methods},
+        extra={"call_window": info.window, "methods": info.methods},
     )

@@ -186,10 +186,7 @@ def attach_headers(
     headers = authorization_headers(source)
     if not headers:
         return
-    windows = sorted(
-        (ref.extra.get("call_window", (0, 0)), k)  # type: ignore[misc]
-        for k, ref in enumerate(refs)
-    )
+    windows = sorted((ref.extra.get("call_window", (0, 0)), k) for k, ref in enumerate(refs))
     starts = [ref.span.start for ref in refs]
     in_order = all(a <= b for a, b in pairwise(starts))
     open_windows: list[tuple[int, int]] = []  # (reference index, window end): a heap
@@ -284,8 +281,8 @@ def _user(source: Source, refs: list[Reference], owner: str) -> int | None:
     text = source.text
     for k, ref in enumerate(refs):
         window = ref.extra.get("call_window", (0, 0))
-        start = min(source.line_start(ref.span.start), window[0] or ref.span.start)  # type: ignore[index]
-        end = max(window[1], ref.span.end)  # type: ignore[index]
+        start = min(source.line_start(ref.span.start), window[0] or ref.span.start)
+        end = max(window[1], ref.span.end)
         if word.search(text, start, end):
             return k
     return None

@@ -92,8 +92,8 @@ def join_at(source: Source, pos: int, end: int, resolve: Resolve) -> list[Part] 
             literal = [source.lit_starting(source.skip_space(a)) is not None for a, _ in args]
             if len(args) > 2 and literal[0]:  # C#'s string.Join(" or ", a, b, c)
                 items = [resolve(a, b) for a, b in args[1:]]
-                known = None if any(item is None for item in items) else items
-                return _join(known, resolve(*args[0]))  # type: ignore[arg-type]
+                known = [item for item in items if item is not None]
+                return _join(known if len(known) == len(items) else None, resolve(*args[0]))
             receiver = m.group()[: -len(name)].rstrip(".?")
             if len(args) == 1 and receiver and literal[0] and not receiver.endswith(("-", ":")):
                 # `clauses.join(" AND ")`: a list variable's elements
@@ -133,8 +133,8 @@ def _bare_list_join(source: Source, pos: int, end: int, resolve: Resolve) -> lis
             if len(items) < 2:
                 return None
             elements = [resolve(a, b) for a, b in items]
-            known = None if any(e is None for e in elements) else elements
-            return _join(known, resolve(ps.end(), end))  # type: ignore[arg-type]
+            known = [e for e in elements if e is not None]
+            return _join(known if len(known) == len(elements) else None, resolve(ps.end(), end))
         items.append((at, stop))
         if stop >= end or text[stop] != ",":
             return None

@@ -171,8 +171,8 @@ def _format_argument(source: Source, name: str, slot: int) -> QueryValue | None:
         return None
     template = text[token[0] : slot]
     written = _FORMAT_SLOT.match(text, slot)
-    numbered = written is not None and written.group(1)
-    index = int(written.group(1)) if numbered else len(_FORMAT_SLOT.findall(template))
+    numbered = written.group(1) if written is not None else None
+    index = int(numbered) if numbered else len(_FORMAT_SLOT.findall(template))
     pos = -1
     closer = -1
     after = re.compile(r"[ \t]*(?:-f\b|\.format\(|%[ \t]*\(?)[ \t]*", re.I).match(text, token[1])
@@ -257,9 +257,9 @@ def mapping_query(source: Source, opener: int, closer: int) -> list[QueryValue]:
     for m in _SEARCH_PARAMS.finditer(text, opener, closer):
         found.extend(parse_mapping(source, m.end() - 1))
     if not found:
-        m = _QUERY_REF.search(text, opener, closer)
-        if m:
-            found.extend(mapping_of_variable(source, m.group(1), opener))
+        ref = _QUERY_REF.search(text, opener, closer)
+        if ref:
+            found.extend(mapping_of_variable(source, ref.group(1), opener))
     if not found:
         found.extend(setter_query(source, opener, closer))
     return found

@@ -238,7 +238,8 @@ def _command(source: Source, command: str, pos: int, depth: int) -> list[Part] |
 
 def _function(source: Source, name: str) -> FunctionDef | None:
     lowered = name.lower()
-    for fn in source.dialect.functions(source):
+    functions: list[FunctionDef] = source.dialect.functions(source)
+    for fn in functions:
         if fn.name.lower() == lowered:
             return fn
     return None
@@ -259,7 +260,8 @@ def _returned(source: Source, fn: FunctionDef, depth: int) -> list[Part] | None:
         while j < len(source.lits) and source.lits[j].start < end:
             lit = source.lits[j]
             line_start = source.line_start(lit.start)
-            if _BLANKS.match(text, line_start).end() >= lit.start:  # a string as a statement:
+            blanks = _BLANKS.match(text, line_start)  # `[^\S\n]*` matches anywhere
+            if blanks is not None and blanks.end() >= lit.start:  # a string as a statement:
                 # the function's output (only the line's indentation is read)
                 return resolve_parts(source, list(lit.parts), depth + 1)
             j += 1

@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 from functools import cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from apispec.lint.patterns import lazy
 
@@ -334,11 +334,15 @@ class RequestObject(NamedTuple):
     client: str  # the BaseClient.client whose base applies
 
 
+# What a chained call's arguments are: path segments, a query name and value, or a
+# mapping of query values.
+ChainRole = Literal["segments", "query", "query-map"]
+
+
 class ChainCall(NamedTuple):
     language: str
     names: str  # lower-case method names, `a|b`
-    role: str  # "segments": its arguments are path segments; "query": a query name and value,
-    # "query-map": a mapping of query values
+    role: ChainRole
 
 
 _HTTP_VERBS_LINKS = "get|post|put|patch|delete|head|options"
@@ -506,7 +510,7 @@ class ClientTable(NamedTuple):
     method_hints: tuple[re.Pattern[str], ...]
     url_joins: dict[str, UrlJoin]  # callee (lower case, `new x` for a constructor): row
     request_objects: dict[str, RequestObject]  # class name: row
-    chain_roles: dict[str, str]  # method name (lower case): role
+    chain_roles: dict[str, ChainRole]  # method name (lower case): role
     builder_names: re.Pattern[str]  # finds any URL-join or path-segment call's name in a text
     mock_modules: frozenset[str]
     router_factory: re.Pattern[str] | None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from typing import cast
 
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain
@@ -93,7 +94,8 @@ class YamlDialect(Dialect):
     def command_context(self, source: Source, chain: Chain) -> CallInfo | None:
         text = source.text
         line_start = source.line_start(chain.start)
-        indent = _KEY_INDENT.match(text, line_start, chain.start).end() - line_start  # type: ignore[union-attr]
+        blanks = _KEY_INDENT.match(text, line_start, chain.start)  # `[ -]*` matches anywhere
+        indent = (blanks.end() if blanks is not None else line_start) - line_start
         if line_start + indent == chain.start and re.match(
             r"['\"]?:[ \t]*(?:#.*)?$", text[chain.end : chain.end + 80].split("\n")[0]
         ):
@@ -287,11 +289,11 @@ class JsonDialect(Dialect):
 
 def _json_method(source: Source, opener: int, closer: int) -> str | None:
     """The value of the first `"method": "X"` inside text[opener:closer]."""
-    found = source.memo.get("json methods")
+    found = cast("tuple[list[int], list[re.Match[str]]] | None", source.memo.get("json methods"))
     if found is None:
         matches = list(_JSON_METHOD.finditer(source.text, source.pos, source.endpos))
         found = source.memo["json methods"] = ([m.start() for m in matches], matches)
-    starts, matches = found  # type: ignore[misc]
+    starts, matches = found
     for k in range(bisect_left(starts, opener), len(starts)):
         m = matches[k]
         if m.start() >= closer:

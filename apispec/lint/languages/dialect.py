@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from apispec.lint.functions import Definitions, FunctionDef, find_functions
 from apispec.lint.languages import lexer
@@ -99,10 +99,10 @@ class Dialect:
         """The source's own function definitions (for helpers and returned values), once."""
         if self.definitions is None:
             return []
-        found = source.memo.get("functions")
+        found = cast("list[FunctionDef] | None", source.memo.get("functions"))
         if found is None:
             found = source.memo["functions"] = find_functions(source, self.definitions)
-        return found  # type: ignore[return-value]
+        return found
 
     def use_pattern(self, var: str) -> str:
         """A regex for a later use of variable `var` (assigned an API path).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from typing import cast
 
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain
@@ -73,9 +74,9 @@ def _end(source: Source, chain: Chain) -> int:
     The lines that end requests are found once per source: searched from each request,
     a file of requests without blank lines was read to its end once per request.
     """
-    ends = source.memo.get("request_ends")
+    ends = cast("list[int] | None", source.memo.get("request_ends"))
     if ends is None:
         found = _REQUEST_END.finditer(source.text, source.pos, source.endpos)
         ends = source.memo["request_ends"] = [m.start() for m in found]
-    k = bisect.bisect_right(ends, source.lines.line_start(chain.end))  # type: ignore[arg-type]
-    return ends[k] if k < len(ends) else source.endpos  # type: ignore[index]
+    k = bisect.bisect_right(ends, source.lines.line_start(chain.end))
+    return ends[k] if k < len(ends) else source.endpos

@@ -291,7 +291,7 @@ def scan(
         # finditer while the tokens are single matches; a span that ends past its
         # opener's match restarts it after the span
         for m in finditer(text, at, endpos):
-            kind = m.lastgroup
+            kind: str = m.lastgroup  # type: ignore[assignment]  # a token pattern names every alternative
             if kind not in spans:
                 if kind == "c" or kind[0] == "x":  # not code: brackets, quotes are text
                     comments.append((m.start(), m.end()))

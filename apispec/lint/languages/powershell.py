@@ -150,9 +150,9 @@ class PowerShellDialect(Dialect):
             end = pipe
         args = text[command.end("name") : end]
         info = CallInfo(callee=command.group("name"), window=(command.start("name"), end))
-        m = _PARAM_METHOD.search(args)
-        if m:
-            info.method = m.group(1).upper()
+        given = _PARAM_METHOD.search(args)
+        if given:
+            info.method = given.group(1).upper()
         else:
             words = re.findall(r"[A-Z][a-z]+", command.group("name"))
             verbs = {
@@ -233,9 +233,9 @@ def _splatted(source: Source, chain: Chain) -> CallInfo | None:
     end = _logical_line_end(source, use.end())
     table = text[opener:closer]
     info = CallInfo(callee=command.group("name"), window=(opener, end))
-    m = _KEY_METHOD.search(table) or _PARAM_METHOD.search(text, command.end("name"), end)
-    if m:
-        info.method = m.group(1).upper()
+    given = _KEY_METHOD.search(table) or _PARAM_METHOD.search(text, command.end("name"), end)
+    if given:
+        info.method = given.group(1).upper()
     if info.method in (None, "GET"):
         body = _KEY_BODY.search(table)
         if body:

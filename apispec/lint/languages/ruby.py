@@ -214,7 +214,8 @@ def _block_params(source: Source, closer: int) -> list[QueryValue]:
         stop = max(block, source.matching_closer(block))
     else:  # do ... end: its lines, to the `end` indented like the call
         line_start = source.line_start(closer)
-        indent = _INDENT.match(text, line_start).end() - line_start
+        blanks = _INDENT.match(text, line_start)  # `[ \t]*` matches anywhere
+        indent = (blanks.end() if blanks is not None else line_start) - line_start
         ending = re.compile(rf"^[ \t]{{0,{indent}}}end\b", re.M).search(text, m.end(), stop)
         stop = ending.start() if ending else min(stop, m.end() + 2000)
     found: list[QueryValue] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from typing import cast
 
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain, flatten
@@ -110,8 +111,8 @@ class ShellDialect(Dialect):
         if am and _COMMAND_START.search(m.string, max(0, base - 80), base):
             pos = am.end()  # URL="$BASE/x": the value is the literal
         if "$(" in word:
-            parts = _substituted(word, base, pos)
-            return Lit(base + pos, m.end(), parts) if parts else None
+            substituted = _substituted(word, base, pos)
+            return Lit(base + pos, m.end(), substituted) if substituted else None
         parts: list[Part] = []
         for piece in _PIECE.finditer(word, pos):
             kind = piece.lastgroup or "bare"
@@ -300,7 +301,7 @@ def _command_words(source: Source, offset: int) -> list[Lit]:
 
 def _inner_substitution(source: Source, offset: int) -> tuple[int, int] | None:
     """The inside of the innermost `$(...)` holding `offset`, when it is in one."""
-    spans = source.memo.get("substitutions")
+    spans = cast("list[tuple[int, int]] | None", source.memo.get("substitutions"))
     if spans is None:
         spans = []
         text = source.text
@@ -309,7 +310,7 @@ def _inner_substitution(source: Source, offset: int) -> tuple[int, int] | None:
                 spans.extend(substitutions(text, lit.start, lit.end))
         source.memo["substitutions"] = spans
     best = None
-    for start, end in spans:  # type: ignore[attr-defined]
+    for start, end in spans:
         if start + 2 <= offset < end - 1 and (best is None or start > best[0]):
             best = (start + 2, end - 1)
     return best

@@ -40,4 +40,5 @@ def render(fmt: str, result: LintResult, view: View | None = None) -> str:
 
     module, function = RENDERERS[fmt]
     renderer = getattr(import_module(f"apispec.lint.report.{module}"), function)
-    return renderer(result, view or View())
+    text: str = renderer(result, view or View())
+    return text

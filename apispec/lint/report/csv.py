@@ -15,7 +15,7 @@ from apispec.lint.engine import LintResult
 from apispec.lint.report.grouped import grouped
 from apispec.lint.report.view import View
 from apispec.lint.rules import BY_CODE
-from apispec.support.printable import unicode_safe
+from apispec.support.printable import spreadsheet_cell as _text
 
 HEADER = (
     "path",
@@ -32,12 +32,6 @@ HEADER = (
     "targets",
     "fix",
 )
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _text(value: str) -> str:
-    value = unicode_safe(value)
-    return "'" + value if value.startswith(_FORMULA) else value
 
 
 def render(result: LintResult, view: View | None = None) -> str:

@@ -14,7 +14,7 @@ _SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: 
 
 
 def render(result: LintResult, view: View | None = None) -> str:
-    issues = [
+    issues: list[dict[str, object]] = [
         {
             "type": "issue",
             "check_name": f.code,

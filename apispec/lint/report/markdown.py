@@ -7,28 +7,19 @@ text, a `*` or backtick starts no emphasis or code span.
 
 from __future__ import annotations
 
-import re
-
 from apispec.lint.engine import LintResult
 from apispec.lint.finding import Applicability
 from apispec.lint.report.grouped import grouped
-from apispec.lint.report.text import plural
+from apispec.lint.report.text import not_checked, plural
 from apispec.lint.report.view import View
 from apispec.lint.rules import BY_CODE
-from apispec.support.printable import printable
+from apispec.support.printable import markdown_cell as cell
 
-# ASCII punctuation that Markdown or HTML would read as syntax inside a table cell.
-_SYNTAX = re.compile(r"([\\`*_\[\]<>|&~#!])")
 _FIX = {
     Applicability.SAFE: "safe",
     Applicability.UNSAFE: "unsafe",
     Applicability.DISPLAY_ONLY: "by hand",
 }
-
-
-def cell(text: str) -> str:
-    """Text shown literally in a table cell: one line, controls and syntax escaped."""
-    return _SYNTAX.sub(r"\\\1", printable(text))
 
 
 def render(result: LintResult, view: View | None = None) -> str:
@@ -47,8 +38,12 @@ def render(result: LintResult, view: View | None = None) -> str:
     if unchecked:  # never "No findings" over a file nobody checked
         lines += [f"**{plural(unchecked, 'file')} could not be checked** (listed below).", ""]
     if not groups:
-        done = "The files checked have no findings" if unchecked else "No findings"
-        lines.append(f"{done}; {cell(checked)}.")
+        missed = not_checked(result)
+        if unchecked:
+            done = "The files checked have no findings"
+        else:
+            done = "No findings in the files checked" if missed else "No findings"
+        lines.append(f"{done}; {cell(checked)}{'; ' + missed if missed else ''}.")
     else:
         counts = {s: sum(g.finding.severity == s for g in groups) for s in ("error", "warning")}
         info = len(groups) - counts["error"] - counts["warning"]

@@ -16,14 +16,14 @@ from apispec.lint.engine import LintResult
 from apispec.lint.finding import Finding, Severity
 from apispec.lint.report.json import endpoint_dict
 from apispec.lint.report.view import View
-from apispec.lint.rules import DOCS_URL, RULES
+from apispec.lint.rules import DOCS_URL, RULES, Rule
 from apispec.support.printable import unicode_safe, uri_path
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def _rule(rule) -> dict[str, Any]:
+def _rule(rule: Rule) -> dict[str, Any]:
     page = rule.page()
     return {
         "id": rule.code,

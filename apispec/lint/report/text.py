@@ -130,12 +130,26 @@ def summary(result: LintResult, view: View, style: Style | None = None) -> list[
             + " (listed below); the files checked have no findings."
         )
     else:
-        lines.append(style("No findings.", BOLD))
+        missed = not_checked(result)
+        lines.append(
+            style(
+                f"No findings in the files checked; {missed}." if missed else "No findings.", BOLD
+            )
+        )
     if result.fixed:
         lines.append(f"Fixed {plural(result.fixed, 'finding')}.")
     lines.append(_checked(result, view))
     lines.extend(_skipped(result, view))
     return lines
+
+
+def not_checked(result: LintResult) -> str:
+    """`1 named path was not checked (below)`, or "" when every path named on the command
+    line was read: a report never says "No findings" of a file nobody read."""
+    missed = sum(s.named for s in result.skipped)
+    if not missed:
+        return ""
+    return f"{plural(missed, 'named path')} {'was' if missed == 1 else 'were'} not checked (below)"
 
 
 def _fixable(groups: list[Grouped], view: View, style: Style) -> list[str]:

@@ -53,7 +53,6 @@ class Hook(StrEnum):
 
 class Status(StrEnum):
     STABLE = "stable"
-    PREVIEW = "preview"
     DEPRECATED = "deprecated"
     REMOVED = "removed"
 
@@ -68,7 +67,8 @@ class Code(NamedTuple):
 
     @property
     def rule(self) -> Rule:
-        return self.module.META
+        meta: Rule = self.module.META
+        return meta
 
 
 CODES: tuple[Code, ...] = (

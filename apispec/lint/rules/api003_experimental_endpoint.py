@@ -20,8 +20,9 @@ default: it is shown and counted, but never fails a run at the default fail leve
 because many tasks have no stable endpoint at all. Pin the server release your
 script is tested against, or suppress the finding where you accept the risk
 (`# apispec: ignore[API003]`). To make experimental calls fail CI, raise the
-severity in the configuration (`[tool.apispec.severity]` `API003 = "warning"` with
-`fail-on = "warning"`).
+severity in the configuration (`[tool.apispec.severity]` `API003 = "warning"`; the
+default fail level, `warning`, then fails on them), or lower the fail level
+(`--fail-on info`).
 
 An experimental endpoint that the registry names as the successor of a deprecated
 one (`GET /experimental/devices` for `GET /devices`) is not reported: it is the way

@@ -26,9 +26,10 @@ required) is reported. The server answers an invalid filter with 400 `INVALID_FI
 
 Severity follows the checker's code: FLT001-FLT004 (the server refuses the filter) are
 errors; FLT006 (a property that does not apply to the endpoint) is a warning. FLT005,
-an enumeration value the spec does not list (`type = device`), is info: the spec lists
-only some values (`status`: up, down; `type`: sensor, channel) and real servers know
-more. When an overlay or registry lists the property's values completely
+an enumeration value nobody lists (`status = paused`), is info: the spec lists only
+some values (`status`: up, down; `type`: sensor, channel, to which the registry adds
+probe, group and device, the values real filters use, with their source) and real
+servers know more. When an overlay or registry lists the property's values completely
 (`values_complete`), an unknown value is known to be wrong and FLT005 is a warning.
 """,
     'params = {"filter": "status eq Down"}',

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apispec.lint.finding import Finding, Severity
+from apispec.lint.finding import Applicability, Edit, Finding, Fix, Severity
 from apispec.lint.reference import QueryValue
 from apispec.lint.rules.context import Call
 from apispec.lint.rules.meta import Rule
@@ -19,6 +19,14 @@ instead.
 """,
     'params={"limit": 5000}',
     use_instead='params={"limit": 3000, "offset": 3000}',
+    fix="unsafe: the limit lowered to the maximum",
+    fix_safety="""
+`--fix --unsafe-fixes` writes the maximum in place of a literal number
+(`limit=5000` -> `limit=3000`). It is unsafe because it changes paging: the server
+already returned no more than the maximum, but code that takes one response for the
+whole list still needs a loop over `offset` to get the rest, which only a person can
+write.
+""",
 )
 
 
@@ -40,4 +48,14 @@ def check(call: Call, query: QueryValue) -> Finding | None:
         "objects per response; page with offset"
     )
     endpoint = call.chosen[0].key if call.chosen else None
-    return call.at(META, message, span=query.span, endpoint=endpoint)
+    fix = _maximum(call.file.text, query, maximum)
+    return call.at(META, message, span=query.span, endpoint=endpoint, fix=fix)
+
+
+def _maximum(text: str, query: QueryValue, maximum: int) -> Fix | None:
+    """The number, where the code writes it as digits, replaced with the maximum."""
+    span = query.span
+    if span is None or not text[span.start : span.end].isdigit():
+        return None  # a number built or encoded otherwise: no edit is sure
+    edit = Edit(span.start, span.end, str(maximum))
+    return Fix(f"lower the limit to {maximum}; page with offset", Applicability.UNSAFE, (edit,))

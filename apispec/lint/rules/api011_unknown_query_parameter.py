@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from apispec.lint.finding import Finding, Severity
+import difflib
+import re
+from collections.abc import Iterable
+
+from apispec.lint.finding import Applicability, Edit, Finding, Fix, Severity
 from apispec.lint.reference import QueryValue
 from apispec.lint.rules.context import Call
 from apispec.lint.rules.meta import Rule
-from apispec.support.exceptions import did_you_mean
 
 META = Rule(
     "API011",
@@ -22,6 +25,14 @@ you probably meant.
 """,
     'requests.get(f"{base}/experimental/sensors", params={"take": 50})',
     use_instead='requests.get(f"{base}/experimental/sensors", params={"limit": 50})',
+    fix="unsafe: the parameter renamed to the one the message suggests",
+    fix_safety="""
+`--fix --unsafe-fixes` renames the parameter where the code writes it, just before
+its value (`?sort=name` -> `?sort_by=name`, `"take": 50` -> `"limit": 50`), when the
+message suggests a name. It is unsafe because the server ignored the old name and
+honours the new one: the call starts to sort, page or filter, which is the intent but
+changes what it returns, and the value may need another form.
+""",
 )
 
 # Query parameter names other APIs and the v1 API use, mapped to what the
@@ -56,6 +67,34 @@ def check(call: Call, query: QueryValue) -> Finding | None:
     endpoint = refused[0]
     names = endpoint.query if endpoint.query is not None else call.run.query_names
     alias = QUERY_ALIASES.get(name.lower())
-    hint = f" (did you mean {alias}?)" if alias in names else did_you_mean(name, names)
+    meant = alias if alias in names else _closest(name, names)
+    hint = f" (did you mean {meant}?)" if meant else ""
     message = f"unknown query parameter {name!r} for {endpoint}{hint}"
-    return call.at(META, message, span=query.span, endpoint=endpoint.key)
+    fix = _rename(call.file.text, query, meant) if meant else None
+    return call.at(META, message, span=query.span, endpoint=endpoint.key, fix=fix)
+
+
+def _closest(name: str, names: Iterable[str]) -> str | None:
+    """The parameter a typo most likely meant, as `did_you_mean` picks it."""
+    close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+# Between a parameter's name and its value: a closing quote, `=`, `:`, `=>` or `,`
+# (Go's `q.Set("sort", ...)`), and the value's opening quote.
+_GAP = r"""["'`]?\s*(?:=>|[:=,])\s*(?:[@$]?["'`])?\Z"""
+
+
+def _rename(text: str, query: QueryValue, new: str) -> Fix | None:
+    """The edit that renames the parameter where it is written: right before its value on
+    the same line; None when the name is not found there exactly once."""
+    span = query.span
+    if span is None:
+        return None
+    line_start = text.rfind("\n", 0, span.start) + 1
+    pattern = re.compile(rf"(?<![\w-]){re.escape(query.name)}(?={_GAP})")
+    found = list(pattern.finditer(text, line_start, span.start))
+    if len(found) != 1:
+        return None
+    edit = Edit(found[0].start(), found[0].end(), new)
+    return Fix(f"rename {query.name} to {new}", Applicability.UNSAFE, (edit,))

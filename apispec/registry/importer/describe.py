@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from apispec.registry.importer.refs import Resolver, Where
 from apispec.registry.importer.sources import SourceError
 from apispec.registry.releases import Release, ReleaseSyntaxError, parse_release
+from apispec.support.printable import shortened
 
 if TYPE_CHECKING:
     from apispec.registry.model import Registry
@@ -36,7 +37,9 @@ API_PREFIX = "/api/v2"
 _SEGMENT = re.compile(r"[a-z0-9-]+")
 _PARAM = re.compile(r"\{([^{}]+)\}")
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_VERSION = re.compile(r"(\d+)\.(\d+|x)\.(\d+|\d*x+)(?:[.+-][0-9A-Za-z.+-]*)?")
+_VERSION = re.compile(
+    r"([0-9]{1,9})\.([0-9]{1,9}|x)\.([0-9]{1,9}|[0-9]{0,9}x{1,9})(?:[.+-][0-9A-Za-z.+-]*)?"
+)
 _EXPERIMENTAL_WORDS = frozenset({"experimental", "alpha", "beta", "draft", "preview", "unstable"})
 _STABILITY_KEYS = ("x-maturity", "x-stability-level", "x-stability")
 LIFECYCLE_KEYS = {
@@ -59,7 +62,6 @@ class Operation:
     summary: str
     tag: str | None
     maturity: str
-    maturity_basis: str  # what decided the maturity, for messages
     lifecycle: dict[str, str] = field(default_factory=dict)  # since, deprecated_in, ...
     stated: frozenset[str] = frozenset()  # lifecycle names the description states itself
     is_list: bool = False
@@ -98,8 +100,8 @@ def release_of(version: Any, given: str | None, shown: str) -> Release:
     match = _VERSION.fullmatch(str(version).strip()) if version is not None else None
     if match is None:
         raise SourceError(
-            f"{shown}: info.version {version!r} is not a release (MAJOR.MINOR.BUILD such as "
-            "25.1.104); pass --release R"
+            f"{shown}: info.version {shortened(str(version))} is not a release "
+            "(MAJOR.MINOR.BUILD such as 25.1.104); pass --release R"
         )
     try:
         return parse_release(".".join(match.groups()))
@@ -118,7 +120,9 @@ def describe(resolver: Resolver, registry: Registry, release: str | None = None)
         if "swagger" in root:
             found = f"swagger: {root['swagger']}"
         raise SourceError(f"{shown}: not an OpenAPI 3.x description ({found})")
-    info = root.get("info") if isinstance(root.get("info"), dict) else {}
+    info = root.get("info")
+    if not isinstance(info, dict):
+        info = {}
     version = info.get("version")
     description = Description(
         source=shown,
@@ -253,7 +257,7 @@ def _operation(
     release: Release,
     notes: list[str],
 ) -> Operation:
-    maturity, basis = _maturity(operation, path)
+    maturity = _maturity(operation, path)
     lifecycle = {}
     for name, key in LIFECYCLE_KEYS.items():
         value = operation.get(key)
@@ -281,7 +285,6 @@ def _operation(
         summary=_summary(operation, method, path),
         tag=_text(tags[0]) if isinstance(tags, list) and tags else None,
         maturity=maturity,
-        maturity_basis=basis,
         lifecycle=lifecycle,
         stated=stated & set(lifecycle),
         is_list="filter" in query or {"limit", "offset"} <= set(query),
@@ -308,28 +311,24 @@ def _summary(operation: dict[str, Any], method: str, path: str) -> str:
     return _text(operation.get("operationId")) or f"{method} {path}"
 
 
-def _maturity(operation: dict[str, Any], path: str) -> tuple[str, str]:
-    words = {
-        key: str(operation[key]).strip().lower()
+def _maturity(operation: dict[str, Any], path: str) -> str:
+    words = [
+        str(operation[key]).strip().lower()
         for key in _STABILITY_KEYS
         if isinstance(operation.get(key), str)
-    }
-    if operation.get("deprecated") is True:
-        return "deprecated", "deprecated: true"
-    for key, word in words.items():
-        if word == "deprecated":
-            return "deprecated", f"{key}: {word}"
+    ]
+    if operation.get("deprecated") is True or "deprecated" in words:
+        return "deprecated"
     if path.startswith("/experimental/"):
-        return "experimental", "the /experimental prefix"
-    for key, word in words.items():
+        return "experimental"
+    for word in words:
         if word in _EXPERIMENTAL_WORDS:
-            return "experimental", f"{key}: {word}"
+            return "experimental"
         if word == "stable":
-            return "stable", f"{key}: {word}"
-    for key in ("x-experimental", "x-beta"):
-        if operation.get(key) is True:
-            return "experimental", f"{key}: true"
-    return "stable", "no stability marker"
+            return "stable"
+    if any(operation.get(key) is True for key in ("x-experimental", "x-beta")):
+        return "experimental"
+    return "stable"
 
 
 def _creates(resolver: Resolver, responses: Any, where: Where) -> bool:

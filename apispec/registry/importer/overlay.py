@@ -26,7 +26,8 @@ _METHOD_ORDER = ("GET", "POST", "PUT", "PATCH", "DELETE")
 # An import may make an endpoint more cautious (stable -> experimental -> deprecated),
 # never less: a spec deprecation the server leaves unmarked stands.
 _CAUTION = {"stable": 0, "experimental": 1, "deprecated": 2}
-_OPERATION_ID = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")
+_OPERATION_ID = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")  # the registry schema's pattern
+_MAX_ID = 64  # and its maxLength
 
 
 def build_overlay(description: Description, registry: Registry) -> dict[str, Any]:
@@ -143,22 +144,31 @@ def _changes(op: Operation, base: Endpoint, common: tuple[str, ...]) -> dict[str
 
 
 def _operation_id(op: Operation, used: set[str]) -> str:
-    """The description's own id in snake_case when it fits the registry; else one from the path."""
+    """The description's own id in snake_case when it fits the registry; else one from the
+    path, cut to fit and numbered until unused. Every id returned matches the registry's
+    pattern and length by construction (a cut never ends in `_`, a number never overflows)."""
     candidates = []
     if op.operation_id:
         candidates.append(_snake(op.operation_id))
     words = [w for w in op.path.strip("/").split("/") if not w.startswith("{")]
-    candidates.append(_snake("_".join([op.method.lower(), *words])))
+    from_path = _snake("_".join([op.method.lower(), *words])) or op.method.lower()
+    candidates.append(from_path)
     for candidate in candidates:
-        if _OPERATION_ID.fullmatch(candidate) and len(candidate) <= 64 and candidate not in used:
+        if (
+            _OPERATION_ID.fullmatch(candidate)
+            and len(candidate) <= _MAX_ID
+            and candidate not in used
+        ):
             used.add(candidate)
             return candidate
-    stem = candidates[-1][:60] or op.method.lower()
     number = 2
-    while f"{stem}_{number}" in used:
+    while True:
+        suffix = f"_{number}"
+        candidate = from_path[: _MAX_ID - len(suffix)].rstrip("_") + suffix
+        if candidate not in used:
+            used.add(candidate)
+            return candidate
         number += 1
-    used.add(f"{stem}_{number}")
-    return f"{stem}_{number}"
 
 
 def _snake(text: str) -> str:

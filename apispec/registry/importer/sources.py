@@ -24,8 +24,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
+from http.client import HTTPMessage
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from apispec.support.exceptions import ApispecError, UsageError
 from apispec.support.inputs import InputError, megabytes, read_input
@@ -227,7 +228,15 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
     def __init__(self, allowed: Any) -> None:
         self.allowed = allowed
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: IO[bytes],
+        code: int,
+        msg: str,
+        headers: HTTPMessage,
+        newurl: str,
+    ) -> urllib.request.Request | None:
         target = urllib.parse.urljoin(req.full_url, newurl)
         why = self.allowed(target)
         if why:

@@ -541,14 +541,14 @@
     var guess = null;
     prop.values.forEach(function (v) { if (guess === null && v.toLowerCase() === item.value.toLowerCase()) guess = v; });
     if (guess === null) guess = closeMatch(item.value, prop.values);
-    var h = guess !== null ? "did you mean `" + guess + "`? Values are case-sensitive" : "the spec lists only these values; the server may know more";
+    var h = guess !== null ? "did you mean `" + guess + "`? Values are case-sensitive" : "the spec lists only some values (the registry adds those it assumes); the server may know more";
     return make("FLT005", message, item.start, item.end, h);
   }
   function operatorNotAllowed(c, prop, written) {
     var message = "operator `" + c.op + "` is not allowed on `" + prop.name + "`; allowed: " + prop.operators.join(", ");
     var value = written(c.value.start, c.value.end), h = null;
     if (prop.multi_valued && has(prop.operators, "contains") && (c.op === "=" || c.op === "in")) h = "`" + prop.name + "` holds several values: write `" + prop.name + " contains " + value + "`";
-    else if (c.op === "contains" && has(prop.operators, "=")) h = "`" + prop.name + "` holds one value: compare with `=`";
+    else if (c.op === "contains" && has(prop.operators, "=")) h = "`" + prop.name + "` holds one value: compare with `=`" + (prop.type === "text" ? " (it matches the whole text, not a part of it)" : "");
     else if (c.op === "in" && has(prop.operators, "=") && c.value.t === "List") {
       var items = c.value.items;
       h = "compare with `=`" + (items.length > 1 ? " and join with `or`" : "") + ": `" +

@@ -32,7 +32,14 @@
     return errors;
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll("details.tryit"), function (panel) {
+  // Panels come with their operation's body (site.js renders it on demand).
+  function bindAll(within) {
+    Array.prototype.forEach.call(within.querySelectorAll("details.tryit"), bind);
+  }
+  document.addEventListener("apispec:rendered", function (event) { bindAll(event.target); });
+  bindAll(document);
+
+  function bind(panel) {
     var spec = JSON.parse(panel.getAttribute("data-tryit"));
     var form = panel.querySelector("form");
     var result = panel.querySelector(".tryit-result");
@@ -93,5 +100,5 @@
         panel.setAttribute("data-state", "failed");
       });
     });
-  });
+  }
 })();

@@ -131,8 +131,12 @@ def extract(
     registry: Registry | None = None,
     helpers: HelperTable | None = None,
     lines: Lines | None = None,
+    tree: frozenset[str] = frozenset(),
 ) -> Extraction:
     """The calls in `text` and the helpers it defines (for the repository pass).
+
+    `tree`: languages read by the tree path where a region holds them (a Markdown
+    block, a notebook cell).
 
     `lines` are the text's, when the caller made them already (the engine does).
     """
@@ -141,7 +145,7 @@ def extract(
         return Extraction([], [])
     language = language_of(filename, text)
     shared = _Text(text, collections(registry), table, lines)
-    refs = _region(shared, language, 0, len(text))
+    refs = _region(shared, language, 0, len(text), tree)
     return Extraction(refs, shared.defined)
 
 
@@ -178,7 +182,9 @@ def extract_region(
     return _region(_Text(text, known, HelperTable()), language, pos, endpos)
 
 
-def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Reference]:
+def _region(
+    shared: _Text, language: str, pos: int, endpos: int, tree: frozenset[str] = frozenset()
+) -> list[Reference]:
     text = shared.text
     if language == "prose":
         return []
@@ -205,6 +211,8 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         regions = embedded.terraform(Source(text, dialect("hcl"), pos, endpos, shared.lines))
     else:
         regions = embedded.notebook(Source(text, dialect("json"), pos, endpos, shared.lines))
+    tree_refs = _tree_regions(shared, [r for r in regions if r.language in tree])
+    regions = [r for r in regions if r.language not in tree]
     # Every region first, for the helpers it defines: a notebook cell or a Markdown
     # block may call a helper another one defines.
     scanned: list[tuple[Region, _Text, Source, Context]] = []
@@ -230,8 +238,41 @@ def _region(shared: _Text, language: str, pos: int, endpos: int) -> list[Referen
         if own is not shared:
             found = [embedded.remap(ref, region.offsets or [], shared.lines) for ref in found]
         refs.extend(found)
-    if len(regions) > 1:  # regions may overlap (a notebook's shell lines, Terraform's commands)
+    refs.extend(tree_refs)
+    if len(regions) + len(tree_refs) > 1:  # regions may overlap (a notebook's shell lines)
         refs.sort(key=lambda ref: ref.span.start)
+    return refs
+
+
+def _tree_regions(shared: _Text, regions: list[Region]) -> list[Reference]:
+    """Regions in tree languages: the code of each language joined into one text, as a
+    notebook's cells share one namespace (and a page's blocks often share a helper),
+    read by the tree path with the file's own evidence, positions mapped back."""
+    from apispec.lint.extract.tree import extract_tree
+    from apispec.lint.languages import embedded
+
+    refs: list[Reference] = []
+    for language in sorted({r.language for r in regions}):
+        chunks: list[str] = []
+        offsets: list[int] = []
+        for region in (r for r in regions if r.language == language):
+            code = (
+                region.text if region.text is not None else shared.text[region.start : region.end]
+            )
+            where = (
+                region.offsets
+                if region.offsets is not None
+                else range(region.start, region.end + 1)
+            )
+            chunks.append(code + "\n")
+            offsets.extend(list(where)[: len(code)])
+            offsets.append(offsets[-1] + 1 if offsets else region.start)
+        virtual = "".join(chunks)
+        found, defined = extract_tree(
+            virtual, language, shared.known, helpers=shared.helpers, evidence_text=shared.text
+        )
+        shared.learn(defined)
+        refs.extend(embedded.remap(ref, offsets, shared.lines) for ref in found)
     return refs
 
 
@@ -315,7 +356,7 @@ def _per_method(refs: list[Reference]) -> list[Reference]:
     for ref in refs:
         methods = ref.extra.get("methods") or ()
         if methods:
-            expanded.extend(replace(ref, method=m, extra=dict(ref.extra)) for m in methods)  # type: ignore[union-attr]
+            expanded.extend(replace(ref, method=m, extra=ref.extra.copy()) for m in methods)
         else:
             expanded.append(ref)
     return expanded
@@ -328,4 +369,5 @@ def dialect(language: str) -> Dialect:
     if entry is None:
         return GenericDialect()
     module = import_module(f"apispec.lint.languages.{entry[0]}")
-    return getattr(module, entry[1])()
+    found: Dialect = getattr(module, entry[1])()
+    return found

@@ -1,0 +1,610 @@
+"""Which calls send requests: knowledge rows, the file's own wrappers, and verb-named calls.
+
+A call is a request when a client row says so (`requests.get`, a method of an
+object an `httpx.Client(...)` made), when it runs a wrapper of this file (a
+function whose parameter reaches a request's URL: the request is read again with
+the call's arguments bound, a few levels deep), or when its name is a verb and an
+argument holds an API URL. A wrapper's own request, whose URL depends on its
+parameters, is a template, not a call; each call of the wrapper is one.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from apispec.lint.extract import builders
+from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
+from apispec.lint.extract.imported import COMMON, in_scope, through
+from apispec.lint.extract.ir import (
+    AltV,
+    Arg,
+    CallE,
+    Entry,
+    Function,
+    Hole,
+    Lit,
+    MapV,
+    Name,
+    ObjV,
+    ParamV,
+    SeqV,
+    Str,
+    Text,
+    Value,
+    argument,
+)
+from apispec.lint.extract.request import Request
+from apispec.lint.extract.values import Resolver
+from apispec.lint.helpers import HelperTable
+from apispec.lint.knowledge import RECEIVER, VERBS, Client
+
+if TYPE_CHECKING:
+    from apispec.lint.extract.lower import FileModel, Loop
+    from apispec.lint.knowledge import Knowledge
+
+_VERB_WORDS = frozenset(VERBS)
+_WORD = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def _names_word(name: str, text: str) -> bool:
+    """Whether `name` is written in `text` as a whole word."""
+    at = text.find(name)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + len(name)] if at + len(name) < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        at = text.find(name, at + 1)
+    return False
+
+
+class Requests:
+    """Finds the requests of one file's model."""
+
+    def __init__(
+        self, model: FileModel, knowledge: Knowledge, helpers: HelperTable | None = None
+    ) -> None:
+        self.model = model
+        self.knowledge = knowledge
+        self.resolver = Resolver(model, knowledge)
+        self.helpers = helpers if helpers is not None else HelperTable()
+        self._wrapper: dict[int, bool] = {}
+        self._by_function: dict[int, list[CallE]] | None = None
+        self._loops: list[list[Loop]] | None = None  # one list per `for`, in order
+        self._loop_starts: list[int] = []
+        self._loop_parent: list[int] = []
+        self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
+        self.resolver.duck = self._duck_types()
+
+    def _duck_types(self) -> dict[str, tuple[str, str]]:
+        """Receivers of unknown class that call a method only one class has (not a common
+        name: `s.paginate(...)`, `api.get_json(...)`): they are of that class, in the file."""
+        found: dict[str, tuple[str, str]] = {}
+        methods: dict[str, set[str]] = {}
+        for function in self.model.functions:
+            if function.owner:
+                methods.setdefault(function.name, set()).add(function.owner)
+        for call in self.model.calls:
+            receiver = call.receiver
+            if not isinstance(receiver, Name) or call.callee.lower() in COMMON:
+                continue
+            owners = methods.get(call.callee)
+            if owners is not None and len(owners) == 1:
+                found.setdefault(receiver.name, (next(iter(owners)), ""))
+                continue
+            owned = [h for h in self.helpers.named(call.callee, self.model.language) if h.owner]
+            if len({h.owner for h in owned}) == 1:
+                found.setdefault(receiver.name, (owned[0].owner, owned[0].module))
+        return found
+
+    def all(self) -> list[Request]:
+        """Every request the file makes, outside the templates of its wrappers."""
+        found: list[Request] = []
+        senders = self._senders()
+        for call in self.model.calls:
+            if call.node_id in self.model.decorators:
+                continue
+            if call.callee not in senders and call.callee.lower() not in senders:
+                continue  # no row, wrapper or verb has this name: it sends nothing
+            function = self.model.function_at(call.start)
+            if self._plain_receiver(call, function):
+                continue
+            for bound in self.iterations(call, function):
+                ctx = Ctx(call.start, function, bound=bound)
+                self.resolver.fresh()
+                for request in self.at(call, ctx, 0):
+                    if (
+                        function is not None
+                        and _may_depend(request, function)
+                        and self._depends(request, function)
+                    ):
+                        continue  # a wrapper's template: its callers are the calls
+                    found.append(request)
+        return found
+
+    def _plain_receiver(self, call: CallE, function: Function | None) -> bool:
+        """A method called on a name nothing in the file makes a client or an object of
+        (`event.get("items")` on a parameter): no row or wrapper can apply, and a literal
+        URL among its arguments is read as a literal (tree.py) anyway."""
+        receiver = call.receiver
+        if not isinstance(receiver, Name) or call.callee in self.model.by_name:
+            return False
+        name = receiver.name
+        model = self.model
+        if (
+            name in self.knowledge.self_names
+            or name in model.assigns
+            or name in model.imports
+            or name in model.loops
+            or name in model.classes
+            or name in self.knowledge.modules
+            or name in self.resolver.duck
+        ):
+            return False
+        if function is not None and any(p[0] == name for p in function.params):
+            return name not in function.types
+        owner = model.class_at(call.start)  # a field read without `this.` (C#, Java)
+        return owner is None or f"@{owner}.{name}" not in model.assigns
+
+    def _senders(self) -> set[str]:
+        """Callee names a request can be made through: rows, the file's functions, wrappers
+        of other files, verbs. Every other call is skipped before its arguments are read."""
+        names = {name for row in self.knowledge.clients for name in row.callees}
+        names.update(self.model.by_name)
+        names.update(_VERB_WORDS)
+        names.add("request")
+        if self.helpers:
+            names.update(h.name for h in self.helpers.helpers)
+            names.update(h.name.lower() for h in self.helpers.helpers)
+        return names
+
+    def iterations(
+        self, call: CallE, function: Function | None
+    ) -> list[tuple[tuple[str, Value], ...]]:
+        """The loop variables of each pass of the innermost loop around a call.
+
+        `for path, method in [("/a", "GET"), ("/b", "POST")]: send(method, path)` makes
+        two requests, each with its own pair: the variables are bound together.
+        """
+        group = self._innermost_loop(call)
+        if not group:
+            return [()]
+        written = self.model.parsed.text[call.start : call.end]
+        if not any(_names_word(loop.key, written) for loop in group):
+            return [()]  # the call names none of the loop's variables
+        self.resolver.fresh()
+        iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
+        items = self.resolver.elements(
+            iterable, Ctx(group[0].start, function), 0, any(loop.unpack >= 0 for loop in group)
+        )
+        if not items or len(items) > 12:
+            return [()]
+        return [
+            tuple(
+                (loop.key, element(item, loop.unpack) if loop.unpack >= 0 else item)
+                for loop in group
+            )
+            for item in items
+        ]
+
+    def _innermost_loop(self, call: CallE) -> list[Loop]:
+        """The loop variables of the innermost loop around a call (one `for` may bind several).
+
+        Loops nest like the code's blocks, so the innermost one around a position is found
+        from the last loop starting before it by climbing to the loops around that one.
+        """
+        if self._loops is None:
+            by_start: dict[int, list[Loop]] = {}
+            for loops in self.model.loops.values():
+                for loop in loops:
+                    by_start.setdefault(loop.start, []).append(loop)
+            self._loops = sorted(by_start.values(), key=lambda group: group[0].start)
+            self._loop_starts = [group[0].start for group in self._loops]
+            stack: list[int] = []
+            self._loop_parent = []
+            for k, group in enumerate(self._loops):
+                while stack and not group[0].start < self._loops[stack[-1]][0].end:
+                    stack.pop()
+                self._loop_parent.append(stack[-1] if stack else -1)
+                stack.append(k)
+        k = bisect_right(self._loop_starts, call.start) - 1
+        while k >= 0 and not call.start < self._loops[k][0].end:
+            k = self._loop_parent[k]
+        return self._loops[k] if k >= 0 else []
+
+    def _depends(self, request: Request, function: Function) -> bool:
+        """Whether the request's URL is built from a parameter of `function`."""
+        call = request.call
+        ctx = Ctx(call.start, function, open=function.node_id)
+        self.resolver.fresh()
+        for again in self.at(call, ctx, 0):
+            if _leads(again.url, function.node_id) or _has_param(again.base, function.node_id):
+                return True
+        return False
+
+    def at(self, call: CallE, ctx: Ctx, depth: int) -> list[Request]:
+        """The requests one call sends (through wrappers, bound to its arguments)."""
+        resolver = self.resolver
+        receiver = None
+        if call.receiver is not None:
+            if isinstance(call.receiver, Name) and call.receiver.name in self.knowledge.self_names:
+                receiver = ctx.this
+                if receiver is None and (owner := self.model.class_at(call.start)) is not None:
+                    receiver = ObjV("instance", owner)
+            else:
+                receiver = resolver.value(call.receiver, ctx)
+        function = resolver.callee_function(call, ctx, 0) if depth < MAX_INLINE else None
+        if function is None:
+            routed = self._through_override(call, receiver, ctx, depth)
+            if routed is not None:
+                return routed
+        row, base, join, obj = self._row(call, receiver, ctx)
+        if row is not None and function is None:
+            return [self._request(call, row, ctx, base, join, obj)]
+        if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
+            env = tuple(resolver.bind(function, call.args, ctx, 0))
+            this = receiver if receiver is not None else ctx.this
+            inner: list[Request] = []
+            for inside in self.calls_in(function):
+                inside_ctx = Ctx(inside.start, function, env, this, ctx.open, ctx.inline + 1)
+                for request in self.at(inside, inside_ctx, depth + 1):
+                    request.call = call if depth == 0 else request.call
+                    request.wrapped = True
+                    inner.append(request)
+            return inner
+        for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
+            if in_scope(helper, call, receiver, self.model.imports):
+                sent = through(self.resolver, helper, call, ctx)
+                if sent is not None:
+                    sent.trusted = helper.strong
+                    return [sent]
+        return []
+
+    def calls_in(self, function: Function) -> list[CallE]:
+        """The calls in a function's own body (not in functions nested inside it)."""
+        if self._by_function is None:
+            self._by_function = {}
+            for call in self.model.calls:
+                owner = self.model.function_at(call.start)
+                if owner is not None:
+                    self._by_function.setdefault(owner.node_id, []).append(call)
+        return self._by_function.get(function.node_id, [])
+
+    def is_wrapper(self, function: Function) -> bool:
+        """Whether a parameter of the function reaches a request's URL."""
+        known = self._wrapper.get(function.node_id)
+        if known is not None:
+            return known
+        self._wrapper[function.node_id] = False  # recursion: not (yet) a wrapper
+        result = False
+        for call in self.calls_in(function):
+            if self._plain_receiver(call, None):
+                continue  # a method of a name nothing makes an object of: it sends nothing
+            ctx = Ctx(call.start, function, open=function.node_id)
+            for request in self.at(call, ctx, 1):
+                if _leads(request.url, function.node_id) or _has_param(
+                    request.base, function.node_id
+                ):
+                    result = True
+                    break
+            if result:
+                break
+        self._wrapper[function.node_id] = result
+        return result
+
+    def client_class(self, cls: str) -> str | None:
+        """The client object kind a class of the file extends (`class S(requests.Session)`)."""
+        seen = set()
+        while cls in self.model.classes and cls not in seen:
+            seen.add(cls)
+            for written in self.model.classes[cls][2]:
+                head, _, rest = written.partition(".")
+                target = self.model.imports.get(head, head)
+                factory = self.knowledge.factory(f"{target}.{rest}" if rest else target)
+                if factory is not None:
+                    return factory.name
+                if written in self.model.classes:
+                    cls = written
+                    break
+            else:
+                return None
+        return None
+
+    def _through_override(
+        self, call: CallE, receiver: Value | None, ctx: Ctx, depth: int
+    ) -> list[Request] | None:
+        """A verb method of a client subclass that overrides `request`: the override runs.
+
+        `class S(requests.Session)` whose `request(method, url)` joins its base: `s.get(p)`
+        is `s.request("GET", p)`, so the override is read with those arguments bound.
+        """
+        if depth >= MAX_INLINE or call.callee.lower() not in _VERB_WORDS:
+            return None
+        for option in options(receiver) if receiver is not None else []:
+            if not isinstance(option, ObjV) or option.kind != "instance":
+                continue
+            kind = self.client_class(option.name)
+            if kind is None:
+                continue
+            override = next(
+                (f for f in self.model.by_name.get("request", ()) if f.owner == option.name),
+                None,
+            )
+            if override is None or not self.is_wrapper(override):
+                return None
+            verb = Str((Lit(call.callee.upper(), call.start),), call.start, call.start)
+            args = (Arg(verb), *call.args)
+            env = tuple(self.resolver.bind(override, args, ctx, 0))
+            found: list[Request] = []
+            for inside in self.calls_in(override):
+                inside_ctx = Ctx(inside.start, override, env, option, ctx.open, ctx.inline + 1)
+                for request in self.at(inside, inside_ctx, depth + 1):
+                    request.call = call if depth == 0 else request.call
+                    request.wrapped = True
+                    found.append(request)
+            return found
+        return None
+
+    def _row(
+        self, call: CallE, receiver: Value | None, ctx: Ctx
+    ) -> tuple[Client | None, Value | None, str, ObjV | None]:
+        knowledge = self.knowledge
+        for option in options(receiver) if receiver is not None else []:
+            if isinstance(option, ObjV) and option.kind in ("instance", "super"):
+                kind = self.client_class(option.name)
+                if kind is not None:
+                    option = ObjV("client", kind)
+            if isinstance(option, ObjV) and option.kind == "client":
+                row = knowledge.client("object:" + option.name, call.callee)
+                if row is not None:
+                    factory = next(
+                        (f for f in knowledge.factories.values() if f.name == option.name), None
+                    )
+                    base = option.field("base")
+                    if base is None and factory is not None and factory.base[1]:
+                        base = builders.set_later(self, call, factory.base[1])
+                    return row, base, factory.join if factory else "slash", option
+            if isinstance(option, ObjV) and option.kind == "module":
+                row = knowledge.client(option.name, call.callee)
+                if row is not None:
+                    return row, None, "slash", None
+        qualified = self.resolver.qualified(call, ctx, 0)
+        if "." in qualified:
+            on, _, callee = qualified.rpartition(".")
+            row = knowledge.client(on, callee)
+            if row is not None:
+                return row, None, "slash", None
+        elif call.receiver is None:  # a function or constructor called bare
+            row = knowledge.client("", call.callee)
+            if row is not None:
+                return row, None, "slash", None
+        if receiver is not None and any(builders.names_text(o) for o in options(receiver)):
+            row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
+            if row is not None:
+                return row, None, "slash", None
+        if receiver is not None and all(_unknown(o) for o in options(receiver)):
+            row = knowledge.client("object:*", call.callee)  # a client made elsewhere
+            if row is not None:
+                return row, None, "slash", None
+        return None, None, "slash", None
+
+    def _request(
+        self,
+        call: CallE,
+        row: Client,
+        ctx: Ctx,
+        base: Value | None,
+        join: str,
+        obj: ObjV | None,
+    ) -> Request:
+        resolver = self.resolver
+        url_arg = argument(call.args, row.url)
+        url = (
+            resolver.value(url_arg.value, ctx)
+            if url_arg is not None
+            else Text((Hole("", call.start, call.start),))
+        )
+        if row.url == RECEIVER and call.receiver is not None:
+            url = resolver.value(call.receiver, ctx)
+        method: str | None
+        if row.method == "callee":
+            method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
+        elif isinstance(row.method, tuple):
+            arg = argument(call.args, row.method)
+            method = None
+            if arg is not None:
+                literal = resolver.literal(arg.value, ctx)
+                method = literal.upper() if literal else None
+        else:
+            method = row.method
+        query = self._place(call, row.query, ctx)
+        headers = self._place(call, row.headers, ctx)
+        if query is None:  # `**kwargs` spread into the call: its `params` entry
+            query = self._from_spread(call, ctx, "params")
+        if headers is None:
+            headers = self._from_spread(call, ctx, "headers")
+        if headers is None:
+            headers = self._object_headers(call, ctx)
+        built_query, built_headers = builders.built(self, call, ctx)
+        if query is None and built_query is not None:
+            query = built_query
+        if headers is None and built_headers is not None:
+            headers = built_headers
+        request = Request(call, url, method, base, join, query, headers, "client")
+        request.option_names = row.options
+        request.query_keyword = row.query[1]
+        if obj is not None:
+            defaults = obj.field("params")
+            if defaults is not None:
+                request.extra_query.append(defaults)
+            default_headers = obj.field("headers")
+            if default_headers is not None and request.headers is None:
+                request.headers = default_headers
+        return request
+
+    def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
+        """Headers set on the object a call is made on, or on the request object it makes.
+
+        `session.headers["Authorization"] = ...`, `session.headers.update({...})` and
+        `req.add_header("Authorization", ...)` (after `req = Request(url)`) belong to the
+        requests made through that object.
+        """
+        names: list[str] = []
+        text = self.model.parsed.text
+        if call.receiver is not None:
+            names.append(text[call.receiver.start : call.receiver.end])
+        holder = self.assigned_to(call)
+        if holder:
+            names.append(holder)
+        entries: list[Entry] = []
+        for name in names:
+            for assign in self.model.assigns.get(name + ".headers", ()):
+                if assign.item is None:
+                    continue
+                inner = Ctx(assign.start, self.model.function_at(assign.start))
+                key = self.resolver.literal(assign.item, inner)
+                value = self.resolver.value(assign.value, inner)
+                entries.append(
+                    Entry(
+                        key,
+                        assign.item.start,
+                        assign.item.end,
+                        value,
+                        (assign.value.start, assign.value.end),
+                    )
+                )
+            for setter in self._header_setters(name):
+                inner = Ctx(setter.start, self.model.function_at(setter.start))
+                positional = [a for a in setter.args if a.name is None and not a.spread]
+                if len(positional) >= 2:
+                    key = self.resolver.literal(positional[0].value, inner)
+                    value = self.resolver.value(positional[1].value, inner)
+                    written = (positional[1].value.start, positional[1].value.end)
+                    entries.append(
+                        Entry(
+                            key, positional[0].value.start, positional[0].value.end, value, written
+                        )
+                    )
+                elif len(positional) == 1:
+                    found = self.resolver.value(positional[0].value, inner)
+                    if isinstance(found, MapV):
+                        entries.extend(found.entries)
+        return MapV(tuple(entries)) if entries else None
+
+    def assigned_to(self, call: CallE) -> str | None:
+        """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
+        for key, assigns in self.model.assigns.items():
+            for assign in assigns:
+                if isinstance(assign.value, CallE) and assign.value.node_id == call.node_id:
+                    return key
+        return None
+
+    def _header_setters(self, name: str) -> list[CallE]:
+        text = self.model.parsed.text
+        holders = {f"{name}.{h}".lower() for h in self.knowledge.header_holders}
+        found = []
+        for call in self.model.calls:
+            receiver = call.receiver
+            if receiver is None or call.callee not in self.knowledge.header_setters:
+                continue
+            written = text[receiver.start : receiver.end].lower()
+            if written == name.lower() or written in holders:
+                found.append(call)
+        return found
+
+    def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
+        arg = argument(call.args, place)
+        if arg is None:
+            return None
+        return self.resolver.value(arg.value, ctx)
+
+    def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
+        for arg in call.args:
+            if arg.spread != "**":
+                continue
+            value = self.resolver.value(arg.value, ctx)
+            for option in options(value):
+                if isinstance(option, MapV):
+                    for entry in reversed(option.entries):
+                        if entry.key == key:
+                            return entry.value
+                if isinstance(option, ParamV):
+                    return None
+        return None
+
+
+def _unknown(value: Value) -> bool:
+    """A value the file says nothing of (an object handed in or made elsewhere)."""
+    return isinstance(value, Text) and not any(isinstance(p, Lit) for p in value.pieces)
+
+
+def _may_depend(request: Request, function: Function) -> bool:
+    """Whether a request's URL or base has a piece named like one of the function's
+    parameters (read with its parameters unbound, a parameter is a hole of its name)."""
+    names = {name.lower() for name, _, _ in function.params}
+    if not names:
+        return False
+    for value in (request.url, request.base):
+        for option in options(value) if value is not None else []:
+            if isinstance(option, Text) and any(
+                isinstance(p, Hole)
+                and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
+                for p in option.pieces
+            ):
+                return True
+    return False
+
+
+def _leads(value: Value | None, function: int) -> bool:
+    """Whether a parameter of `function` stands before or in the URL's first path segment.
+
+    Such a function is a wrapper: its callers say which endpoint it calls. A parameter
+    further on (`f"/devices/{device_id}"`) is an id: the function itself is the call.
+    """
+    from apispec.lint.extract.build import locate
+
+    for option in options(value) if value is not None else []:
+        if not isinstance(option, Text):
+            continue
+        loc = locate(option)
+        if loc is None:
+            if _has_param(option, function):
+                return True
+            continue
+        flat = loc.flat
+        k = loc.start
+        while k < loc.end and flat.chars[k] == "/":
+            k += 1
+        while k < loc.end and flat.chars[k] != "/":
+            k += 1
+        for hole in flat.holes[loc.start : k]:  # a parameter in the host is a base, no path
+            if hole is not None and hole.param is not None and hole.param.function == function:
+                return True
+    return False
+
+
+def _has_param(value: Value | None, function: int) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, Text):
+        return any(
+            isinstance(p, Hole) and p.param is not None and p.param.function == function
+            for p in value.pieces
+        )
+    if isinstance(value, AltV):
+        return any(_has_param(v, function) for v in value.options)
+    if isinstance(value, ParamV):
+        return value.param.function == function
+    if isinstance(value, SeqV):
+        return any(_has_param(v, function) for v in value.items)
+    return False
+
+
+def positional(args: tuple[Arg, ...]) -> list[Arg]:
+    return [a for a in args if a.name is None and not a.spread]
+
+
+__all__ = ["Request", "Requests", "positional", "replace"]

@@ -1,0 +1,439 @@
+"""Formats, joins and encoders: the text a template or a library call makes.
+
+`%`, `.format`, `-f`, `sprintf`, `String.format`, Go verbs (`%q` quotes its
+argument), joins of lists (a list built over statements included), `urlencode` of
+a mapping into a query string, `urljoin`, `json.dumps`. An unknown argument is a
+hole placed where its slot is written, so a filter's diagnostic points into the
+template.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from apispec.lint.extract.context import alt, as_text, options, sub
+from apispec.lint.extract.ir import (
+    Arg,
+    CallE,
+    Entry,
+    Expr,
+    Format,
+    Hole,
+    Lit,
+    MapV,
+    Piece,
+    SeqV,
+    Text,
+    Value,
+)
+
+if TYPE_CHECKING:
+    from apispec.lint.extract.context import Ctx
+    from apispec.lint.extract.values import Resolver
+
+_PRINTF = re.compile(r"%(?:\((\w+)\))?[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([a-zA-Z%])")
+_BRACE = re.compile(r"\{([^{}]*)\}")
+
+
+def format_value(resolver: Resolver, expr: Format, ctx: Ctx, depth: int) -> Value:
+    template = resolver.value(expr.template, ctx, depth + 1)
+    args = [resolver.value(a.value, ctx, depth + 1) if not a.spread else None for a in expr.args]
+    named = {a.name: args[k] for k, a in enumerate(expr.args) if a.name}
+    positional = [
+        (args[k], a.value) for k, a in enumerate(expr.args) if not a.name and not a.spread
+    ]
+    if len(positional) == 1 and isinstance(positional[0][0], MapV) and expr.style == "printf":
+        for entry in positional[0][0].entries:  # "%(name)s" % {...}
+            if entry.key:
+                named[entry.key] = entry.value
+    found = [
+        fill(resolver, t, expr.style, positional, named)
+        for t in options(template)
+        if isinstance(t, Text)
+    ]
+    return alt(found) if found else resolver.hole(expr)
+
+
+def fill(
+    resolver: Resolver,
+    template: Text,
+    style: str,
+    positional: Sequence[tuple[Value | None, Expr | None]],
+    named: dict[str, Value | None],
+) -> Text:
+    """The template with each slot replaced by its argument's text (a hole if unknown)."""
+    pattern = _PRINTF if style in ("printf", "go") else _BRACE
+    pieces: list[Piece] = []
+    counter = 0
+    for piece in template.pieces:
+        if not isinstance(piece, Lit):
+            pieces.append(piece)
+            continue
+        text = piece.text
+        at = 0
+        for m in pattern.finditer(text):
+            if style in ("printf", "go") and m.group(2) == "%":
+                continue
+            if at < m.start():
+                pieces.append(sub(piece, at, m.start()))
+            slot_start, slot_end = piece.offset(m.start()), piece.offset(m.end() - 1) + 1
+            if style in ("printf", "go"):
+                key = m.group(1)
+                value = named.get(key) if key else None
+                expr = None
+                if not key and counter < len(positional):
+                    value, expr = positional[counter]
+                    counter += 1
+                verb = m.group(2)
+            else:
+                field_name = m.group(1).split(":")[0].split("!")[0].strip()
+                expr = None
+                if field_name.isdigit():
+                    k = int(field_name)
+                    value, expr = positional[k] if k < len(positional) else (None, None)
+                elif field_name:
+                    value = named.get(field_name)
+                else:
+                    value, expr = positional[counter] if counter < len(positional) else (None, None)
+                    counter += 1
+                verb = "s"
+            slot_text = text[m.start() : m.end()]
+            if value is None:
+                pieces.append(Hole(slot_text, slot_start, slot_end, ""))
+            else:
+                filled = as_text(value, slot_start, slot_end, slot_text)
+                if filled.pieces and all(isinstance(p, Hole) for p in filled.pieces):
+                    first = filled.pieces[0]  # unknown: it stands where the slot is
+                    assert isinstance(first, Hole)
+                    filled = Text((Hole(slot_text, slot_start, slot_end, first.hint, first.param),))
+                if verb == "q":  # Go's %q quotes its argument
+                    filled = Text((Lit('"', slot_start), *filled.pieces, Lit('"', slot_end - 1)))
+                pieces.extend(filled.pieces)
+            del expr
+            at = m.end()
+        if at < len(text):
+            pieces.append(sub(piece, at, len(text)))
+    return Text(tuple(pieces))
+
+
+def transform(resolver: Resolver, kind: str, call: CallE, ctx: Ctx, depth: int) -> Value:
+    """What a library call that changes text returns (its knowledge row names the kind)."""
+    args = [a for a in call.args if not a.spread]
+    if kind.startswith("format:"):
+        return _format_call(resolver, kind.split(":", 1)[1], call, args, ctx, depth)
+    handler = _TRANSFORMS.get(kind)
+    if handler is None:
+        return resolver.hole(call)
+    return handler(resolver, call, args, ctx, depth)
+
+
+def _identity(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """An encoder the server undoes (`quote`, `encodeURIComponent`): the text itself."""
+    return resolver.value(args[0].value, ctx, depth + 1) if args else resolver.hole(call)
+
+
+def _dict(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`dict(a=1, **b)`, `dict(mapping, c=2)`: a mapping."""
+    entries: list[Entry] = []
+    for arg in call.args:
+        if arg.name:
+            written = (arg.value.start, arg.value.end)
+            value = resolver.value(arg.value, ctx, depth + 1)
+            entries.append(Entry(arg.name, arg.value.start, arg.value.end, value, written))
+            continue
+        for option in options(resolver.value(arg.value, ctx, depth + 1)):
+            if isinstance(option, MapV):
+                entries.extend(option.entries)
+                break
+    return MapV(tuple(entries), call.start, call.end)
+
+
+def _quoted(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`json.dumps(x)`: the text in double quotes."""
+    if not args:
+        return resolver.hole(call)
+    inner = resolver.text_of(resolver.value(args[0].value, ctx, depth + 1), args[0].value)
+    return Text((Lit('"', call.start), *inner.pieces, Lit('"', call.end - 1)))
+
+
+def _receiver(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """A method that returns its receiver's text (`.strip()`, `.encode()`)."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    return resolver.value(call.receiver, ctx, depth + 1)
+
+
+def _join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`"sep".join(items)`."""
+    if call.receiver is None or not args:
+        return resolver.hole(call)
+    separator = resolver.value(call.receiver, ctx, depth + 1)
+    items = resolver.value(args[0].value, ctx, depth + 1)
+    return join(resolver, as_text(separator), items, call)
+
+
+def _urljoin(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`urljoin(base, path)`: RFC 3986 resolution."""
+    if len(args) < 2:
+        return resolver.hole(call)
+    from apispec.lint.extract.build import join_base
+
+    base = as_text(resolver.value(args[0].value, ctx, depth + 1), call.start, call.end)
+    found = []
+    for path in options(resolver.value(args[1].value, ctx, depth + 1)):
+        joined = join_base(base, as_text(path, call.start, call.end), "rfc3986")
+        if joined is not None:
+            found.append(joined)
+    return alt(found) if found else resolver.hole(call)
+
+
+def _query_string(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`urlencode(mapping)`: `name=value&...`."""
+    if not args:
+        return resolver.hole(call)
+    return query_string(resolver, resolver.value(args[0].value, ctx, depth + 1), call)
+
+
+def _format_call(
+    resolver: Resolver, style: str, call: CallE, args: list[Arg], ctx: Ctx, depth: int
+) -> Value:
+    """`sprintf(template, ...)`, `String.format(...)`: the template filled."""
+    if not args:
+        return resolver.hole(call)
+    template = resolver.value(args[0].value, ctx, depth + 1)
+    rest: list[tuple[Value | None, Expr | None]] = [
+        (resolver.value(a.value, ctx, depth + 1), a.value) for a in args[1:] if not a.name
+    ]
+    named: dict[str, Value | None] = {
+        a.name: resolver.value(a.value, ctx, depth + 1) for a in args[1:] if a.name
+    }
+    found: list[Value] = [
+        fill(resolver, t, style, rest, named) for t in options(template) if isinstance(t, Text)
+    ]
+    return alt(found) if found else resolver.hole(call)
+
+
+def _join_first(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`string.Join(sep, items)` or `string.Join(sep, a, b, c)`: the separator first."""
+    if len(args) < 2:
+        return resolver.hole(call)
+    separator = as_text(resolver.value(args[0].value, ctx, depth + 1))
+    if len(args) == 2:
+        items = resolver.value(args[1].value, ctx, depth + 1)
+    else:
+        items = SeqV(tuple(resolver.value(a.value, ctx, depth + 1) for a in args[1:]))
+    return join(resolver, separator, items, call)
+
+
+def _uri(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """A URI object: `Uri(text)` is its text, `Uri(base, relative)` the RFC 3986 join
+    (a second argument that is no text, `UriKind.Relative`, says how to read the first)."""
+    if len(args) >= 2:
+        second = resolver.value(args[1].value, ctx, depth + 1)
+        if any(
+            isinstance(o, Text) and any(isinstance(p, Lit) for p in o.pieces)
+            for o in options(second)
+        ):
+            return _urljoin(resolver, call, args, ctx, depth)
+    return _identity(resolver, call, args, ctx, depth)
+
+
+def _segment_pieces(resolver: Resolver, base: Value, parts: list[Value], call: CallE) -> Value:
+    """Path segments appended to a URL, one slash between each (Flurl, `Url.Combine`)."""
+    found: list[Value] = []
+    for option in options(base):
+        pieces: list[Piece] = list(_rstrip_slash(as_text(option, call.start, call.end)).pieces)
+        for part in parts:
+            text = as_text(part, call.start, call.end)
+            inner = list(text.pieces)
+            if inner and isinstance(inner[0], Lit) and inner[0].text.startswith("/"):
+                first = inner[0]
+                inner[0] = (
+                    sub(first, 1, len(first.text)) if len(first.text) > 1 else Lit("", first.start)
+                )
+            at = text.start if text.pieces else call.start
+            pieces.append(Lit("/", at))
+            pieces.extend(inner)
+        found.append(Text(tuple(pieces)))
+    return alt(found) if found else resolver.hole(call)
+
+
+def _rstrip_slash(text: Text) -> Text:
+    pieces = list(text.pieces)
+    last = pieces[-1] if pieces else None
+    if isinstance(last, Lit) and last.text.endswith("/"):
+        pieces[-1] = sub(last, 0, len(last.text.rstrip("/")))
+    return Text(tuple(pieces))
+
+
+def _append_segments(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
+) -> Value:
+    """`url.AppendPathSegment(s)(...)`: the receiver URL with each argument a segment."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    base = resolver.value(call.receiver, ctx, depth + 1)
+    parts = [resolver.value(a.value, ctx, depth + 1) for a in args]
+    return _segment_pieces(resolver, base, parts, call)
+
+
+def _segments(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`Url.Combine(base, "a", "b")`: the arguments joined as path segments."""
+    if not args:
+        return resolver.hole(call)
+    base = resolver.value(args[0].value, ctx, depth + 1)
+    parts = [resolver.value(a.value, ctx, depth + 1) for a in args[1:]]
+    return _segment_pieces(resolver, base, parts, call)
+
+
+def _with_query(
+    resolver: Resolver, base: Value, rest: list[Arg], call: CallE, ctx: Ctx, depth: int
+) -> Value:
+    """A URL with query entries added: one `name, value` pair or a mapping of them."""
+    if not rest:
+        return base
+    if len(rest) >= 2:
+        name = rest[0].value
+        key = resolver.literal(name, ctx, depth)
+        if key is None:
+            return base
+        start, end = name.start, name.end
+        value = resolver.text_of(resolver.value(rest[1].value, ctx, depth + 1), rest[1].value)
+        added = Text(
+            (Lit(key, start + 1 if end - start > len(key) else start), Lit("=", end), *value.pieces)
+        )
+    else:
+        added = as_text(query_string(resolver, resolver.value(rest[0].value, ctx, depth + 1), call))
+    found: list[Value] = []
+    for option in options(base):
+        text = as_text(option, call.start, call.end)
+        known = "".join(p.text for p in text.pieces if isinstance(p, Lit))
+        glue = "&" if "?" in known else "?"
+        found.append(Text((*text.pieces, Lit(glue, call.start), *added.pieces)))
+    return alt(found)
+
+
+def _query_param(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`url.SetQueryParam(k, v)`, `url.SetQueryParams(new { k = v })`: the URL with them."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    base = resolver.value(call.receiver, ctx, depth + 1)
+    return _with_query(resolver, base, args, call, ctx, depth)
+
+
+def _add_query(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`QueryHelpers.AddQueryString(url, k, v)` or `(url, mapping)`: the URL with them."""
+    if not args:
+        return resolver.hole(call)
+    base = resolver.value(args[0].value, ctx, depth + 1)
+    return _with_query(resolver, base, args[1:], call, ctx, depth)
+
+
+def _words(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`AuthenticationHeaderValue("Bearer", token)`: the arguments' texts, a space between."""
+    if not args:
+        return resolver.hole(call)
+    values = [resolver.value(a.value, ctx, depth + 1) for a in args]
+    exprs: list[Expr] = []
+    spaced: list[Value] = []
+    for k, (value, arg) in enumerate(zip(values, args, strict=True)):
+        if k:
+            spaced.append(Text((Lit(" ", arg.value.start),)))
+            exprs.append(arg.value)
+        spaced.append(value)
+        exprs.append(arg.value)
+    return resolver.concat(spaced, exprs)
+
+
+def _trimmed(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int, ends: str
+) -> Value:
+    """The receiver's text without the given characters (whitespace when none) at its
+    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`)."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    value = resolver.value(call.receiver, ctx, depth + 1)
+    chars = "".join(resolver.literal(a.value, ctx, depth) or "" for a in args) or None
+    found: list[Value] = []
+    for option in options(value):
+        if not isinstance(option, Text):
+            found.append(option)
+            continue
+        pieces = list(option.pieces)
+        if "s" in ends and pieces and isinstance(pieces[0], Lit):
+            first = pieces[0]
+            kept = first.text.lstrip(chars)
+            pieces[0] = sub(first, len(first.text) - len(kept), len(first.text))
+        if "e" in ends and pieces and isinstance(pieces[-1], Lit):
+            last = pieces[-1]
+            pieces[-1] = sub(last, 0, len(last.text.rstrip(chars)))
+        found.append(Text(tuple(p for p in pieces if not isinstance(p, Lit) or p.text)))
+    return alt(found) if found else resolver.hole(call)
+
+
+def _trim_start(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    return _trimmed(resolver, call, args, ctx, depth, "s")
+
+
+def _trim_end(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    return _trimmed(resolver, call, args, ctx, depth, "e")
+
+
+def _trim(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    return _trimmed(resolver, call, args, ctx, depth, "se")
+
+
+_TRANSFORMS = {
+    "trim_start": _trim_start,
+    "trim_end": _trim_end,
+    "trim": _trim,
+    "identity": _identity,
+    "dict": _dict,
+    "quoted": _quoted,
+    "receiver": _receiver,
+    "join": _join,
+    "urljoin": _urljoin,
+    "query_string": _query_string,
+    "join_first": _join_first,
+    "uri": _uri,
+    "append_segments": _append_segments,
+    "segments": _segments,
+    "query_param": _query_param,
+    "add_query": _add_query,
+    "words": _words,
+}
+
+
+def join(resolver: Resolver, separator: Text, items: Value, call: CallE) -> Value:
+    found: list[Value] = []
+    for option in options(items):
+        if not isinstance(option, SeqV) or not option.items:
+            text = resolver.model.parsed.text[call.start : call.end]
+            hole = Hole(text, call.start, call.end, "")
+            found.append(Text((hole, *separator.pieces, hole)))
+            continue
+        pieces: list[Piece] = []
+        for k, item in enumerate(option.items):
+            if k:
+                pieces.extend(separator.pieces)
+            pieces.extend(as_text(item, call.start, call.end).pieces)
+        found.append(Text(tuple(pieces)))
+    return alt(found)
+
+
+def query_string(resolver: Resolver, mapping: Value, call: CallE) -> Value:
+    if not isinstance(mapping, MapV):
+        return resolver.hole(call)
+    pieces: list[Piece] = []
+    for k, entry in enumerate(mapping.entries):
+        if entry.key is None:
+            continue
+        if pieces:
+            pieces.append(Lit("&", entry.key_start))
+        pieces.append(Lit(entry.key, entry.key_start))
+        pieces.append(Lit("=", entry.key_end))
+        pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
+        del k
+    return Text(tuple(pieces))

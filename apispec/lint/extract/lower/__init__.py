@@ -1,0 +1,469 @@
+"""Lowering: a parsed file -> the IR's statements (calls, assignments, functions, imports).
+
+Each language has a query file (`<language>.scm`) in one capture vocabulary and a
+small `Lowering` subclass that turns the captured nodes into IR (`ir.py`): how its
+calls, strings, functions and assignment targets are spelled. Everything after this
+(values, wrappers, clients, references) is one engine for all languages.
+
+Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
+`@assign.value`; `@function`; `@class` with `@class.name`; `@return` with
+`@return.value`; `@for` with `@for.target` and `@for.iter`; `@import`; `@decorator`
+(a call in a decorator or annotation: a route or a declarative client).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
+from importlib.resources import files
+from typing import TYPE_CHECKING, ClassVar
+
+from apispec.lint.extract.ir import CallE, Concat, Expr, Function, Name, Opaque, Str
+from apispec.lint.extract.parse import Parsed, grammar
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Query
+
+
+class Assign:
+    """One assignment: `key = value` (or `key[item] = value`, `key += value`).
+
+    The value is lowered the first time it is read: a file's assignments are many,
+    the names a request's values follow are few.
+    """
+
+    __slots__ = (
+        "_lowering",
+        "_node",
+        "_value",
+        "add",
+        "end",
+        "item",
+        "key",
+        "scope",
+        "start",
+        "unpack",
+    )
+
+    def __init__(
+        self,
+        key: str,
+        node: Node,
+        lowering: Lowering,
+        start: int,
+        end: int,
+        scope: int,
+        add: bool = False,
+        item: Expr | None = None,
+        unpack: int = -1,
+    ) -> None:
+        self.key = key  # a name, or "@Class.field" for an attribute of the object
+        self._node = node
+        self._lowering = lowering
+        self._value: Expr | None = None
+        self.start = start  # where the statement starts (a use sees assignments before it)
+        self.end = end
+        self.scope = scope  # node id of the function it is in (0: the module)
+        self.add = add  # `+=`: appended to what the key held
+        self.item = item  # `key[item] = value`: one entry of a mapping or list
+        self.unpack = unpack  # `a, b = ...`: the position of this key in the target
+
+    @property
+    def value(self) -> Expr:
+        if self._value is None:
+            self._value = self._lowering.expr(self._node)
+        return self._value
+
+    @property
+    def value_node(self) -> Node:
+        return self._node
+
+
+class Loop:
+    """`for target in iterable`: the target takes each element's value (or its `unpack`-th).
+
+    The iterable is lowered the first time a name asks for it."""
+
+    __slots__ = ("_iterable", "_lower", "end", "key", "scope", "start", "unpack")
+
+    def __init__(
+        self, key: str, unpack: int, lower: Callable[[], Expr], start: int, end: int, scope: int
+    ) -> None:
+        self.key = key
+        self.unpack = unpack
+        self._lower = lower
+        self._iterable: Expr | None = None
+        self.start = start
+        self.end = end
+        self.scope = scope
+
+    @property
+    def iterable(self) -> Expr:
+        if self._iterable is None:
+            self._iterable = self._lower()
+        return self._iterable
+
+
+class StringRef:
+    """A string literal of the file, lowered only when its text may matter."""
+
+    __slots__ = ("_lowering", "_node", "_root", "context", "raw")
+
+    def __init__(self, node: Node, root: Node, context: str, lowering: Lowering) -> None:
+        self._node = node
+        self._root = root
+        self._lowering = lowering
+        self.context = context  # "value", or why it is no call ("compare", "key", "doc", ...)
+        self.raw = lowering.text(node)  # as written, quotes and escapes included
+
+    @property
+    def literal(self) -> Str:
+        value = self._lowering.expr(self._node)
+        return value if isinstance(value, Str) else Str((value,), value.start, value.end)
+
+    @property
+    def whole(self) -> Expr:
+        """The whole expression the literal is part of (`base + "/x?" + query`)."""
+        return self.literal if self._root is self._node else self._lowering.expr(self._root)
+
+
+@dataclass
+class FileModel:
+    """What lowering knows of one file (or one region of it)."""
+
+    language: str
+    parsed: Parsed
+    calls: list[CallE] = field(default_factory=list)
+    functions: list[Function] = field(default_factory=list)
+    classes: dict[str, tuple[int, int, tuple[str, ...]]] = field(default_factory=dict)
+    assigns: dict[str, list[Assign]] = field(default_factory=dict)
+    loops: dict[str, list[Loop]] = field(default_factory=dict)
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> "module.name"
+    decorators: set[int] = field(default_factory=set)  # call node ids inside decorators
+    strings: list[StringRef] = field(default_factory=list)
+    calls_on: dict[str, list[CallE]] = field(default_factory=dict)  # receiver name -> calls
+    by_name: dict[str, list[Function]] = field(default_factory=dict)
+    _starts: list[int] = field(default_factory=list)
+    _ordered: list[Function] = field(default_factory=list)
+    _parent: dict[int, Function | None] = field(default_factory=dict)
+    _classes: list[tuple[int, int, str]] = field(default_factory=list)
+    _class_starts: list[int] = field(default_factory=list)
+
+    def index_functions(self) -> None:
+        """Order the functions and link each to the one around it (statements need scopes).
+
+        Function bodies nest, so the innermost one around a position is found from the
+        last function starting before it by climbing to enclosing functions: a few steps,
+        however many functions the file has.
+        """
+        self._ordered = sorted(self.functions, key=lambda f: (f.start, -f.end))
+        self._starts = [f.start for f in self._ordered]
+        self._parent = {}
+        stack: list[Function] = []
+        for function in self._ordered:
+            while stack and not function.start < stack[-1].end:
+                stack.pop()
+            self._parent[function.node_id] = stack[-1] if stack else None
+            stack.append(function)
+        for function in self.functions:
+            self.by_name.setdefault(function.name, []).append(function)
+        self._classes = sorted(
+            ((start, end, name) for name, (start, end, _) in self.classes.items()),
+            key=lambda c: (c[0], -c[1]),
+        )
+        self._class_starts = [c[0] for c in self._classes]
+
+    def index_statements(self) -> None:
+        """Order calls and assignments by position, and calls by their receiver's name."""
+        self.calls.sort(key=lambda c: c.start)
+        for call in self.calls:
+            if isinstance(call.receiver, Name):
+                self.calls_on.setdefault(call.receiver.name, []).append(call)
+        for assigns in self.assigns.values():
+            assigns.sort(key=lambda a: a.start)
+
+    def function_at(self, pos: int) -> Function | None:
+        """The innermost function whose body holds `pos`."""
+        k = bisect_right(self._starts, pos) - 1
+        candidate = self._ordered[k] if k >= 0 else None
+        while candidate is not None and not candidate.start <= pos < candidate.end:
+            candidate = self._parent.get(candidate.node_id)
+        return candidate
+
+    def scopes_at(self, pos: int) -> list[int]:
+        """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
+        found = []
+        function = self.function_at(pos)
+        while function is not None:
+            found.append(function.node_id)
+            function = self._parent.get(function.node_id)
+        return [*found, 0]
+
+    def class_at(self, pos: int) -> str | None:
+        """The innermost class around `pos` (classes nest rarely: a short scan back)."""
+        k = bisect_right(self._class_starts, pos) - 1
+        best: tuple[int, str] | None = None
+        while k >= 0:
+            start, end, name = self._classes[k]
+            if start <= pos < end and (best is None or end - start < best[0]):
+                best = (end - start, name)
+                if best is not None and k > 0 and self._classes[k - 1][1] <= start:
+                    break
+            k -= 1
+        return best[1] if best else None
+
+
+class Lowering:
+    """How one language spells the IR; subclasses fill in the node kinds."""
+
+    language: ClassVar[str]
+    query_name: ClassVar[str] = ""  # the .scm file (default: the language's name)
+    self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
+    function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
+
+    def __init__(self, parsed: Parsed) -> None:
+        self.parsed = parsed
+        self.char = parsed.offsets.char
+        self.data = parsed.data
+
+    # -- helpers for subclasses -----------------------------------------------------
+
+    def text(self, node: Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
+
+    def span(self, node: Node) -> tuple[int, int]:
+        return self.char(node.start_byte), self.char(node.end_byte)
+
+    def lazy(self, node: Node) -> Callable[[], Expr]:
+        """The node's expression, lowered when first asked for."""
+        found: list[Expr] = []
+
+        def get() -> Expr:
+            if not found:
+                found.append(self.expr(node))
+            return found[0]
+
+        return get
+
+    def returned(self, function: Node) -> list[Node]:
+        """The expressions a function's own `return` statements give (nested functions' not)."""
+        from tree_sitter import QueryCursor
+
+        cursor = QueryCursor(
+            query(self.parsed.language, f"{self.query_name or self.parsed.language}-returns")
+        )
+        cursor.set_byte_range(function.start_byte, function.end_byte)
+        found = []
+        for _, captures in cursor.matches(function):
+            node = captures["return.value"][0]
+            owner = node.parent
+            while owner is not None and owner.type not in self.function_types:
+                owner = owner.parent
+            if owner is not None and owner.id == function.id:
+                found.append(node)
+        return found
+
+    def concatenated(self, sides: tuple[Node, ...], start: int, end: int) -> Concat:
+        """`a + b + c`: the operands of nested concatenations as one list."""
+        parts: list[Expr] = []
+        for side in sides:
+            value = self.expr(side)
+            parts.extend(value.parts if isinstance(value, Concat) else (value,))
+        return Concat(tuple(parts), start, end)
+
+    def opaque(self, node: Node) -> Opaque:
+        start, end = self.span(node)
+        return Opaque(self.text(node), start, end)
+
+    # -- what subclasses provide ----------------------------------------------------
+
+    def expr(self, node: Node) -> Expr:
+        raise NotImplementedError
+
+    def call(self, node: Node) -> CallE | None:
+        raise NotImplementedError
+
+    def call_name(self, node: Node) -> str:
+        """The called name alone (`get` of `session.get(...)`), read without lowering."""
+        call = self.call(node)
+        return call.callee if call is not None else ""
+
+    def function(self, node: Node) -> Function | None:
+        raise NotImplementedError
+
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed."""
+        raise NotImplementedError
+
+    def imports(self, node: Node) -> Iterator[tuple[str, str]]:
+        return iter(())
+
+    def class_bases(self, node: Node) -> tuple[str, ...]:
+        return ()
+
+    def string_root(self, node: Node) -> Node:
+        """The whole expression a literal is part of (a concatenation, a format call)."""
+        return node
+
+    def string_context(self, node: Node) -> str:
+        """Where a string literal stands: "value", or why it is no call ("compare", "key",
+        "doc", "matcher", "route", "href", "inner": part of a larger literal)."""
+        return "value"
+
+    def field_key(self, owner: str | None, name: str) -> str:
+        return f"@{owner}.{name}" if owner else name
+
+
+@cache
+def query(language: str, name: str) -> Query:
+    from tree_sitter import Query
+
+    source = files("apispec.lint.extract.lower").joinpath(f"{name}.scm").read_text("utf-8")
+    return Query(grammar(language), source)
+
+
+@cache
+def lowering_class(language: str) -> type[Lowering]:
+    module = import_module(f"apispec.lint.extract.lower.{language}")
+    found: type[Lowering] = module.LOWERING
+    return found
+
+
+def lower(
+    parsed: Parsed,
+    callees: frozenset[str] | set[str] = frozenset(),
+    start_byte: int = 0,
+    end_byte: int | None = None,
+) -> FileModel:
+    """The file's calls, assignments, functions, classes, loops and imports.
+
+    Only calls named in `callees` (what can send a request, fill a mapping or set a
+    header) or named like a function the file defines are kept; a file's other calls
+    are never lowered. Only string literals that may name a URL or a host are kept.
+    """
+    from tree_sitter import QueryCursor
+
+    lowering = lowering_class(parsed.language)(parsed)
+    model = FileModel(parsed.language, parsed)
+    cursor = QueryCursor(query(parsed.language, lowering.query_name or parsed.language))
+    if start_byte or end_byte is not None:
+        cursor.set_byte_range(start_byte, end_byte if end_byte is not None else len(parsed.data))
+    functions: dict[int, Function] = {}
+    pending: list[tuple[str, dict[str, list[Node]]]] = []
+    for _, captures in cursor.matches(parsed.root):
+        if "function" in captures:
+            node = captures["function"][0]
+            function = lowering.function(node)
+            if function is not None:
+                functions[node.id] = function
+        elif "class" in captures:
+            node = captures["class"][0]
+            name = lowering.text(captures["class.name"][0])
+            start, end = lowering.span(node)
+            model.classes[name] = (start, end, lowering.class_bases(node))
+        else:
+            kind = next(iter(captures))
+            pending.append((kind, captures))
+    model.functions = list(functions.values())
+    model.index_functions()
+    for function in model.functions:  # method owners: the class around each function
+        if function.owner is None:
+            function.owner = model.class_at(function.start)
+    wanted = set(callees) | set(model.by_name)
+    lowered = {name.lower() for name in wanted}
+    for kind, captures in pending:
+        if kind == "call":
+            name = lowering.call_name(captures["call"][0])
+            if name not in wanted and name.lower() not in lowered:
+                continue
+        elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
+            continue
+        _statement(lowering, model, kind, captures)
+    model.index_statements()
+    return model
+
+
+def _may_name_url(raw: str) -> bool:
+    """A literal worth reading: a path, a URL, a host naming this API, an `api` name."""
+    return "/" in raw or "prtg" in raw.lower() or ":1616" in raw or "api" in raw.lower()
+
+
+Captures = dict[str, list["Node"]]
+
+
+def _statement(lowering: Lowering, model: FileModel, kind: str, captures: Captures) -> None:
+    handler = _STATEMENTS.get(kind.split(".")[0])
+    if handler is not None:
+        handler(lowering, model, captures)
+
+
+def _call(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    call = lowering.call(captures["call"][0])
+    if call is not None:
+        model.calls.append(call)
+
+
+def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    nodes = captures.get("assign") or captures.get("assign.add")
+    if not nodes or "assign.value" not in captures:
+        return
+    node = nodes[0]
+    start, end = lowering.span(node)
+    function = model.function_at(start)
+    scope = function.node_id if function else 0
+    owner = model.class_at(start)
+    value_node = captures["assign.value"][0]
+    add = "assign.add" in captures
+    for key, item, unpack in lowering.targets(captures["assign.name"][0]):
+        if not key:
+            continue
+        if key.startswith("@"):  # an attribute of the object: a field of its class
+            key = lowering.field_key(owner, key[1:])
+        elif owner is not None and function is None and "." not in key:
+            key = lowering.field_key(owner, key)  # a class attribute (an enum member)
+        model.assigns.setdefault(key, []).append(
+            Assign(key, value_node, lowering, start, end, scope, add, item, unpack)
+        )
+
+
+def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    if "for.iter" not in captures:
+        return
+    start, end = lowering.span(captures["for"][0])
+    function = model.function_at(start)
+    scope = function.node_id if function else 0
+    iterable = lowering.lazy(captures["for.iter"][0])
+    for key, _, unpack in lowering.targets(captures["for.target"][0]):
+        if key:
+            model.loops.setdefault(key, []).append(Loop(key, unpack, iterable, start, end, scope))
+
+
+def _import(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    for local, target in lowering.imports(captures["import"][0]):
+        model.imports[local] = target
+
+
+def _string(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    node = captures["string"][0]
+    context = lowering.string_context(node)
+    if context != "inner":
+        model.strings.append(StringRef(node, lowering.string_root(node), context, lowering))
+
+
+def _decorator(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    for node in captures["decorator"][0].children:
+        if node.type in ("call", "call_expression", "annotation", "attribute"):
+            model.decorators.add(node.id)
+
+
+_STATEMENTS = {
+    "call": _call,
+    "assign": _assign,
+    "for": _for,
+    "import": _import,
+    "string": _string,
+    "decorator": _decorator,
+}

@@ -1,0 +1,200 @@
+"""Source text -> tree-sitter tree, and offsets between the tree's bytes and the text.
+
+Every grammar is a wheel from PyPI (`tree-sitter-<language>`), imported the first
+time a file of its language is parsed, so a run pays only for the languages its
+tree holds. Trees are built with error recovery: a construct the grammar does not
+know costs its own node (an ERROR), never the rest of the file.
+
+Positions: tree-sitter counts UTF-8 bytes, a Reference counts characters of the
+decoded text. `Offsets` converts, at no cost for ASCII files (most of them).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Language, Node, Parser, Tree
+
+# language -> (grammar module, function returning the language pointer)
+GRAMMARS: dict[str, tuple[str, str]] = {
+    "python": ("tree_sitter_python", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "kotlin": ("tree_sitter_kotlin", "language"),
+    "ruby": ("tree_sitter_ruby", "language"),
+    "php": ("tree_sitter_php", "language_php"),
+    "shell": ("tree_sitter_bash", "language"),
+    "powershell": ("tree_sitter_powershell", "language"),
+    "yaml": ("tree_sitter_yaml", "language"),
+    "json": ("tree_sitter_json", "language"),
+    "hcl": ("tree_sitter_hcl", "language"),
+    "markdown": ("tree_sitter_markdown", "language"),
+    "groovy": ("tree_sitter_groovy", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "swift": ("tree_sitter_swift", "language"),
+    "toml": ("tree_sitter_toml", "language"),
+    "dockerfile": ("tree_sitter_dockerfile", "language"),
+}
+
+
+@cache
+def grammar(language: str) -> Language:
+    """The tree-sitter Language of `language` (its wheel imported on first use)."""
+    from tree_sitter import Language
+
+    module, function = GRAMMARS[language]
+    return Language(getattr(import_module(module), function)())
+
+
+@cache
+def parser(language: str) -> Parser:
+    """One parser per language and process: parsers are reusable, not thread-safe."""
+    from tree_sitter import Parser
+
+    return Parser(grammar(language))
+
+
+class Offsets:
+    """Byte offsets of the UTF-8 text <-> character offsets of the decoded text."""
+
+    __slots__ = ("_extra", "_starts", "ascii")
+
+    def __init__(self, text: str, data: bytes) -> None:
+        self.ascii = len(text) == len(data)
+        self._starts: list[int] = []  # byte offset where each non-ASCII character starts
+        self._extra: list[int] = []  # bytes beyond one per character, up to and with it
+        if not self.ascii:
+            position = extra = 0
+            for char in text:
+                if char < "\x80":
+                    position += 1
+                    continue
+                width = len(char.encode("utf-8", "surrogatepass"))
+                extra += width - 1
+                self._starts.append(position)
+                self._extra.append(extra)
+                position += width
+
+    def char(self, byte: int) -> int:
+        """The character offset of a byte offset at a character boundary."""
+        if self.ascii:
+            return byte
+        k = bisect_left(self._starts, byte)  # non-ASCII characters that start before `byte`
+        return byte - self._extra[k - 1] if k else byte
+
+
+@dataclass
+class Parsed:
+    """One parsed text: its tree, its bytes and the offsets between them."""
+
+    language: str
+    text: str
+    data: bytes
+    tree: Tree
+    offsets: Offsets
+
+    @property
+    def root(self) -> Node:
+        return self.tree.root_node
+
+    def char(self, byte: int) -> int:
+        return self.offsets.char(byte)
+
+    def node_text(self, node: Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
+
+
+def parse(text: str, language: str, old: Parsed | None = None) -> Parsed:
+    """Parse `text` as `language`; `old` (an earlier parse of an edited text) is reused."""
+    data = text.encode("utf-8", "surrogatepass")
+    tree = (
+        parser(language).parse(data, old.tree) if old is not None else parser(language).parse(data)
+    )
+    return Parsed(language, text, data, tree, Offsets(text, data))
+
+
+class Trees:
+    """The last tree of each open document, so that a re-parse after an edit reuses it.
+
+    An editor sends the whole text after each keystroke; the edit is the span between
+    the longest common prefix and suffix of the old and new bytes, given to the old tree
+    (`Tree.edit`) before `Parser.parse(new, old_tree)`, which then re-reads only what
+    the edit touched. Bounded: the least recently used document is forgotten first.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._last: OrderedDict[str, Parsed] = OrderedDict()
+
+    def parse(self, key: str, text: str, language: str) -> Parsed:
+        old = self._last.pop(key, None)
+        if old is not None and old.language == language and old.text == text:
+            parsed = old
+        elif old is not None and old.language == language:
+            data = text.encode("utf-8", "surrogatepass")
+            _edit(old, data)
+            tree = parser(language).parse(data, old.tree)
+            parsed = Parsed(language, text, data, tree, Offsets(text, data))
+        else:
+            parsed = parse(text, language)
+        self._last[key] = parsed
+        while len(self._last) > self._size:
+            self._last.popitem(last=False)
+        return parsed
+
+    def forget(self, key: str) -> None:
+        """A closed document: its tree is no longer kept."""
+        self._last.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._last)
+
+
+def _edit(old: Parsed, new: bytes) -> None:
+    """Tell the old tree where its text changed into `new` (one contiguous edit)."""
+    data = old.data
+    limit = min(len(data), len(new))
+    start = 0
+    while start < limit and data[start] == new[start]:
+        start += 1
+    suffix = 0
+    while suffix < limit - start and data[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    old_end = len(data) - suffix
+    new_end = len(new) - suffix
+    old.tree.edit(
+        start_byte=start,
+        old_end_byte=old_end,
+        new_end_byte=new_end,
+        start_point=_point(data, start),
+        old_end_point=_point(data, old_end),
+        new_end_point=_point(new, new_end),
+    )
+
+
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    row = data.count(b"\n", 0, offset)
+    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
+# Set by the language server (editors re-lint one document after each edit); a command
+# line run parses each file once and keeps no tree.
+TREES: Trees | None = None
+
+
+def keep_trees(size: int = 64) -> Trees:
+    """Keep documents' trees between parses from now on (the language server)."""
+    global TREES
+    if TREES is None:
+        TREES = Trees(size)
+    return TREES

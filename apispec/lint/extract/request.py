@@ -1,0 +1,26 @@
+"""What one call sends, as clients.py finds it and build.py turns it into a Reference."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from apispec.lint.extract.ir import CallE, Value
+
+
+@dataclass
+class Request:
+    """One request a call sends, with what the code shows about it."""
+
+    call: CallE  # the call written at the call site (a wrapper's caller)
+    url: Value
+    method: str | None = None
+    base: Value | None = None  # the client object's base URL
+    join: str = "slash"
+    query: Value | None = None
+    headers: Value | None = None
+    row: str = ""  # "client", "wrapper", "verb"
+    wrapped: bool = False  # made through a wrapper of the file (its path may be one word)
+    trusted: bool = False  # through a wrapper whose base names this API: any path counts
+    option_names: tuple[str, ...] = ()
+    query_keyword: str = ""  # the keyword the library reads the query from (`params`)
+    extra_query: list[Value] = field(default_factory=list)

@@ -1,0 +1,259 @@
+"""Wrappers across files: what a file's wrappers do, exported as rows; applied where in scope.
+
+Inside a file a wrapper is read again at each call with its arguments bound
+(clients.py). Across files the repository pass carries a summary per exported
+wrapper (`Helper`): the base text before the path parameter, which parameters are
+the path, the method and the query, and where the wrapper is defined. A call in
+another file uses it only where the wrapper is in scope: a function the file
+imports, a method of the receiver's class (known from a constructor or a declared
+type), or, for a receiver of unknown class, a method whose name no HTTP library
+or dictionary shares.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+from typing import TYPE_CHECKING
+
+from apispec.lint.extract.context import Ctx, options
+from apispec.lint.extract.ir import (
+    Function,
+    Hole,
+    Lit,
+    MapV,
+    Name,
+    ParamV,
+    Text,
+)
+from apispec.lint.extract.request import Request
+from apispec.lint.helpers import Helper
+from apispec.lint.knowledge import VERBS
+
+if TYPE_CHECKING:
+    from apispec.lint.extract.clients import Requests
+
+_NAMES_THIS_API = re.compile(r":1616\b|prtg", re.I)
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def module_of(filename: str) -> str:
+    """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`)."""
+    if not PurePath(filename).name:
+        return ""
+    parts = list(PurePath(filename).with_suffix("").parts)
+    if parts and parts[-1] in ("__init__", "index", "mod"):
+        parts.pop()
+    return ".".join(p for p in parts if p not in ("", ".", ".."))
+
+
+def export(finder: Requests, language: str, filename: str, file_names_api: bool) -> list[Helper]:
+    """A summary of each wrapper the file defines, for the other files of the tree.
+
+    `file_names_api`: the defining file names this API (its port, `prtg`, an
+    experimental path), which makes its wrappers' bases this API's.
+    """
+    helpers: list[Helper] = []
+    module = module_of(filename)
+    for function in finder.model.functions:
+        if not function.name or not function.exported or not finder.calls_in(function):
+            continue
+        if not finder.is_wrapper(function):
+            continue
+        template = _template(finder, function)
+        if template is None:
+            continue
+        request, path_index = template
+        url = request.url if isinstance(request.url, Text) else None
+        if url is None:
+            continue
+        pieces = url.pieces
+        base_pieces = list(pieces[:path_index])
+        base_text = "".join(p.text if isinstance(p, Lit) else "\0" for p in base_pieces)
+        hints = tuple(p.hint for p in base_pieces if isinstance(p, Hole) and p.hint)
+        join = "concat"
+        for option in options(request.base) if request.base is not None else []:
+            if isinstance(option, Text):
+                base_text = "".join(p.text if isinstance(p, Lit) else "\0" for p in option.pieces)
+                hints = tuple(p.hint for p in option.pieces if isinstance(p, Hole) and p.hint)
+                join = request.join
+                break
+        hole = pieces[path_index]
+        assert isinstance(hole, Hole) and hole.param is not None
+        if join == "rfc3986" and _strips_slash(finder, function, request, hole.param.name):
+            join = "slash"  # `path.TrimStart('/')`: a leading slash never reaches the client
+        params = tuple(name for name, _, _ in function.params)
+        method_index, method_name, method_default = _method_param(finder, function, request)
+        query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
+        if (
+            query_index is None
+            and not query_name
+            and not kwargs
+            and _spreads_keywords(request, function)
+        ):
+            query_name = request.query_keyword or None  # `**kwargs` handed on: `params=...`
+        # strong: the base is this API's (it ends in /api/v2 and it, or the defining file,
+        # names this API), so any path through the wrapper is a call; otherwise only paths
+        # that start as this API's do (evidence.py)
+        api_base = base_text.rstrip("/").endswith("/api/v2")
+        strong = (api_base and (file_names_api or bool(_NAMES_THIS_API.search(base_text)))) or any(
+            "prtg" in h for h in hints
+        )
+        helpers.append(
+            Helper(
+                name=function.name,
+                path=hole.param.index,
+                path_name=hole.param.name,
+                strong=strong,
+                method=method_index,
+                method_name=method_name,
+                method_default=method_default,
+                implied=request.method if method_index is None else None,
+                query=query_index,
+                query_name=query_name,
+                query_kwargs=kwargs,
+                params=params,
+                language=language,
+                base=base_text,
+                hints=hints,
+                join=join,
+                owner=function.owner or "",
+                module=module,
+            )
+        )
+    helpers.extend(_client_verbs(finder, helpers))
+    return helpers
+
+
+def _strips_slash(finder: Requests, function: Function, request: Request, name: str) -> bool:
+    """Whether the wrapper drops a leading slash of its path before the client joins it:
+    its request read again with the path `/x` has a URL that no longer starts with one."""
+    probe = Text((Lit("/x", request.call.start),))
+    ctx = Ctx(request.call.start, function, ((name, probe),), open=function.node_id)
+    finder.resolver.fresh()
+    for again in finder.at(request.call, ctx, 1):
+        for option in options(again.url):
+            first = option.pieces[0] if isinstance(option, Text) and option.pieces else None
+            if isinstance(first, Lit) and first.text.startswith("x"):
+                return True
+    return False
+
+
+def _spreads_keywords(request: Request, function: Function) -> bool:
+    """Whether the request's call hands on the wrapper's own `**kwargs`."""
+    names = {name for name, kind, _ in function.params if kind == "**"}
+    return any(
+        arg.spread == "**" and isinstance(arg.value, Name) and arg.value.name in names
+        for arg in request.call.args
+    )
+
+
+def _client_verbs(finder: Requests, helpers: list[Helper]) -> list[Helper]:
+    """A client subclass's verb methods, inherited from the library, run its `request`
+    override: `PrtgSession(...).get(path)` in another file is `request("GET", path)`."""
+    found = []
+    for helper in helpers:
+        if helper.name != "request" or not helper.owner:
+            continue
+        kind = finder.client_class(helper.owner)
+        if kind is None:
+            continue
+        for verb in VERBS:
+            if any(h.name == verb and h.owner == helper.owner for h in helpers):
+                continue
+            found.append(
+                helper._replace(
+                    name=verb,
+                    path=0,
+                    method=None,
+                    method_name=None,
+                    method_default=None,
+                    implied=verb.upper(),
+                    query=None,
+                    query_name=helper.query_name or "params",
+                )
+            )
+    return found
+
+
+def _template(finder: Requests, function: Function) -> tuple[Request, int] | None:
+    """The wrapper's request with its parameters open, and where the path parameter is."""
+    for call in finder.calls_in(function):
+        ctx = Ctx(call.start, function, open=function.node_id)
+        finder.resolver.fresh()
+        for request in finder.at(call, ctx, 1):
+            for option in options(request.url):
+                if not isinstance(option, Text):
+                    continue
+                for k, piece in enumerate(option.pieces):
+                    if (
+                        isinstance(piece, Hole)
+                        and piece.param is not None
+                        and piece.param.function == function.node_id
+                    ):
+                        request.url = option
+                        return request, k
+    return None
+
+
+def _method_param(
+    finder: Requests, function: Function, request: Request
+) -> tuple[int | None, str | None, str | None]:
+    """The wrapper's parameter that holds the method, and its default verb."""
+    if request.method is not None:
+        return None, None, None
+    for index, (name, _kind, default) in enumerate(function.params):
+        if name.lower() in ("method", "verb", "http_method", "httpmethod"):
+            literal = None
+            if default is not None:
+                literal = finder.resolver.literal(default, Ctx(default.start))
+            return index, name, literal.upper() if literal else None
+    return None, None, None
+
+
+def _query_param(
+    function: Function, request: Request, path: str
+) -> tuple[int | None, str | None, bool]:
+    for option in options(request.query) if request.query is not None else []:
+        param = None
+        if isinstance(option, ParamV):
+            param = option.param
+        elif (
+            isinstance(option, Text)
+            and len(option.pieces) == 1
+            and isinstance(option.pieces[0], Hole)
+        ):
+            param = option.pieces[0].param
+        elif isinstance(option, MapV):  # `{**params}`, `dict(params)`: the caller's keywords
+            for entry in option.entries:
+                if isinstance(entry.value, ParamV) and entry.value.param.kind == "**":
+                    return None, None, True
+        if param is not None and param.function == function.node_id:
+            if param.kind == "**":
+                return None, None, True
+            return param.index, param.name, False
+    return _encoded_query(function, request, path)
+
+
+def _encoded_query(
+    function: Function, request: Request, path: str
+) -> tuple[int | None, str | None, bool]:
+    """A parameter the wrapper encodes into its URL after the `?` (`url += "?" +
+    string.Join("&", query.Select(...))`): its callers' mapping is the query."""
+    params = {name: index for index, (name, _, _) in enumerate(function.params)}
+    for option in options(request.url):
+        if not isinstance(option, Text):
+            continue
+        after = False
+        for piece in option.pieces:
+            if isinstance(piece, Lit):
+                after = after or "?" in piece.text
+                continue
+            if not after:
+                continue
+            if piece.param is not None and piece.param.function == function.node_id:
+                return piece.param.index, piece.param.name, False
+            for word in _IDENTIFIER.findall(piece.text):
+                if word in params and word != path:
+                    return params[word], word, False
+    return None, None, False

@@ -1,0 +1,504 @@
+"""Value flow inside one file: what an expression holds, followed a bounded number of steps.
+
+Names are read in their scope (the last assignment before the use, then what was
+added to it since: `params["sort"] = ...`, `q.update(...)`, `clauses.append(...)`),
+attributes of `self` in the class's methods, constructor defaults, environment
+variables with defaults, format strings of every style, joins, encoders, function
+returns (with the call's arguments bound), loops over tables and conditions (each
+branch a value). A value that cannot be followed becomes a hole that remembers where
+it is written. The walk is bounded by steps and depth, never by characters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import product
+from typing import TYPE_CHECKING
+
+from apispec.lint.extract import formats, names
+from apispec.lint.extract.context import (
+    MAX_DEPTH,
+    MAX_INLINE,
+    MAX_OPTIONS,
+    MAX_STEPS,
+    Ctx,
+    alt,
+    as_text,
+    hint_of,
+    options,
+)
+from apispec.lint.extract.ir import (
+    Arg,
+    Attr,
+    CallE,
+    Concat,
+    Cond,
+    Entry,
+    Expr,
+    Format,
+    Function,
+    Hole,
+    Index,
+    Interp,
+    ListE,
+    Lit,
+    Mapping,
+    MapV,
+    Name,
+    ObjV,
+    Opaque,
+    Piece,
+    SeqV,
+    Str,
+    Text,
+    Value,
+    argument,
+)
+
+_WORD = re.compile(r"[A-Za-z][\w.-]*")
+
+if TYPE_CHECKING:
+    from apispec.lint.extract.lower import FileModel
+    from apispec.lint.knowledge import Knowledge
+
+
+class Resolver:
+    """Answers "what does this expression hold here?" for one file's model."""
+
+    def __init__(self, model: FileModel, knowledge: Knowledge) -> None:
+        self.model = model
+        self.knowledge = knowledge
+        self.steps = 0
+        self.memo: dict[tuple[int, int], Value] = {}  # (id of assignment, open) -> value
+        self.active: set[int] = set()
+        # receiver name -> (class, module) its calls say it is (clients.Requests fills it)
+        self.duck: dict[str, tuple[str, str]] = {}
+
+    def fresh(self) -> None:
+        """A new top-level question: the step budget starts again."""
+        self.steps = 0
+
+    # -- expressions ------------------------------------------------------------
+
+    def value(self, expr: Expr, ctx: Ctx, depth: int = 0) -> Value:
+        self.steps += 1
+        if self.steps > MAX_STEPS or depth > MAX_DEPTH:
+            return self.hole(expr)
+        if isinstance(expr, Str):
+            return self._string(expr, ctx, depth)
+        if isinstance(expr, Interp):
+            return self.value(expr.expr, ctx, depth)
+        if isinstance(expr, Name):
+            return names.name(self, expr.name, ctx, depth, expr.start, expr.end)
+        if isinstance(expr, Concat):
+            return self.concat([self.value(p, ctx, depth + 1) for p in expr.parts], expr.parts, ctx)
+        if isinstance(expr, Format):
+            return formats.format_value(self, expr, ctx, depth)
+        if isinstance(expr, Mapping):
+            return self._mapping(expr, ctx, depth)
+        if isinstance(expr, ListE):
+            items = tuple(self.value(i, ctx, depth + 1) for i in expr.items)
+            return SeqV(items, expr.start, expr.end)
+        if isinstance(expr, Cond):
+            return alt(self.value(o, ctx, depth + 1) for o in expr.options)
+        if isinstance(expr, Attr):
+            return self._attr(expr, ctx, depth)
+        if isinstance(expr, Index):
+            return self._index(expr, ctx, depth)
+        if isinstance(expr, CallE):
+            return self.call_value(expr, ctx, depth)
+        return self.hole(expr)
+
+    def hole(self, expr: Expr) -> Text:
+        if isinstance(expr, Opaque):
+            return Text((Hole(expr.text, expr.start, expr.end, hint_of(expr.text)),))
+        text = self.model.parsed.text[expr.start : expr.end]
+        return Text((Hole(text, expr.start, expr.end, hint_of(text)),))
+
+    def _string(self, expr: Str, ctx: Ctx, depth: int) -> Value:
+        pieces: list[Piece] = []
+        alternatives: list[list[Text]] = []
+        for piece in expr.pieces:
+            if isinstance(piece, Lit):
+                pieces.append(piece)
+                continue
+            inner = piece.expr if isinstance(piece, Interp) else piece
+            value = self.value(inner, ctx, depth + 1)
+            found = options(value)
+            choices = self._choices(found, piece) if len(found) > 1 else []
+            if len(choices) > 1:
+                alternatives.append(choices)
+                pieces.append(Hole("", -1, -1))  # a marker filled per alternative
+            elif choices:
+                pieces.extend(choices[0].pieces)
+            else:
+                pieces.extend(self._variable(self.text_of(found[0], piece), inner, ctx).pieces)
+        if not alternatives:
+            return Text(tuple(pieces))
+        return self._expand(pieces, alternatives)
+
+    def _expand(self, pieces: list[Piece], alternatives: list[list[Text]]) -> Value:
+        results: list[Value] = []
+        for choice in product(*alternatives):
+            filled: list[Piece] = []
+            k = 0
+            for piece in pieces:
+                if isinstance(piece, Hole) and piece.start == -1:
+                    filled.extend(choice[k].pieces)
+                    k += 1
+                else:
+                    filled.append(piece)
+            results.append(Text(tuple(filled)))
+            if len(results) >= MAX_OPTIONS:
+                break
+        return alt(results)
+
+    def _choices(self, found: list[Value], expr: Expr) -> list[Text]:
+        """The texts an interpolated value may be; words alone are one variable segment.
+
+        `f"{base}/{KINDS[kind]}/{oid}"` names a collection by a variable: whichever word
+        it holds, the path has a parameter there (the rules know every collection it
+        may be). A choice between paths (`/a/b` or `/c`) stays a choice.
+        """
+        texts = [self.text_of(v, expr) for v in found]
+        if all(isinstance(v, Text) for v in found) and not any(
+            "/" in p.text for text in texts for p in text.pieces if isinstance(p, Lit)
+        ):
+            source = self.model.parsed.text[expr.start : expr.end]
+            return [Text((Hole(source, expr.start, expr.end, hint_of(source)),))]
+        return texts
+
+    def _variable(self, text: Text, expr: Expr, ctx: Ctx) -> Text:
+        """A single word a name holds, interpolated or joined into a string, marked as a
+        variable's (a path segment of it is a parameter); a wrapper's bound argument is
+        the caller's text as written, never marked."""
+        if not isinstance(expr, (Name, Attr, Index)):
+            return text
+        if (
+            isinstance(expr, Name)
+            and ctx.env is not None
+            and any(k == expr.name for k, _ in ctx.env)
+        ):
+            return text
+        if not (len(text.pieces) == 1 and isinstance(text.pieces[0], Lit)):
+            return text
+        lit = text.pieces[0]
+        if not _WORD.fullmatch(lit.text):
+            return text
+        return Text((Lit(lit.text, lit.start, lit.offsets, True),))
+
+    def text_of(self, value: Value, expr: Expr) -> Text:
+        text = self.model.parsed.text[expr.start : expr.end]
+        found = as_text(value, expr.start, expr.end, text)
+        if found.pieces and all(isinstance(p, Hole) for p in found.pieces):
+            # wholly unknown: the placeholder stands where this string names it
+            first = found.pieces[0]
+            assert isinstance(first, Hole)
+            return Text((Hole(text, expr.start, expr.end, first.hint, first.param),))
+        return found
+
+    def concat(
+        self, values: Sequence[Value], exprs: Sequence[Expr], ctx: Ctx | None = None
+    ) -> Value:
+        """Operands joined as strings (each alternative of each operand)."""
+        if all(isinstance(v, SeqV) for v in values) and values:  # list + list
+            items: list[Value] = []
+            for v in values:
+                if isinstance(v, SeqV):
+                    items.extend(v.items)
+            return SeqV(tuple(items))
+        pieces: list[Piece] = []
+        alternatives: list[list[Text]] = []
+        for value, expr in zip(values, exprs, strict=True):
+            found = options(value)
+            choices = self._choices(found, expr) if len(found) > 1 and len(values) > 1 else []
+            if len(choices) > 1 or (len(found) > 1 and not choices):
+                alternatives.append(choices or [self.text_of(v, expr) for v in found])
+                pieces.append(Hole("", -1, -1))
+            elif choices:
+                pieces.extend(choices[0].pieces)
+            else:
+                text = self.text_of(found[0], expr)
+                joined = ctx is not None and len(values) > 1
+                pieces.extend(
+                    self._variable(text, expr, ctx).pieces if joined and ctx else text.pieces
+                )
+        if not alternatives:
+            return Text(tuple(pieces))
+        return self._expand(pieces, alternatives)
+
+    def _mapping(self, expr: Mapping, ctx: Ctx, depth: int) -> MapV:
+        entries: list[Entry] = []
+        partial = False
+        for key, value in expr.items:
+            if key is None:  # a spread: its entries, when known
+                spread = self.value(value, ctx, depth + 1)
+                if isinstance(spread, MapV):
+                    entries.extend(spread.entries)
+                    partial = partial or spread.partial
+                else:
+                    partial = True
+                continue
+            name = self.literal(key, ctx, depth)
+            start, end = key.start, key.end
+            if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
+                start, end = key.pieces[0].start, key.pieces[0].end  # the name, not its quotes
+            written = (value.start, value.end)
+            entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1), written))
+        return MapV(tuple(entries), expr.start, expr.end, partial)
+
+    def literal(self, expr: Expr, ctx: Ctx, depth: int = 0) -> str | None:
+        """The expression's text when it is wholly known (a key, a method name)."""
+        value = self.value(expr, ctx, depth + 1)
+        if isinstance(value, Text) and all(isinstance(p, Lit) for p in value.pieces):
+            return "".join(p.text for p in value.pieces if isinstance(p, Lit))
+        return None
+
+    # -- names ------------------------------------------------------------------
+
+    # -- attributes, items, calls -------------------------------------------------
+
+    def _attr(self, expr: Attr, ctx: Ctx, depth: int) -> Value:
+        obj = expr.obj
+        if isinstance(obj, Name) and obj.name in self.knowledge.self_names:
+            owner = self.model.class_at(expr.start)
+            if owner is not None:
+                return names.field(self, owner, expr.name, ctx, depth + 1, expr.start, expr.end)
+        env = self.knowledge.environment(expr, self.model.parsed.text)
+        if env is not None:
+            return Text(
+                (Hole(self.model.parsed.text[expr.start : expr.end], expr.start, expr.end, env),)
+            )
+        dotted = self.model.parsed.text[expr.start : expr.end]
+        constant = self.knowledge.constants.get(dotted) if self.knowledge.constants else None
+        if constant is not None:  # `HttpMethod.Patch`: the text the library constant names
+            return Text((Lit(constant, expr.start),))
+        if dotted in self.model.assigns:
+            found = names.assigned_before(self, dotted, ctx, depth)
+            if found is not None:
+                return found
+        target = self.value(obj, ctx, depth + 1)
+        for option in options(target):
+            if isinstance(option, Text) and expr.name == "value":
+                return option  # an enumeration member's value
+            if isinstance(option, ObjV):
+                if option.kind in ("instance", "class") and option.name in self.model.classes:
+                    bound = replace(ctx, this=option)
+                    return names.field(
+                        self, option.name, expr.name, bound, depth + 1, expr.start, expr.end
+                    )
+                found = option.field(expr.name)
+                if found is not None:
+                    return found
+                if option.kind == "module":
+                    return ObjV("module", f"{option.name}.{expr.name}")
+            if isinstance(option, MapV):
+                for entry in reversed(option.entries):
+                    if entry.key == expr.name:
+                        return entry.value
+        return Text((Hole(dotted, expr.start, expr.end, dotted.lower()),))
+
+    def _index(self, expr: Index, ctx: Ctx, depth: int) -> Value:
+        env = self.knowledge.environment(expr, self.model.parsed.text)
+        if env is not None:
+            return Text(
+                (Hole(self.model.parsed.text[expr.start : expr.end], expr.start, expr.end, env),)
+            )
+        target = self.value(expr.obj, ctx, depth + 1)
+        key = self.literal(expr.key, ctx, depth)
+        found: list[Value] = []
+        for option in options(target):
+            if isinstance(option, MapV):
+                if key is not None:
+                    for entry in reversed(option.entries):
+                        if entry.key == key:
+                            found.append(entry.value)
+                            break
+                else:
+                    found.extend(e.value for e in option.entries)
+            elif isinstance(option, SeqV):
+                if key is not None and key.lstrip("-").isdigit():
+                    index = int(key)
+                    if -len(option.items) <= index < len(option.items):
+                        found.append(option.items[index])
+                else:
+                    found.extend(option.items)
+        if found:
+            return alt(found)
+        return self.hole(expr)
+
+    def call_value(self, call: CallE, ctx: Ctx, depth: int) -> Value:
+        """What a call returns, where the model knows: readers, encoders, factories, functions."""
+        knowledge = self.knowledge
+        qualified = self.qualified(call, ctx, depth)
+        env_default = knowledge.env_reader(qualified, call)
+        if env_default is not None:
+            name_arg, default_arg = env_default
+            variable = self.literal(name_arg.value, ctx, depth) if name_arg is not None else None
+            if default_arg is not None:
+                return self.value(default_arg.value, ctx, depth + 1)
+            text = self.model.parsed.text[call.start : call.end]
+            return Text((Hole(text, call.start, call.end, (variable or "").lower()),))
+        transform = knowledge.transform(qualified, call.callee)
+        if transform is not None:
+            return formats.transform(self, transform, call, ctx, depth)
+        if any(qualified == m or qualified.startswith(m + ".") for m in knowledge.mocks):
+            return ObjV("mock", qualified)  # `responses.RequestsMock()`: a test double
+        factory = knowledge.factory(qualified)
+        if factory is not None:
+            fields = []
+            for field_name, where in factory.fields:
+                arg = argument(call.args, where)
+                if arg is not None:
+                    fields.append((field_name, self.value(arg.value, ctx, depth + 1)))
+            return ObjV("client", factory.name, tuple(fields))
+        if call.receiver is None and call.callee in self.model.classes:
+            return self.instance(call.callee, call, ctx, depth)
+        if call.receiver is None and call.callee in self.knowledge.self_names:
+            owner = self.model.class_at(call.start)  # `cls(...)` in a class method
+            if owner is not None:
+                return self.instance(owner, call, ctx, depth)
+        if call.receiver is None and call.callee == "super":
+            owner = self.model.class_at(call.start)
+            if owner is not None:
+                return ObjV("super", owner)
+        if call.callee[:1].isupper() and qualified != call.callee:
+            # a class imported from another module: an instance of it
+            return ObjV("instance", call.callee, module=qualified.rsplit(".", 1)[0])
+        returned = self.returns(call, ctx, depth)
+        if returned is not None:
+            return returned
+        return self.hole(call)
+
+    def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
+        """An object of a class of this file, its constructor's parameters bound."""
+        ctor = next(
+            (
+                f
+                for f in self.model.functions
+                if f.owner == cls and f.name in self.knowledge.constructors
+            ),
+            None,
+        )
+        fields: list[tuple[str, Value]] = []
+        if ctor is not None:
+            fields.extend(self.bind(ctor, call.args, ctx, depth))
+        return ObjV("instance", cls, tuple(fields))
+
+    def bind(
+        self, function: Function, args: Sequence[Arg], ctx: Ctx, depth: int
+    ) -> list[tuple[str, Value]]:
+        """Parameter name -> argument value, by position and by keyword."""
+        bound: list[tuple[str, Value]] = []
+        positional = [a for a in args if a.name is None and not a.spread]
+        keywords = {a.name: a for a in args if a.name}
+        rest: list[Entry] = []
+        names = {p[0] for p in function.params}
+        for index, (name, kind, _default) in enumerate(function.params):
+            if kind == "**":
+                rest.extend(
+                    Entry(k, a.value.start, a.value.end, self.value(a.value, ctx, depth + 1))
+                    for k, a in keywords.items()
+                    if k not in names
+                )
+                for spread in (a for a in args if a.spread == "**"):
+                    found = self.value(spread.value, ctx, depth + 1)
+                    if isinstance(found, MapV):
+                        rest.extend(found.entries)
+                bound.append((name, MapV(tuple(rest))))
+            elif kind == "*":
+                items = tuple(self.value(a.value, ctx, depth + 1) for a in positional[index:])
+                bound.append((name, SeqV(items)))
+            elif name in keywords:
+                bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
+            elif index < len(positional):
+                bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
+        return bound
+
+    def returns(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
+        """A function of this file that returns a value built from its arguments."""
+        if ctx.inline >= MAX_INLINE:
+            return None
+        function = self.callee_function(call, ctx, depth)
+        if function is None or not function.returns:
+            return None
+        env = tuple(self.bind(function, call.args, ctx, depth))
+        this = self.receiver_object(call, ctx, depth)
+        found = []
+        for lowered in function.returns[:4]:
+            expr = lowered()
+            inner = Ctx(expr.start, function, env, this, ctx.open, ctx.inline + 1)
+            found.append(self.value(expr, inner, depth + 1))
+        return alt(found)
+
+    def receiver_object(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
+        receiver = call.receiver
+        if receiver is None:
+            return None
+        if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
+            return ctx.this
+        return self.value(receiver, ctx, depth + 1)
+
+    def callee_function(self, call: CallE, ctx: Ctx, depth: int) -> Function | None:
+        """The function of this file a call runs: by name in scope, or a method of its receiver."""
+        candidates = self.model.by_name.get(call.callee)
+        if not candidates:
+            return None
+        receiver = call.receiver
+        if receiver is None:
+            plain = [f for f in candidates if f.owner is None]
+            if plain:
+                return plain[0]
+            # a method of the class around the call, called without `this.` (C#, Java)
+            owner = self.model.class_at(call.start) if self.knowledge.implicit_this else None
+            return next((f for f in candidates if f.owner == owner), None) if owner else None
+        if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
+            owner = self.model.class_at(call.start)
+            return next((f for f in candidates if f.owner == owner), None)
+        for option in options(self.value(receiver, ctx, depth + 1)):
+            if isinstance(option, ObjV) and option.kind in ("instance", "class"):
+                found = next((f for f in candidates if f.owner == option.name), None)
+                if found is not None:
+                    return found
+        return None
+
+    def qualified(self, call: CallE, ctx: Ctx, depth: int) -> str:
+        """`module.function` for a module's function (`requests.get`), else the callee."""
+        receiver = call.receiver
+        if receiver is None:
+            return self.model.imports.get(call.callee, call.callee)
+        if isinstance(receiver, Name):
+            target = self.model.imports.get(receiver.name)
+            if target is not None:
+                return f"{target}.{call.callee}"
+            if receiver.name not in self.model.assigns and receiver.name in self.knowledge.modules:
+                return f"{receiver.name}.{call.callee}"
+        if isinstance(receiver, Attr):
+            dotted = self.model.parsed.text[receiver.start : receiver.end]
+            head = dotted.split(".")[0]
+            target = self.model.imports.get(head)
+            if target is not None:
+                return f"{target}{dotted[len(head) :]}.{call.callee}"
+            if head in self.knowledge.modules:
+                return f"{dotted}.{call.callee}"
+        if isinstance(receiver, Str):
+            return f"str.{call.callee}"
+        return call.callee
+
+    # -- formats, joins, encoders ---------------------------------------------------
+
+    # -- the flow modules' answers, for callers outside value flow --------------------
+
+    def name(self, name: str, ctx: Ctx, depth: int, start: int = 0, end: int = 0) -> Value:
+        return names.name(self, name, ctx, depth, start, end)
+
+    def field(self, owner: str, name: str, ctx: Ctx, depth: int, start: int, end: int) -> Value:
+        return names.field(self, owner, name, ctx, depth, start, end)
+
+    def typed(self, written: str | None) -> ObjV | None:
+        return names.typed(self, written)
+
+    def elements(self, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False) -> list[Value]:
+        return names.elements(self, iterable, ctx, depth, pairs)
