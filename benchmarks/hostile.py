@@ -195,6 +195,26 @@ CASES: tuple[Case, ...] = (
         ),
         2_000,
     ),
+    # issue 22, acceptance 2: Python's bracketed lines joined for tree-sitter (joined.py)
+    Case(
+        "python: continuation lines at column 0",
+        "lint",
+        "c.py",
+        repeat(
+            _PY + "def f():\n",
+            '    requests.get(\nf"{BASE}/experimental/objects", params={\n"limit": {i}})\n',
+        ),
+        500,
+    ),
+    Case(
+        "python: a bracket never closed, then many lines",
+        "lint",
+        "c.py",
+        repeat(
+            _PY + "x = (\ndef f():\n", '    requests.get(\nf"{BASE}/experimental/objects")  # {i}\n'
+        ),
+        500,
+    ),
     Case(
         "json: many requests",
         "lint",

@@ -395,7 +395,7 @@ def literals(text: str, kind: str | None) -> list[object] | None:
     if kind == "json":
         return [json.loads(text)]
     if kind == "yaml":
-        return list(yaml.safe_load_all(text))
+        return list(yaml.load_all(text, Loader=_TaggedLoader))
     if kind is None or kind not in _LINE:
         return None
     lexer = get_lexer_by_name(_LEXERS.get(kind, kind), stripnl=False, ensurenl=False)
@@ -407,6 +407,22 @@ def literals(text: str, kind: str | None) -> list[object] | None:
             # a string inside another token (C#'s `[Query("filter")]` is one attribute token)
             found += _QUOTED.findall(value)
     return found
+
+
+class _TaggedLoader(yaml.SafeLoader):
+    """Safe loading that keeps a local tag's scalar (Home Assistant's `!secret name`) as its
+    text: such files are configuration, not Python objects."""
+
+
+def _tagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> object:
+    if isinstance(node, yaml.ScalarNode):
+        return f"!{suffix} {loader.construct_scalar(node)}"
+    if isinstance(node, yaml.SequenceNode):
+        return [f"!{suffix}", *loader.construct_sequence(node, deep=True)]
+    return {f"!{suffix}": loader.construct_mapping(node, deep=True)}  # type: ignore[arg-type]
+
+
+_TaggedLoader.add_multi_constructor("!", _tagged)
 
 
 _QUOTED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")

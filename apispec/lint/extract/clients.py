@@ -77,6 +77,10 @@ class Requests:
         self._loop_starts: list[int] = []
         self._loop_parent: list[int] = []
         self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
+        # made on first use, once per file: asked per request, a scan of every call or
+        # assignment made a file of many requests quadratic
+        self._setters: dict[str, list[tuple[int, CallE]]] | None = None
+        self._assigned: dict[int, str] | None = None
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -496,24 +500,27 @@ class Requests:
 
     def assigned_to(self, call: CallE) -> str | None:
         """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
-        for key, assigns in self.model.assigns.items():
-            for assign in assigns:
-                if isinstance(assign.value, CallE) and assign.value.node_id == call.node_id:
-                    return key
-        return None
+        if self._assigned is None:
+            self._assigned = {}
+            for key, assigns in self.model.assigns.items():
+                for assign in assigns:
+                    if isinstance(assign.value, CallE):
+                        self._assigned.setdefault(assign.value.node_id, key)
+        return self._assigned.get(call.node_id)
 
     def _header_setters(self, name: str) -> list[CallE]:
-        text = self.model.parsed.text
-        holders = {f"{name}.{h}".lower() for h in self.knowledge.header_holders}
-        found = []
-        for call in self.model.calls:
-            receiver = call.receiver
-            if receiver is None or call.callee not in self.knowledge.header_setters:
-                continue
-            written = text[receiver.start : receiver.end].lower()
-            if written == name.lower() or written in holders:
-                found.append(call)
-        return found
+        """The calls that set a header on `name` or on one of its header holders, in order."""
+        if self._setters is None:
+            text = self.model.parsed.text
+            self._setters = {}
+            for k, call in enumerate(self.model.calls):
+                receiver = call.receiver
+                if receiver is not None and call.callee in self.knowledge.header_setters:
+                    written = text[receiver.start : receiver.end].lower()
+                    self._setters.setdefault(written, []).append((k, call))
+        wanted = {name.lower(), *(f"{name}.{h}".lower() for h in self.knowledge.header_holders)}
+        found = [item for written in wanted for item in self._setters.get(written, ())]
+        return [call for _, call in sorted(found, key=lambda item: item[0])]
 
     def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
         arg = argument(call.args, place)

@@ -102,6 +102,7 @@ class Parsed:
     data: bytes
     tree: Tree
     offsets: Offsets
+    rejoined: bool = False  # `data` has bracketed line breaks blanked (joined.py)
 
     @property
     def root(self) -> Node:
@@ -120,7 +121,23 @@ def parse(text: str, language: str, old: Parsed | None = None) -> Parsed:
     tree = (
         parser(language).parse(data, old.tree) if old is not None else parser(language).parse(data)
     )
-    return Parsed(language, text, data, tree, Offsets(text, data))
+    return _rejoined(Parsed(language, text, data, tree, Offsets(text, data)))
+
+
+def _rejoined(parsed: Parsed) -> Parsed:
+    """A Python tree in error parsed again with its bracketed lines joined (joined.py), when
+    that reads without an error: the same program, each byte at its offset."""
+    if parsed.language != "python" or not parsed.root.has_error:
+        return parsed
+    from apispec.lint.extract.joined import joined
+
+    data = joined(parsed.text)
+    if data is None:
+        return parsed
+    tree = parser("python").parse(data)
+    if tree.root_node.has_error:
+        return parsed
+    return Parsed(parsed.language, parsed.text, data, tree, parsed.offsets, rejoined=True)
 
 
 class Trees:
@@ -140,11 +157,11 @@ class Trees:
         old = self._last.pop(key, None)
         if old is not None and old.language == language and old.text == text:
             parsed = old
-        elif old is not None and old.language == language:
+        elif old is not None and old.language == language and not old.rejoined:
             data = text.encode("utf-8", "surrogatepass")
             _edit(old, data)
             tree = parser(language).parse(data, old.tree)
-            parsed = Parsed(language, text, data, tree, Offsets(text, data))
+            parsed = _rejoined(Parsed(language, text, data, tree, Offsets(text, data)))
         else:
             parsed = parse(text, language)
         self._last[key] = parsed
