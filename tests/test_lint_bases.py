@@ -33,7 +33,7 @@ EXPECTED: dict[str, list[tuple[int, int, str | None, str]]] = {
     "prefixed.ts": [
         (12, 28, "GET", "/health"),  # api.get<string[]>("health")
         (13, 21, "DELETE", "/experimental/devices/{}"),
-        (14, 39, None, "/version"),  # the ofetch instance called itself
+        (14, 39, "GET", "/version"),  # the ofetch instance called itself: GET by default
         (15, 20, "POST", "/experimental/autodiscoveryjobs/{}/start"),
         # 16: ky refuses a path with a leading slash under prefixUrl
         (17, 24, "POST", "/session"),  # new URL(path, base)

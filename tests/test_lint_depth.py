@@ -47,7 +47,7 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
         ),
         (
             12,
-            None,
+            "GET",  # fetch(url): fetch's default method
             "/experimental/objects",
             {"filter": 'parentid = "${parentId}"', "limit": "4000"},
         ),

@@ -56,14 +56,14 @@ EXPECTED: dict[str, list[tuple[int, int, str | None, str]]] = {
         (12, 74, "GET", "/experimental/devices"),  # curl --get --data-urlencode
     ],
     "javascript/client.ts": [
-        (9, 35, None, "/experimental/devices"),
+        (9, 35, "GET", "/experimental/devices"),  # fetch(url, { headers }): fetch's GET
         (14, 23, "DELETE", "/experimental/devices/{}"),
         (18, 28, "GET", "/sensors/{}/overview"),
         (23, 13, "POST", "/experimental/groups/{}/move"),
     ],
     "javascript/dashboard.js": [
         (6, 22, "DELETE", "/experimental/devices/{}"),  # fetch(url, {method: "DELETE"})
-        (11, 30, None, "/experimental/channels"),  # URLSearchParams
+        (11, 30, "GET", "/experimental/channels"),  # URLSearchParams; fetch's default GET
         (14, 48, "GET", "/sensors/{}/overview"),  # axios.get(api + "/sensors/" + id + ...)
     ],
     "go/client.go": [
@@ -255,7 +255,7 @@ QUOTED = [
         "POST",
         "/experimental/devices/{}/move",
     ),
-    ("js", 'const r = $base + "/sensors/" + id; fetch(r)', None, "/sensors/{}"),
+    ("js", 'const r = $base + "/sensors/" + id; fetch(r)', "GET", "/sensors/{}"),
     (
         "ps1",
         'Invoke-RestMethod -Method Delete -Uri "$BaseUrl/experimental/groups/$gid/group"',

@@ -208,6 +208,12 @@ ODD = {
 }
 
 
+# constructs the language itself continues over the first call: Ruby's double-quoted
+# strings span lines, so that call's text up to its first quote is the string's and the
+# rest of its line a comment (as Ruby runs it); the 19 calls after it count
+CONTINUED = {("ruby", 'BROKEN = "an unclosed string'): 1}
+
+
 @pytest.mark.parametrize(
     ("language", "odd"),
     [(language, odd) for language, cases in ODD.items() for odd in cases],
@@ -222,7 +228,8 @@ def test_odd_construct_then_20_calls(language: str, odd: str) -> None:
     refs = extract_references(text, filename)
     per_call = call.count("\n") + 1
     at = next(k for k, line in enumerate(call.split("\n")) if "/experimental/" in line)
-    expected = {first + at + k * per_call for k in range(20)}
+    skipped = CONTINUED.get((language, odd), 0)
+    expected = {first + at + k * per_call for k in range(skipped, 20)}
     lines = {r.line for r in refs if r.path.startswith("/experimental/devices/")}
     assert expected <= lines, f"missed lines {sorted(expected - lines)}"
     assert {r.method for r in refs if r.line in expected} == {"DELETE"}

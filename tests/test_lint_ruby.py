@@ -54,10 +54,21 @@ def test_lookalikes_of_quotes_open_no_string(odd: str) -> None:
 def test_an_unclosed_string_costs_its_line_only() -> None:
     text = (
         HEAD
-        + 'NOTE = "an unclosed string\n'
+        + "NOTE = 'an unclosed string\n"
         + "".join(f'call(Net::HTTP::Get, "#{{BASE}}/experimental/probes/{i}")\n' for i in range(5))
     )
     assert [line for line, _, _ in calls(text)] == [4, 5, 6, 7, 8]
+
+
+def test_a_double_quoted_string_runs_to_the_next_quote_as_ruby_reads_it() -> None:
+    # Ruby strings span lines: the first call up to its quote is the string's text, and
+    # what follows that quote is a comment; Ruby runs the calls after it, and so they count
+    text = (
+        HEAD
+        + 'NOTE = "a string over lines\n'
+        + "".join(f'call(Net::HTTP::Get, "#{{BASE}}/experimental/probes/{i}")\n' for i in range(5))
+    )
+    assert [line for line, _, _ in calls(text)] == [5, 6, 7, 8]
 
 
 def test_instance_variables_at_a_line_start_are_no_decorators() -> None:

@@ -32,6 +32,7 @@ from apispec.support.printable import shortened
 if TYPE_CHECKING:  # imported where used: most runs have no per-file ignores
     import pathspec
 from apispec.lint.finding import FAIL_LEVELS, Severity
+from apispec.lint.helpers import Helper, configured
 from apispec.lint.patterns import lazy
 from apispec.lint.rules import expand_codes
 
@@ -80,7 +81,8 @@ class Config:
     respect_gitignore: bool = True
     file_timeout: float = DEFAULT_SECONDS  # seconds per file; 0: no limit
     output_format: str | None = None  # checked against the reporters' names by the run
-    helpers: list[str] = field(default_factory=list)  # own API helpers: `name`, `receiver.name`
+    # own API helpers the linter cannot infer: `name`, `receiver.name`, or a row
+    helpers: list[Helper] = field(default_factory=list)
 
     def enabled(self, code: str) -> bool:
         return (self.select is None or code in self.select) and code not in self.ignore
@@ -192,7 +194,73 @@ def _set(config: Config, key: str, value: Any, where: str) -> None:
     elif key == "output-format":
         config.output_format = canonical_format(_string(value, where))
     elif key == "helpers":
-        config.helpers = [_helper_name(name, where) for name in _strings(value, where)]
+        config.helpers = _helpers(value, where)
+
+
+_HELPER_KEYS = ("name", "path", "method", "query", "strong")
+_VERBS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+
+
+def _helpers(value: Any, where: str) -> list[Helper]:
+    if not isinstance(value, list):
+        raise ConfigError(f"{where}: expected a list of helper names or tables")
+    return [_helper(entry, f"{where}[{i}]") for i, entry in enumerate(value)]
+
+
+def _helper(entry: Any, where: str) -> Helper:
+    """A configured helper: a name (its path the first argument), or a row saying where
+    its path, method and query are, for a wrapper whose definition the linter never sees
+    (an installed package's `prtgkit.fetch(method, path, params)`)."""
+    if isinstance(entry, str):
+        return configured([_helper_name(entry, where)])[0]
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: expected a helper name or a table with a name")
+    unknown = sorted(set(entry) - set(_HELPER_KEYS))
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown key {unknown[0]!r}{did_you_mean(unknown[0], _HELPER_KEYS)}"
+            f" (keys: {', '.join(_HELPER_KEYS)})"
+        )
+    if "name" not in entry:
+        raise ConfigError(f"{where}: a helper table needs a name")
+    helper = configured([_helper_name(_string(entry["name"], f"{where}.name"), where)])[0]
+    path = entry.get("path", 0)
+    if isinstance(path, bool) or not isinstance(path, int) or not 0 <= path <= 32:
+        raise ConfigError(f"{where}.path: expected the path argument's position (0, 1, ...)")
+    helper = helper._replace(path=path)
+    if "method" in entry:
+        method = entry["method"]
+        if isinstance(method, str) and method.upper() in _VERBS:
+            helper = helper._replace(implied=method.upper())
+        else:
+            index, name = _place(method, f"{where}.method")
+            helper = helper._replace(method=index, method_name=name)
+    if "query" in entry:
+        if entry["query"] == "**":
+            helper = helper._replace(query_kwargs=True)
+        else:
+            index, name = _place(entry["query"], f"{where}.query")
+            helper = helper._replace(query=index, query_name=name)
+    if "strong" in entry:
+        if not isinstance(entry["strong"], bool):
+            raise ConfigError(f"{where}.strong: expected true or false")
+        helper = helper._replace(strong=entry["strong"])
+    return helper
+
+
+def _place(value: Any, where: str) -> tuple[int | None, str | None]:
+    """An argument's place: its position among positional arguments (from 0), or the
+    parameter's name as keyword and named arguments give it (`params`, `-Query`)."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ConfigError(f"{where}: expected an argument position (0, 1, ...) or a name")
+    if isinstance(value, int):
+        if not 0 <= value <= 32:
+            raise ConfigError(f"{where}: argument position {value} is not between 0 and 32")
+        return value, None
+    name = value.strip().lstrip("-")
+    if not _HELPER_NAME.fullmatch(name):
+        raise ConfigError(f"{where}: {value!r} is not a parameter name")
+    return None, name
 
 
 def _helper_name(name: str, where: str) -> str:

@@ -21,7 +21,7 @@ from apispec.lint.comment_lines import CommentLines
 from apispec.lint.config import Config
 from apispec.lint.extract import extract
 from apispec.lint.finding import CallRecord, Edit, Finding, Fix, Skipped
-from apispec.lint.helpers import Helper, HelperTable, configured
+from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.lines import LfText, Lines, lf_text
 from apispec.lint.match import match
 from apispec.lint.prefilter import might_reference, worth_decoding
@@ -82,7 +82,7 @@ class Checker:
         self.registry = registry
         self.options = options
         self.config = options.config
-        base = HelperTable(configured(self.config.helpers))
+        base = HelperTable(self.config.helpers)
         self.helpers = base.merged(options.helpers) if options.helpers else base
         self.defined: list[Helper] = []  # what the last file linted defines
         self.calls: list[CallRecord] = []  # the last file's calls, with Options.show_calls

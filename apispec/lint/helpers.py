@@ -59,10 +59,22 @@ class Helper(NamedTuple):
     join: str = "concat"  # "concat", "slash", "rfc3986", "prefix": a client object's rule
     owner: str = ""  # the class whose method it is
     module: str = ""  # the defining file as a dotted module path (`pkg.client`)
+    # a client object the module makes and others import (`export const api =
+    # axios.create({ baseURL })`): its knowledge kind; `path` is -1 then, `base` its base
+    client: str = ""
+    # the parameter handed on as the library's options object (`fetch(url, { ...init })`):
+    # the call's mapping there says the method (`method`) and the query (`options_query`)
+    options: int | None = None
+    options_query: str = ""
+    # what the wrapper writes after the path parameter, up to its query: literal texts,
+    # and parameters by position (`kind + "/" + id + "/pause"`: ("/", 2, "/pause"))
+    suffix: tuple[str | int, ...] = ()
 
 
 class HelperTable:
-    """Helpers by lower-case name; a name defined twice keeps the stronger definition."""
+    """Helpers by lower-case name; a name defined twice keeps the stronger definition
+    (`by_name`), and every definition of it for the tree path, which applies the one in
+    scope at a call (`named`)."""
 
     __slots__ = ("by_name", "every")
 

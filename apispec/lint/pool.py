@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 # Fewer files than this per process: starting the process costs more than it saves.
 FILES_PER_WORKER = 200
 PARALLEL_MIN_FILES = 2 * FILES_PER_WORKER  # the fewest files linted by two processes
+# passes after the first that lint again the callers of helpers learnt in the pass before
+_ROUNDS = 3
 
 _checker: Checker | None = None
 
@@ -203,21 +205,30 @@ def lint_files(
     Two passes (apispec.lint.repository): every file is linted once, learning
     the API helpers each defines; when some file defines one, the files that
     name it elsewhere are linted again with every helper of the tree, their
-    results cached apart (the store joined with the helper table's digest).
+    results cached apart (the store joined with the helper table's digest). A
+    wrapper built on another file's wrapper (a Go method over its package's
+    `newRequest`) is learnt only in that second pass: while a pass learns new
+    helpers, their callers are linted again, at most _ROUNDS passes after the first.
     `progress(done, total)` is called as files of the first pass are finished:
     the replayed ones at once, then per file, or per chunk of files with
     worker processes.
     """
     results = _lint_pass(candidates, options, jobs, store, progress)
     repository = Repository(results)
-    if repository:
+    used = b""  # the digest of the helper table the callers were last linted with
+    for _ in range(_ROUNDS):
+        if not repository or repository.digest() == used:
+            break  # no helper, or none learnt since the last pass
         callers = _callers(candidates, repository, options.config.max_file_size)
-        if callers:
-            helped = replace(options, helpers=repository.table)
-            joined = store.joined(repository.digest()) if store is not None else None
-            again = _lint_pass(callers, helped, jobs, joined, None)
-            shown_again = {display_path(c.path) for c in callers}
-            results = [r for r in results if r.path not in shown_again] + again
+        if not callers:
+            break
+        used = repository.digest()
+        helped = replace(options, helpers=repository.table)
+        joined = store.joined(used) if store is not None else None
+        again = _lint_pass(callers, helped, jobs, joined, None)
+        shown_again = {display_path(c.path) for c in callers}
+        results = [r for r in results if r.path not in shown_again] + again
+        repository = Repository(results)
     # each file's findings are in order already (_finish): ordering the files orders them all
     results.sort(key=_path_of)
     findings = [f for r in results for f in r.findings]

@@ -35,7 +35,7 @@ __all__ = [
     "might_reference",
 ]
 
-TREE: frozenset[str] = frozenset({"python", "csharp"})
+TREE: frozenset[str] = frozenset({"python", "csharp", "javascript", "go", "rust", "ruby", "php"})
 
 
 def _tree_languages() -> frozenset[str]:

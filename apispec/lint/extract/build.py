@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote_plus
 
+from apispec.lint.extract.context import pairs_map
 from apispec.lint.extract.ir import AltV, Hole, Lit, MapV, ObjV, ParamV, Piece, SeqV, Text, Value
 from apispec.lint.reference import QueryValue, Segment, Span
 
@@ -251,11 +252,17 @@ def mapping_query(value: Value | None, options: tuple[str, ...] = ()) -> list[Qu
     """Query values of a params mapping (each entry with a literal key)."""
     found: list[QueryValue] = []
     for option in _options(value):
+        if isinstance(option, SeqV):  # a query given as (name, value) pairs
+            option = pairs_map(option) or option
         if isinstance(option, MapV):
             for entry in option.entries:
                 if entry.key is None or entry.key in options:
                     continue
-                found.append(entry_value(entry.key, entry.value, entry.key_start, entry.key_end))
+                found.append(
+                    entry_value(
+                        entry.key, entry.value, entry.key_start, entry.key_end, entry.written
+                    )
+                )
         elif isinstance(option, Text):  # a query string (`urlencode(...)`)
             loc = Located(
                 Flat.of(Text((Lit("?", option.start), *option.pieces))), 0, 0, 1, False, "", ()
@@ -266,13 +273,31 @@ def mapping_query(value: Value | None, options: tuple[str, ...] = ()) -> list[Qu
     return found
 
 
-def entry_value(name: str, value: Value, key_start: int, key_end: int) -> QueryValue:
-    """One mapping entry as a query value (the library encodes it: no decoding here)."""
-    text = _first_text(value)
+def entry_value(
+    name: str,
+    value: Value,
+    key_start: int,
+    key_end: int,
+    written: tuple[int, int] | None = None,
+) -> QueryValue:
+    """One mapping entry as a query value (the library encodes it: no decoding here).
+
+    A value of a list is its first item (the key is sent once per item). A wholly unknown
+    value stands where the entry writes it (`q.Set("take", strconv.Itoa(max))`), not
+    where the variable it reads is declared."""
+    text = _first_text(value.items[0] if isinstance(value, SeqV) and value.items else value)
     if text is None or not text.pieces:
         return QueryValue(name, None, Span(key_start, key_end))
     flat = Flat.of(text)
-    return _value(name, flat, 0, len(flat.chars), decode=False)
+    found = _value(name, flat, 0, len(flat.chars), decode=False)
+    if (
+        found.value is None
+        and written is not None
+        and found.span is not None
+        and not written[0] <= found.span.start < written[1]
+    ):
+        return QueryValue(name, None, Span(*written))
+    return found
 
 
 def header_values(value: Value | None) -> list[tuple[str, str, Span | None]]:
@@ -321,6 +346,11 @@ def join_base(base: Text, url: Text, rule: str) -> Text | None:
     if _SCHEME.match(flat):
         return url  # an absolute URL ignores the base
     base_flat = Flat.of(base).chars
+    if rule == "directory":  # Faraday: the base is a directory, then RFC 3986 resolution
+        rule = "rfc3986"
+        if not base_flat.endswith("/"):
+            base = base.plus(Text((Lit("/", base.pieces[-1].end if base.pieces else 0),)))
+            base_flat += "/"
     if rule == "rfc3986" and "/" not in base_flat.replace("\0", ""):
         rule = "slash"  # a base of unknown text: its path is taken to be a directory
     if rule == "rfc3986":

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import Ctx
-from apispec.lint.extract.ir import CallE, Entry, Lit, MapV, Str, Text, Value
+from apispec.lint.extract.context import Ctx, options, pairs_map
+from apispec.lint.extract.ir import CallE, Entry, Lit, MapV, SeqV, Str, Text, Value
 
 if TYPE_CHECKING:
     from apispec.lint.extract.clients import Requests
@@ -43,8 +43,10 @@ def built(finder: Requests, call: CallE, ctx: Ctx) -> tuple[Value | None, Value 
         return None, None
     query: list[Entry] = []
     headers: list[Entry] = []
+    whole: Value | None = None
     for setter in _setters(finder, call):
-        inner = Ctx(setter.start, finder.model.function_at(setter.start), ctx.env, ctx.this)
+        function = finder.model.function_at(setter.start)
+        inner = Ctx(setter.start, function, ctx.env, ctx.this, ctx.open, ctx.inline)
         args = [a for a in setter.args if a.name is None and not a.spread]
         if setter.callee in rows.auth_setters and args:
             token = finder.resolver.value(args[0].value, inner)
@@ -63,6 +65,13 @@ def built(finder: Requests, call: CallE, ctx: Ctx) -> tuple[Value | None, Value 
             if setter.callee in rows.header_setters
             else None
         )
+        if target is query and len(args) == 1:  # a mapping or (name, value) pairs at once
+            given = finder.resolver.value(args[0].value, inner)
+            entries = _entries(given)
+            query.extend(entries)
+            if not entries:
+                whole = given  # a wrapper's parameter: its callers give the entries
+            continue
         if target is None or len(args) < 2:
             continue
         key = finder.resolver.literal(args[0].value, inner)
@@ -75,9 +84,18 @@ def built(finder: Requests, call: CallE, ctx: Ctx) -> tuple[Value | None, Value 
         written = (args[1].value.start, args[1].value.end)
         target.append(Entry(key, start, end, value, written))
     return (
-        MapV(tuple(query)) if query else None,
+        MapV(tuple(query)) if query else whole,
         MapV(tuple(headers)) if headers else None,
     )
+
+
+def _entries(value: Value) -> list[Entry]:
+    """The entries of a query given whole: reqwest's `.query(&[("limit", "10")])`."""
+    for option in options(value):
+        found = pairs_map(option) if isinstance(option, SeqV) else option
+        if isinstance(found, MapV):
+            return list(found.entries)
+    return []
 
 
 def _setters(finder: Requests, call: CallE) -> list[CallE]:

@@ -15,9 +15,9 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders
-from apispec.lint.extract.context import MAX_INLINE, Ctx, element, options
-from apispec.lint.extract.imported import COMMON, in_scope, through
+from apispec.lint.extract import builders, configured, names
+from apispec.lint.extract.context import MAX_INLINE, Ctx, element, known_text, options, pairs
+from apispec.lint.extract.imported import COMMON, imported_client, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
@@ -34,7 +34,6 @@ from apispec.lint.extract.ir import (
     Str,
     Text,
     Value,
-    argument,
 )
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
@@ -65,10 +64,16 @@ class Requests:
     """Finds the requests of one file's model."""
 
     def __init__(
-        self, model: FileModel, knowledge: Knowledge, helpers: HelperTable | None = None
+        self,
+        model: FileModel,
+        knowledge: Knowledge,
+        helpers: HelperTable | None = None,
+        module: str = "",
     ) -> None:
         self.model = model
+        self.module = module  # the file's dotted module path (relative imports resolve to it)
         self.knowledge = knowledge
+        self.directory = knowledge.scope == "directory"  # Go: a package's files share a scope
         self.resolver = Resolver(model, knowledge)
         self.helpers = helpers if helpers is not None else HelperTable()
         self._wrapper: dict[int, bool] = {}
@@ -136,6 +141,8 @@ class Requests:
         receiver = call.receiver
         if not isinstance(receiver, Name) or call.callee in self.model.by_name:
             return False
+        if any(h.language == "*" for h in self.helpers.named(call.callee, "*")):
+            return False  # a configured wrapper applies on any receiver of its name
         name = receiver.name
         model = self.model
         if (
@@ -150,6 +157,8 @@ class Requests:
             return False
         if function is not None and any(p[0] == name for p in function.params):
             return name not in function.types
+        if any(f.receiver == name for f in model.functions_at(call.start)):
+            return False  # the object a method is called on, named (Go's `c` of `func (c *T)`)
         owner = model.class_at(call.start)  # a field read without `this.` (C#, Java)
         return owner is None or f"@{owner}.{name}" not in model.assigns
 
@@ -160,6 +169,9 @@ class Requests:
         names.update(self.model.by_name)
         names.update(_VERB_WORDS)
         names.add("request")
+        if "()" in names:  # a client object called itself (`api("/x")`)
+            names.update(key for key in self.model.assigns if "." not in key)
+            names.update(self.model.imports)
         if self.helpers:
             names.update(h.name for h in self.helpers.helpers)
             names.update(h.name.lower() for h in self.helpers.helpers)
@@ -182,13 +194,17 @@ class Requests:
         self.resolver.fresh()
         iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
         items = self.resolver.elements(
-            iterable, Ctx(group[0].start, function), 0, any(loop.unpack >= 0 for loop in group)
+            iterable,
+            Ctx(group[0].start, function),
+            0,
+            group[0].pairs,
+            any(pairs(loop.unpack) for loop in group),
         )
         if not items or len(items) > 12:
             return [()]
         return [
             tuple(
-                (loop.key, element(item, loop.unpack) if loop.unpack >= 0 else item)
+                (loop.key, element(item, loop.unpack) if loop.unpack != -1 else item)
                 for loop in group
             )
             for item in items
@@ -220,14 +236,12 @@ class Requests:
         return self._loops[k] if k >= 0 else []
 
     def _depends(self, request: Request, function: Function) -> bool:
-        """Whether the request's URL is built from a parameter of `function`."""
+        """Whether the request's path is built from a parameter of `function` (a base
+        from a parameter alone, `run(host)`, leaves the path known: the call is one)."""
         call = request.call
         ctx = Ctx(call.start, function, open=function.node_id)
         self.resolver.fresh()
-        for again in self.at(call, ctx, 0):
-            if _leads(again.url, function.node_id) or _has_param(again.base, function.node_id):
-                return True
-        return False
+        return any(_leads(again.url, function.node_id) for again in self.at(call, ctx, 0))
 
     def at(self, call: CallE, ctx: Ctx, depth: int) -> list[Request]:
         """The requests one call sends (through wrappers, bound to its arguments)."""
@@ -246,8 +260,22 @@ class Requests:
             if routed is not None:
                 return routed
         row, base, join, obj = self._row(call, receiver, ctx)
+        if row is not None and base is None and isinstance(call.receiver, Name):
+            for attr in self.knowledge.base_attrs:  # `axios.defaults.baseURL = ...` before
+                key = f"{call.receiver.name}.{attr}"
+                if key in self.model.assigns:
+                    base = resolver.name(key, ctx, 0)
+                    break
         if row is not None and function is None:
             return [self._request(call, row, ctx, base, join, obj)]
+        if function is None and receiver is not None and _open_param(receiver, ctx.open):
+            # `klass.new(uri)`, `session.get(url)` on a parameter of the wrapper being
+            # read: its callers' arguments say which client, so the wrapper is one
+            row = next((r for r in self.knowledge.clients if call.callee in r.callees), None)
+            if row is not None:
+                template = self._request(call, row, ctx, None, "slash", None)
+                template.method = None
+                return [template]
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
             env = tuple(resolver.bind(function, call.args, ctx, 0))
             this = receiver if receiver is not None else ctx.this
@@ -257,24 +285,34 @@ class Requests:
                 for request in self.at(inside, inside_ctx, depth + 1):
                     request.call = call if depth == 0 else request.call
                     request.wrapped = True
+                    if self.knowledge.request_url:  # `req, _ := c.newRequest(...)`, then
+                        request.url = self._request_url(call, request.url, ctx)  # req.URL...
                     inner.append(request)
             return inner
         for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
-            if in_scope(helper, call, receiver, self.model.imports):
-                sent = through(self.resolver, helper, call, ctx)
-                if sent is not None:
-                    sent.trusted = helper.strong
-                    return [sent]
+            if helper.client or not in_scope(
+                helper, call, receiver, self.model.imports, self.module, self.directory
+            ):
+                continue  # another module's function of that name, or a client object
+            sent = through(self.resolver, helper, call, ctx)
+            if sent is not None:
+                sent.trusted = helper.strong
+                return [sent]
         return []
 
     def calls_in(self, function: Function) -> list[CallE]:
-        """The calls in a function's own body (not in functions nested inside it)."""
+        """The calls in a function's own body and in the callbacks written inside it
+        (`new Promise((resolve) => https.request(...))`: a closure sees the function's
+        parameters), not in named functions nested inside it."""
         if self._by_function is None:
             self._by_function = {}
             for call in self.model.calls:
                 owner = self.model.function_at(call.start)
-                if owner is not None:
+                while owner is not None:
                     self._by_function.setdefault(owner.node_id, []).append(call)
+                    if owner.name:
+                        break
+                    owner = self.model.parent_of(owner)
         return self._by_function.get(function.node_id, [])
 
     def is_wrapper(self, function: Function) -> bool:
@@ -317,6 +355,23 @@ class Requests:
                 return None
         return None
 
+    def _class_fields(self, cls: str, ctx: Ctx) -> tuple[tuple[str, Value], ...]:
+        """What the class body sets on a client class (HTTParty's `base_uri base`)."""
+        setters = self.knowledge.class_setters
+        if not setters or cls not in self.model.classes:
+            return ()
+        start, end, _ = self.model.classes[cls]
+        fields: list[tuple[str, Value]] = []
+        for call in self.model.calls:
+            field = setters.get(call.callee)
+            if field is None or call.receiver is not None or not start <= call.start < end:
+                continue
+            if self.model.function_at(call.start) is not None or not call.args:
+                continue
+            inner = Ctx(call.start, None, this=ctx.this, open=ctx.open)
+            fields.append((field, self.resolver.value(call.args[0].value, inner)))
+        return tuple(fields)
+
     def _through_override(
         self, call: CallE, receiver: Value | None, ctx: Ctx, depth: int
     ) -> list[Request] | None:
@@ -357,34 +412,23 @@ class Requests:
     ) -> tuple[Client | None, Value | None, str, ObjV | None]:
         knowledge = self.knowledge
         for option in options(receiver) if receiver is not None else []:
-            if isinstance(option, ObjV) and option.kind in ("instance", "super"):
-                kind = self.client_class(option.name)
-                if kind is not None:
-                    option = ObjV("client", kind)
-            if isinstance(option, ObjV) and option.kind == "client":
-                row = knowledge.client("object:" + option.name, call.callee)
-                if row is not None:
-                    factory = next(
-                        (f for f in knowledge.factories.values() if f.name == option.name), None
-                    )
-                    base = option.field("base")
-                    if base is None and factory is not None and factory.base[1]:
-                        base = builders.set_later(self, call, factory.base[1])
-                    return row, base, factory.join if factory else "slash", option
-            if isinstance(option, ObjV) and option.kind == "module":
-                row = knowledge.client(option.name, call.callee)
-                if row is not None:
-                    return row, None, "slash", None
+            on_object = self._object_row(option, call, ctx)
+            if on_object is not None:
+                return on_object
         qualified = self.resolver.qualified(call, ctx, 0)
         if "." in qualified:
             on, _, callee = qualified.rpartition(".")
-            row = knowledge.client(on, callee)
+            row = knowledge.client(on, callee)  # `requests.get`
             if row is not None:
                 return row, None, "slash", None
-        elif call.receiver is None:  # a function or constructor called bare
+        elif call.receiver is None:  # a function or constructor called bare (`fetch(...)`)
             row = knowledge.client("", call.callee)
             if row is not None:
                 return row, None, "slash", None
+        if call.receiver is None and "." not in qualified:
+            itself = self._called_itself(call, ctx)
+            if itself is not None:
+                return itself
         if receiver is not None and any(builders.names_text(o) for o in options(receiver)):
             row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
             if row is not None:
@@ -394,6 +438,67 @@ class Requests:
             if row is not None:
                 return row, None, "slash", None
         return None, None, "slash", None
+
+    def _object_row(
+        self, option: Value, call: CallE, ctx: Ctx
+    ) -> tuple[Client, Value | None, str, ObjV | None] | None:
+        """The row for a method of a client object (made here, of a client subclass or a
+        class configured as a client, or imported from the module that makes it), or of a
+        client module (`Http::get(...)`: Laravel's module is itself a client)."""
+        knowledge = self.knowledge
+        if isinstance(option, ObjV) and option.kind in ("instance", "super", "class"):
+            kind = self.client_class(option.name)
+            if kind is not None:
+                option = ObjV("client", kind, self._class_fields(option.name, ctx))
+        if isinstance(option, ObjV) and option.kind == "module":
+            row = knowledge.client(option.name, call.callee)
+            if row is not None:
+                return row, None, "slash", None
+            kind = knowledge.module_clients.get(option.name)
+            if kind is not None:
+                option = ObjV("client", kind)
+            else:
+                made = self._imported(option, call)
+                row = knowledge.client("object:" + made.name, call.callee) if made else None
+                if made is not None and row is not None:
+                    return row, made.field("base"), self.join_of(made.name), made
+        if isinstance(option, ObjV) and option.kind == "client":
+            row = knowledge.client("object:" + option.name, call.callee)
+            if row is not None:
+                factory = next(
+                    (f for f in knowledge.factories.values() if f.name == option.name), None
+                )
+                base = option.field("base")
+                if base is None and factory is not None and factory.base[1]:
+                    base = builders.set_later(self, call, factory.base[1])
+                return row, base, factory.join if factory else "slash", option
+        return None
+
+    def _called_itself(
+        self, call: CallE, ctx: Ctx
+    ) -> tuple[Client, Value | None, str, ObjV | None] | None:
+        """A client object called itself: `api("/x")` for `api = ofetch.create(...)`."""
+        called = self.resolver.name(call.callee, ctx, 0, call.start, call.start)
+        for option in options(called):
+            if isinstance(option, ObjV) and option.kind == "module":
+                option = self._imported(option, call) or option
+            if isinstance(option, ObjV) and option.kind == "client":
+                row = self.knowledge.client("object:" + option.name, "()")
+                if row is not None:
+                    return row, option.field("base"), self.join_of(option.name), option
+        return None
+
+    def _imported(self, option: ObjV, call: CallE) -> ObjV | None:
+        """A client object another module exports, where this file imports it."""
+        if not self.helpers:
+            return None
+        language = self.model.language
+        return imported_client(self.helpers, option, language, self.module, call.start)
+
+    def join_of(self, kind: str) -> str:
+        """How the library of a client object kind joins a path onto its base."""
+        factory = next((f for f in self.knowledge.factories.values() if f.name == kind), None)
+        return factory.join if factory else "slash"
 
     def _request(
         self,
@@ -405,33 +510,31 @@ class Requests:
         obj: ObjV | None,
     ) -> Request:
         resolver = self.resolver
-        url_arg = argument(call.args, row.url)
-        url = (
-            resolver.value(url_arg.value, ctx)
-            if url_arg is not None
-            else Text((Hole("", call.start, call.start),))
-        )
+        found_url = resolver.place(call, row.url, row.config, ctx)
+        url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
         if row.url == RECEIVER and call.receiver is not None:
             url = resolver.value(call.receiver, ctx)
         method: str | None
         if row.method == "callee":
             method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
         elif isinstance(row.method, tuple):
-            arg = argument(call.args, row.method)
-            method = None
-            if arg is not None:
-                literal = resolver.literal(arg.value, ctx)
-                method = literal.upper() if literal else None
+            verb = resolver.place(call, row.method, row.config, ctx)
+            literal = known_text(verb) if verb is not None else None
+            method = literal.upper() if literal else None
+            if verb is None and row.method[0] < 0 and self._options_known(call, row, ctx):
+                method = "GET"  # a library whose method is an option sends GET without one
         else:
             method = row.method
-        query = self._place(call, row.query, ctx)
-        headers = self._place(call, row.headers, ctx)
+        query = resolver.place(call, row.query, row.config, ctx)
+        headers = resolver.place(call, row.headers, row.config, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
             query = self._from_spread(call, ctx, "params")
         if headers is None:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
             headers = self._object_headers(call, ctx)
+        if self.knowledge.request_url:
+            url = self._request_url(call, url, ctx)
         built_query, built_headers = builders.built(self, call, ctx)
         if query is None and built_query is not None:
             query = built_query
@@ -440,6 +543,8 @@ class Requests:
         request = Request(call, url, method, base, join, query, headers, "client")
         request.option_names = row.options
         request.query_keyword = row.query[1]
+        request.config = row.config
+        request.method_keyword = row.method[1] if isinstance(row.method, tuple) else ""
         if obj is not None:
             defaults = obj.field("params")
             if defaults is not None:
@@ -447,7 +552,33 @@ class Requests:
             default_headers = obj.field("headers")
             if default_headers is not None and request.headers is None:
                 request.headers = default_headers
+        configured.apply(self.model, self.knowledge, resolver, request, ctx)
         return request
+
+    def _request_url(self, call: CallE, url: Value, ctx: Ctx) -> Value:
+        """A request object's URL with the parts set on it after it is made, in its
+        function (`req.URL.RawQuery = q.Encode()` before the request is sent)."""
+        holder = self.assigned_to(call)
+        if not holder:
+            return url
+        function = self.model.function_at(call.start)
+        end = function.end - 1 if function is not None else len(self.model.parsed.text)
+        key = f"{holder}.{self.knowledge.request_url}"
+        return names.url_parts(self.resolver, key, url, call.start, replace(ctx, pos=end), 0)
+
+    def _options_known(self, call: CallE, row: Client, ctx: Ctx) -> bool:
+        """Whether the call's options object, if any, is known whole (no unknown spread,
+        not a parameter): then a method it does not name is the library's default."""
+        if not row.config or any(a.spread for a in call.args):
+            return False
+        positional = [a for a in call.args if a.name is None and not a.spread]
+        for index in row.config:
+            if index >= len(positional) or index <= row.url[0]:
+                continue
+            for option in options(self.resolver.value(positional[index].value, ctx)):
+                if not isinstance(option, MapV) or option.partial:
+                    return False  # an options object the code does not show
+        return True
 
     def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
         """Headers set on the object a call is made on, or on the request object it makes.
@@ -456,16 +587,25 @@ class Requests:
         `req.add_header("Authorization", ...)` (after `req = Request(url)`) belong to the
         requests made through that object.
         """
-        names: list[str] = []
+        # (name, the request object this call makes: only its own scope's setters count)
+        names: list[tuple[str, bool]] = []
         text = self.model.parsed.text
         if call.receiver is not None:
-            names.append(text[call.receiver.start : call.receiver.end])
+            names.append((text[call.receiver.start : call.receiver.end], False))
         holder = self.assigned_to(call)
         if holder:
-            names.append(holder)
+            names.append((holder, True))
         entries: list[Entry] = []
-        for name in names:
-            for assign in self.model.assigns.get(name + ".headers", ()):
+        for name, made in names:
+            assigns = [
+                a
+                for key in dict.fromkeys(
+                    (name + ".headers", *(f"{name}.{h}" for h in self.knowledge.header_holders))
+                )
+                for a in self.model.assigns.get(key, ())
+                if not made or self._after_in_scope(call, a.start)
+            ]
+            for assign in assigns:
                 if assign.item is None:
                     continue
                 inner = Ctx(assign.start, self.model.function_at(assign.start))
@@ -481,6 +621,8 @@ class Requests:
                     )
                 )
             for setter in self._header_setters(name):
+                if made and not self._after_in_scope(call, setter.start):
+                    continue  # another request object of the same name
                 inner = Ctx(setter.start, self.model.function_at(setter.start))
                 positional = [a for a in setter.args if a.name is None and not a.spread]
                 if len(positional) >= 2:
@@ -500,13 +642,8 @@ class Requests:
 
     def assigned_to(self, call: CallE) -> str | None:
         """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
-        if self._assigned is None:
-            self._assigned = {}
-            for key, assigns in self.model.assigns.items():
-                for assign in assigns:
-                    if isinstance(assign.value, CallE):
-                        self._assigned.setdefault(assign.value.node_id, key)
-        return self._assigned.get(call.node_id)
+        holders = self.model.holders(call.node_id)
+        return holders[0] if holders else None
 
     def _header_setters(self, name: str) -> list[CallE]:
         """The calls that set a header on `name` or on one of its header holders, in order."""
@@ -522,11 +659,11 @@ class Requests:
         found = [item for written in wanted for item in self._setters.get(written, ())]
         return [call for _, call in sorted(found, key=lambda item: item[0])]
 
-    def _place(self, call: CallE, place: tuple[int, str], ctx: Ctx) -> Value | None:
-        arg = argument(call.args, place)
-        if arg is None:
-            return None
-        return self.resolver.value(arg.value, ctx)
+    def _after_in_scope(self, call: CallE, pos: int) -> bool:
+        """Whether `pos` follows the call in the function that makes the call."""
+        return (
+            call.start < pos and self.model.scopes_at(pos)[0] == self.model.scopes_at(call.start)[0]
+        )
 
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
         for arg in call.args:
@@ -549,20 +686,21 @@ def _unknown(value: Value) -> bool:
 
 
 def _may_depend(request: Request, function: Function) -> bool:
-    """Whether a request's URL or base has a piece named like one of the function's
-    parameters (read with its parameters unbound, a parameter is a hole of its name)."""
+    """Whether a request's URL has a piece named like one of the function's parameters
+    (read with its parameters unbound, a parameter is a hole of its name)."""
     names = {name.lower() for name, _, _ in function.params}
+    names.update(name.lower() for name in function.members)
     if not names:
         return False
-    for value in (request.url, request.base):
-        for option in options(value) if value is not None else []:
-            if isinstance(option, Text) and any(
-                isinstance(p, Hole)
-                and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
-                for p in option.pieces
-            ):
-                return True
-    return False
+    return any(
+        isinstance(option, Text)
+        and any(
+            isinstance(p, Hole)
+            and (p.hint in names or not names.isdisjoint(_WORD.findall(p.text.lower())))
+            for p in option.pieces
+        )
+        for option in options(request.url)
+    )
 
 
 def _leads(value: Value | None, function: int) -> bool:
@@ -590,6 +728,22 @@ def _leads(value: Value | None, function: int) -> bool:
         for hole in flat.holes[loc.start : k]:  # a parameter in the host is a base, no path
             if hole is not None and hole.param is not None and hole.param.function == function:
                 return True
+    return False
+
+
+def _open_param(value: Value, function: int) -> bool:
+    """Whether a value is wholly a parameter of `function` (a receiver handed in)."""
+    for option in options(value):
+        if isinstance(option, ParamV) and option.param.function == function:
+            return True
+        if (
+            isinstance(option, Text)
+            and len(option.pieces) == 1
+            and isinstance(option.pieces[0], Hole)
+            and option.pieces[0].param is not None
+            and option.pieces[0].param.function == function
+        ):
+            return True
     return False
 
 

@@ -51,7 +51,7 @@ class FileEvidence:
         evidence = cls(known)
         evidence.port = ":1616" in text
         evidence.prtg = "prtg" in text.lower()
-        evidence.bearer = "Bearer" in text
+        evidence.bearer = "Bearer" in text and "/api/v2" in text  # the weak pair
         evidence.experimental = any(m.group(1) in known for m in _EXPERIMENTAL.finditer(text))
         return evidence
 
@@ -122,6 +122,10 @@ class FileEvidence:
             host = host_of(loc.prefix)
             if host is not None and self.named_hosts and host not in self.named_hosts and not named:
                 return None  # another literal host than the one the file names this API by
+            if host is not None and self.named and not self.api_hosts and not named:
+                # the file's calls of this API take their host from elsewhere (a setting,
+                # a client of another module): a literal host it writes is another service's
+                return None
             if first == "experimental" and second in known:
                 return "/api/v2/experimental in URL", False
             if named:
@@ -143,13 +147,27 @@ class FileEvidence:
             if self.bearer and (known_path or first == "session"):
                 return "/api/v2 in URL; Authorization: Bearer in file", True
             return None
+        if first == "api":
+            return None  # another version of an API (`/api/table.json`, the v1 API)
         if trusted or (named and (wrapped or client)):
             return "relative path; its base names this API", False
-        if not known_path:
+        if not known_path and not _variable_collection(loc, first, second):
             return None
         if self.strong:
             return "relative path; " + self.why(), False
+        if self.bearer:  # weak: a registry path, in a file with a /api/v2 base and Bearer
+            return "relative path; /api/v2 base and Authorization: Bearer in file", True
         return None
+
+
+def _variable_collection(loc: Located, first: str, second: str) -> bool:
+    """`${base}/experimental/${kind}/${id}/move`: a collection that is itself a variable,
+    after a base and with a literal segment, stands for every collection it could name."""
+    if "\0" not in loc.prefix:
+        return False
+    parts = loc.flat.chars[loc.start : loc.end].strip("/").split("/")
+    literal = any(p and "\0" not in p for p in parts)
+    return literal and (first == "\0" or (first == "experimental" and second == "\0"))
 
 
 def _first_two(loc: Located) -> tuple[str, str]:

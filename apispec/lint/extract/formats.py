@@ -11,10 +11,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import alt, as_text, options, sub
+from apispec.lint.extract import urls
+from apispec.lint.extract.context import (
+    alt,
+    as_text,
+    is_param,
+    options,
+    pairs_map,
+    scalar,
+    sub,
+)
 from apispec.lint.extract.ir import (
+    AltV,
     Arg,
     CallE,
     Entry,
@@ -123,6 +134,9 @@ def transform(resolver: Resolver, kind: str, call: CallE, ctx: Ctx, depth: int) 
     args = [a for a in call.args if not a.spread]
     if kind.startswith("format:"):
         return _format_call(resolver, kind.split(":", 1)[1], call, args, ctx, depth)
+    if kind.startswith("urljoin:"):  # `urljoin:1,0`: the base is the second argument
+        base_at, path_at = (int(k) for k in kind.split(":", 1)[1].split(","))
+        return _urljoin(resolver, call, args, ctx, depth, base_at, path_at)
     handler = _TRANSFORMS.get(kind)
     if handler is None:
         return resolver.hole(call)
@@ -174,19 +188,83 @@ def _join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
     return join(resolver, as_text(separator), items, call)
 
 
-def _urljoin(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`urljoin(base, path)`: RFC 3986 resolution."""
+def _urljoin(
+    resolver: Resolver,
+    call: CallE,
+    args: list[Arg],
+    ctx: Ctx,
+    depth: int,
+    base_at: int = 0,
+    path_at: int = 1,
+) -> Value:
+    """`urljoin(base, path)`, `new URL(path, base)`: RFC 3986 resolution; one argument is
+    the URL itself."""
+    if len(args) == 1:
+        return resolver.value(args[0].value, ctx, depth + 1)
     if len(args) < 2:
         return resolver.hole(call)
     from apispec.lint.extract.build import join_base
 
-    base = as_text(resolver.value(args[0].value, ctx, depth + 1), call.start, call.end)
+    base = as_text(resolver.value(args[base_at].value, ctx, depth + 1), call.start, call.end)
     found = []
-    for path in options(resolver.value(args[1].value, ctx, depth + 1)):
+    for path in options(resolver.value(args[path_at].value, ctx, depth + 1)):
         joined = join_base(base, as_text(path, call.start, call.end), "rfc3986")
         if joined is not None:
             found.append(joined)
     return alt(found) if found else resolver.hole(call)
+
+
+def _items_join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`items.join(separator)` (the list is the receiver; a comma without a separator)."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    separator = (
+        as_text(resolver.value(args[0].value, ctx, depth + 1))
+        if args
+        else Text((Lit(",", call.end),))
+    )
+    return join(resolver, separator, resolver.value(call.receiver, ctx, depth + 1), call)
+
+
+def _query_map(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """A query builder made from a mapping (`new URLSearchParams({...})`), or empty."""
+    if not args:
+        return MapV((), call.start, call.end, query=True)
+    return alt(
+        replace(option, query=True) if isinstance(option, MapV) else option
+        for option in options(resolver.value(args[0].value, ctx, depth + 1))
+    )
+
+
+def _replace(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`"/devices/{id}".replace("{id}", id)`: each literal occurrence replaced."""
+    if call.receiver is None or len(args) < 2:
+        return resolver.hole(call)
+    old = resolver.literal(args[0].value, ctx, depth)
+    if not old:
+        return resolver.hole(call)
+    new = resolver.text_of(resolver.value(args[1].value, ctx, depth + 1), args[1].value)
+    return alt(
+        _replaced(v, old, new) if isinstance(v, Text) else v
+        for v in options(resolver.value(call.receiver, ctx, depth + 1))
+    )
+
+
+def _replaced(text: Text, old: str, new: Text) -> Text:
+    pieces: list[Piece] = []
+    for piece in text.pieces:
+        if not isinstance(piece, Lit) or old not in piece.text:
+            pieces.append(piece)
+            continue
+        at = 0
+        while (found := piece.text.find(old, at)) >= 0:
+            if found > at:
+                pieces.append(sub(piece, at, found))
+            pieces.extend(new.pieces)
+            at = found + len(old)
+        if at < len(piece.text):
+            pieces.append(sub(piece, at, len(piece.text)))
+    return Text(tuple(pieces))
 
 
 def _query_string(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
@@ -215,8 +293,32 @@ def _format_call(
     return alt(found) if found else resolver.hole(call)
 
 
+def _join_args(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`strings.Join(items, sep)`: the separator is an argument, not the receiver."""
+    if len(args) < 2:
+        return resolver.hole(call)
+    items = resolver.value(args[0].value, ctx, depth + 1)
+    separator = resolver.value(args[1].value, ctx, depth + 1)
+    return join(resolver, as_text(separator), items, call)
+
+
+def _encode_receiver(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
+) -> Value:
+    """`q.Encode()`: the receiver mapping as a query string."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    return query_string(resolver, resolver.value(call.receiver, ctx, depth + 1), call)
+
+
+def _empty_mapping(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`u.Query()`: a mapping the code fills next (what it held before is not known)."""
+    return MapV((), call.start, call.end, partial=True)
+
+
 def _join_first(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`string.Join(sep, items)` or `string.Join(sep, a, b, c)`: the separator first."""
+    """`string.Join(sep, items)`, `string.Join(sep, a, b, c)`, `implode(sep, $parts)`:
+    the separator first."""
     if len(args) < 2:
         return resolver.hole(call)
     separator = as_text(resolver.value(args[0].value, ctx, depth + 1))
@@ -351,10 +453,15 @@ def _trimmed(
     resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int, ends: str
 ) -> Value:
     """The receiver's text without the given characters (whitespace when none) at its
-    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`)."""
+    start, end or both (`path.TrimStart('/')`, `base.rstrip("/")`); a trim called as a
+    function takes the text first (PHP's `ltrim($path, '/')`)."""
     if call.receiver is None:
-        return resolver.hole(call)
-    value = resolver.value(call.receiver, ctx, depth + 1)
+        if not args:
+            return resolver.hole(call)
+        subject, args = args[0].value, args[1:]
+    else:
+        subject = call.receiver
+    value = resolver.value(subject, ctx, depth + 1)
     chars = "".join(resolver.literal(a.value, ctx, depth) or "" for a in args) or None
     found: list[Value] = []
     for option in options(value):
@@ -385,10 +492,102 @@ def _trim(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
     return _trimmed(resolver, call, args, ctx, depth, "se")
 
 
+def _item(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`table.fetch(key, default)`, `map.get(key)`: the receiver's entry (every entry when
+    the key is not known), else the default."""
+    if call.receiver is None or not args:
+        return resolver.hole(call)
+    table = resolver.value(call.receiver, ctx, depth + 1)
+    key = resolver.literal(args[0].value, ctx, depth)
+    found: list[Value] = []
+    for option in options(table):
+        if isinstance(option, MapV):
+            entries = [e for e in option.entries if key is None or e.key == key]
+            found.extend(e.value for e in (entries if key is None else entries[-1:]))
+        elif isinstance(option, SeqV) and key is not None and key.lstrip("-").isdigit():
+            index = int(key)
+            if -len(option.items) <= index < len(option.items):
+                found.append(option.items[index])
+    if not found and len(args) > 1:
+        return resolver.value(args[1].value, ctx, depth + 1)
+    return alt(found) if found else resolver.hole(call)
+
+
+def _merge(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`a.merge(b)`, `array_merge($a, $b)`: the mappings' entries, later ones last."""
+    sources = [call.receiver] if call.receiver is not None else []
+    sources.extend(a.value for a in args if a.name is None)
+    entries: list[Entry] = []
+    partial = False
+    for source in sources:
+        value = resolver.value(source, ctx, depth + 1)
+        mapping = next((o for o in options(value) if isinstance(o, MapV)), None)
+        if mapping is None:
+            partial = True
+            continue
+        entries.extend(mapping.entries)
+        partial = partial or mapping.partial
+    return MapV(tuple(entries), call.start, call.end, partial)
+
+
+def _pairs(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`HashMap::from([("k", v), ...])`: the mapping of its pairs."""
+    if not args:
+        return MapV((), call.start, call.end)
+    found = [
+        pairs_map(option) or option
+        for option in options(resolver.value(args[0].value, ctx, depth + 1))
+    ]
+    return alt(found)
+
+
+def _list(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`Vec::new()`: an empty list, filled by the statements after it."""
+    return SeqV((), call.start, call.end)
+
+
+def _or_default(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`env::var("X").unwrap_or_else(|_| "https://...".into())`: either value."""
+    if call.receiver is None:
+        return resolver.hole(call)
+    found = [resolver.value(call.receiver, ctx, depth + 1)]
+    if args:
+        found.append(resolver.value(args[0].value, ctx, depth + 1))
+    return alt(found)
+
+
+def _join_or_url(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`.join(x)`: a list's items with `x` between them (`clauses.join(" and ")`), or a
+    URL's RFC 3986 resolution of `x` (`base.join("devices")`)."""
+    if call.receiver is None or not args:
+        return resolver.hole(call)
+    receiver = resolver.value(call.receiver, ctx, depth + 1)
+    argument = resolver.value(args[0].value, ctx, depth + 1)
+    from apispec.lint.extract.build import join_base
+
+    found: list[Value] = []
+    for option in options(receiver):
+        if isinstance(option, SeqV):
+            found.append(join(resolver, as_text(argument), option, call))
+            continue
+        base = as_text(option, call.start, call.end)
+        for path in options(argument):
+            joined = join_base(base, as_text(path, call.start, call.end), "rfc3986")
+            if joined is not None:
+                found.append(joined)
+    return alt(found) if found else resolver.hole(call)
+
+
 _TRANSFORMS = {
+    "pairs": _pairs,
+    "list": _list,
+    "or_default": _or_default,
+    "join_or_url": _join_or_url,
     "trim_start": _trim_start,
     "trim_end": _trim_end,
     "trim": _trim,
+    "item": _item,
+    "merge": _merge,
     "identity": _identity,
     "dict": _dict,
     "quoted": _quoted,
@@ -396,6 +595,15 @@ _TRANSFORMS = {
     "join": _join,
     "urljoin": _urljoin,
     "query_string": _query_string,
+    "append": urls.append,
+    "join_args": _join_args,
+    "path_join": urls.path_join,
+    "path_join_receiver": urls.path_join_receiver,
+    "encode_receiver": _encode_receiver,
+    "empty_mapping": _empty_mapping,
+    "items_join": _items_join,
+    "query_map": _query_map,
+    "replace": _replace,
     "join_first": _join_first,
     "uri": _uri,
     "append_segments": _append_segments,
@@ -424,16 +632,42 @@ def join(resolver: Resolver, separator: Text, items: Value, call: CallE) -> Valu
 
 
 def query_string(resolver: Resolver, mapping: Value, call: CallE) -> Value:
+    """`name=value&...` of a mapping; a wrapper's parameter stays one (its caller's query)."""
+    if isinstance(mapping, AltV):
+        return alt(query_string(resolver, o, call) for o in mapping.options)
+    source = resolver.model.parsed.text[call.start : call.end]
+    if is_param(mapping):
+        return as_text(mapping, call.start, call.end, source)
     if not isinstance(mapping, MapV):
         return resolver.hole(call)
     pieces: list[Piece] = []
-    for k, entry in enumerate(mapping.entries):
-        if entry.key is None:
+    for entry in mapping.entries:
+        if entry.key is None and not is_param(entry.value):
             continue
         if pieces:
             pieces.append(Lit("&", entry.key_start))
+        if entry.key is None:  # the caller's own query, then what the wrapper adds
+            pieces.extend(as_text(entry.value, call.start, call.end, source).pieces)
+            continue
         pieces.append(Lit(entry.key, entry.key_start))
         pieces.append(Lit("=", entry.key_end))
-        pieces.extend(as_text(entry.value, entry.key_start, entry.key_end).pieces)
-        del k
+        value = as_text(scalar(entry.value), entry.key_start, entry.key_end)
+        pieces.extend(_encoded(p) if isinstance(p, Lit) else p for p in value.pieces)
     return Text(tuple(pieces))
+
+
+_RESERVED = {"&": "%26", "#": "%23", "+": "%2B", "%": "%25"}
+
+
+def _encoded(lit: Lit) -> Lit:
+    """A query value's text as the encoder writes it: `&`, `#`, `+` and `%` escaped (the
+    query is read back decoded, each character at the place it is written)."""
+    if not any(c in _RESERVED for c in lit.text):
+        return lit
+    chars: list[str] = []
+    offsets: list[int] = []
+    for k, c in enumerate(lit.text):
+        written = _RESERVED.get(c, c)
+        chars.append(written)
+        offsets.extend([lit.offset(k)] * len(written))
+    return Lit("".join(chars), lit.start, tuple(offsets), lit.var)

@@ -108,7 +108,7 @@ class CallE:
     are never asked about (a call that cannot send a request is looked at no further).
     """
 
-    __slots__ = ("_args", "_lower", "callee", "end", "node_id", "receiver", "start")
+    __slots__ = ("_args", "_lower", "callee", "end", "new", "node_id", "receiver", "start")
 
     def __init__(
         self,
@@ -119,8 +119,10 @@ class CallE:
         end: int,
         node_id: int = 0,
         lower: Callable[[], tuple[Arg, ...]] | None = None,
+        new: bool = False,
     ) -> None:
         self.callee = callee  # the called name as written last (`get`, `Invoke-RestMethod`)
+        self.new = new  # a construction of the class named (`new X(...)`, `pkg.T{...}`)
         self.receiver = receiver
         self._args = args
         self._lower = lower
@@ -191,6 +193,7 @@ class Opaque:
     text: str
     start: int
     end: int
+    kind: str = ""  # "function": a function written inline (a handler, a callback)
 
 
 Expr = (
@@ -262,6 +265,8 @@ class MapV:
     start: int = 0
     end: int = 0
     partial: bool = False  # entries may be missing (an unknown spread, a call's result)
+    # a query builder (`URLSearchParams`): where a string is expected it is `k=v&...`
+    query: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +317,10 @@ def hole_of(text: str, start: int, end: int, hint: str = "", param: Param | None
     return Text((Hole(text, start, end, hint, param),))
 
 
-Params = list[tuple[str, str, Expr | None]]  # (name, kind "", "*", "**", default)
+# (name, kind, default); kind "" positional or keyword, "*" rest positional, "**" keyword
+# mapping, "kw" keyword only (`def f(*, url)`, Ruby's `def f(url:)`)
+Params = list[tuple[str, str, Expr | None]]
+Members = dict[str, tuple[int, str, Expr | None]]  # local -> (parameter, entry, default)
 
 
 class Function:
@@ -325,6 +333,8 @@ class Function:
     __slots__ = (
         "_find_returns",
         "_load",
+        "_load_members",
+        "_members",
         "_params",
         "_returns",
         "_types",
@@ -347,6 +357,7 @@ class Function:
         returns: Callable[[], list[Callable[[], Expr]]] | None = None,
         owner: str | None = None,
         exported: bool = True,
+        members: Callable[[], Members] | None = None,
     ) -> None:
         self.node_id = node_id
         self.name = name
@@ -360,6 +371,8 @@ class Function:
         self._params: Params | None = None
         self._types: dict[str, str] = {}
         self._returns: list[Callable[[], Expr]] | None = None
+        self._load_members = members
+        self._members: Members | None = None
 
     def _loaded(self) -> None:
         if self._params is None:
@@ -383,6 +396,14 @@ class Function:
         if self._returns is None:
             self._returns = self._find_returns() if self._find_returns is not None else []
         return self._returns
+
+    @property
+    def members(self) -> Members:
+        """Names a destructured parameter binds (`{ method = "GET", query }`): local name ->
+        (the parameter's position, the entry it takes, its default)."""
+        if self._members is None:
+            self._members = self._load_members() if self._load_members is not None else {}
+        return self._members
 
     def __repr__(self) -> str:
         return f"Function({self.name!r}, {self.start}-{self.end})"

@@ -3,7 +3,10 @@
 Every grammar is a wheel from PyPI (`tree-sitter-<language>`), imported the first
 time a file of its language is parsed, so a run pays only for the languages its
 tree holds. Trees are built with error recovery: a construct the grammar does not
-know costs its own node (an ERROR), never the rest of the file.
+know costs its own node (an ERROR), never the rest of the file. A literal that never
+closes (an unclosed string or block comment, its closing quote MISSING in the tree)
+would swallow the code after it: the line it opens on is blanked and the text parsed
+again, so it costs that line.
 
 Positions: tree-sitter counts UTF-8 bytes, a Reference counts characters of the
 decoded text. `Offsets` converts, at no cost for ASCII files (most of them).
@@ -19,7 +22,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tree_sitter import Language, Node, Parser, Tree
+    from tree_sitter import Language, Node, Parser, Query, Tree
 
 # language -> (grammar module, function returning the language pointer)
 GRAMMARS: dict[str, tuple[str, str]] = {
@@ -33,6 +36,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "kotlin": ("tree_sitter_kotlin", "language"),
     "ruby": ("tree_sitter_ruby", "language"),
     "php": ("tree_sitter_php", "language_php"),
+    "php_only": ("tree_sitter_php", "language_php_only"),  # code without `<?php`
     "shell": ("tree_sitter_bash", "language"),
     "powershell": ("tree_sitter_powershell", "language"),
     "yaml": ("tree_sitter_yaml", "language"),
@@ -62,6 +66,48 @@ def parser(language: str) -> Parser:
     from tree_sitter import Parser
 
     return Parser(grammar(language))
+
+
+@cache
+def _missing(language: str) -> Query:
+    from tree_sitter import Query
+
+    return Query(grammar(language), "(MISSING) @missing")
+
+
+# closing delimiters of literals; a MISSING one means the literal ran to the end
+_CLOSERS = frozenset({'"', "'", "`", '"""', "'''", "*/"})
+_RECOVERIES = 3  # literals blanked one after another, at most
+
+
+def _tree(language: str, data: bytes, old: Tree | None = None) -> tuple[bytes, Tree]:
+    """The tree of `data`, and the bytes it was built from (literals that never close
+    blanked on the line they open on: the same length, so offsets keep)."""
+    tree = parser(language).parse(data, old) if old is not None else parser(language).parse(data)
+    for _ in range(_RECOVERIES):
+        if not tree.root_node.has_error:
+            break
+        from tree_sitter import QueryCursor
+
+        found = QueryCursor(_missing(language)).captures(tree.root_node).get("missing", [])
+        opens = {
+            node.parent.start_byte
+            for node in found
+            if node.type in _CLOSERS
+            and node.parent is not None
+            and node.parent.start_point.row < node.start_point.row
+        }
+        if not opens:
+            break
+        blanked = bytearray(data)
+        for at in opens:
+            start = data.rfind(b"\n", 0, at) + 1
+            end = data.find(b"\n", at)
+            end = len(data) if end < 0 else end
+            blanked[start:end] = b" " * (end - start)
+        data = bytes(blanked)
+        tree = parser(language).parse(data)
+    return data, tree
 
 
 class Offsets:
@@ -117,9 +163,8 @@ class Parsed:
 
 def parse(text: str, language: str, old: Parsed | None = None) -> Parsed:
     """Parse `text` as `language`; `old` (an earlier parse of an edited text) is reused."""
-    data = text.encode("utf-8", "surrogatepass")
-    tree = (
-        parser(language).parse(data, old.tree) if old is not None else parser(language).parse(data)
+    data, tree = _tree(
+        language, text.encode("utf-8", "surrogatepass"), old.tree if old is not None else None
     )
     return _rejoined(Parsed(language, text, data, tree, Offsets(text, data)))
 
@@ -131,10 +176,11 @@ def _rejoined(parsed: Parsed) -> Parsed:
         return parsed
     from apispec.lint.extract.joined import joined
 
-    data = joined(parsed.text)
+    # the bytes as parsed (an unclosed literal's line may be blanked): same length, UTF-8
+    data = joined(parsed.data.decode("utf-8", "surrogatepass"))
     if data is None:
         return parsed
-    tree = parser("python").parse(data)
+    data, tree = _tree("python", data)
     if tree.root_node.has_error:
         return parsed
     return Parsed(parsed.language, parsed.text, data, tree, parsed.offsets, rejoined=True)
@@ -160,7 +206,7 @@ class Trees:
         elif old is not None and old.language == language and not old.rejoined:
             data = text.encode("utf-8", "surrogatepass")
             _edit(old, data)
-            tree = parser(language).parse(data, old.tree)
+            data, tree = _tree(language, data, old.tree)
             parsed = _rejoined(Parsed(language, text, data, tree, Offsets(text, data)))
         else:
             parsed = parse(text, language)

@@ -23,4 +23,7 @@ class Request:
     trusted: bool = False  # through a wrapper whose base names this API: any path counts
     option_names: tuple[str, ...] = ()
     query_keyword: str = ""  # the keyword the library reads the query from (`params`)
+    # where the library takes an options object, and the entry naming its method
+    config: tuple[int, ...] = ()
+    method_keyword: str = ""
     extra_query: list[Value] = field(default_factory=list)

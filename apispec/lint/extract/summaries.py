@@ -13,17 +13,22 @@ or dictionary shares.
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract.context import Ctx, options
+from apispec.lint.extract.context import Ctx, options, param_of
+from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
+    CallE,
     Function,
     Hole,
     Lit,
+    Mapping,
     MapV,
     Name,
+    ObjV,
     ParamV,
+    Piece,
     Text,
 )
 from apispec.lint.extract.request import Request
@@ -37,16 +42,6 @@ _NAMES_THIS_API = re.compile(r":1616\b|prtg", re.I)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
-def module_of(filename: str) -> str:
-    """A file's dotted module path as imports name it (`pkg/client.py` -> `pkg.client`)."""
-    if not PurePath(filename).name:
-        return ""
-    parts = list(PurePath(filename).with_suffix("").parts)
-    if parts and parts[-1] in ("__init__", "index", "mod"):
-        parts.pop()
-    return ".".join(p for p in parts if p not in ("", ".", ".."))
-
-
 def export(finder: Requests, language: str, filename: str, file_names_api: bool) -> list[Helper]:
     """A summary of each wrapper the file defines, for the other files of the tree.
 
@@ -54,7 +49,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
     experimental path), which makes its wrappers' bases this API's.
     """
     helpers: list[Helper] = []
-    module = module_of(filename)
+    module = module_of(filename, finder.knowledge.scope == "directory")
     for function in finder.model.functions:
         if not function.name or not function.exported or not finder.calls_in(function):
             continue
@@ -63,7 +58,7 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         template = _template(finder, function)
         if template is None:
             continue
-        request, path_index = template
+        request, path_index, slashed = template
         url = request.url if isinstance(request.url, Text) else None
         if url is None:
             continue
@@ -80,11 +75,16 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 break
         hole = pieces[path_index]
         assert isinstance(hole, Hole) and hole.param is not None
-        if join == "rfc3986" and _strips_slash(finder, function, request, hole.param.name):
+        if join in ("rfc3986", "directory") and _strips_slash(
+            finder, function, request, hole.param.name
+        ):
             join = "slash"  # `path.TrimStart('/')`: a leading slash never reaches the client
+        if join == "concat" and slashed:
+            join = "slash"  # `base + (p.startsWith("/") ? p : "/" + p)`: one slash either way
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
+        options_index = _options_param(function, request)
         if (
             query_index is None
             and not query_name
@@ -119,23 +119,73 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 join=join,
                 owner=function.owner or "",
                 module=module,
+                options=options_index,
+                options_query=request.query_keyword if options_index is not None else "",
+                suffix=_suffix(pieces[path_index + 1 :], function),
             )
         )
     helpers.extend(_client_verbs(finder, helpers))
+    helpers.extend(_clients(finder, language, module, file_names_api))
     return helpers
+
+
+def _clients(finder: Requests, language: str, module: str, file_names_api: bool) -> list[Helper]:
+    """The client objects the module makes at its top level, with a base URL, for the
+    files that import them (`export const prtg = axios.create({ baseURL })`)."""
+    found: list[Helper] = []
+    for key, assigns in finder.model.assigns.items():
+        top = [a for a in assigns if a.scope == 0 and a.item is None and not a.add]
+        if "." in key or key.startswith("@") or len(top) != 1 or top[0].unpack != -1:
+            continue
+        if not isinstance(top[0].value, CallE):
+            continue  # a client object is made by a call (its factory's)
+        finder.resolver.fresh()
+        value = finder.resolver.value(top[0].value, Ctx(top[0].start))
+        for option in options(value):
+            if not isinstance(option, ObjV) or option.kind != "client":
+                continue
+            base = next(
+                (t for t in options(option.field("base") or Text(())) if isinstance(t, Text)), None
+            )
+            if base is None or not base.pieces:
+                continue
+            base_text = "".join(p.text if isinstance(p, Lit) else "\0" for p in base.pieces)
+            hints = tuple(p.hint for p in base.pieces if isinstance(p, Hole) and p.hint)
+            api_base = base_text.rstrip("/").endswith("/api/v2")
+            strong = (
+                api_base and (file_names_api or bool(_NAMES_THIS_API.search(base_text)))
+            ) or any("prtg" in h for h in hints)
+            found.append(
+                Helper(
+                    name=key,
+                    path=-1,
+                    path_name="",
+                    strong=strong,
+                    language=language,
+                    base=base_text,
+                    hints=hints,
+                    join=finder.join_of(option.name),
+                    module=module,
+                    client=option.name,
+                )
+            )
+            break
+    return found
 
 
 def _strips_slash(finder: Requests, function: Function, request: Request, name: str) -> bool:
     """Whether the wrapper drops a leading slash of its path before the client joins it:
-    its request read again with the path `/x` has a URL that no longer starts with one."""
+    its calls read again with the path `/x` send a URL that no longer starts with one
+    (also where the slash is dropped by another wrapper it calls: `get` -> `request`)."""
     probe = Text((Lit("/x", request.call.start),))
-    ctx = Ctx(request.call.start, function, ((name, probe),), open=function.node_id)
-    finder.resolver.fresh()
-    for again in finder.at(request.call, ctx, 1):
-        for option in options(again.url):
-            first = option.pieces[0] if isinstance(option, Text) and option.pieces else None
-            if isinstance(first, Lit) and first.text.startswith("x"):
-                return True
+    for call in finder.calls_in(function):
+        ctx = Ctx(call.start, function, ((name, probe),), open=function.node_id)
+        finder.resolver.fresh()
+        for again in finder.at(call, ctx, 1):
+            for option in options(again.url):
+                first = option.pieces[0] if isinstance(option, Text) and option.pieces else None
+                if isinstance(first, Lit) and first.text.startswith("x"):
+                    return True
     return False
 
 
@@ -176,12 +226,15 @@ def _client_verbs(finder: Requests, helpers: list[Helper]) -> list[Helper]:
     return found
 
 
-def _template(finder: Requests, function: Function) -> tuple[Request, int] | None:
-    """The wrapper's request with its parameters open, and where the path parameter is."""
+def _template(finder: Requests, function: Function) -> tuple[Request, int, bool] | None:
+    """The wrapper's request with its parameters open, where the path parameter is, and
+    whether the wrapper writes the path both after a slash and not (it makes sure of one
+    slash between base and path: its callers' paths join by the slash rule)."""
     for call in finder.calls_in(function):
         ctx = Ctx(call.start, function, open=function.node_id)
         finder.resolver.fresh()
         for request in finder.at(call, ctx, 1):
+            found: list[tuple[Text, int]] = []
             for option in options(request.url):
                 if not isinstance(option, Text):
                     continue
@@ -191,9 +244,38 @@ def _template(finder: Requests, function: Function) -> tuple[Request, int] | Non
                         and piece.param is not None
                         and piece.param.function == function.node_id
                     ):
-                        request.url = option
-                        return request, k
+                        found.append((option, k))
+                        break
+            if found:
+                request.url, at = found[0]
+                after_slash = {_after_slash(option, k) for option, k in found}
+                return request, at, len(after_slash) == 2
     return None
+
+
+def _suffix(pieces: Sequence[Piece], function: Function) -> tuple[str | int, ...]:
+    """What the URL holds after the path parameter, up to its query: literal texts and the
+    function's parameters by position; () where another unknown piece stands there (the
+    caller cannot fill it, and the path is the caller's whole path then)."""
+    found: list[str | int] = []
+    for piece in pieces:
+        if isinstance(piece, Lit):
+            text, mark, _ = piece.text.partition("?")
+            if text:
+                found.append(text)
+            if mark:
+                break
+            continue
+        param = piece.param
+        if param is None or param.function != function.node_id or param.kind:
+            return ()
+        found.append(param.index)
+    return tuple(found)
+
+
+def _after_slash(text: Text, at: int) -> bool:
+    before = text.pieces[at - 1] if at else None
+    return isinstance(before, Lit) and before.text.endswith("/")
 
 
 def _method_param(
@@ -202,13 +284,35 @@ def _method_param(
     """The wrapper's parameter that holds the method, and its default verb."""
     if request.method is not None:
         return None, None, None
-    for index, (name, _kind, default) in enumerate(function.params):
+    named = [(index, name, default) for index, (name, _, default) in enumerate(function.params)]
+    # a destructured parameter's names too (`function f({ method = "GET" })`)
+    named += [(index, name, default) for name, (index, _, default) in function.members.items()]
+    for index, name, default in named:
         if name.lower() in ("method", "verb", "http_method", "httpmethod"):
             literal = None
             if default is not None:
                 literal = finder.resolver.literal(default, Ctx(default.start))
             return index, name, literal.upper() if literal else None
     return None, None, None
+
+
+def _options_param(function: Function, request: Request) -> int | None:
+    """The wrapper's parameter the library takes as its options object, as written at the
+    call (`fetch(url, init)`, `fetch(url, { ...init, headers })`): its position."""
+    call = request.call
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    names = [name for name, _, _ in function.params]
+    for at in request.config:
+        if at >= len(positional):
+            continue
+        value = positional[at].value
+        written = [value] if isinstance(value, Name) else []
+        if isinstance(value, Mapping):
+            written = [v for k, v in value.items if k is None and isinstance(v, Name)]
+        for name in written:
+            if isinstance(name, Name) and name.name in names:
+                return names.index(name.name)
+    return None
 
 
 def _query_param(
@@ -228,6 +332,9 @@ def _query_param(
             for entry in option.entries:
                 if isinstance(entry.value, ParamV) and entry.value.param.kind == "**":
                     return None, None, True
+                spread = param_of(entry.value) if entry.key is None else None
+                if spread is not None and spread.function == function.node_id:
+                    param = spread  # `{ limit: 100, ...query }`: the caller's mapping
         if param is not None and param.function == function.node_id:
             if param.kind == "**":
                 return None, None, True

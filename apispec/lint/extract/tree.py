@@ -27,8 +27,21 @@ from apispec.lint.extract.build import (
 from apispec.lint.extract.clients import Request, Requests, _leads
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.evidence import FileEvidence
-from apispec.lint.extract.ir import CallE, Lit, Name, ObjV, Opaque, Str, Text, Value
-from apispec.lint.extract.lower import FileModel, lower
+from apispec.lint.extract.imported import module_of
+from apispec.lint.extract.ir import (
+    Attr,
+    CallE,
+    ListE,
+    Lit,
+    MapV,
+    Name,
+    ObjV,
+    Opaque,
+    Str,
+    Text,
+    Value,
+)
+from apispec.lint.extract.lower import VERB_NAME, FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.summaries import export
 from apispec.lint.helpers import Helper, HelperTable
@@ -36,20 +49,41 @@ from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Span
 
-_VERB = re.compile(r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.I)
 _PATTERN = re.compile(r"[*^$()\[\]\"]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
-GRAMMAR_OF = {"python": "python", "csharp": "csharp"}
+GRAMMAR_OF = {
+    "python": "python",
+    "csharp": "csharp",
+    "javascript": "javascript",
+    "go": "go",
+    "rust": "rust",
+    "ruby": "ruby",
+    "php": "php",
+}
 # grammars chosen by the file's extension where one language has several
-GRAMMAR_BY_SUFFIX: dict[str, str] = {}
+GRAMMAR_BY_SUFFIX: dict[str, str] = {
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+}
 
 
-def grammar_for(language: str, filename: str) -> str:
-    """The grammar that parses a file of `language` (TypeScript and TSX by extension)."""
+# languages whose files open their code with a tag (`<?php`): code without one (a
+# Markdown fence, a snippet) is read by the grammar of the code alone
+GRAMMAR_WITHOUT_TAG = {"php": ("<?", "php_only")}
+
+
+def grammar_for(language: str, filename: str, text: str = "") -> str:
+    """The grammar that parses a file of `language` (TypeScript and TSX by extension, PHP
+    code without `<?php` by its code-only grammar)."""
     suffix = PurePath(filename).suffix.lower()
+    tagged = GRAMMAR_WITHOUT_TAG.get(language)
+    if tagged is not None and tagged[0] not in text:
+        return tagged[1]
     return GRAMMAR_BY_SUFFIX.get(suffix) or GRAMMAR_OF[language]
 
 
@@ -59,6 +93,7 @@ class Found:
     loc: Located
     method: str | None
     callee: str
+    query: Value | None = None  # the query mapping sent with this URL
 
 
 def extract_tree(
@@ -74,7 +109,7 @@ def extract_tree(
 
     `evidence_text`: the whole file a region is part of (its prose names the API too).
     """
-    grammar = grammar_for(language, filename)
+    grammar = grammar_for(language, filename, text)
     kept = parse_module.TREES
     parsed = (
         kept.parse(filename, text, grammar)
@@ -84,12 +119,16 @@ def extract_tree(
     rows = knowledge(language)
     model = lower(parsed, callees_of(rows, helpers))
     model.language = language  # the grammar may be a dialect's (TypeScript for JavaScript)
-    finder = Requests(model, rows, helpers)
+    for local, module in rows.default_imports.items():
+        if local not in model.imports and local not in model.assigns:
+            model.imports[local] = module  # `http.Get(...)` in a snippet without its imports
+    module = module_of(filename, rows.scope == "directory") if filename else ""
+    finder = Requests(model, rows, helpers, module)
     found: list[Found] = []
     used: set[int] = set()
     for request in finder.all():
-        for loc in _locations(request):
-            found.append(Found(request, loc, request.method, request.call.callee))
+        for loc, query in _locations(request):
+            found.append(Found(request, loc, request.method, request.call.callee, query))
             used.update(loc.flat.offsets)
         for url in texts(request.url):  # taken even where the client's join leaves the API
             used.update(
@@ -110,7 +149,11 @@ def extract_tree(
         made = _reference(item, evidence, language, lines)
         if made is not None:
             refs.setdefault((made.span.start, made.method), made)
-    defined = export(finder, language, filename, evidence.strong) if model.functions else []
+    defined = (
+        export(finder, language, filename, evidence.strong)
+        if model.functions or model.assigns
+        else []
+    )
     return sorted(refs.values(), key=lambda r: (r.span.start, r.method or "")), defined
 
 
@@ -122,6 +165,12 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.header_setters)
     names.update(rows.matchers)
     names.update(rows.route_callees)
+    names.update(rows.class_setters)
+    names.update(rows.handle_setters)
+    names.update(rows.holder_calls)
+    names.update(m.rsplit(".", 1)[-1] for m in rows.mocks)  # `stub_request(...)`: no call
+    names.update(rows.builder_names)
+    names.update(rows.mock_links)
     names.update(rows.query_setters)
     names.update(rows.auth_setters)
     names.update(rows.constructors)  # a constructor chained to another (`: this(...)`)
@@ -132,17 +181,28 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     return frozenset(names)
 
 
-def _locations(request: Request) -> list[Located]:
+def _locations(request: Request) -> list[tuple[Located, Value | None]]:
+    """Where each URL the request may send names its path, with the query sent with it.
+
+    A URL and a query that are alternatives of the same number (`const { path, params } =
+    TABLE[name]`) are taken pairwise: the entries of one table row travel together.
+    """
     found = []
     bases: list[Text | None] = [*texts(request.base)] or [None]
-    for url in texts(request.url):
+    urls = options(request.url)
+    queries = options(request.query) if request.query is not None else []
+    paired = len(queries) == len(urls) > 1
+    for k, url in enumerate(urls):
+        if not isinstance(url, Text):
+            continue
+        query = queries[k] if paired else request.query
         for base in bases:
             full = join_base(base, url, request.join) if base is not None else url
             if full is None:
                 continue
             loc = locate(full)
             if loc is not None:
-                found.append(loc)
+                found.append((loc, query))
     return found
 
 
@@ -168,11 +228,16 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
         value = resolver.value(whole, Ctx(literal.start, function, open=open_id))
         if function is not None and _leads(value, function.node_id):
             continue  # a wrapper's own URL template: its callers are the calls
-        call = _enclosing_call(model, literal)
-        if call is not None and _not_a_request(call, finder, Ctx(literal.start, function)):
+        ctx = Ctx(literal.start, function)
+        call = _enclosing_call(model, literal) or _sending_call(ref.calls(), finder, ctx)
+        if call is not None and _not_a_request(call, finder, ctx):
             continue
-        method = _verb_of(call.callee) if call is not None else None
-        sent = _verb_request(call, value, method, finder, Ctx(literal.start, function))
+        method, url_at = _verb_of_call(call, literal, finder, ctx) if call else (None, 0)
+        if method is None and call is not None:
+            method = _verb_argument(call, finder, ctx)
+        sent = _verb_request(call, value, method, finder, ctx, url_at)
+        if sent is not None and call is not None and (url_at or _argument_at(call, literal, 0)):
+            sent.row = "verb:url"  # the verb call's own URL argument (`conn.get("/libraries")`)
         for text in texts(value):
             loc = locate(text)
             if loc is None:
@@ -180,7 +245,10 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             path = loc.flat.chars[loc.start : loc.end]
             if not loc.via_api_v2 and "/" not in path.strip("/") and not path.startswith("/"):
                 continue  # a lone word is a path only as a request's argument
-            found.append(Found(sent, loc, method, call.callee if call else ""))
+            if any(c.isspace() for c in loc.prefix):
+                continue  # `"DELETE /api/v2/..."`: a line of text, not a URL
+            query = sent.query if sent is not None else None
+            found.append(Found(sent, loc, method, call.callee if call else "", query))
     return found
 
 
@@ -199,20 +267,71 @@ _QUERY_KEYWORDS = ("params", "query", "searchparams", "search_params", "qs")
 
 
 def _verb_request(
-    call: CallE | None, url: Value, method: str | None, finder: Requests, ctx: Ctx
+    call: CallE | None,
+    url: Value,
+    method: str | None,
+    finder: Requests,
+    ctx: Ctx,
+    url_at: int = 0,
 ) -> Request | None:
     """A verb-named call no row knows (`session.get(url, params={...})` on an object of
-    unknown class): its query and headers keywords are read as a client's would be."""
+    unknown class): its query and headers keywords are read as a client's would be, or
+    the mapping after its URL: the entries of an options mapping (`['query' => ...]`),
+    else, for a read, the query itself (`conn.get(path, limit: 10)`)."""
     if call is None or method is None:
         return None
     request = Request(call, url, method, row="verb")
+    resolver = finder.resolver
     for arg in call.args:
         name = (arg.name or "").lower()
         if name in _QUERY_KEYWORDS and request.query is None:
-            request.query = finder.resolver.value(arg.value, ctx)
+            request.query = resolver.value(arg.value, ctx)
         elif name == "headers" and request.headers is None:
-            request.headers = finder.resolver.value(arg.value, ctx)
+            request.headers = resolver.value(arg.value, ctx)
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    after = positional[url_at + 1] if len(positional) > url_at + 1 else None
+    mapping = resolver.value(after.value, ctx) if after is not None else None
+    if request.query is None and isinstance(mapping, MapV):
+        keys = {(e.key or "").lower(): e for e in mapping.entries}
+        option = next((keys[k] for k in _QUERY_KEYWORDS if k in keys), None)
+        if option is not None:
+            request.query = option.value
+        elif method in ("GET", "HEAD", "DELETE") and not _OPTION_KEYS.intersection(keys):
+            request.query = mapping
+        if request.headers is None and "headers" in keys:
+            request.headers = keys["headers"].value
     return request
+
+
+_OPTION_KEYS = frozenset({"headers", "json", "body", "timeout", "auth", "data", "form_params"})
+
+
+def _verb_of_call(call: CallE, literal: Str, finder: Requests, ctx: Ctx) -> tuple[str | None, int]:
+    """The method a call says and the position of the argument holding the literal: its
+    name (`get(url)`), else a verb or a verb's class written before the URL
+    (`request("GET", url)`, `call(Net::HTTP::Delete, url)`, `run_request(:patch, url)`)."""
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    at = next(
+        (k for k, a in enumerate(positional) if a.value.start <= literal.start < a.value.end), 0
+    )
+    method = _verb_of(call.callee)
+    if method is not None:
+        return method, at
+    for arg in positional[:at]:
+        written = finder.resolver.literal(arg.value, ctx)
+        if written is None and isinstance(arg.value, (Name, Attr)):
+            text = finder.model.parsed.text[arg.value.start : arg.value.end]
+            written = re.split(r"::|\.|->", text)[-1]
+        if written is not None and written.lower() in VERBS:
+            return written.upper(), at
+    return None, at
+
+
+def _argument_at(call: CallE, literal: Str, index: int) -> bool:
+    positional = [a for a in call.args if a.name is None and not a.spread]
+    if index >= len(positional):
+        return False
+    return positional[index].value.start <= literal.start < positional[index].value.end
 
 
 def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
@@ -220,28 +339,79 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     rows = finder.knowledge
     if call.callee in rows.matchers or call.callee in rows.route_callees:
         return True
-    qualified = finder.resolver.qualified(call, ctx, 0)
-    if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
-        return True
+    root = call
+    while isinstance(root.receiver, CallE):  # `nock(host).get("/x").reply(200)`: its root
+        root = root.receiver
+    for link in (call, root):
+        qualified = finder.resolver.qualified(link, ctx, 0)
+        if any(qualified == m or qualified.startswith(m + ".") for m in rows.mocks):
+            return True
     receiver = call.receiver
     if isinstance(receiver, Name) and receiver.name in rows.mocks:
         return True  # a test double handed in by name (pytest's `requests_mock` fixture)
-    if receiver is not None and any(
-        isinstance(o, ObjV) and o.kind == "mock"
-        for o in options(finder.resolver.value(receiver, ctx))
-    ):
+    made = root if root.receiver is None else root.receiver
+    for option in options(finder.resolver.value(made, ctx)):
+        if isinstance(option, ObjV) and option.kind == "mock":
+            return True  # on an object a test double made (`scope = nock(h)`, `mock()`)
+        router = isinstance(option, ObjV) and option.kind == "router"
+        if router and made is not root and call.callee.lower() in _VERB_NAMES:
+            return True  # `app.get("/x", ...)` for `app = express()`
+    if _stubbed(call, finder.model, rows.mock_links):
         return True
-    # `app.get("/x", handler)`: a route of the file's own app
+    if call.callee.lower() in _VERB_NAMES and any(
+        isinstance(a.value, Opaque) and a.value.kind == "function" for a in call.args[1:]
+    ):
+        return True  # a verb call with a handler after the path: a route or a stub
+    # `app.get("/x", handler)`, `Route::get('/x', [Controller::class, 'show'])`: a route
+    # of the file's own app (the handler a name, a function or a callable array)
     return (
         isinstance(receiver, Name)
         and receiver.name.lower() in rows.routers
         and call.callee.lower() in _VERB_NAMES
-        and any(isinstance(a.value, (Name, Opaque)) for a in call.args[1:])
+        and any(isinstance(a.value, (Name, Opaque, ListE)) for a in call.args[1:])
     )
 
 
+def _sending_call(calls: list[CallE], finder: Requests, ctx: Ctx) -> CallE | None:
+    """The call around a literal that may send it: format and encoding calls are looked
+    through (`call("DELETE", fmt.Sprintf("%s/x", base))` is `call`'s)."""
+    for call in calls:
+        qualified = finder.resolver.qualified(call, ctx, 0)
+        if finder.knowledge.transform(qualified, call.callee) is None:
+            return call
+    return None
+
+
+def _verb_argument(call: CallE, finder: Requests, ctx: Ctx) -> str | None:
+    """A verb given to the call as a literal argument (`_api("GET", path)`)."""
+    for arg in call.args:
+        if arg.name is not None and arg.name.lower() not in ("method", "verb"):
+            continue
+        if not isinstance(arg.value, Str):
+            continue
+        literal = finder.resolver.literal(arg.value, ctx)
+        if literal is not None and literal.lower() in VERBS:
+            return literal.upper()
+    return None
+
+
+def _stubbed(call: CallE, model: FileModel, links: frozenset[str]) -> bool:
+    """Whether a later link of the call's chain makes it a stub (`.get(p).reply(200)`)."""
+    if not links:
+        return False
+    for later in model.calls:
+        if later.start != call.start or later.callee not in links:
+            continue
+        inner = later.receiver
+        while isinstance(inner, CallE):
+            if inner.node_id == call.node_id:
+                return True
+            inner = inner.receiver
+    return False
+
+
 def _verb_of(callee: str) -> str | None:
-    m = _VERB.search(callee)
+    m = VERB_NAME.search(callee)
     return m.group(1).upper() if m else None
 
 
@@ -254,8 +424,8 @@ def _reference(
     if _PATTERN.search(path_text.replace("\0", "")):
         return None  # a pattern, a route parameter or prose: not a request path
     wrapped = request is not None and request.wrapped
-    client = request is not None and request.row == "client"
-    if not loc.via_api_v2 and "/" not in path_text.strip("/") and not (wrapped or client):
+    client = request is not None and request.row in ("client", "verb:url")
+    if not loc.via_api_v2 and "/" not in path_text and not (wrapped or client):
         return None
     trusted = request is not None and request.trusted
     verdict = evidence.accepts(loc, wrapped=wrapped, client=client, trusted=trusted)
@@ -274,7 +444,7 @@ def _reference(
     headers: list[tuple[str, str, Span | None]] = []
     if request is not None:
         seen = {q.name for q in query}
-        for extra in (request.query, *request.extra_query):
+        for extra in (item.query, *request.extra_query):
             for q in mapping_query(extra, request.option_names):
                 if q.name not in seen:
                     query.append(q)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import formats, names
+from apispec.lint.extract import formats, names, objects
 from apispec.lint.extract.context import (
     MAX_DEPTH,
     MAX_INLINE,
@@ -26,7 +26,10 @@ from apispec.lint.extract.context import (
     Ctx,
     alt,
     as_text,
+    entry_of,
     hint_of,
+    is_param,
+    key_span,
     options,
 )
 from apispec.lint.extract.ir import (
@@ -160,14 +163,23 @@ class Resolver:
 
         `f"{base}/{KINDS[kind]}/{oid}"` names a collection by a variable: whichever word
         it holds, the path has a parameter there (the rules know every collection it
-        may be). A choice between paths (`/a/b` or `/c`) stays a choice.
+        may be). A choice between paths (`/a/b` or `/c`) stays a choice, and so does one
+        between a query and none (`${qs ? `?${qs}` : ""}`).
         """
         texts = [self.text_of(v, expr) for v in found]
         if all(isinstance(v, Text) for v in found) and not any(
-            "/" in p.text for text in texts for p in text.pieces if isinstance(p, Lit)
+            "/" in p.text or "?" in p.text
+            for text in texts
+            for p in text.pieces
+            if isinstance(p, Lit)
         ):
             source = self.model.parsed.text[expr.start : expr.end]
-            return [Text((Hole(source, expr.start, expr.end, hint_of(source)),))]
+            holes = [p for text in texts for p in text.pieces if isinstance(p, Hole)]
+            # the names of what it may hold (an env var's, a parameter's), and a
+            # parameter among them: a wrapper's caller still fills it
+            hints = list(dict.fromkeys(h.hint for h in holes if h.hint)) or [hint_of(source)]
+            param = next((h.param for h in holes if h.param is not None), None)
+            return [Text((Hole(source, expr.start, expr.end, "|".join(hints), param),))]
         return texts
 
     def _variable(self, text: Text, expr: Expr, ctx: Ctx) -> Text:
@@ -240,11 +252,12 @@ class Resolver:
                     partial = partial or spread.partial
                 else:
                     partial = True
+                    kept = [o for o in options(spread) if is_param(o)]
+                    if kept:  # a wrapper's parameter spread in: its callers' entries
+                        entries.append(Entry(None, value.start, value.end, kept[0]))
                 continue
             name = self.literal(key, ctx, depth)
-            start, end = key.start, key.end
-            if isinstance(key, Str) and len(key.pieces) == 1 and isinstance(key.pieces[0], Lit):
-                start, end = key.pieces[0].start, key.pieces[0].end  # the name, not its quotes
+            start, end = key_span(key)
             written = (value.start, value.end)
             entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1), written))
         return MapV(tuple(entries), expr.start, expr.end, partial)
@@ -266,6 +279,9 @@ class Resolver:
             owner = self.model.class_at(expr.start)
             if owner is not None:
                 return names.field(self, owner, expr.name, ctx, depth + 1, expr.start, expr.end)
+            found = self._literal_this(expr, ctx, depth)
+            if found is not None:
+                return found
         env = self.knowledge.environment(expr, self.model.parsed.text)
         if env is not None:
             return Text(
@@ -281,10 +297,14 @@ class Resolver:
                 return found
         target = self.value(obj, ctx, depth + 1)
         for option in options(target):
-            if isinstance(option, Text) and expr.name == "value":
-                return option  # an enumeration member's value
+            if isinstance(option, Text) and expr.name in self.knowledge.text_attrs:
+                return option  # an enumeration member's value, a URL object's `href`
             if isinstance(option, ObjV):
-                if option.kind in ("instance", "class") and option.name in self.model.classes:
+                if (
+                    option.kind in ("instance", "class")
+                    and option.name in self.model.classes
+                    and not option.module  # a class of another module that shares the name
+                ):
                     bound = replace(ctx, this=option)
                     return names.field(
                         self, option.name, expr.name, bound, depth + 1, expr.start, expr.end
@@ -293,12 +313,27 @@ class Resolver:
                 if found is not None:
                     return found
                 if option.kind == "module":
-                    return ObjV("module", f"{option.name}.{expr.name}")
+                    qualified = f"{option.name}.{expr.name}"
+                    constant = self.knowledge.constants.get(qualified)
+                    if constant is not None:  # `http.MethodDelete`
+                        return Text((Lit(constant, expr.start),))
+                    return ObjV("module", qualified)
             if isinstance(option, MapV):
                 for entry in reversed(option.entries):
                     if entry.key == expr.name:
                         return entry.value
         return Text((Hole(dotted, expr.start, expr.end, dotted.lower()),))
+
+    def _literal_this(self, expr: Attr, ctx: Ctx, depth: int) -> Value | None:
+        """`this.base` in a method of an object literal bound to a name: its entry."""
+        function = self.model.function_at(expr.start)
+        if function is None or not function.owner or function.owner in self.model.classes:
+            return None
+        this = ctx.this
+        if not isinstance(this, MapV):
+            at = replace(ctx, pos=function.start, function=None, env=None)
+            this = names.name(self, function.owner, at, depth + 1)
+        return entry_of(this, expr.name)
 
     def _index(self, expr: Index, ctx: Ctx, depth: int) -> Value:
         env = self.knowledge.environment(expr, self.model.parsed.text)
@@ -346,31 +381,132 @@ class Resolver:
             return formats.transform(self, transform, call, ctx, depth)
         if any(qualified == m or qualified.startswith(m + ".") for m in knowledge.mocks):
             return ObjV("mock", qualified)  # `responses.RequestsMock()`: a test double
+        if qualified in knowledge.router_factories:
+            return ObjV("router", qualified)  # `express()`, `new Hono()`: a web app
         factory = knowledge.factory(qualified)
         if factory is not None:
             fields = []
             for field_name, where in factory.fields:
-                arg = argument(call.args, where)
-                if arg is not None:
-                    fields.append((field_name, self.value(arg.value, ctx, depth + 1)))
+                found = self.place(call, where, factory.config, ctx, depth)
+                if found is not None:
+                    fields.append((field_name, found))
             return ObjV("client", factory.name, tuple(fields))
-        if call.receiver is None and call.callee in self.model.classes:
-            return self.instance(call.callee, call, ctx, depth)
-        if call.receiver is None and call.callee in self.knowledge.self_names:
-            owner = self.model.class_at(call.start)  # `cls(...)` in a class method
-            if owner is not None:
-                return self.instance(owner, call, ctx, depth)
-        if call.receiver is None and call.callee == "super":
-            owner = self.model.class_at(call.start)
-            if owner is not None:
-                return ObjV("super", owner)
-        if call.callee[:1].isupper() and qualified != call.callee:
+        configured = objects.made(self, call, ctx, depth)
+        if configured is not None:
+            return configured
+        if call.receiver is not None and knowledge.may_build(call.callee):
+            built = self._built(call, ctx, depth)
+            if built is not None:
+                return built
+        made = self._constructed(call, ctx, depth) if call.receiver is None else None
+        if made is not None:
+            return made
+        made = self._made_on_class(call, ctx, depth) if made is None else None
+        if made is not None:
+            return made
+        if qualified != call.callee and (
+            call.new or (knowledge.class_calls and call.callee[:1].isupper())
+        ):
             # a class imported from another module: an instance of it
             return ObjV("instance", call.callee, module=qualified.rsplit(".", 1)[0])
+        if qualified != call.callee and not knowledge.class_calls and call.receiver is not None:
+            # a function of another module (`prtgclient.New()`): an object of that module,
+            # whose methods are its classes' (which one, the module's summary says)
+            return ObjV("instance", "", module=qualified.rsplit(".", 1)[0])
         returned = self.returns(call, ctx, depth)
         if returned is not None:
             return returned
-        return self.hole(call)
+        read = objects.attribute(self, call, ctx, depth)
+        return read if read is not None else self.hole(call)
+
+    def _built(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
+        """A method of a fluent client object (`resty.New().SetBaseURL(b).R()`): the object,
+        with what the method sets (its knowledge row says which field)."""
+        assert call.receiver is not None
+        found: list[Value] = []
+        for option in options(self.value(call.receiver, ctx, depth + 1)):
+            if not isinstance(option, ObjV) or option.kind != "client":
+                continue
+            builder = self.knowledge.builder("object:" + option.name, call.callee)
+            if builder is not None:
+                found.append(names.built(self, option, builder, call, ctx, depth))
+        return alt(found) if found else None
+
+    def _constructed(self, call: CallE, ctx: Ctx, depth: int) -> ObjV | None:
+        """A bare call that makes an object the file knows: a class of the file, what a
+        function-typed parameter is declared to return, `cls(...)`, `super()`."""
+        if call.callee in self.model.classes:
+            return self.instance(call.callee, call, ctx, depth)
+        declared = self._declared_result(call)
+        if declared is not None:
+            return declared
+        owner = self.model.class_at(call.start)
+        if owner is not None and call.callee in self.knowledge.self_names:
+            return self.instance(owner, call, ctx, depth)  # `cls(...)` in a class method
+        if owner is not None and call.callee == "super":
+            return ObjV("super", owner)
+        return None
+
+    def _made_on_class(self, call: CallE, ctx: Ctx, depth: int) -> ObjV | None:
+        """A constructor called on its class (`Prtg::new(base)`, Ruby's `Prtg.new(base)`):
+        an object of the file's class, or of a class the file imports."""
+        receiver = call.receiver
+        if not isinstance(receiver, Name) or call.callee not in self.knowledge.constructors:
+            return None
+        if receiver.name in self.model.classes:
+            return self.instance(receiver.name, call, ctx, depth)
+        imported = self.model.imports.get(receiver.name)
+        if imported is not None and receiver.name[:1].isupper():
+            return ObjV("instance", receiver.name, module=imported.rsplit(".", 1)[0])
+        return None
+
+    def _declared_result(self, call: CallE) -> ObjV | None:
+        """A call of a function-typed parameter (`client func() *prtg.Client`): an object
+        of the type it is declared to return."""
+        for function in self.model.functions_at(call.start):
+            written = function.types.get(call.callee + "()")
+            if written is not None:
+                return names.typed(self, written)
+            if any(p[0] == call.callee for p in function.params):
+                return None
+        return None
+
+    def place(
+        self,
+        call: CallE,
+        where: tuple[int, str],
+        config: tuple[int, ...],
+        ctx: Ctx,
+        depth: int = 0,
+    ) -> Value | None:
+        """The value at an argument place, or the entry of that name in an options object.
+
+        `config`: positions where an options object may stand; an argument there that is
+        a mapping is the options (`axios({ url })`), never the value of a positional place
+        that has a keyword to look up in it (RestClient's headers hash is both: the
+        headers place, no keyword, and the options its `params:` entry is read from).
+        """
+        arg = argument(call.args, where)
+        if arg is not None:
+            value = self.value(arg.value, ctx, depth + 1)
+            positional = [a for a in call.args if a.name is None and not a.spread]
+            at = next((k for k, a in enumerate(positional) if a is arg), -1)
+            if (
+                at not in config
+                or not where[1]
+                or not any(isinstance(o, MapV) for o in options(value))
+            ):
+                return value
+        if not where[1] or not config:
+            return None
+        for index in config:
+            holder = argument(call.args, (index, ""))
+            if holder is None:
+                continue
+            found = entry_of(self.value(holder.value, ctx, depth + 1), where[1])
+            if found is not None:
+                return found
+        return None
 
     def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
         """An object of a class of this file, its constructor's parameters bound."""
@@ -385,6 +521,10 @@ class Resolver:
         fields: list[tuple[str, Value]] = []
         if ctor is not None:
             fields.extend(self.bind(ctor, call.args, ctx, depth))
+        else:  # no constructor: keywords name the fields (`Client{base: b}`, a dataclass)
+            fields.extend(
+                ("@" + a.name, self.value(a.value, ctx, depth + 1)) for a in call.args if a.name
+            )
         return ObjV("instance", cls, tuple(fields))
 
     def bind(
@@ -413,6 +553,8 @@ class Resolver:
                 bound.append((name, SeqV(items)))
             elif name in keywords:
                 bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
+            elif kind == "kw":
+                continue  # keyword-only (`def f(url:)`): never a positional argument
             elif index < len(positional):
                 bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
         return bound
@@ -456,9 +598,17 @@ class Resolver:
             return next((f for f in candidates if f.owner == owner), None) if owner else None
         if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
             owner = self.model.class_at(call.start)
+            if owner is None and ctx.function is not None:  # a method of an object literal
+                owner = ctx.function.owner
             return next((f for f in candidates if f.owner == owner), None)
+        if isinstance(receiver, Name) and receiver.name not in self.model.classes:
+            found = next((f for f in candidates if f.owner == receiver.name), None)
+            if found is not None:  # `api.get(...)` for `const api = { get(p) {...} }`
+                return found
         for option in options(self.value(receiver, ctx, depth + 1)):
             if isinstance(option, ObjV) and option.kind in ("instance", "class"):
+                if option.module:
+                    continue  # `c.http.Do(req)`: net/http's Client, not the file's own
                 found = next((f for f in candidates if f.owner == option.name), None)
                 if found is not None:
                     return found
@@ -476,7 +626,7 @@ class Resolver:
             if receiver.name not in self.model.assigns and receiver.name in self.knowledge.modules:
                 return f"{receiver.name}.{call.callee}"
         if isinstance(receiver, Attr):
-            dotted = self.model.parsed.text[receiver.start : receiver.end]
+            dotted = _dotted(receiver) or self.model.parsed.text[receiver.start : receiver.end]
             head = dotted.split(".")[0]
             target = self.model.imports.get(head)
             if target is not None:
@@ -500,5 +650,20 @@ class Resolver:
     def typed(self, written: str | None) -> ObjV | None:
         return names.typed(self, written)
 
-    def elements(self, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False) -> list[Value]:
-        return names.elements(self, iterable, ctx, depth, pairs)
+    def elements(
+        self, iterable: Value, ctx: Ctx, depth: int, pairs: bool = False, unpacked: bool = False
+    ) -> list[Value]:
+        return names.elements(self, iterable, ctx, depth, pairs, unpacked)
+
+
+def _dotted(expr: Expr) -> str | None:
+    """`a.b.c` from the names of an attribute chain, however the language writes the
+    separator (`reqwest::Client`) or spaces it over lines."""
+    parts: list[str] = []
+    while isinstance(expr, Attr):
+        parts.append(expr.name)
+        expr = expr.obj
+    if not isinstance(expr, Name):
+        return None
+    parts.append(expr.name)
+    return ".".join(reversed(parts))

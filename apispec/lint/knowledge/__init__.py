@@ -37,6 +37,10 @@ class Factory:
     headers: Place = NOWHERE
     params: Place = NOWHERE
     join: str = "slash"  # how the library joins a relative path onto the base
+    # positions of an options mapping whose entries stand for keyword arguments
+    # (`axios.create({ baseURL })`, Guzzle's `new Client(['base_uri' => ...])`): a place's
+    # keyword is then an entry of it
+    config: tuple[int, ...] = ()
 
     @property
     def fields(self) -> tuple[tuple[str, Place], ...]:
@@ -50,7 +54,8 @@ class Client:
     `on` is what the callee is called on: a module (`requests`), a client object kind
     (`object:httpx`), `object:*` for an object of unknown class (a method name no other
     library shares: HttpClient's `GetFromJsonAsync`), `text` for a URL the verb is called
-    on (Flurl), or "" for a function imported or called bare. `method` is
+    on (Flurl), or "" for a function imported or called bare; the callee "()" is the
+    object called itself (`api("/x")` for an `ofetch.create(...)` instance). `method` is
     "callee" (the callee's name is the verb), a fixed verb, or an argument place.
     """
 
@@ -63,6 +68,10 @@ class Client:
     body: Place = NOWHERE
     # the keyword arguments that are request options, never query values
     options: tuple[str, ...] = ()
+    # positions of an options object whose entries stand for keyword arguments
+    # (`fetch(url, { method, headers })`, `$client->get($url, ['query' => [...]])`); a
+    # keyword may name a nested entry (`params.query`) or alternatives (`query|params`)
+    config: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,6 +81,35 @@ class EnvReader:
     qualified: str
     name: Place = (0, "")
     default: Place = (1, "")
+
+
+@dataclass(frozen=True)
+class HandleSetter:
+    """A call that sets an option of a request handle apart from the call that makes the
+    handle (`curl_setopt($ch, CURLOPT_URL, $url)`); `option` -1: the value is a mapping
+    of options (`curl_setopt_array($ch, [CURLOPT_POST => true])`). The options' names
+    say which part of the request each sets (`Knowledge.handle_options`)."""
+
+    handle: int = 0
+    option: int = 1
+    value: int = 2
+
+
+@dataclass(frozen=True)
+class Builder:
+    """A method of a client or request object that returns the object with a field set.
+
+    resty's `SetBaseURL(url)` sets the base, `SetQueryParam(k, v)` adds a query entry,
+    `SetHeaders(map)` merges headers, `R()` returns a request of the same client.
+    `field` "" returns the object unchanged; `effect` is "set" (the field holds argument
+    0), "entry" (argument 0 names an entry, argument 1 is its value) or "merge" (argument
+    0 is a mapping of entries).
+    """
+
+    on: str  # `object:<kind>` of the factory that made the object
+    callees: tuple[str, ...]
+    field: str = ""
+    effect: str = "set"
 
 
 @dataclass
@@ -95,6 +133,19 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    # attributes of a string-valued object that are its text (an enum member's `value`,
+    # a URL object's `href`)
+    text_attrs: frozenset[str] = frozenset({"value"})
+    # attributes of a client module or object that set its base URL after it is made
+    # (`axios.defaults.baseURL = ...`)
+    base_attrs: tuple[str, ...] = ()
+    # calls that make a web app or router: its verb calls register routes (`express()`)
+    router_factories: frozenset[str] = frozenset()
+    # calls later in a chain that make it a test double's stub (`nock(h).get(p).reply()`)
+    mock_links: frozenset[str] = frozenset()
+    # attributes of a URL object that hold its query: "map" a mapping mutated in place
+    # (`url.searchParams.set(...)`), "text" a query string assigned (`url.search = ...`)
+    query_attrs: dict[str, str] = field(default_factory=dict)
     # the properties that hold an object's headers (`headers`, .NET's `DefaultRequestHeaders`):
     # a setter called on one sets the object's headers
     header_holders: tuple[str, ...] = ("headers",)
@@ -104,18 +155,87 @@ class Knowledge:
     # calls on a request that set its Authorization from a token, by scheme
     # (Flurl's `.WithOAuthBearerToken(t)` -> `Bearer t`)
     auth_setters: dict[str, str] = field(default_factory=dict)
-    # library constants that name a text (`HttpMethod.Patch` -> PATCH), as written or qualified
+    # library constants that name a text, as written or qualified (`HttpMethod.Patch` ->
+    # PATCH, `CURLOPT_URL` names its option)
     constants: dict[str, str] = field(default_factory=dict)
     # a declared type is a class by its own name, wherever it is defined (C#'s namespaces
     # bring every type of a namespace into scope; no import names it)
     types_by_name: bool = False
-    # a method of the class is called without `this.` (C#, Java): a bare call may be one
+    # how the language calls: a name alone may call a method and a call without
+    # arguments may read an attribute (Ruby); a method of the class is called without
+    # its object (`get(path)` inside the class: Ruby, C#, Java); a class is made by a
+    # method (`Cls.new`)
+    paren_free: bool = False
     implicit_this: bool = False
+    new_method: str = ""
+    # modules that are client objects themselves (Laravel's `Http`, HTTP.rb's `HTTP`):
+    # module -> the client kind their rows name
+    module_clients: dict[str, str] = field(default_factory=dict)
+    # methods of a client object that return it configured (`->withToken($t)`,
+    # `.headers(h)`): client kind -> method -> the field its first argument sets
+    # ("" none, "base", "headers", "params", "bearer": an Authorization header)
+    chains: dict[str, dict[str, str]] = field(default_factory=dict)
+    # calls in a class body that configure the class as a client (HTTParty's
+    # `base_uri x`): callee -> the field they set
+    class_setters: dict[str, str] = field(default_factory=dict)
+    # handles configured apart (curl): setter callee -> places; option name -> part
+    # ("url", "method", "post": POST when set, "body", "headers")
+    handle_setters: dict[str, HandleSetter] = field(default_factory=dict)
+    handle_options: dict[str, str] = field(default_factory=dict)
+    # parts of a request set on the name that holds it (the call's result, or what its
+    # block is given): attribute -> part ("" the holder itself: `req['X'] = ...`), and
+    # calls on the holder -> part (`req.url 'x'`); parts "query", "headers", "url"
+    holder_parts: dict[str, str] = field(default_factory=dict)
+    holder_calls: dict[str, str] = field(default_factory=dict)
+    builders: list[Builder] = field(default_factory=list)
+    # packages code uses without importing them (snippets in documentation, scripts):
+    # local name -> module, where the file does not import or assign the name itself
+    default_imports: dict[str, str] = field(default_factory=dict)
+    # parts of a URL object set by assignment (`u.RawQuery` -> "query", `u.Path` -> "path")
+    url_parts: dict[str, str] = field(default_factory=dict)
+    # the field of a request object that holds its URL (Go's `req.URL`), whose parts
+    # the code may set after making the request
+    request_url: str = ""
+    # method name prefixes of fluent objects (`object:<kind>`) that return the object
+    fluent: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # "directory": the files of one directory share one scope (Go's packages), so a
+    # function of a sibling file is called without an import; "file": each file its own
+    scope: str = "file"
+    # a capitalized callee of another module constructs its class (Python's `Client()`);
+    # where it does not (Go: exported functions), it is a function of that module
+    class_calls: bool = True
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
+    _builders: dict[tuple[str, str], Builder] = field(default_factory=dict)
+    _builder_names: set[str] = field(default_factory=set)
+    _prefixes: tuple[str, ...] = ()
+    chain_methods: frozenset[str] = frozenset()  # every method of `chains`
 
     def __post_init__(self) -> None:
         for client in self.clients:
             self._by_on.setdefault(client.on, []).append(client)
+        self.chain_methods = frozenset(m for links in self.chains.values() for m in links)
+        for builder in self.builders:
+            for callee in builder.callees:
+                self._builders[(builder.on, callee)] = builder
+                self._builder_names.add(callee)
+        self._prefixes = tuple(p for prefixes in self.fluent.values() for p in prefixes)
+
+    def builder(self, on: str, callee: str) -> Builder | None:
+        """What a method of a fluent object does (None: not a method that returns it)."""
+        found = self._builders.get((on, callee))
+        if found is not None:
+            return found
+        if any(callee.startswith(prefix) for prefix in self.fluent.get(on, ())):
+            return Builder(on, (callee,))
+        return None
+
+    @property
+    def builder_names(self) -> frozenset[str]:
+        return frozenset(self._builder_names)
+
+    def may_build(self, callee: str) -> bool:
+        """Whether a method of this name may return a fluent object (read its receiver)."""
+        return callee in self._builder_names or callee.startswith(self._prefixes)
 
     def factory(self, qualified: str) -> Factory | None:
         return self.factories.get(qualified)

@@ -13,6 +13,7 @@ Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from importlib import import_module
 from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar
 
-from apispec.lint.extract.ir import CallE, Concat, Expr, Function, Name, Opaque, Str
+from apispec.lint.extract.ir import Attr, CallE, Concat, Expr, Function, Name, Opaque, Str
 from apispec.lint.extract.parse import Parsed, grammar
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ class Assign:
         "_node",
         "_value",
         "add",
+        "block",
         "end",
         "item",
         "key",
@@ -58,7 +60,7 @@ class Assign:
         scope: int,
         add: bool = False,
         item: Expr | None = None,
-        unpack: int = -1,
+        unpack: int | str = -1,
     ) -> None:
         self.key = key  # a name, or "@Class.field" for an attribute of the object
         self._node = node
@@ -69,7 +71,12 @@ class Assign:
         self.scope = scope  # node id of the function it is in (0: the module)
         self.add = add  # `+=`: appended to what the key held
         self.item = item  # `key[item] = value`: one entry of a mapping or list
-        self.unpack = unpack  # `a, b = ...`: the position of this key in the target
+        # `a, b = ...`: the position of this key in the target; `{ path } = ...`: the
+        # entry of the mapping it takes (a destructuring by key)
+        self.unpack = unpack
+        # the statement block it is in (a branch, a loop body): a read outside it may not
+        # see this assignment; None: it always runs before what follows it
+        self.block: tuple[int, int] | None = None
 
     @property
     def value(self) -> Expr:
@@ -85,12 +92,21 @@ class Assign:
 class Loop:
     """`for target in iterable`: the target takes each element's value (or its `unpack`-th).
 
-    The iterable is lowered the first time a name asks for it."""
+    The iterable is lowered the first time a name asks for it. `pairs`: the loop walks
+    (key, value) pairs: a list's (index, item), a mapping's (key, value) (Go's
+    `for k, v := range m`)."""
 
-    __slots__ = ("_iterable", "_lower", "end", "key", "scope", "start", "unpack")
+    __slots__ = ("_iterable", "_lower", "end", "key", "pairs", "scope", "start", "unpack")
 
     def __init__(
-        self, key: str, unpack: int, lower: Callable[[], Expr], start: int, end: int, scope: int
+        self,
+        key: str,
+        unpack: int | str,
+        lower: Callable[[], Expr],
+        start: int,
+        end: int,
+        scope: int,
+        pairs: bool = False,
     ) -> None:
         self.key = key
         self.unpack = unpack
@@ -99,6 +115,7 @@ class Loop:
         self.start = start
         self.end = end
         self.scope = scope
+        self.pairs = pairs
 
     @property
     def iterable(self) -> Expr:
@@ -129,6 +146,20 @@ class StringRef:
         """The whole expression the literal is part of (`base + "/x?" + query`)."""
         return self.literal if self._root is self._node else self._lowering.expr(self._root)
 
+    def calls(self) -> list[CallE]:
+        """The calls whose arguments hold the literal, innermost first, in its function
+        (lowered here: a call of a name the file never defines, `call("DELETE", url)`)."""
+        found: list[CallE] = []
+        lowering = self._lowering
+        node = self._node.parent
+        while node is not None and node.type not in lowering.function_types:
+            if node.type in lowering.call_types:
+                call = lowering.call(node)
+                if call is not None:
+                    found.append(call)
+            node = node.parent
+        return found
+
 
 @dataclass
 class FileModel:
@@ -151,6 +182,8 @@ class FileModel:
     _parent: dict[int, Function | None] = field(default_factory=dict)
     _classes: list[tuple[int, int, str]] = field(default_factory=list)
     _class_starts: list[int] = field(default_factory=list)
+    _holders: dict[int, list[str]] | None = None
+    _receivers: bool = False  # some method names its receiver (Go)
 
     def index_functions(self) -> None:
         """Order the functions and link each to the one around it (statements need scopes).
@@ -170,6 +203,7 @@ class FileModel:
             stack.append(function)
         for function in self.functions:
             self.by_name.setdefault(function.name, []).append(function)
+            self._receivers = self._receivers or function.receiver is not None
         self._classes = sorted(
             ((start, end, name) for name, (start, end, _) in self.classes.items()),
             key=lambda c: (c[0], -c[1]),
@@ -180,10 +214,27 @@ class FileModel:
         """Order calls and assignments by position, and calls by their receiver's name."""
         self.calls.sort(key=lambda c: c.start)
         for call in self.calls:
-            if isinstance(call.receiver, Name):
-                self.calls_on.setdefault(call.receiver.name, []).append(call)
+            dotted = _dotted(call.receiver)
+            if dotted:  # `q`, `url.searchParams`
+                self.calls_on.setdefault(dotted, []).append(call)
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
+
+    def holders(self, node_id: int) -> list[str]:
+        """The names the value of a node (a call) is assigned to, or its block is given
+        (`req = Request(url)`, `conn.get('x') { |req| ... }`), read without lowering."""
+        if self._holders is None:
+            self._holders = {}
+            for key, assigns in self.assigns.items():
+                for assign in assigns:
+                    if assign.item is not None or assign.add:
+                        continue
+                    node = assign.value_node
+                    self._holders.setdefault(node.id, []).append(key)
+                    if assign.unpack != -1 and node.named_child_count == 1:
+                        # `req, err := http.NewRequest(...)`: the one value unpacked
+                        self._holders.setdefault(node.named_children[0].id, []).append(key)
+        return self._holders.get(node_id, [])
 
     def function_at(self, pos: int) -> Function | None:
         """The innermost function whose body holds `pos`."""
@@ -193,14 +244,34 @@ class FileModel:
             candidate = self._parent.get(candidate.node_id)
         return candidate
 
-    def scopes_at(self, pos: int) -> list[int]:
-        """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
+    def receiver_at(self, pos: int, name: str) -> Function | None:
+        """The method around `pos` whose receiver is called `name` (Go's `c` in
+        `func (c *Client) get(...)`, visible in the function literals inside it too)."""
+        if not self._receivers:
+            return None
+        function = self.function_at(pos)
+        while function is not None:
+            if function.receiver == name:
+                return function
+            function = self._parent.get(function.node_id)
+        return None
+
+    def functions_at(self, pos: int) -> list[Function]:
+        """The functions around `pos`, innermost first."""
         found = []
         function = self.function_at(pos)
         while function is not None:
-            found.append(function.node_id)
+            found.append(function)
             function = self._parent.get(function.node_id)
-        return [*found, 0]
+        return found
+
+    def parent_of(self, function: Function) -> Function | None:
+        """The function a function is written in, if any."""
+        return self._parent.get(function.node_id)
+
+    def scopes_at(self, pos: int) -> list[int]:
+        """Node ids of the functions around `pos`, innermost first, then 0 (the module)."""
+        return [*(f.node_id for f in self.functions_at(pos)), 0]
 
     def class_at(self, pos: int) -> str | None:
         """The innermost class around `pos` (classes nest rarely: a short scan back)."""
@@ -216,18 +287,46 @@ class FileModel:
         return best[1] if best else None
 
 
+# expressions lowered inside one another at most: deeper ones (3,000 nested brackets, a
+# concatenation of 6,000 operands) are opaque, never a RecursionError
+MAX_NESTING = 150
+
+
+def _bounded(lower: Callable[[Lowering, Node], Expr]) -> Callable[[Lowering, Node], Expr]:
+    def bounded(self: Lowering, node: Node) -> Expr:
+        if self.nesting >= MAX_NESTING:
+            return self.opaque(node)
+        self.nesting += 1
+        try:
+            return lower(self, node)
+        finally:
+            self.nesting -= 1
+
+    return bounded
+
+
 class Lowering:
     """How one language spells the IR; subclasses fill in the node kinds."""
 
     language: ClassVar[str]
     query_name: ClassVar[str] = ""  # the .scm file (default: the language's name)
+    # statement blocks that may not run (branches, loop bodies, cases); a function's own
+    # body is one too, but what it holds always runs before what follows in the function
+    block_types: ClassVar[frozenset[str]] = frozenset({"block"})
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
     function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
+    call_types: ClassVar[frozenset[str]] = frozenset()  # node types of calls
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "expr" in cls.__dict__:  # every language's expressions, nested a bounded depth
+            cls.expr = _bounded(cls.__dict__["expr"])  # type: ignore[method-assign, assignment]  # a wrapper of the same signature
 
     def __init__(self, parsed: Parsed) -> None:
         self.parsed = parsed
         self.char = parsed.offsets.char
         self.data = parsed.data
+        self.nesting = 0
 
     # -- helpers for subclasses -----------------------------------------------------
 
@@ -296,8 +395,11 @@ class Lowering:
     def function(self, node: Node) -> Function | None:
         raise NotImplementedError
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
-        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed."""
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
+        """Assignment target -> [(key, item, unpack)]; key "" when it is not followed.
+
+        `unpack`: -1 the whole value, a position in a sequence (`a, b = ...`), or the key
+        of a mapping's entry (a destructuring `{ path, params } = ...`)."""
         raise NotImplementedError
 
     def imports(self, node: Node) -> Iterator[tuple[str, str]]:
@@ -305,6 +407,10 @@ class Lowering:
 
     def class_bases(self, node: Node) -> tuple[str, ...]:
         return ()
+
+    def pairs(self, node: Node) -> bool:
+        """Whether a loop walks (key, value) pairs (see Loop.pairs)."""
+        return False
 
     def string_root(self, node: Node) -> Node:
         """The whole expression a literal is part of (a concatenation, a format call)."""
@@ -315,8 +421,25 @@ class Lowering:
         "doc", "matcher", "route", "href", "inner": part of a larger literal)."""
         return "value"
 
+    def block(self, node: Node) -> tuple[int, int] | None:
+        """The span of the innermost statement block around `node` (None: the module's)."""
+        parent = node.parent
+        while parent is not None and parent.type not in self.block_types:
+            parent = parent.parent
+        return self.span(parent) if parent is not None else None
+
     def field_key(self, owner: str | None, name: str) -> str:
         return f"@{owner}.{name}" if owner else name
+
+
+def _dotted(expr: Expr | None) -> str:
+    """A receiver written as a name and its attributes (`url.searchParams`), else ""."""
+    if isinstance(expr, Name):
+        return expr.name
+    if isinstance(expr, Attr):
+        head = _dotted(expr.obj)
+        return f"{head}.{expr.name}" if head else ""
+    return ""
 
 
 @cache
@@ -327,9 +450,13 @@ def query(language: str, name: str) -> Query:
     return Query(grammar(language), source)
 
 
+# grammars read by another grammar's lowering (the same node types)
+LOWERED_AS = {"php_only": "php"}
+
+
 @cache
 def lowering_class(language: str) -> type[Lowering]:
-    module = import_module(f"apispec.lint.extract.lower.{language}")
+    module = import_module(f"apispec.lint.extract.lower.{LOWERED_AS.get(language, language)}")
     found: type[Lowering] = module.LOWERING
     return found
 
@@ -369,22 +496,34 @@ def lower(
             start, end = lowering.span(node)
             model.classes[name] = (start, end, lowering.class_bases(node))
         else:
-            kind = next(iter(captures))
+            kind = next(k for k in captures if not k.startswith("_"))  # `_x`: predicates
             pending.append((kind, captures))
     model.functions = list(functions.values())
     model.index_functions()
     for function in model.functions:  # method owners: the class around each function
         if function.owner is None:
             function.owner = model.class_at(function.start)
+    for kind, captures in pending:  # imports first: an imported name may be a sender
+        if kind == "import":
+            _statement(lowering, model, kind, captures)
     wanted = set(callees) | set(model.by_name)
+    if "()" in wanted:  # a client object called itself: the names the file binds may be one
+        wanted.update(
+            lowering.text(captures["assign.name"][0])
+            for kind, captures in pending
+            if kind == "assign" and "assign.name" in captures
+        )
+        wanted.update(model.imports)
     lowered = {name.lower() for name in wanted}
     for kind, captures in pending:
         if kind == "call":
             name = lowering.call_name(captures["call"][0])
-            if name not in wanted and name.lower() not in lowered:
-                continue
+            if name not in wanted and name.lower() not in lowered and not VERB_NAME.search(name):
+                continue  # (a call named like a request is kept: its name is its method)
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
+        elif kind == "import":
+            continue  # read above
         _statement(lowering, model, kind, captures)
     model.index_statements()
     return model
@@ -394,6 +533,12 @@ def _comment_captured(captures: dict[str, list[Node]]) -> bool:
     """Whether a pattern's `(_)` took a comment (an extra, which may stand between any two
     nodes: `var q = /* why */ "x"`); the same pattern matches again with the real node."""
     return any(node.is_extra for nodes in captures.values() for node in nodes)
+
+
+# a name that says a method: `http_get`, `postJson`, `GetAsync`, `delete_group`
+VERB_NAME = re.compile(
+    r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.IGNORECASE
+)
 
 
 def _may_name_url(raw: str) -> bool:
@@ -427,16 +572,17 @@ def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     owner = model.class_at(start)
     value_node = captures["assign.value"][0]
     add = "assign.add" in captures
+    block = lowering.block(node)
     for key, item, unpack in lowering.targets(captures["assign.name"][0]):
         if not key:
             continue
-        if key.startswith("@"):  # an attribute of the object: a field of its class
-            key = lowering.field_key(owner, key[1:])
+        if key.startswith("@") and "." not in key:  # an attribute of the object: a field
+            key = lowering.field_key(owner, key[1:])  # of the class around (`@T.f`: of T)
         elif owner is not None and function is None and "." not in key:
             key = lowering.field_key(owner, key)  # a class attribute (an enum member)
-        model.assigns.setdefault(key, []).append(
-            Assign(key, value_node, lowering, start, end, scope, add, item, unpack)
-        )
+        assign = Assign(key, value_node, lowering, start, end, scope, add, item, unpack)
+        assign.block = block
+        model.assigns.setdefault(key, []).append(assign)
 
 
 def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
@@ -446,9 +592,11 @@ def _for(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     function = model.function_at(start)
     scope = function.node_id if function else 0
     iterable = lowering.lazy(captures["for.iter"][0])
+    pairs = lowering.pairs(captures["for"][0])
     for key, _, unpack in lowering.targets(captures["for.target"][0]):
         if key:
-            model.loops.setdefault(key, []).append(Loop(key, unpack, iterable, start, end, scope))
+            loop = Loop(key, unpack, iterable, start, end, scope, pairs)
+            model.loops.setdefault(key, []).append(loop)
 
 
 def _import(lowering: Lowering, model: FileModel, captures: Captures) -> None:

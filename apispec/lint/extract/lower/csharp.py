@@ -443,7 +443,7 @@ class CSharpLowering(Lowering):
 
     # -- assignments and declarations ------------------------------------------------
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         return scope.targets(self, node)
 
     def imports(self, node: Node) -> Iterator[tuple[str, str]]:

@@ -34,7 +34,7 @@ _SCOPES = frozenset({"compilation_unit", "declaration_list", "block", *FUNCTIONS
 _HEADER_HOLDERS = frozenset({"Headers", "DefaultRequestHeaders"})
 
 
-def targets(lowering: CSharpLowering, node: Node) -> list[tuple[str, Expr | None, int]]:
+def targets(lowering: CSharpLowering, node: Node) -> list[tuple[str, Expr | None, int | str]]:
     parent = node.parent
     if parent is not None and parent.type == "assignment_expression":
         holder = parent.parent
@@ -71,7 +71,7 @@ def targets(lowering: CSharpLowering, node: Node) -> list[tuple[str, Expr | None
             return [(inner[0][0], lowering._argument_value(keys[0]), -1)]
         return []
     if kind in ("tuple_pattern", "tuple_expression", "parenthesized_variable_designation"):
-        found: list[tuple[str, Expr | None, int]] = []
+        found: list[tuple[str, Expr | None, int | str]] = []
         parts = [c for c in node.named_children if c.type != "comment"]
         for index, child in enumerate(parts):
             target = child.child_by_field_name("name") or child
@@ -92,7 +92,7 @@ def name_key(lowering: CSharpLowering, node: Node) -> str:
     return "@" + lowering.text(node) if is_field(lowering, node) else lowering.text(node)
 
 
-def member_target(lowering: CSharpLowering, node: Node) -> list[tuple[str, Expr | None, int]]:
+def member_target(lowering: CSharpLowering, node: Node) -> list[tuple[str, Expr | None, int | str]]:
     obj = node.child_by_field_name("expression")
     name = node.child_by_field_name("name")
     if obj is None or name is None:

@@ -36,6 +36,7 @@ class PythonLowering(Lowering):
     language = "python"
     self_names = frozenset({"self", "cls"})
     function_types = frozenset({"function_definition", "lambda"})
+    call_types = frozenset({"call"})
 
     def expr(self, node: Node) -> Expr:
         method = _EXPRESSIONS.get(node.type)
@@ -327,7 +328,7 @@ class PythonLowering(Lowering):
                     params.append((self.text(ident[0]), star, None))
         return params
 
-    def targets(self, node: Node) -> list[tuple[str, Expr | None, int]]:
+    def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
         kind = node.type
         if kind == "identifier":
             return [(self.text(node), None, -1)]
@@ -349,7 +350,7 @@ class PythonLowering(Lowering):
                 return [(inner[0][0], self.expr(key), -1)]
             return []
         if kind in ("pattern_list", "tuple_pattern", "list_pattern"):
-            found: list[tuple[str, Expr | None, int]] = []
+            found: list[tuple[str, Expr | None, int | str]] = []
             for index, child in enumerate(c for c in node.named_children if c.type != "comment"):
                 for inner_key, inner_item, _ in self.targets(child):
                     if inner_item is None:

@@ -6,7 +6,9 @@ decoded character keeps the offset of the source text it came from.
 
 from __future__ import annotations
 
-from apispec.lint.extract.ir import Lit
+from collections.abc import Iterator
+
+from apispec.lint.extract.ir import Expr, Lit
 
 _SIMPLE = {
     "n": "\n",
@@ -72,3 +74,47 @@ def c_escapes(raw: str, start: int, *, continuation: bool = True, braces: bool =
 def plain(raw: str, start: int) -> Lit:
     """A literal with no escapes (raw strings, single-quoted shell and PowerShell text)."""
     return Lit(raw, start)
+
+
+def dedent(pieces: list[Lit | Expr], indent: int | None = None) -> list[Lit | Expr]:
+    """A heredoc's lines without their indentation: `indent` blanks, or the smallest
+    indentation of its lines (Ruby's `<<~`; PHP strips the closing marker's)."""
+    if indent is None:
+        text = "".join(p.text if isinstance(p, Lit) else "x" for p in pieces)
+        lines = [line for line in text.split("\n") if line.strip()]
+        indent = min((len(line) - len(line.lstrip(" \t")) for line in lines), default=0)
+    if not indent:
+        return pieces
+    out: list[Lit | Expr] = []
+    at_line_start = True
+    for piece in pieces:
+        if not isinstance(piece, Lit):
+            out.append(piece)
+            at_line_start = False
+            continue
+        kept = [k for k in _kept(piece.text, indent, at_line_start)]
+        offsets = tuple(piece.offset(k) for k in kept)
+        out.append(
+            Lit(
+                "".join(piece.text[k] for k in kept),
+                offsets[0] if offsets else piece.start,
+                offsets,
+            )
+        )
+        at_line_start = piece.text.endswith("\n") or (at_line_start and not piece.text)
+    return out
+
+
+def _kept(text: str, indent: int, at_line_start: bool) -> Iterator[int]:
+    """Indexes of the characters that stay once each line's first `indent` blanks go."""
+    column = 0 if at_line_start else indent
+    for k, ch in enumerate(text):
+        if ch == "\n":
+            column = 0
+            yield k
+            continue
+        if column < indent and ch in " \t":
+            column += 1
+            continue
+        column = indent
+        yield k
