@@ -50,20 +50,16 @@ def _grouped(name: str, *rest: object, marks: tuple[pytest.MarkDecorator, ...] =
 
 # Why the text extractor (legacy.py; the languages not yet in extract.TREE) reads a
 # transformed file differently: each a limit of reading calls with patterns over lines,
-# which the tree path removes (Python and C# have none left).
+# which the tree path removes (the tree languages have none left).
 _ARGUMENTS = (
     "the call's other arguments broken over lines: the text extractor reads a call's method "
     "(`-Method Delete`, a verb argument), an own helper's call site and its query keywords "
     "on the line of the callee or command"
 )
-_QUERY = (
-    "a query entry whose key, subscript or value is broken over lines (`params[\\n"
-    "'filter'] = ...`) is not read by the text extractor: no API006/API011"
-)
 _HEADER = (
-    "a header set with its name on another line than the setter (`Header.Set(\\n"
-    '"Authorization", ...)`, `.header(\\n"Authorization", ...)`) is not tied to its '
-    "own request or session by the text extractor (API009)"
+    "a header set with its name on another line than the setter (`.header(\\n"
+    '"Authorization", ...)`, `-Headers @{\\n...}`) is not tied to its own request or '
+    "session by the text extractor (API009)"
 )
 _ROUTE = (
     "a route or mock declaration broken over lines (a mock controller's `.header(\\n"
@@ -71,22 +67,14 @@ _ROUTE = (
 )
 # (transformation, "set/file"): the cases of a limit above, each a strict xfail.
 KNOWN_LIMITS: dict[tuple[str, str], str] = {
-    ("blank-lines", "clients/go/cmd/sweeper/main.go"): _HEADER,
-    ("blank-lines", "clients/go/internal/prtg/client.go"): _ARGUMENTS,
     ("blank-lines", "clients/java/PrtgFeignClient.java"): _HEADER,
     (
         "blank-lines",
         "clients/negative/java/src/test/java/com/example/noc/PrtgMockController.java",
     ): _ROUTE,
-    ("blank-lines", "clients/php/bin/sync_sites.php"): _HEADER,
     ("blank-lines", "holdout/powershell/PrtgTools/PrtgTools.psm1"): _ARGUMENTS,
-    ("blank-lines", "holdout/typescript/src/hooks/useDeviceTree.ts"): _QUERY,
     ("blank-lines", "holdout2/java/src/main/java/net/noc/prtg/InventoryExporter.java"): _HEADER,
     ("blank-lines", "legacy/depth/Remove-Stale.ps1"): _ARGUMENTS,
-    ("blank-lines", "legacy/depth/filters.go"): _ARGUMENTS,
-    ("blank-lines", "real-shapes/go/cmd/webhook-relay/main.go"): _HEADER,
-    ("blank-lines", "real-shapes/go/prtgclient/client.go"): _ARGUMENTS,
-    ("blank-lines", "real-shapes/go/prtgclient/sensors.go"): _ARGUMENTS,
     ("blank-lines", "real-shapes/powershell/Sync-ServiceDesk.ps1"): _HEADER,
 }
 
