@@ -26,7 +26,11 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+# the checkout's own package, whatever another installed copy says
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 MAX_RATIO = 5.0
 
@@ -52,6 +56,18 @@ _PY = 'import requests\nBASE = "https://monitor.example.com:1616/api/v2"\n'
 _URL = 'u = "https://prtg.example.com:1616/api/v2/experimental/devices"\n'
 _PHP = "<?php\n$" + _URL
 _YML = "u: https://prtg.example.com:1616/api/v2/experimental/devices\n"
+
+
+def _nested(inner: str, opener: str, closer: str, tail: str = "") -> Callable[[int], str]:
+    """A script with n openers, a call, then n closers."""
+    return lambda n: _SH + inner + opener * n + 'curl "$B/api/v2/devices"\n' + closer * n + tail
+
+
+def _sh_wrappers(n: int) -> str:
+    """f1 calls f0 calls curl, ... fn: every wrapper is another's caller."""
+    chain = "".join(f'f{i}() {{ f{i - 1} "$1"; }}\n' for i in range(1, n))
+    return _SH + 'f0() { curl -s "$B$1"; }\n' + chain + f"f{n - 1} /api/v2/devices\n"
+
 
 CASES: tuple[Case, ...] = (
     # issue 11, point 8: super-linear regular expressions
@@ -113,6 +129,33 @@ CASES: tuple[Case, ...] = (
         "shell: heredoc openers, no terminator", "lint", "c.sh", repeat(_URL, "cat <<EOF\n"), 5_000
     ),
     Case(
+        "shell: $( nested deep", "lint", "c.sh", _nested('curl "$B/api/v2/', "$(", ")", '"'), 2_000
+    ),
+    Case(
+        "shell: if blocks nested deep", "lint", "c.sh", _nested("", "if x; then\n", "fi\n"), 2_000
+    ),
+    Case("shell: each wrapper calls the one before", "lint", "c.sh", _sh_wrappers, 500),
+    Case(
+        "makefile: many variables and recipe lines",
+        "lint",
+        "Makefile",
+        repeat(
+            "# prtg :1616\nAPI = https://prtg:1616/api/v2\nall:\n",
+            'V{i} := $(API)/devices/{i}\n\tcurl -s "$(V{i})"\n',
+        ),
+        500,
+    ),
+    Case(
+        "dockerfile: many ENV and RUN lines",
+        "lint",
+        "Dockerfile",
+        repeat(
+            "FROM alpine\n# prtg :1616\n",
+            'ENV U{i}=https://prtg:1616/api/v2/devices/{i}\nRUN curl -s "$U{i}"\n',
+        ),
+        500,
+    ),
+    Case(
         "python: triple-quote openers, no closer", "lint", "c.py", repeat(_URL, 'x = """\n'), 10_000
     ),
     Case('python: \\" in an unclosed string', "lint", "c.py", repeat(_URL + '"', '\\"'), 10_000),
@@ -161,6 +204,56 @@ CASES: tuple[Case, ...] = (
         "client.go",
         repeat("package x\n// prtg :1616\n", "r := resty.New()\n", 'r.R().Get("health")\n'),
         1_000,
+    ),
+    # the tree reader: one name reused by every function (its assignments, the calls on
+    # it and the requests it holds are looked up by scope, never scanned per read)
+    Case(
+        "python: many functions, one client name",
+        "lint",
+        "calls.py",
+        repeat(
+            _PY,
+            "def f{i}():\n    s = requests.Session()\n"
+            '    s.headers["Authorization"] = "Bearer x"\n'
+            '    r = s.get(f"{BASE}/devices/{i}", params={"limit": 10})\n',
+        ),
+        100,
+    ),
+    Case(
+        "csharp: many methods, one client name",
+        "lint",
+        "Calls.cs",
+        repeat(
+            "// prtg :1616\nclass C {\n",
+            "async Task F{i}() { var http = new HttpClient(); "
+            'var r = await http.GetAsync("https://prtg:1616/api/v2/devices/{i}"); }\n',
+            "}\n",
+        ),
+        100,
+    ),
+    Case(
+        "javascript: many functions, one client name",
+        "lint",
+        "calls.js",
+        repeat(
+            "// prtg :1616\n",
+            "async function f{i}() { const api = axios.create({ baseURL: "
+            '"https://prtg:1616/api/v2" }); await api.get("/devices/{i}", '
+            "{ params: { limit: 10 } }); }\n",
+        ),
+        100,
+    ),
+    Case(
+        "rust: many functions, one client name",
+        "lint",
+        "calls.rs",
+        repeat(
+            "// prtg :1616\n",
+            "async fn f{i}() { let c = reqwest::Client::new(); "
+            'c.get("https://prtg:1616/api/v2/devices/{i}").query(&[("limit", "10")])'
+            ".send().await; }\n",
+        ),
+        100,
     ),
     Case(
         "json: many paths in one array",

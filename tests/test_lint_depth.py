@@ -71,7 +71,7 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
         (8, "DELETE", "/experimental/sensors/{}", {}),
     ],
     "capacity.ipynb": [
-        (37, None, "/experimental/license", {}),  # !curl in a code cell
+        (37, "GET", "/experimental/license", {}),  # !curl in a code cell (curl's default GET)
         (47, "DELETE", "/experimental/devices/{}", {}),  # a %%bash cell
         (56, "GET", "/experimental/groups", {}),
     ],

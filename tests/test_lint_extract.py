@@ -52,7 +52,7 @@ EXPECTED: dict[str, list[tuple[int, int, str | None, str]]] = {
         (8, 47, "DELETE", "/experimental/devices/{}"),  # wget --method=DELETE
         (9, 33, "DELETE", "/experimental/groups/{}"),  # httpie: http DELETE
         (10, 16, "GET", "/experimental/probes"),  # httpie: https GET
-        (11, 25, None, "/experimental/sensors"),  # URL-encoded filter
+        (11, 25, "GET", "/experimental/sensors"),  # URL-encoded filter; curl's default GET
         (12, 74, "GET", "/experimental/devices"),  # curl --get --data-urlencode
     ],
     "javascript/client.ts": [

@@ -29,6 +29,8 @@ from apispec.lint.scan import Source
 COMMENTS = {
     "python": ("#", ""),
     "shell": ("#", ""),
+    "make": ("#", ""),
+    "dockerfile": ("#", ""),
     "powershell": ("#", ""),
     "ruby": ("#", ""),
     "yaml": ("#", ""),
@@ -37,6 +39,8 @@ COMMENTS = {
     "rust": ("//", ""),
     "csharp": ("//", ""),
     "java": ("//", ""),
+    "kotlin": ("//", ""),
+    "groovy": ("//", ""),
     "php": ("//", ""),
     "markdown": ("<!--", " -->"),
     "html": ("<!--", " -->"),

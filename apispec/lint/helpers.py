@@ -69,6 +69,12 @@ class Helper(NamedTuple):
     # what the wrapper writes after the path parameter, up to its query: literal texts,
     # and parameters by position (`kind + "/" + id + "/pause"`: ("/", 2, "/pause"))
     suffix: tuple[str | int, ...] = ()
+    # A command-line wrapper (`prtg_get() { curl -G ... "$@" "$BASE$1"; }`): the command it
+    # runs, the option words it writes, and the first argument its callers hand on to the
+    # command as more options (`prtg_get /x --data-urlencode 'filter=...'`).
+    command: str = ""
+    words: tuple[str, ...] = ()
+    forwards: int | None = None
 
 
 class HelperTable:
@@ -127,8 +133,16 @@ class HelperTable:
 
     def named(self, name: str, language: str) -> list[Helper]:
         """Every helper called `name` a file in `language` may call, each definition apart
-        (a `get` of one class and a `get` of another module are two wrappers)."""
-        return [h for h in self.every.get(name.lower(), ()) if h.language in (language, "*")]
+        (a `get` of one class and a `get` of another module are two wrappers), the one
+        `get` picks first; a language of the same family counts as the file's own."""
+        family = _FAMILIES.get(language, language)
+        found = [
+            h
+            for h in self.every.get(name.lower(), ())
+            if h.language == "*" or _FAMILIES.get(h.language, h.language) == family
+        ]
+        first = self.get(name, language)
+        return ([first] if first is not None else []) + [h for h in found if h is not first]
 
     @property
     def helpers(self) -> list[Helper]:
@@ -157,8 +171,13 @@ class HelperTable:
         return (HelperTable, (tuple(self.helpers),))
 
 
+# Languages whose code calls each other's functions and classes directly: a wrapper
+# one defines is in scope in the others (Kotlin calls a Java class's methods).
+_FAMILIES = {"kotlin": "java", "groovy": "java"}
+
+
 def _keyed(name: str, language: str) -> str:
-    return f"{name}\0{language}"
+    return f"{name}\0{_FAMILIES.get(language, language)}"
 
 
 def configured(names: Iterable[str]) -> list[Helper]:

@@ -35,7 +35,21 @@ __all__ = [
     "might_reference",
 ]
 
-TREE: frozenset[str] = frozenset({"python", "csharp", "javascript", "go", "rust", "ruby", "php"})
+TREE: frozenset[str] = frozenset(
+    {
+        "python",
+        "csharp",
+        "javascript",
+        "go",
+        "rust",
+        "ruby",
+        "php",
+        "shell",
+        "java",
+        "kotlin",
+        "groovy",
+    }
+)
 
 
 def _tree_languages() -> frozenset[str]:
@@ -65,7 +79,7 @@ def extract(
         from apispec.lint.extract.tree import extract_tree
 
         refs, defined = extract_tree(
-            text, language, collections(registry), lines, helpers, filename
+            text, language, collections(registry), lines, helpers, filename, read=extract_region
         )
         return Extraction(refs, defined)
     return _text_extract(text, filename, registry, helpers, lines, _tree_languages())

@@ -88,12 +88,14 @@ def locate(text: Text) -> Located | None:
     s = flat.chars
     m = _API_V2.search(s)
     if m is not None:
+        if any(c.isspace() for c in s[: m.start()]):
+            return None  # a line of text (`"GET /api/v2/x failed"`, a log message), no URL
         start = m.end()
         via = True
         prefix_end = m.start()
     else:
-        if _SCHEME.match(s) or s.startswith("//"):
-            return None  # a full URL of another path
+        if _SCHEME.match(s) or s.startswith("//") or "/api/v2" in s:
+            return None  # a full URL of another path, or `/api/v2` run into a word
         start = 0
         while start < len(s) and s[start] == "\0" and start + 1 < len(s) and s[start + 1] == "/":
             start += 1  # a base variable before the path: `f"{base}/devices"`
@@ -365,9 +367,11 @@ def join_base(base: Text, url: Text, rule: str) -> Text | None:
         return Text((*_cut(base, cut + 1), *url.pieces)) if cut >= 0 else base.plus(url)
     if rule == "prefix" and flat.startswith("/"):
         return None
+    if rule == "root":  # Spring's root URI: a path from the root joins it, any other stays
+        return base.plus(url) if flat.startswith("/") else url
     if rule == "concat":
         return base.plus(url)
-    left = _rstrip_slash(base)
+    left = rstrip_slash(base)
     right = url if flat.startswith("/") else Text((Lit("/", url.start), *url.pieces))
     return left.plus(right)
 
@@ -393,7 +397,7 @@ def _cut(text: Text, length: int) -> tuple[Piece, ...]:
     return tuple(out)
 
 
-def _rstrip_slash(text: Text) -> Text:
+def rstrip_slash(text: Text) -> Text:
     pieces = list(text.pieces)
     while pieces and isinstance(pieces[-1], Lit) and pieces[-1].text.endswith("/"):
         last = pieces[-1]
@@ -427,6 +431,7 @@ __all__ = [
     "join_base",
     "locate",
     "mapping_query",
+    "rstrip_slash",
     "segments",
     "texts",
     "url_query",

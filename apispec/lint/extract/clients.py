@@ -15,14 +15,24 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders, configured, names
-from apispec.lint.extract.context import MAX_INLINE, Ctx, element, known_text, options, pairs
+from apispec.lint.budget import check
+from apispec.lint.extract import builders, commands, configured, formats, names, setters
+from apispec.lint.extract.build import texts
+from apispec.lint.extract.context import (
+    MAX_INLINE,
+    Ctx,
+    element,
+    known_text,
+    options,
+    pairs,
+    unknown,
+)
+from apispec.lint.extract.headers import object_headers
 from apispec.lint.extract.imported import COMMON, imported_client, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
     CallE,
-    Entry,
     Function,
     Hole,
     Lit,
@@ -82,10 +92,7 @@ class Requests:
         self._loop_starts: list[int] = []
         self._loop_parent: list[int] = []
         self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
-        # made on first use, once per file: asked per request, a scan of every call or
-        # assignment made a file of many requests quadratic
-        self._setters: dict[str, list[tuple[int, CallE]]] | None = None
-        self._assigned: dict[int, str] | None = None
+        self.setters_by_receiver: dict[str, list[CallE]] | None = None  # headers.py
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -113,7 +120,9 @@ class Requests:
         """Every request the file makes, outside the templates of its wrappers."""
         found: list[Request] = []
         senders = self._senders()
-        for call in self.model.calls:
+        for index, call in enumerate(self.model.calls):
+            if not index & 15:
+                check()  # the time budget, where no alarm can interrupt (budget.py)
             if call.node_id in self.model.decorators:
                 continue
             if call.callee not in senders and call.callee.lower() not in senders:
@@ -143,6 +152,8 @@ class Requests:
             return False
         if any(h.language == "*" for h in self.helpers.named(call.callee, "*")):
             return False  # a configured wrapper applies on any receiver of its name
+        if self.knowledge.client("object:*", call.callee) is not None:
+            return False  # so does a method name only one library has
         name = receiver.name
         model = self.model
         if (
@@ -153,14 +164,21 @@ class Requests:
             or name in model.classes
             or name in self.knowledge.modules
             or name in self.resolver.duck
+            or name in self.knowledge.default_imports
         ):
             return False
+        if self.knowledge.types_by_name and name[:1].isupper():
+            return False  # a class of the file's package (`MonitorClient.fromEnvironment()`)
         if function is not None and any(p[0] == name for p in function.params):
             return name not in function.types
         if any(f.receiver == name for f in model.functions_at(call.start)):
             return False  # the object a method is called on, named (Go's `c` of `func (c *T)`)
-        owner = model.class_at(call.start)  # a field read without `this.` (C#, Java)
-        return owner is None or f"@{owner}.{name}" not in model.assigns
+        # a field read by its bare name, of this class or one it extends (C#, Java's
+        # `rest.getForObject(...)`)
+        owner = model.class_at(call.start)
+        return owner is None or not any(
+            f"@{cls}.{name}" in model.assigns for cls in self.resolver.lineage(owner)
+        )
 
     def _senders(self) -> set[str]:
         """Callee names a request can be made through: rows, the file's functions, wrappers
@@ -169,6 +187,7 @@ class Requests:
         names.update(self.model.by_name)
         names.update(_VERB_WORDS)
         names.add("request")
+        names.update(self.knowledge.commands)
         if "()" in names:  # a client object called itself (`api("/x")`)
             names.update(key for key in self.model.assigns if "." not in key)
             names.update(self.model.imports)
@@ -255,6 +274,9 @@ class Requests:
             else:
                 receiver = resolver.value(call.receiver, ctx)
         function = resolver.callee_function(call, ctx, 0) if depth < MAX_INLINE else None
+        command = self.knowledge.command(call.callee) if call.receiver is None else None
+        if command is not None and function is None:  # `curl ...` (not a function named so)
+            return [commands.request(resolver, call, command, ctx)]
         if function is None:
             routed = self._through_override(call, receiver, ctx, depth)
             if routed is not None:
@@ -285,20 +307,45 @@ class Requests:
                 for request in self.at(inside, inside_ctx, depth + 1):
                     request.call = call if depth == 0 else request.call
                     request.wrapped = True
+                    if request.chain:  # `authorized(url).DELETE().build()`: links after it
+                        self._chained(request, call, ctx)
                     if self.knowledge.request_url:  # `req, _ := c.newRequest(...)`, then
                         request.url = self._request_url(call, request.url, ctx)  # req.URL...
                     inner.append(request)
             return inner
+        return self._through_helpers(call, receiver, ctx)
+
+    def _through_helpers(self, call: CallE, receiver: Value | None, ctx: Ctx) -> list[Request]:
+        """The request a call sends through a wrapper of another file, where one is in
+        scope (imported, of the package, a method of the receiver's class or its bases)."""
+        if receiver is None and call.receiver is None and self.knowledge.implicit_this:
+            owner = self.model.class_at(call.start)  # `get(path)`: a method of this class's
+            receiver = ObjV("instance", owner) if owner is not None else None
         for helper in self.helpers.named(call.callee, self.model.language) if self.helpers else ():
-            if helper.client or not in_scope(
-                helper, call, receiver, self.model.imports, self.module, self.directory
+            if helper.client or not any(
+                in_scope(helper, call, option, self.model.imports, self.module, self.directory)
+                for option in self._lineage(receiver)
             ):
                 continue  # another module's function of that name, or a client object
             sent = through(self.resolver, helper, call, ctx)
             if sent is not None:
                 sent.trusted = helper.strong
+                if self.knowledge.request_url:  # a request another file's wrapper made
+                    sent.url = self._request_url(call, sent.url, ctx)
                 return [sent]
         return []
+
+    def _lineage(self, receiver: Value | None) -> list[Value | None]:
+        """The receiver, then its class's base classes as objects (a method a class
+        inherits from a base class of another file is a wrapper of that class)."""
+        found: list[Value | None] = [receiver]
+        for option in options(receiver) if receiver is not None else []:
+            if isinstance(option, ObjV) and option.kind == "instance":
+                for base in self.resolver.lineage(option.name)[1:]:
+                    found.append(ObjV("instance", base))
+                for base in self.model.classes.get(option.name, (0, 0, ()))[2]:
+                    found.append(ObjV("instance", base.rsplit(".", 1)[-1]))
+        return found
 
     def calls_in(self, function: Function) -> list[CallE]:
         """The calls in a function's own body and in the callbacks written inside it
@@ -429,11 +476,11 @@ class Requests:
             itself = self._called_itself(call, ctx)
             if itself is not None:
                 return itself
-        if receiver is not None and any(builders.names_text(o) for o in options(receiver)):
+        if receiver is not None and any(setters.names_text(o) for o in options(receiver)):
             row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
             if row is not None:
                 return row, None, "slash", None
-        if receiver is not None and all(_unknown(o) for o in options(receiver)):
+        if receiver is not None and all(unknown(o) for o in options(receiver)):
             row = knowledge.client("object:*", call.callee)  # a client made elsewhere
             if row is not None:
                 return row, None, "slash", None
@@ -470,7 +517,7 @@ class Requests:
                 )
                 base = option.field("base")
                 if base is None and factory is not None and factory.base[1]:
-                    base = builders.set_later(self, call, factory.base[1])
+                    base = setters.set_later(self, call, factory.base[1])
                 return row, base, factory.join if factory else "slash", option
         return None
 
@@ -514,17 +561,14 @@ class Requests:
         url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
         if row.url == RECEIVER and call.receiver is not None:
             url = resolver.value(call.receiver, ctx)
-        method: str | None
-        if row.method == "callee":
-            method = call.callee.upper() if call.callee.lower() in _VERB_WORDS else None
-        elif isinstance(row.method, tuple):
-            verb = resolver.place(call, row.method, row.config, ctx)
-            literal = known_text(verb) if verb is not None else None
-            method = literal.upper() if literal else None
-            if verb is None and row.method[0] < 0 and self._options_known(call, row, ctx):
-                method = "GET"  # a library whose method is an option sends GET without one
-        else:
-            method = row.method
+        if row.template >= 0:  # `getForObject("/x/{id}?f={f}", T.class, id, f)`
+            url = formats.uri_template(resolver, url, call.args[row.template :], ctx)
+        held, held_query = builders.url_and_query(url)  # a URL object: its text and query
+        if held is not None:
+            url = held
+        method = self._method(call, row, ctx)
+        if row.method == "line":
+            method, url = builders.request_line(url)
         query = resolver.place(call, row.query, row.config, ctx)
         headers = resolver.place(call, row.headers, row.config, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
@@ -532,10 +576,12 @@ class Requests:
         if headers is None:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
-            headers = self._object_headers(call, ctx)
+            headers = object_headers(self, call)
+        if query is None and held_query is not None:
+            query = held_query
         if self.knowledge.request_url:
             url = self._request_url(call, url, ctx)
-        built_query, built_headers = builders.built(self, call, ctx)
+        built_query, built_headers = setters.built(self, call, ctx)
         if query is None and built_query is not None:
             query = built_query
         if headers is None and built_headers is not None:
@@ -545,6 +591,18 @@ class Requests:
         request.query_keyword = row.query[1]
         request.config = row.config
         request.method_keyword = row.method[1] if isinstance(row.method, tuple) else ""
+        if row.chain:
+            request.chain = True
+            self._chained(request, call, ctx)
+        if row.declared:
+            builders.bound(request, call, self.model, self.resolver, self.knowledge)
+        if row.configure:  # `client.get("x") { parameter("filter", f) }`
+            given: tuple[tuple[str, Value], ...] = (
+                (("url", url),) if found_url is not None and texts(url) else ()
+            )
+            made = builders.configured(resolver, call, ObjV("client", row.configure, given), ctx, 0)
+            if made is not None:
+                builders.apply(request, made, self.knowledge)
         if obj is not None:
             defaults = obj.field("params")
             if defaults is not None:
@@ -555,10 +613,45 @@ class Requests:
         configured.apply(self.model, self.knowledge, resolver, request, ctx)
         return request
 
+    def _chained(self, request: Request, call: CallE, ctx: Ctx) -> None:
+        """A request a builder chain makes: the object its last link returns says the
+        URL, the method, the headers and the query (links before and after the call)."""
+        top = self.model.chain(call)
+        made = top if top is not None else call
+        value = self.resolver.value(made, ctx)
+        holder = self.model.holder(made.node_id) if isinstance(made, CallE) else None
+        function = ctx.function
+        if holder and "." not in holder and function is not None and call.start < function.end:
+            # the builder held in a variable: the links its statements call on it after
+            # (`conn.setRequestMethod("POST")`), as it is when its function ends
+            at_end = Ctx(function.end - 1, function, ctx.env, ctx.this, ctx.open, ctx.inline)
+            later = self.resolver.name(holder, at_end, 0)
+            if any(isinstance(o, ObjV) and o.kind == "client" for o in options(later)):
+                value = later
+        for option in options(value):
+            if isinstance(option, ObjV) and option.kind == "client":
+                builders.apply(request, option, self.knowledge)
+                return
+
+    def _method(self, call: CallE, row: Client, ctx: Ctx) -> str | None:
+        """The method a row's call sends; an argument or option that names it (a library
+        whose method is an option sends GET when the known options name none)."""
+        if not isinstance(row.method, tuple):
+            return builders.method_of(self.resolver, call, row, ctx)
+        verb = self.resolver.place(call, row.method, row.config, ctx)
+        literal = known_text(verb) if verb is not None else None
+        if literal:
+            return literal.upper()
+        if verb is not None:
+            return builders.verb_of(verb)  # `HttpMethod.PATCH`, an imported constant
+        if row.method[0] < 0 and self._options_known(call, row, ctx):
+            return "GET"
+        return None
+
     def _request_url(self, call: CallE, url: Value, ctx: Ctx) -> Value:
         """A request object's URL with the parts set on it after it is made, in its
         function (`req.URL.RawQuery = q.Encode()` before the request is sent)."""
-        holder = self.assigned_to(call)
+        holder = self.model.holder(call.node_id)
         if not holder:
             return url
         function = self.model.function_at(call.start)
@@ -580,91 +673,6 @@ class Requests:
                     return False  # an options object the code does not show
         return True
 
-    def _object_headers(self, call: CallE, ctx: Ctx) -> Value | None:
-        """Headers set on the object a call is made on, or on the request object it makes.
-
-        `session.headers["Authorization"] = ...`, `session.headers.update({...})` and
-        `req.add_header("Authorization", ...)` (after `req = Request(url)`) belong to the
-        requests made through that object.
-        """
-        # (name, the request object this call makes: only its own scope's setters count)
-        names: list[tuple[str, bool]] = []
-        text = self.model.parsed.text
-        if call.receiver is not None:
-            names.append((text[call.receiver.start : call.receiver.end], False))
-        holder = self.assigned_to(call)
-        if holder:
-            names.append((holder, True))
-        entries: list[Entry] = []
-        for name, made in names:
-            assigns = [
-                a
-                for key in dict.fromkeys(
-                    (name + ".headers", *(f"{name}.{h}" for h in self.knowledge.header_holders))
-                )
-                for a in self.model.assigns.get(key, ())
-                if not made or self._after_in_scope(call, a.start)
-            ]
-            for assign in assigns:
-                if assign.item is None:
-                    continue
-                inner = Ctx(assign.start, self.model.function_at(assign.start))
-                key = self.resolver.literal(assign.item, inner)
-                value = self.resolver.value(assign.value, inner)
-                entries.append(
-                    Entry(
-                        key,
-                        assign.item.start,
-                        assign.item.end,
-                        value,
-                        (assign.value.start, assign.value.end),
-                    )
-                )
-            for setter in self._header_setters(name):
-                if made and not self._after_in_scope(call, setter.start):
-                    continue  # another request object of the same name
-                inner = Ctx(setter.start, self.model.function_at(setter.start))
-                positional = [a for a in setter.args if a.name is None and not a.spread]
-                if len(positional) >= 2:
-                    key = self.resolver.literal(positional[0].value, inner)
-                    value = self.resolver.value(positional[1].value, inner)
-                    written = (positional[1].value.start, positional[1].value.end)
-                    entries.append(
-                        Entry(
-                            key, positional[0].value.start, positional[0].value.end, value, written
-                        )
-                    )
-                elif len(positional) == 1:
-                    found = self.resolver.value(positional[0].value, inner)
-                    if isinstance(found, MapV):
-                        entries.extend(found.entries)
-        return MapV(tuple(entries)) if entries else None
-
-    def assigned_to(self, call: CallE) -> str | None:
-        """The name a call's result is assigned to (`req = urllib.request.Request(url)`)."""
-        holders = self.model.holders(call.node_id)
-        return holders[0] if holders else None
-
-    def _header_setters(self, name: str) -> list[CallE]:
-        """The calls that set a header on `name` or on one of its header holders, in order."""
-        if self._setters is None:
-            text = self.model.parsed.text
-            self._setters = {}
-            for k, call in enumerate(self.model.calls):
-                receiver = call.receiver
-                if receiver is not None and call.callee in self.knowledge.header_setters:
-                    written = text[receiver.start : receiver.end].lower()
-                    self._setters.setdefault(written, []).append((k, call))
-        wanted = {name.lower(), *(f"{name}.{h}".lower() for h in self.knowledge.header_holders)}
-        found = [item for written in wanted for item in self._setters.get(written, ())]
-        return [call for _, call in sorted(found, key=lambda item: item[0])]
-
-    def _after_in_scope(self, call: CallE, pos: int) -> bool:
-        """Whether `pos` follows the call in the function that makes the call."""
-        return (
-            call.start < pos and self.model.scopes_at(pos)[0] == self.model.scopes_at(call.start)[0]
-        )
-
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
         for arg in call.args:
             if arg.spread != "**":
@@ -678,11 +686,6 @@ class Requests:
                 if isinstance(option, ParamV):
                     return None
         return None
-
-
-def _unknown(value: Value) -> bool:
-    """A value the file says nothing of (an object handed in or made elsewhere)."""
-    return isinstance(value, Text) and not any(isinstance(p, Lit) for p in value.pieces)
 
 
 def _may_depend(request: Request, function: Function) -> bool:

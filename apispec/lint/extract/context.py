@@ -64,6 +64,10 @@ def as_text(value: Value, start: int = 0, end: int = 0, text: str = "") -> Text:
         )
     if isinstance(value, AltV):
         return as_text(value.options[0], start, end, text) if value.options else Text(())
+    if isinstance(value, ObjV) and value.kind == "client":
+        url = value.field("url")  # a URL object (`HttpUrl`, a URI builder): its text
+        if isinstance(url, Text):
+            return url
     if isinstance(value, MapV) and value.query:  # `${new URLSearchParams(...)}`
         return query_text(value)
     return Text((Hole(text, start, end, hint_of(text)),))
@@ -232,3 +236,9 @@ def split_at(text: Text, index: int) -> tuple[Text, Text]:
 def is_param(value: Value) -> bool:
     """A wrapper's parameter, whole (a mapping, or a text that is only the parameter)."""
     return param_of(value) is not None
+
+
+def unknown(value: Value) -> bool:
+    """A value the file says nothing of (an object handed in or made elsewhere): a text
+    of holes only."""
+    return isinstance(value, Text) and not any(isinstance(p, Lit) for p in value.pieces)

@@ -137,10 +137,11 @@ class FileEvidence:
                 return "/api/v2 in URL; the host of this API's other URLs", False
             if host is not None and len(self.v2_hosts) > 1:
                 return None  # several services' /api/v2, none written as this API's: not ours
-            # a literal host with a first segment no collection has: another product's;
-            # a host the code reads from elsewhere (`{base}/api/v2/...`) is the file's
+            # a literal host with a first segment no collection has (experimental/<anything>
+            # is this API's prefix): another product's; a host the code reads from
+            # elsewhere (`{base}/api/v2/...`) is the file's
             has_host = host is not None and bool(loc.prefix.strip("/"))
-            if has_host and not known_path and first != "session":
+            if has_host and first not in known and first != "session":
                 return None  # another product's /api/v2 (its first segment is not ours)
             if self.strong:
                 return "/api/v2 in URL; " + self.why(), False

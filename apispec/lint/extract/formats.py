@@ -14,18 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import urls
-from apispec.lint.extract.context import (
-    alt,
-    as_text,
-    is_param,
-    options,
-    pairs_map,
-    scalar,
-    sub,
-)
+from apispec.lint.extract import sequences, urls
+from apispec.lint.extract.context import alt, as_text, element, options, sub
 from apispec.lint.extract.ir import (
-    AltV,
     Arg,
     CallE,
     Entry,
@@ -34,6 +25,7 @@ from apispec.lint.extract.ir import (
     Hole,
     Lit,
     MapV,
+    ObjV,
     Piece,
     SeqV,
     Text,
@@ -46,6 +38,9 @@ if TYPE_CHECKING:
 
 _PRINTF = re.compile(r"%(?:\((\w+)\))?[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([a-zA-Z%])")
 _BRACE = re.compile(r"\{([^{}]*)\}")
+_TEMPLATE = re.compile(r"\{([A-Za-z_][\w.-]*)\}")
+_JQ_ARG = re.compile(r"\s*\$(\w+)\s*(?:\|\s*@(?:uri|text)\s*)?")  # `$f|@uri`
+_JQ_RAW = re.compile(r"\s*(?:\.|@uri|\.\s*\|\s*@uri)\s*")  # the raw input, encoded
 
 
 def format_value(resolver: Resolver, expr: Format, ctx: Ctx, depth: int) -> Value:
@@ -75,7 +70,7 @@ def fill(
     named: dict[str, Value | None],
 ) -> Text:
     """The template with each slot replaced by its argument's text (a hole if unknown)."""
-    pattern = _PRINTF if style in ("printf", "go") else _BRACE
+    pattern = _PRINTF if style in ("printf", "go") else _TEMPLATE if style == "template" else _BRACE
     pieces: list[Piece] = []
     counter = 0
     for piece in template.pieces:
@@ -101,6 +96,8 @@ def fill(
             else:
                 field_name = m.group(1).split(":")[0].split("!")[0].strip()
                 expr = None
+                if style == "template" and field_name not in named:
+                    field_name = ""  # a URI template's variables take the arguments in order
                 if field_name.isdigit():
                     k = int(field_name)
                     value, expr = positional[k] if k < len(positional) else (None, None)
@@ -129,11 +126,46 @@ def fill(
     return Text(tuple(pieces))
 
 
+def uri_template(resolver: Resolver, url: Value, args: Sequence[Arg], ctx: Ctx) -> Value:
+    """A URI template (`"/x/{id}?filter={f}"`) filled by the arguments after it, in order,
+    or by name from one mapping (Spring's `uriVariables`)."""
+    given = [a for a in args if not a.spread and a.name is None]
+    found: list[Value] = []
+    for text in (t for t in options(url) if isinstance(t, Text)):
+        slots = sum(len(_TEMPLATE.findall(p.text)) for p in text.pieces if isinstance(p, Lit))
+        if not slots:
+            found.append(text)
+            continue
+        # the variables are the last arguments (a Kotlin call leaves out the type)
+        positional: list[tuple[Value | None, Expr | None]] = [
+            (resolver.value(a.value, ctx, 1), a.value) for a in given[-slots:]
+        ]
+        named: dict[str, Value | None] = {}
+        last = resolver.value(given[-1].value, ctx, 1) if given else None
+        if isinstance(last, MapV):  # one mapping: the variables by name
+            named = {e.key: e.value for e in last.entries if e.key is not None}
+            positional = []
+        found.append(fill(resolver, text, "template", positional, named))
+    return alt(found) if found else url
+
+
 def transform(resolver: Resolver, kind: str, call: CallE, ctx: Ctx, depth: int) -> Value:
     """What a library call that changes text returns (its knowledge row names the kind)."""
     args = [a for a in call.args if not a.spread]
     if kind.startswith("format:"):
         return _format_call(resolver, kind.split(":", 1)[1], call, args, ctx, depth)
+    if kind.startswith("item:"):  # `entry.getValue()`: one part of a pair
+        if call.receiver is None:
+            return resolver.hole(call)
+        index = int(kind.split(":", 1)[1])
+        pair = resolver.value(call.receiver, ctx, depth + 1)
+        return alt(element(o, index) for o in options(pair))
+    if kind.startswith("object:"):  # `"https://h/api/v2/".toHttpUrl()`: a URL object
+        held = call.receiver if call.receiver is not None else args[0].value if args else None
+        if held is None:
+            return resolver.hole(call)
+        text = resolver.text_of(resolver.value(held, ctx, depth + 1), held)
+        return ObjV("client", kind.split(":", 1)[1], (("url", text),))
     if kind.startswith("urljoin:"):  # `urljoin:1,0`: the base is the second argument
         base_at, path_at = (int(k) for k in kind.split(":", 1)[1].split(","))
         return _urljoin(resolver, call, args, ctx, depth, base_at, path_at)
@@ -179,15 +211,6 @@ def _receiver(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth:
     return resolver.value(call.receiver, ctx, depth + 1)
 
 
-def _join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`"sep".join(items)`."""
-    if call.receiver is None or not args:
-        return resolver.hole(call)
-    separator = resolver.value(call.receiver, ctx, depth + 1)
-    items = resolver.value(args[0].value, ctx, depth + 1)
-    return join(resolver, as_text(separator), items, call)
-
-
 def _urljoin(
     resolver: Resolver,
     call: CallE,
@@ -212,18 +235,6 @@ def _urljoin(
         if joined is not None:
             found.append(joined)
     return alt(found) if found else resolver.hole(call)
-
-
-def _items_join(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`items.join(separator)` (the list is the receiver; a comma without a separator)."""
-    if call.receiver is None:
-        return resolver.hole(call)
-    separator = (
-        as_text(resolver.value(args[0].value, ctx, depth + 1))
-        if args
-        else Text((Lit(",", call.end),))
-    )
-    return join(resolver, separator, resolver.value(call.receiver, ctx, depth + 1), call)
 
 
 def _query_map(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
@@ -271,7 +282,7 @@ def _query_string(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, de
     """`urlencode(mapping)`: `name=value&...`."""
     if not args:
         return resolver.hole(call)
-    return query_string(resolver, resolver.value(args[0].value, ctx, depth + 1), call)
+    return sequences.query_string(resolver, resolver.value(args[0].value, ctx, depth + 1), call)
 
 
 def _format_call(
@@ -293,13 +304,33 @@ def _format_call(
     return alt(found) if found else resolver.hole(call)
 
 
-def _join_args(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`strings.Join(items, sep)`: the separator is an argument, not the receiver."""
-    if len(args) < 2:
-        return resolver.hole(call)
-    items = resolver.value(args[0].value, ctx, depth + 1)
-    separator = resolver.value(args[1].value, ctx, depth + 1)
-    return join(resolver, as_text(separator), items, call)
+def _jq(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """A jq program that only prints one of its `--arg` values (`jq -rn --arg f "$x"
+    '$f|@uri'`) or, reading raw text (`-R`), its input (`... | jq -sRr @uri`): that text
+    (the server undoes the URL-encoding, as for `quote`)."""
+    named: dict[str, Expr] = {}
+    program: str | None = None
+    raw = False
+    k = 0
+    while k < len(args):
+        written = resolver.literal(args[k].value, ctx, depth)
+        if written in ("--arg", "--argjson") and k + 2 < len(args):
+            name = resolver.literal(args[k + 1].value, ctx, depth)
+            if name:
+                named[name] = args[k + 2].value
+            k += 3
+            continue
+        if written is not None and written.startswith("-") and not written.startswith("--"):
+            raw = raw or "R" in written
+        elif written is not None and not written.startswith("-") and program is None:
+            program = written
+        k += 1
+    m = _JQ_ARG.fullmatch(program) if program is not None else None
+    if m is not None and m.group(1) in named:
+        return resolver.value(named[m.group(1)], ctx, depth + 1)
+    if raw and call.receiver is not None and program is not None and _JQ_RAW.fullmatch(program):
+        return resolver.value(call.receiver, ctx, depth + 1)
+    return resolver.hole(call)
 
 
 def _encode_receiver(
@@ -308,25 +339,12 @@ def _encode_receiver(
     """`q.Encode()`: the receiver mapping as a query string."""
     if call.receiver is None:
         return resolver.hole(call)
-    return query_string(resolver, resolver.value(call.receiver, ctx, depth + 1), call)
+    return sequences.query_string(resolver, resolver.value(call.receiver, ctx, depth + 1), call)
 
 
 def _empty_mapping(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
     """`u.Query()`: a mapping the code fills next (what it held before is not known)."""
     return MapV((), call.start, call.end, partial=True)
-
-
-def _join_first(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`string.Join(sep, items)`, `string.Join(sep, a, b, c)`, `implode(sep, $parts)`:
-    the separator first."""
-    if len(args) < 2:
-        return resolver.hole(call)
-    separator = as_text(resolver.value(args[0].value, ctx, depth + 1))
-    if len(args) == 2:
-        items = resolver.value(args[1].value, ctx, depth + 1)
-    else:
-        items = SeqV(tuple(resolver.value(a.value, ctx, depth + 1) for a in args[1:]))
-    return join(resolver, separator, items, call)
 
 
 def _uri(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
@@ -407,7 +425,9 @@ def _with_query(
             (Lit(key, start + 1 if end - start > len(key) else start), Lit("=", end), *value.pieces)
         )
     else:
-        added = as_text(query_string(resolver, resolver.value(rest[0].value, ctx, depth + 1), call))
+        added = as_text(
+            sequences.query_string(resolver, resolver.value(rest[0].value, ctx, depth + 1), call)
+        )
     found: list[Value] = []
     for option in options(base):
         text = as_text(option, call.start, call.end)
@@ -530,22 +550,6 @@ def _merge(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: in
     return MapV(tuple(entries), call.start, call.end, partial)
 
 
-def _pairs(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`HashMap::from([("k", v), ...])`: the mapping of its pairs."""
-    if not args:
-        return MapV((), call.start, call.end)
-    found = [
-        pairs_map(option) or option
-        for option in options(resolver.value(args[0].value, ctx, depth + 1))
-    ]
-    return alt(found)
-
-
-def _list(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
-    """`Vec::new()`: an empty list, filled by the statements after it."""
-    return SeqV((), call.start, call.end)
-
-
 def _or_default(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
     """`env::var("X").unwrap_or_else(|_| "https://...".into())`: either value."""
     if call.receiver is None:
@@ -568,7 +572,7 @@ def _join_or_url(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, dep
     found: list[Value] = []
     for option in options(receiver):
         if isinstance(option, SeqV):
-            found.append(join(resolver, as_text(argument), option, call))
+            found.append(sequences.join(resolver, as_text(argument), option, call))
             continue
         base = as_text(option, call.start, call.end)
         for path in options(argument):
@@ -579,8 +583,7 @@ def _join_or_url(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, dep
 
 
 _TRANSFORMS = {
-    "pairs": _pairs,
-    "list": _list,
+    **sequences.TRANSFORMS,
     "or_default": _or_default,
     "join_or_url": _join_or_url,
     "trim_start": _trim_start,
@@ -589,22 +592,21 @@ _TRANSFORMS = {
     "item": _item,
     "merge": _merge,
     "identity": _identity,
+    "jq": _jq,
     "dict": _dict,
     "quoted": _quoted,
     "receiver": _receiver,
-    "join": _join,
     "urljoin": _urljoin,
     "query_string": _query_string,
     "append": urls.append,
-    "join_args": _join_args,
     "path_join": urls.path_join,
     "path_join_receiver": urls.path_join_receiver,
+    "resolve_receiver": urls.resolve_receiver,
+    "url_fields": urls.url_fields,
     "encode_receiver": _encode_receiver,
     "empty_mapping": _empty_mapping,
-    "items_join": _items_join,
     "query_map": _query_map,
     "replace": _replace,
-    "join_first": _join_first,
     "uri": _uri,
     "append_segments": _append_segments,
     "segments": _segments,
@@ -612,62 +614,3 @@ _TRANSFORMS = {
     "add_query": _add_query,
     "words": _words,
 }
-
-
-def join(resolver: Resolver, separator: Text, items: Value, call: CallE) -> Value:
-    found: list[Value] = []
-    for option in options(items):
-        if not isinstance(option, SeqV) or not option.items:
-            text = resolver.model.parsed.text[call.start : call.end]
-            hole = Hole(text, call.start, call.end, "")
-            found.append(Text((hole, *separator.pieces, hole)))
-            continue
-        pieces: list[Piece] = []
-        for k, item in enumerate(option.items):
-            if k:
-                pieces.extend(separator.pieces)
-            pieces.extend(as_text(item, call.start, call.end).pieces)
-        found.append(Text(tuple(pieces)))
-    return alt(found)
-
-
-def query_string(resolver: Resolver, mapping: Value, call: CallE) -> Value:
-    """`name=value&...` of a mapping; a wrapper's parameter stays one (its caller's query)."""
-    if isinstance(mapping, AltV):
-        return alt(query_string(resolver, o, call) for o in mapping.options)
-    source = resolver.model.parsed.text[call.start : call.end]
-    if is_param(mapping):
-        return as_text(mapping, call.start, call.end, source)
-    if not isinstance(mapping, MapV):
-        return resolver.hole(call)
-    pieces: list[Piece] = []
-    for entry in mapping.entries:
-        if entry.key is None and not is_param(entry.value):
-            continue
-        if pieces:
-            pieces.append(Lit("&", entry.key_start))
-        if entry.key is None:  # the caller's own query, then what the wrapper adds
-            pieces.extend(as_text(entry.value, call.start, call.end, source).pieces)
-            continue
-        pieces.append(Lit(entry.key, entry.key_start))
-        pieces.append(Lit("=", entry.key_end))
-        value = as_text(scalar(entry.value), entry.key_start, entry.key_end)
-        pieces.extend(_encoded(p) if isinstance(p, Lit) else p for p in value.pieces)
-    return Text(tuple(pieces))
-
-
-_RESERVED = {"&": "%26", "#": "%23", "+": "%2B", "%": "%25"}
-
-
-def _encoded(lit: Lit) -> Lit:
-    """A query value's text as the encoder writes it: `&`, `#`, `+` and `%` escaped (the
-    query is read back decoded, each character at the place it is written)."""
-    if not any(c in _RESERVED for c in lit.text):
-        return lit
-    chars: list[str] = []
-    offsets: list[int] = []
-    for k, c in enumerate(lit.text):
-        written = _RESERVED.get(c, c)
-        chars.append(written)
-        offsets.extend([lit.offset(k)] * len(written))
-    return Lit("".join(chars), lit.start, tuple(offsets), lit.var)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
+from apispec.lint.extract.commands import Word, build, command_words
 from apispec.lint.extract.context import Ctx, alt, entry_of, known_text, options
 from apispec.lint.extract.ir import (
     Arg,
@@ -76,7 +77,10 @@ def in_scope(
     `importer`: the calling file's dotted module path, against which relative imports
     (`./client`, `from .client import`) are resolved; `directory`: the files of a
     directory are one module (Go's packages), so the importer's own functions are in
-    scope wherever they are defined."""
+    scope wherever they are defined. An import of everything a module defines (a shell
+    `source lib.sh`, `from m import *`) is the key `*<module>`; `*` alone: a module the
+    code names only at run time (`source "$LIB"`), whose wrappers are any of the tree's,
+    by name."""
     if helper.language == "*":  # named in the configuration
         if helper.receiver is None:
             return True
@@ -87,8 +91,14 @@ def in_scope(
             if directory and helper.module == importer:
                 return True  # a function of another file of the package
             target = imports.get(call.callee, "")
-            return target.endswith("." + helper.name) and same_module(
+            if target.endswith("." + helper.name) and same_module(
                 target.rsplit(".", 1)[0], helper.module, importer, directory
+            ):
+                return True
+            return any(
+                local.startswith("*")
+                and (module == "*" or same_module(module, helper.module, importer, directory))
+                for local, module in imports.items()
             )
         for option in options(receiver) if receiver is not None else []:
             if isinstance(option, ObjV) and option.kind == "module":
@@ -135,7 +145,10 @@ def same_module(imported: str, defined: str, importer: str = "", directory: bool
     if not imported or not defined:
         return False
     if directory:
-        return imported.rstrip("/").rsplit("/", 1)[-1] == defined.rsplit(".", 1)[-1]
+        last = imported.rstrip("/").rsplit("/", 1)[-1]
+        if "/" not in imported:  # a JVM package (`org.acme.netmon.sdk`): its last name
+            last = last.rsplit(".", 1)[-1]
+        return last == defined.rsplit(".", 1)[-1]
     resolved = resolve_module(imported, importer)
     return defined == resolved or defined.endswith("." + resolved)
 
@@ -266,7 +279,28 @@ def through(resolver: Resolver, helper: Helper, call: CallE, ctx: Ctx) -> Reques
         method, query = _options(resolver, helper, call, ctx, method, query)
     join = helper.join if helper.join != "concat" else "concat"
     request = Request(call, path, method, base, join, query, None, "wrapper", wrapped=True)
+    if helper.command and helper.forwards is not None:
+        _command_options(resolver, helper, request, ctx)
     return request
+
+
+def _command_options(resolver: Resolver, helper: Helper, request: Request, ctx: Ctx) -> None:
+    """The words a caller hands on to a command-line wrapper's command: its options
+    (`--data-urlencode 'filter=...'`), read with the wrapper's own (`-G`)."""
+    row = resolver.knowledge.command(helper.command)
+    if row is None or helper.forwards is None:
+        return
+    call = request.call
+    at = call.start
+    fixed = [Word(Text((Lit(w, at),)), w, fixed=True) for w in helper.words]
+    given, _ = command_words(resolver, call, ctx, helper.forwards)
+    sent = build(call, row, [*fixed, *given])
+    if request.query is None:
+        request.query = sent.query
+    request.extra_query.extend(sent.extra_query)
+    request.headers = sent.headers
+    if helper.method is None and not helper.method_name:
+        request.method = sent.method
 
 
 def _options(

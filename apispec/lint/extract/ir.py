@@ -187,6 +187,16 @@ class Cond:
 
 
 @dataclass(frozen=True, slots=True)
+class FuncE:
+    """A function written where a value goes (a lambda, a block): value flow may call it,
+    as a library calls the callback it is given (`uri(b -> b.path("/x").build())`)."""
+
+    node_id: int  # the function's node id (FileModel.functions)
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """Anything the model does not follow: a number, an operation, a lambda."""
 
@@ -197,7 +207,19 @@ class Opaque:
 
 
 Expr = (
-    Str | Name | Attr | Index | CallE | Concat | Format | Mapping | ListE | Cond | Opaque | Interp
+    Str
+    | Name
+    | Attr
+    | Index
+    | CallE
+    | Concat
+    | Format
+    | Mapping
+    | ListE
+    | Cond
+    | FuncE
+    | Opaque
+    | Interp
 )
 
 # -- values -----------------------------------------------------------------------
@@ -410,11 +432,12 @@ class Function:
 
 
 def argument(args: tuple[Arg, ...] | list[Arg], where: tuple[int, str]) -> Arg | None:
-    """The argument at position `where[0]` (-1: none) or named `where[1]` ("": none)."""
+    """The argument at position `where[0]` (-1: none) or named `where[1]` ("": none;
+    `a|b`: either name, the first given wins)."""
     index, name = where
-    if name:
+    for key in name.lower().split("|") if name else ():
         for arg in args:
-            if arg.name is not None and arg.name.lower() == name.lower():
+            if arg.name is not None and arg.name.lower() == key:
                 return arg
     if index >= 0:
         positional = [a for a in args if a.name is None and not a.spread]

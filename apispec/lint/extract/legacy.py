@@ -38,9 +38,10 @@ from apispec.lint.languages.table import (
     DIALECTS,
     EMBEDDING,
     EXTENSIONS,
-    INTERPRETERS,
     NAMES,
     SNIFFS,
+    VARIANTS,
+    shebang_language,
 )
 from apispec.lint.lines import Lines
 from apispec.lint.prefilter import collections, might_reference
@@ -55,7 +56,6 @@ __all__ = ["extract", "extract_references", "extract_region", "language_of", "mi
 
 STDIN = "-"  # the name of standard input when the user gave it none
 _SNIFFED = 8192  # characters of standard input its language is read from
-_ENV_ARGUMENT = frozenset(("-u", "--unset", "-C", "--chdir"))  # env options with a value
 
 
 def language_of(filename: str, text: str = "") -> str:
@@ -65,30 +65,19 @@ def language_of(filename: str, text: str = "") -> str:
     "generic" when none is known (a generic scanner reads only full URLs in quotes).
     """
     path = PurePath(filename)
-    language = NAMES.get(path.name) or EXTENSIONS.get(path.suffix.lower())
+    language = (
+        NAMES.get(path.name)
+        or EXTENSIONS.get(path.suffix.lower())
+        or VARIANTS.get(path.name.split(".", 1)[0])
+    )
     if language:
         return language
     if text.startswith("#!"):
         end = text.find("\n")
-        return INTERPRETERS.get(_interpreter(text[2 : end if end >= 0 else len(text)]), "generic")
+        return shebang_language(text[: end if end >= 0 else len(text)]) or "generic"
     if filename == STDIN:
         return _sniffed(text[:_SNIFFED])
     return "generic"
-
-
-def _interpreter(command: str) -> str:
-    """The interpreter a shebang's command line names, version digits stripped:
-    `/usr/bin/env -S python3.12 -u` -> `python`."""
-    words = command.split()
-    if words and words[0].rsplit("/", 1)[-1] == "env":
-        words.pop(0)
-        while words and (words[0].startswith("-") or "=" in words[0]):
-            if words.pop(0) in _ENV_ARGUMENT and words:
-                words.pop(0)
-    if not words:
-        return ""
-    name = words[0].rsplit("/", 1)[-1]
-    return name.rstrip("0123456789.") or name
 
 
 @cache
@@ -176,10 +165,21 @@ class _Text:
 
 
 def extract_region(
-    text: str, language: str, known: frozenset[str], pos: int, endpos: int
+    text: str,
+    language: str,
+    known: frozenset[str],
+    pos: int,
+    endpos: int,
+    evidence: str | None = None,
 ) -> list[Reference]:
-    """References inside text[pos:endpos] (a whole file, a Markdown fence) as `language`."""
-    return _region(_Text(text, known, HelperTable()), language, pos, endpos)
+    """References inside text[pos:endpos] (a whole file, a Markdown fence) as `language`.
+
+    `evidence`: the whole file the region was cut from, when its text is apart (a
+    Jenkinsfile's `sh` step): what the file says about this API counts for the region."""
+    shared = _Text(text, known, HelperTable())
+    if evidence is not None:
+        shared.evidence = Evidence(evidence, known)
+    return _region(shared, language, pos, endpos)
 
 
 def _region(
@@ -209,6 +209,8 @@ def _region(
         regions = embedded.html(text, pos, endpos)
     elif language == "terraform":
         regions = embedded.terraform(Source(text, dialect("hcl"), pos, endpos, shared.lines))
+    elif language in ("make", "dockerfile"):
+        regions = _scripts(text[pos:endpos], language, pos)
     else:
         regions = embedded.notebook(Source(text, dialect("json"), pos, endpos, shared.lines))
     tree_refs = _tree_regions(shared, [r for r in regions if r.language in tree])
@@ -240,8 +242,37 @@ def _region(
         refs.extend(found)
     refs.extend(tree_refs)
     if len(regions) + len(tree_refs) > 1:  # regions may overlap (a notebook's shell lines)
-        refs.sort(key=lambda ref: ref.span.start)
+        refs = _one_per_place(refs)
     return refs
+
+
+def _one_per_place(refs: list[Reference]) -> list[Reference]:
+    """References of overlapping regions, one per place and method, in file order.
+
+    A CI workflow's `env:` value is read as YAML and as the scripts' shell variable: where
+    both name the same path, the reading that knows the method (the command's) is kept.
+    """
+    refs.sort(key=lambda ref: ref.span.start)
+    known = {(ref.span, ref.path) for ref in refs if ref.method is not None}
+    kept: list[Reference] = []
+    seen: set[tuple[object, ...]] = set()
+    for ref in refs:
+        key = (ref.span, ref.path, ref.method)
+        if key in seen or (ref.method is None and (ref.span, ref.path) in known):
+            continue
+        seen.add(key)
+        kept.append(ref)
+    return kept
+
+
+def _scripts(text: str, language: str, pos: int) -> list[Region]:
+    """A Makefile's recipes or a Dockerfile's commands: one shell region each, its own text
+    with every character's offset in the file (extract/regions.py)."""
+    from apispec.lint.extract import regions
+    from apispec.lint.languages.embedded import Region
+
+    found = regions.makefile(text) if language == "make" else regions.dockerfile(text)
+    return [Region(0, len(r.text), r.language, r.text, [pos + k for k in r.offsets]) for r in found]
 
 
 def _tree_regions(shared: _Text, regions: list[Region]) -> list[Reference]:
@@ -269,7 +300,12 @@ def _tree_regions(shared: _Text, regions: list[Region]) -> list[Reference]:
             offsets.append(offsets[-1] + 1 if offsets else region.start)
         virtual = "".join(chunks)
         found, defined = extract_tree(
-            virtual, language, shared.known, helpers=shared.helpers, evidence_text=shared.text
+            virtual,
+            language,
+            shared.known,
+            helpers=shared.helpers,
+            evidence_text=shared.text,
+            read=extract_region,
         )
         shared.learn(defined)
         refs.extend(embedded.remap(ref, offsets, shared.lines) for ref in found)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract import urls
+from apispec.lint.extract.builders import linked
 from apispec.lint.extract.context import (
     Ctx,
     alt,
@@ -221,7 +222,12 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
         target = resolver.model.imports.get(head)
     if target is None and rest and head in resolver.knowledge.modules:
         target = head  # a type written with its crate or module (`reqwest::Client`)
-    factory = resolver.knowledge.factory(f"{target}.{rest}" if target and rest else target or "")
+    if target is None:  # a name code uses without importing it (`String`, a snippet's)
+        target = resolver.knowledge.default_imports.get(head)
+    qualified = f"{target}.{rest}" if target and rest else target or ""
+    if qualified and any(qualified.startswith(m + ".") for m in resolver.knowledge.mocks):
+        return ObjV("mock", qualified)  # `server: MockWebServer`: a test double
+    factory = resolver.knowledge.factory(qualified)
     if factory is not None:  # `session: aiohttp.ClientSession`: a client object
         return ObjV("client", factory.name)
     if target is not None and name[:1].isupper():
@@ -231,7 +237,7 @@ def typed(resolver: Resolver, written: str | None) -> ObjV | None:
         factory = resolver.knowledge.factory(name)
         if factory is not None:  # `HttpClient http`: a client object
             return ObjV("client", factory.name)
-        if name[:1].isupper():  # a class of another file of the namespace
+        if name[:1].isupper():  # a class of another file of the namespace or package
             return ObjV("instance", name)
     return None
 
@@ -251,10 +257,11 @@ def assigned_before(
         return None
     scopes = resolver.model.scopes_at(ctx.pos)
     for scope in scopes if scope_id is None else [scope_id]:
-        in_scope = [a for a in assigns if a.scope == scope]
+        in_scope = resolver.model.assigns_in(key, scope)
         if not in_scope:
             continue
-        before = [a for a in in_scope if a.start < ctx.pos]
+        # an assignment's own value reads what the name held before it (`X=${X:-default}`)
+        before = [a for a in in_scope if a.start < ctx.pos and not ctx.pos < a.end]
         if not before and scope == 0 and len(scopes) > 1:
             before = in_scope  # a module constant read by a function runs after it
         if not before:
@@ -416,19 +423,18 @@ def updated(resolver: Resolver, value: Value, later: Assign, ctx: Ctx, depth: in
 
 def mutated(resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, depth: int) -> Value:
     """Entries and items added by method calls on the name (`q.update`, `l.append`)."""
-    calls = resolver.model.calls_on.get(key)
+    calls = resolver.model.calls_between(key, after, ctx.pos)
     if not calls:
         return value
     scope = resolver.model.scopes_at(ctx.pos)[0]
     for call in calls:
-        if not after < call.start < ctx.pos:
-            continue
         if resolver.model.scopes_at(call.start)[0] != scope:
             continue
         inner = replace(ctx, pos=call.start)
         if any(isinstance(o, ObjV) for o in options(value)):
-            # an object's method (`rsps.add(...)`), not a mapping's or list's; a setter of
-            # a fluent client called as a statement (`client.SetBaseURL(b)`) sets its field
+            # a builder's link written as a statement (`conn.setRequestMethod("POST")`), a
+            # setter of a fluent client called as a statement (`client.SetBaseURL(b)`) sets
+            # its field; another object's method (`rsps.add(...)`) changes nothing here
             value = _set_on(resolver, value, call, inner, depth)
             continue
         effect = resolver.knowledge.mutators.get(call.callee)
@@ -440,12 +446,14 @@ def mutated(resolver: Resolver, key: str, value: Value, after: int, ctx: Ctx, de
 def _set_on(resolver: Resolver, value: Value, call: CallE, ctx: Ctx, depth: int) -> Value:
     found: list[Value] = []
     for option in options(value):
-        builder = (
-            resolver.knowledge.builder("object:" + option.name, call.callee)
-            if isinstance(option, ObjV) and option.kind == "client"
-            else None
-        )
-        if isinstance(option, ObjV) and builder is not None:
+        if not isinstance(option, ObjV) or option.kind != "client":
+            found.append(option)
+            continue
+        link = resolver.knowledge.link(option.name, call.callee)
+        builder = resolver.knowledge.builder("object:" + option.name, call.callee)
+        if link is not None and link.part:
+            found.append(linked(resolver, option, link, call, ctx, depth + 1))
+        elif builder is not None:
             found.append(built(resolver, option, builder, call, ctx, depth))
         else:
             found.append(option)
@@ -652,4 +660,24 @@ def field(
     value = assigned(resolver, chosen, inner, depth)
     for assign in later:
         value = updated(resolver, value, assign, inner, depth)
+    return filled(resolver, owner, name, value, depth)
+
+
+def filled(resolver: Resolver, owner: str, name: str, value: Value, depth: int) -> Value:
+    """A field with the entries and items its class adds where it sets its fields up: a
+    static block or a constructor (`static { PATHS.put("probes", "/x"); }`)."""
+    calls = resolver.model.calls_on.get(name)
+    span = resolver.model.classes.get(owner)
+    if not calls or span is None or any(isinstance(o, ObjV) for o in options(value)):
+        return value
+    for call in calls:
+        effect = resolver.knowledge.mutators.get(call.callee)
+        if effect is None or not span[0] <= call.start < span[1]:
+            continue
+        function = resolver.model.function_at(call.start)
+        if function is not None and function.name not in resolver.knowledge.constructors:
+            continue
+        if resolver.model.class_at(call.start) != owner:
+            continue
+        value = mutate(resolver, value, effect, call, Ctx(call.start, function), depth + 1)
     return value

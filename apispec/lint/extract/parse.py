@@ -14,6 +14,7 @@ decoded text. `Offsets` converts, at no cost for ASCII files (most of them).
 
 from __future__ import annotations
 
+import warnings
 from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -57,7 +58,12 @@ def grammar(language: str) -> Language:
     from tree_sitter import Language
 
     module, function = GRAMMARS[language]
-    return Language(getattr(import_module(module), function)())
+    pointer = getattr(import_module(module), function)()
+    if isinstance(pointer, int):  # an older wheel (tree-sitter-dockerfile 0.2): a bare address
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return Language(pointer)
+    return Language(pointer)
 
 
 @cache

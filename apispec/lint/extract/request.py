@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from apispec.lint.extract.ir import CallE, Value
+from apispec.lint.extract.ir import CallE, Param, Value
 
 
 @dataclass
@@ -27,3 +27,12 @@ class Request:
     config: tuple[int, ...] = ()
     method_keyword: str = ""
     extra_query: list[Value] = field(default_factory=list)
+    chain: bool = False  # a link of a builder chain: the chain's object is the request
+    # the parameter of the function being summarised that holds the method (a wrapper's
+    # `method`, `$1`): read from where the client takes the method, whatever its name
+    method_param: Param | None = None
+    # a command line (curl, wget): its command, the option words the wrapper writes, and
+    # the wrapper's parameter whose words are handed to the command as more options
+    command: str = ""
+    words: tuple[str, ...] = ()
+    forwarded: Param | None = None

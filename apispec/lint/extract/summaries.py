@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from apispec.lint.extract.context import Ctx, options, param_of
 from apispec.lint.extract.imported import module_of
@@ -122,11 +122,25 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
                 options=options_index,
                 options_query=request.query_keyword if options_index is not None else "",
                 suffix=_suffix(pieces[path_index + 1 :], function),
+                **_command_line(request, function),
             )
         )
     helpers.extend(_client_verbs(finder, helpers))
     helpers.extend(_clients(finder, language, module, file_names_api))
     return helpers
+
+
+def _command_line(request: Request, function: Function) -> dict[str, Any]:
+    """A command line's options, and where the wrapper hands its callers' words on."""
+    if not request.command:
+        return {}
+    forwarded = request.forwarded
+    options = (
+        forwarded.index
+        if forwarded is not None and forwarded.function == function.node_id
+        else None
+    )
+    return {"command": request.command, "words": request.words, "forwards": options}
 
 
 def _clients(finder: Requests, language: str, module: str, file_names_api: bool) -> list[Helper]:
@@ -284,6 +298,9 @@ def _method_param(
     """The wrapper's parameter that holds the method, and its default verb."""
     if request.method is not None:
         return None, None, None
+    taken = request.method_param
+    if taken is not None and taken.function == function.node_id and not taken.kind:
+        return taken.index, taken.name or None, None  # `-X "$1"`: whatever it is called
     named = [(index, name, default) for index, (name, _, default) in enumerate(function.params)]
     # a destructured parameter's names too (`function f({ method = "GET" })`)
     named += [(index, name, default) for name, (index, _, default) in function.members.items()]

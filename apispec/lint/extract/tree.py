@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from apispec.lint.budget import check
 from apispec.lint.extract import parse as parse_module
 from apispec.lint.extract.build import (
     Located,
@@ -31,6 +32,7 @@ from apispec.lint.extract.imported import module_of
 from apispec.lint.extract.ir import (
     Attr,
     CallE,
+    FuncE,
     ListE,
     Lit,
     MapV,
@@ -43,6 +45,7 @@ from apispec.lint.extract.ir import (
 )
 from apispec.lint.extract.lower import VERB_NAME, FileModel, lower
 from apispec.lint.extract.parse import parse
+from apispec.lint.extract.regions import RegionReader, literal_regions
 from apispec.lint.extract.summaries import export
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
@@ -62,6 +65,10 @@ GRAMMAR_OF = {
     "rust": "rust",
     "ruby": "ruby",
     "php": "php",
+    "shell": "shell",
+    "java": "java",
+    "kotlin": "kotlin",
+    "groovy": "groovy",
 }
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {
@@ -104,10 +111,13 @@ def extract_tree(
     helpers: HelperTable | None = None,
     filename: str = "",
     evidence_text: str | None = None,
+    read: RegionReader | None = None,
 ) -> tuple[list[Reference], list[Helper]]:
     """The References of one file (or region) in a tree language, and the wrappers it defines.
 
     `evidence_text`: the whole file a region is part of (its prose names the API too).
+    `read`: how code of another language inside a literal is read (a Jenkinsfile's `sh`
+    step: the shell language's extractor).
     """
     grammar = grammar_for(language, filename, text)
     kept = parse_module.TREES
@@ -149,6 +159,10 @@ def extract_tree(
         made = _reference(item, evidence, language, lines)
         if made is not None:
             refs.setdefault((made.span.start, made.method), made)
+    if model.regions and read is not None:  # a Jenkinsfile's `sh` steps: shell code
+        page = evidence_text if evidence_text is not None else text
+        for made in literal_regions(model, finder.resolver, known, lines, page, read):
+            refs.setdefault((made.span.start, made.method), made)
     defined = (
         export(finder, language, filename, evidence.strong)
         if model.functions or model.assigns
@@ -165,6 +179,8 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.header_setters)
     names.update(rows.matchers)
     names.update(rows.route_callees)
+    names.update(rows.binders)
+    names.update(rows.link_names)  # a builder's links written as statements of a block
     names.update(rows.class_setters)
     names.update(rows.handle_setters)
     names.update(rows.holder_calls)
@@ -176,6 +192,7 @@ def callees_of(rows: Knowledge, helpers: HelperTable | None) -> frozenset[str]:
     names.update(rows.constructors)  # a constructor chained to another (`: this(...)`)
     names.update(VERBS)
     names.add("request")
+    names.update(rows.commands)
     if helpers:
         names.update(h.name for h in helpers.helpers)
     return frozenset(names)
@@ -210,7 +227,9 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
     """String literals naming an API URL that no known request took, in value contexts."""
     found: list[Found] = []
     resolver = finder.resolver
-    for ref in model.strings:
+    for index, ref in enumerate(model.strings):
+        if not index & 15:
+            check()  # the time budget, where no alarm can interrupt (budget.py)
         if ref.context != "value":
             continue
         raw = ref.raw
@@ -315,8 +334,8 @@ def _verb_of_call(call: CallE, literal: Str, finder: Requests, ctx: Ctx) -> tupl
         (k for k, a in enumerate(positional) if a.value.start <= literal.start < a.value.end), 0
     )
     method = _verb_of(call.callee)
-    if method is not None:
-        return method, at
+    if method is not None:  # where the call takes its URL: `paths.put("k", "/x")` stores
+        return (method if at == 0 else None), at
     for arg in positional[:at]:
         written = finder.resolver.literal(arg.value, ctx)
         if written is None and isinstance(arg.value, (Name, Attr)):
@@ -339,6 +358,9 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     rows = finder.knowledge
     if call.callee in rows.matchers or call.callee in rows.route_callees:
         return True
+    own = finder.resolver.callee_function(call, ctx, 0)
+    if own is not None and call.receiver is not None and not finder.is_wrapper(own):
+        return True  # a method of the file's own class that sends nothing with it
     root = call
     while isinstance(root.receiver, CallE):  # `nock(host).get("/x").reply(200)`: its root
         root = root.receiver
@@ -362,13 +384,21 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
         isinstance(a.value, Opaque) and a.value.kind == "function" for a in call.args[1:]
     ):
         return True  # a verb call with a handler after the path: a route or a stub
+    # `get("/x", (req, res) -> ...)` with no object and a function after the path (Spark,
+    # Ktor routing): a route
+    if (
+        call.callee.lower() in _VERB_NAMES
+        and receiver is None
+        and any(isinstance(a.value, FuncE) for a in call.args[1:])
+    ):
+        return True
     # `app.get("/x", handler)`, `Route::get('/x', [Controller::class, 'show'])`: a route
     # of the file's own app (the handler a name, a function or a callable array)
     return (
         isinstance(receiver, Name)
         and receiver.name.lower() in rows.routers
         and call.callee.lower() in _VERB_NAMES
-        and any(isinstance(a.value, (Name, Opaque, ListE)) for a in call.args[1:])
+        and any(isinstance(a.value, (Name, Opaque, ListE, FuncE)) for a in call.args[1:])
     )
 
 

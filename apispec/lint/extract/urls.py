@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.context import alt, as_text, options, split_at
-from apispec.lint.extract.ir import Arg, CallE, Lit, SeqV, Text, Value
+from apispec.lint.extract.ir import Arg, CallE, Lit, Piece, SeqV, Text, Value
 
 if TYPE_CHECKING:
     from apispec.lint.extract.context import Ctx
@@ -98,3 +98,53 @@ def with_part(url: Value, part: str, value: Text, add: bool) -> Value:
         root, _ = split_at(before, authority.end() if authority else 0)
         found.append(root.plus(value).plus(rest))
     return alt(found)
+
+
+def resolve_receiver(
+    resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
+) -> Value:
+    """`base.Parse(ref)` on a URL object (Go's `c.BaseURL.Parse("experimental/devices")`):
+    the reference resolved against the receiver's URL by RFC 3986. A receiver that holds
+    no text (a package: `time.Parse`) makes no URL."""
+    if call.receiver is None or not args:
+        return resolver.hole(call)
+    from apispec.lint.extract.build import join_base
+
+    source = resolver.model.parsed.text
+    ref = args[0].value
+    found: list[Value] = []
+    for option in options(resolver.value(call.receiver, ctx, depth + 1)):
+        if not isinstance(option, Text):
+            continue
+        for given in options(resolver.value(ref, ctx, depth + 1)):
+            text = as_text(given, ref.start, ref.end, source[ref.start : ref.end])
+            joined = join_base(option, text, "rfc3986")
+            if joined is not None:
+                found.append(joined)
+    return alt(found) if found else resolver.hole(call)
+
+
+def url_fields(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """A URL object made from its parts (Go's `url.URL{Scheme: "https", Host: h, Path:
+    "/api/v2/x", RawQuery: q.Encode()}`): the text its `String()` writes."""
+    given = {a.name: a for a in call.args if a.name}
+
+    def part(name: str) -> Text | None:
+        arg = given.get(name)
+        if arg is None:
+            return None
+        return resolver.text_of(resolver.value(arg.value, ctx, depth + 1), arg.value)
+
+    pieces: list[Piece] = []
+    scheme, host, path, query = part("Scheme"), part("Host"), part("Path"), part("RawQuery")
+    if host is not None:
+        if scheme is not None:
+            pieces.extend(scheme.pieces)
+        pieces.append(Lit("://" if scheme is not None else "//", call.start))
+        pieces.extend(host.pieces)
+    if path is not None:
+        pieces.extend(path.pieces)
+    if query is not None and query.pieces:
+        pieces.append(Lit("?", call.start))
+        pieces.extend(query.pieces)
+    return Text(tuple(pieces)) if pieces else resolver.hole(call)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import formats, names, objects
+from apispec.lint.extract import builders, formats, names, objects
 from apispec.lint.extract.context import (
     MAX_DEPTH,
     MAX_INLINE,
@@ -31,6 +31,7 @@ from apispec.lint.extract.context import (
     is_param,
     key_span,
     options,
+    unknown,
 )
 from apispec.lint.extract.ir import (
     Arg,
@@ -41,6 +42,7 @@ from apispec.lint.extract.ir import (
     Entry,
     Expr,
     Format,
+    FuncE,
     Function,
     Hole,
     Index,
@@ -52,6 +54,7 @@ from apispec.lint.extract.ir import (
     Name,
     ObjV,
     Opaque,
+    Param,
     Piece,
     SeqV,
     Str,
@@ -61,10 +64,11 @@ from apispec.lint.extract.ir import (
 )
 
 _WORD = re.compile(r"[A-Za-z][\w.-]*")
+_SLICE = re.compile(r"(\d*):")  # `items[1:]`: the elements from one on
 
 if TYPE_CHECKING:
     from apispec.lint.extract.lower import FileModel
-    from apispec.lint.knowledge import Knowledge
+    from apispec.lint.knowledge import Factory, Knowledge
 
 
 class Resolver:
@@ -112,6 +116,8 @@ class Resolver:
             return self._index(expr, ctx, depth)
         if isinstance(expr, CallE):
             return self.call_value(expr, ctx, depth)
+        if isinstance(expr, FuncE):
+            return builders.function_value(expr)
         return self.hole(expr)
 
     def hole(self, expr: Expr) -> Text:
@@ -257,7 +263,7 @@ class Resolver:
                         entries.append(Entry(None, value.start, value.end, kept[0]))
                 continue
             name = self.literal(key, ctx, depth)
-            start, end = key_span(key)
+            start, end = key_span(key)  # the name, not its quotes
             written = (value.start, value.end)
             entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1), written))
         return MapV(tuple(entries), expr.start, expr.end, partial)
@@ -358,17 +364,50 @@ class Resolver:
                     index = int(key)
                     if -len(option.items) <= index < len(option.items):
                         found.append(option.items[index])
+                elif key is not None and (m := _SLICE.fullmatch(key)):
+                    found.append(SeqV(option.items[int(m.group(1) or 0) :]))
                 else:
                     found.extend(option.items)
+            elif isinstance(option, Text) and len(option.pieces) == 1:
+                piece = option.pieces[0]
+                if isinstance(piece, Hole):
+                    return self._element(piece, key, expr)
         if found:
             return alt(found)
         return self.hole(expr)
+
+    def _element(self, whole: Hole, key: str | None, expr: Index) -> Text:
+        """An element (or the rest from one on) of an unknown list.
+
+        Of a rest parameter (`*args`, a shell function's words) it is the parameter at
+        that position: `args[0]`, `$1` is what a caller passes first, `"$@"` after a
+        `shift` what it passes from the second on.
+        """
+        text = self.model.parsed.text[expr.start : expr.end]
+        hint = hint_of(text) or whole.hint
+        param = whole.param
+        m = _SLICE.fullmatch(key) if key is not None else None
+        if (
+            param is not None
+            and param.kind == "*"
+            and key is not None
+            and (key.isdigit() or m is not None)
+        ):
+            at = int(key) if key.isdigit() else int(m.group(1) or 0) if m else 0
+            rest = "*" if m is not None else ""
+            element = Param(param.function, param.index + at, "", rest)
+            return Text((Hole(text, expr.start, expr.end, hint, element),))
+        return Text((Hole(text, expr.start, expr.end, hint),))
 
     def call_value(self, call: CallE, ctx: Ctx, depth: int) -> Value:
         """What a call returns, where the model knows: readers, encoders, factories, functions."""
         knowledge = self.knowledge
         qualified = self.qualified(call, ctx, depth)
         env_default = knowledge.env_reader(qualified, call)
+        if env_default is None and isinstance(call.receiver, CallE):
+            # `System.getenv().getOrDefault(name, default)`: a reader on a reader's result
+            inner = self.qualified(call.receiver, ctx, depth)
+            env_default = knowledge.env_reader(f"{inner}().{call.callee}", call)
         if env_default is not None:
             name_arg, default_arg = env_default
             variable = self.literal(name_arg.value, ctx, depth) if name_arg is not None else None
@@ -385,19 +424,13 @@ class Resolver:
             return ObjV("router", qualified)  # `express()`, `new Hono()`: a web app
         factory = knowledge.factory(qualified)
         if factory is not None:
-            fields = []
-            for field_name, where in factory.fields:
-                found = self.place(call, where, factory.config, ctx, depth)
-                if found is not None:
-                    fields.append((field_name, found))
-            return ObjV("client", factory.name, tuple(fields))
+            return self._made_by(factory, call, ctx, depth)
         configured = objects.made(self, call, ctx, depth)
         if configured is not None:
             return configured
-        if call.receiver is not None and knowledge.may_build(call.callee):
-            built = self._built(call, ctx, depth)
-            if built is not None:
-                return built
+        built = self._linked(call, ctx, depth) or self._built(call, ctx, depth)
+        if built is not None:
+            return built
         made = self._constructed(call, ctx, depth) if call.receiver is None else None
         if made is not None:
             return made
@@ -409,6 +442,8 @@ class Resolver:
         ):
             # a class imported from another module: an instance of it
             return ObjV("instance", call.callee, module=qualified.rsplit(".", 1)[0])
+        if knowledge.types_by_name and call.new and call.callee[:1].isupper():
+            return ObjV("instance", call.callee)  # `new X()` of a class of the package
         if qualified != call.callee and not knowledge.class_calls and call.receiver is not None:
             # a function of another module (`prtgclient.New()`): an object of that module,
             # whose methods are its classes' (which one, the module's summary says)
@@ -416,13 +451,66 @@ class Resolver:
         returned = self.returns(call, ctx, depth)
         if returned is not None:
             return returned
+        receiver = call.receiver
+        if knowledge.types_by_name and isinstance(receiver, Name) and self._a_class(receiver):
+            # `MonitorClient.fromEnvironment()`: a static factory of a class of the file's
+            # own package (defined elsewhere) makes an object of that class
+            return ObjV("instance", receiver.name)
         read = objects.attribute(self, call, ctx, depth)
         return read if read is not None else self.hole(call)
+
+    def _made_by(self, factory: Factory, call: CallE, ctx: Ctx, depth: int) -> ObjV:
+        """The client object a factory call makes, with the fields its arguments set."""
+        fields = []
+        for field_name, where in factory.fields:
+            found = self.place(call, where, factory.config, ctx, depth)
+            if found is not None:
+                fields.append((field_name, found))
+        if factory.method:  # a request builder's method until a link sets one
+            fields.append(("method", Text((Lit(factory.method, call.start),))))
+        client = ObjV("client", factory.name, tuple(fields))
+        if factory.configure:  # `HttpClient(CIO) { defaultRequest { url(base) } }`
+            client = builders.configured(self, call, client, ctx, depth) or client
+        return client
+
+    def _a_class(self, name: Name) -> bool:
+        """A capitalised name the file neither assigns nor imports: a class of its package."""
+        return (
+            name.name[:1].isupper()
+            and name.name not in self.model.assigns
+            and self._imported(name.name) is None
+        )
+
+    def _linked(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
+        """A link of a builder chain (`.header(k, v)`, `.uri("/x")`): the builder with
+        the part it sets (knowledge.Link rows; builders.py)."""
+        if call.receiver is None or (
+            call.callee not in self.knowledge.link_names and not self.knowledge.fluent_kinds
+        ):
+            return None
+        found: list[Value] = []
+        receiver = self.value(call.receiver, ctx, depth + 1)
+        for option in options(receiver):
+            if isinstance(option, ObjV) and option.kind == "mock":
+                return option  # a test double's method (`server.expect(...)`): the double
+            if isinstance(option, ObjV) and option.kind == "client":
+                link = self.knowledge.link(option.name, call.callee)
+                if link is not None:
+                    found.append(builders.linked(self, option, link, call, ctx, depth))
+        if not found and all(unknown(o) for o in options(receiver)):
+            # `api.newBuilder().addPathSegment("x")` on an object the file says nothing
+            # of: a link only one kind of builder has says the kind, the object its URL
+            sole = self.knowledge.sole_builder(call.callee)
+            if sole is not None:
+                made = ObjV("client", sole.on.removeprefix("object:"), (("url", receiver),))
+                found.append(builders.linked(self, made, sole, call, ctx, depth))
+        return alt(found) if found else None
 
     def _built(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
         """A method of a fluent client object (`resty.New().SetBaseURL(b).R()`): the object,
         with what the method sets (its knowledge row says which field)."""
-        assert call.receiver is not None
+        if call.receiver is None or not self.knowledge.may_build(call.callee):
+            return None
         found: list[Value] = []
         for option in options(self.value(call.receiver, ctx, depth + 1)):
             if not isinstance(option, ObjV) or option.kind != "client":
@@ -557,6 +645,11 @@ class Resolver:
                 continue  # keyword-only (`def f(url:)`): never a positional argument
             elif index < len(positional):
                 bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
+            elif _default is not None and not _blank(_default):
+                # left out by the call: the parameter's default (an empty text says
+                # nothing: `token = ""` stands for a value given elsewhere)
+                at = replace(ctx, pos=_default.start, env=None)
+                bound.append((name, self.value(_default, at, depth + 1)))
         return bound
 
     def returns(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
@@ -591,16 +684,15 @@ class Resolver:
         receiver = call.receiver
         if receiver is None:
             plain = [f for f in candidates if f.owner is None]
-            if plain:
-                return plain[0]
-            # a method of the class around the call, called without `this.` (C#, Java)
-            owner = self.model.class_at(call.start) if self.knowledge.implicit_this else None
-            return next((f for f in candidates if f.owner == owner), None) if owner else None
+            if plain or not self.knowledge.implicit_this:
+                return plain[0] if plain else None
+            # `send(req)`: a method of the class around the call, called without `this.`
+            return self._method_of(self.model.class_at(call.start), candidates)
         if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
             owner = self.model.class_at(call.start)
             if owner is None and ctx.function is not None:  # a method of an object literal
                 owner = ctx.function.owner
-            return next((f for f in candidates if f.owner == owner), None)
+            return self._method_of(owner, candidates)
         if isinstance(receiver, Name) and receiver.name not in self.model.classes:
             found = next((f for f in candidates if f.owner == receiver.name), None)
             if found is not None:  # `api.get(...)` for `const api = { get(p) {...} }`
@@ -609,18 +701,36 @@ class Resolver:
             if isinstance(option, ObjV) and option.kind in ("instance", "class"):
                 if option.module:
                     continue  # `c.http.Do(req)`: net/http's Client, not the file's own
-                found = next((f for f in candidates if f.owner == option.name), None)
+                found = self._method_of(option.name, candidates)
                 if found is not None:
                     return found
         return None
+
+    def _method_of(self, owner: str | None, candidates: list[Function]) -> Function | None:
+        """The method of `owner` among the candidates, or one it inherits from a base class
+        of this file (`class PrtgClient extends BaseClient`: `get(path)` is BaseClient's)."""
+        for cls in self.lineage(owner):
+            found = next((f for f in candidates if f.owner == cls), None)
+            if found is not None:
+                return found
+        return None
+
+    def lineage(self, owner: str | None) -> list[str]:
+        """A class and the classes it extends, nearest first (those this file names)."""
+        found: list[str] = []
+        while owner is not None and owner not in found:
+            found.append(owner)
+            bases = self.model.classes.get(owner, (0, 0, ()))[2]
+            owner = next((b.rsplit(".", 1)[-1] for b in bases), None)
+        return found
 
     def qualified(self, call: CallE, ctx: Ctx, depth: int) -> str:
         """`module.function` for a module's function (`requests.get`), else the callee."""
         receiver = call.receiver
         if receiver is None:
-            return self.model.imports.get(call.callee, call.callee)
+            return self._imported(call.callee) or call.callee
         if isinstance(receiver, Name):
-            target = self.model.imports.get(receiver.name)
+            target = self._imported(receiver.name)
             if target is not None:
                 return f"{target}.{call.callee}"
             if receiver.name not in self.model.assigns and receiver.name in self.knowledge.modules:
@@ -628,7 +738,7 @@ class Resolver:
         if isinstance(receiver, Attr):
             dotted = _dotted(receiver) or self.model.parsed.text[receiver.start : receiver.end]
             head = dotted.split(".")[0]
-            target = self.model.imports.get(head)
+            target = self._imported(head)
             if target is not None:
                 return f"{target}{dotted[len(head) :]}.{call.callee}"
             if head in self.knowledge.modules:
@@ -636,6 +746,15 @@ class Resolver:
         if isinstance(receiver, Str):
             return f"str.{call.callee}"
         return call.callee
+
+    def _imported(self, name: str) -> str | None:
+        """What a name imports, or names without an import (`String`, `System`)."""
+        target = self.model.imports.get(name)
+        if target is not None:
+            return target
+        if name in self.model.assigns or name in self.model.classes:
+            return None
+        return self.knowledge.default_imports.get(name)
 
     # -- formats, joins, encoders ---------------------------------------------------
 
@@ -667,3 +786,8 @@ def _dotted(expr: Expr) -> str | None:
         return None
     parts.append(expr.name)
     return ".".join(reversed(parts))
+
+
+def _blank(expr: Expr) -> bool:
+    """An empty text literal (`""`)."""
+    return isinstance(expr, Str) and all(isinstance(p, Lit) and not p.text for p in expr.pieces)

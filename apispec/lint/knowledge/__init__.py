@@ -41,10 +41,21 @@ class Factory:
     # (`axios.create({ baseURL })`, Guzzle's `new Client(['base_uri' => ...])`): a place's
     # keyword is then an entry of it
     config: tuple[int, ...] = ()
+    url: Place = NOWHERE  # a request or URL builder made with its URL (`HttpUrl.parse(u)`)
+    # the method a request builder sends until a link sets another (OkHttp's GET)
+    method: str = ""
+    # the kind of builder a function given to the factory configures (a Kotlin DSL block:
+    # `HttpClient(CIO) { defaultRequest { url(base) } }`); "": none
+    configure: str = ""
 
     @property
     def fields(self) -> tuple[tuple[str, Place], ...]:
-        return (("base", self.base), ("headers", self.headers), ("params", self.params))
+        return (
+            ("base", self.base),
+            ("headers", self.headers),
+            ("params", self.params),
+            ("url", self.url),
+        )
 
 
 @dataclass(frozen=True)
@@ -56,7 +67,9 @@ class Client:
     library shares: HttpClient's `GetFromJsonAsync`), `text` for a URL the verb is called
     on (Flurl), or "" for a function imported or called bare; the callee "()" is the
     object called itself (`api("/x")` for an `ofetch.create(...)` instance). `method` is
-    "callee" (the callee's name is the verb), a fixed verb, or an argument place.
+    "callee" (the callee's name is the verb), "prefix" (the verb it starts with:
+    `getForObject`, `PostMapping`), "line" (the URL argument is a request line, `GET
+    /x`), a fixed verb, or an argument place.
     """
 
     on: str
@@ -68,10 +81,76 @@ class Client:
     body: Place = NOWHERE
     # the keyword arguments that are request options, never query values
     options: tuple[str, ...] = ()
+    # the call is one link of a builder chain: the request is the object the whole
+    # chain builds (its links before and after set the method, headers and query)
+    chain: bool = False
+    # position of the first argument that fills the URL template's `{name}` slots, in
+    # order (Spring's `getForObject(url, type, id)`: 2); -1: none
+    template: int = -1
+    # a declarative client's annotation: its base and headers are where the interface
+    # is bound to a URL (Knowledge.binders)
+    declared: bool = False
+    # the kind of builder a function given to the call configures (Ktor's
+    # `client.get("x") { parameter("filter", f) }`); "": none
+    configure: str = ""
+
     # positions of an options object whose entries stand for keyword arguments
     # (`fetch(url, { method, headers })`, `$client->get($url, ['query' => [...]])`); a
     # keyword may name a nested entry (`params.query`) or alternatives (`query|params`)
     config: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Link:
+    """A method of a builder object that returns the object with one part set.
+
+    `part`: "" (unchanged), "url" or "base" (argument 0 is it), "path" (argument 0 is
+    appended to the URL's path), "segments" (each argument is one more path segment),
+    "query" or "headers" (argument 0 names an entry, argument 1 is its value),
+    "queries" (argument 0 is a mapping of entries), "method" (argument 0 is the verb),
+    "verb" (the callee's name is the verb), "resolve" (argument 0 is resolved against
+    the URL, RFC 3986), "scheme", "host" or "port" (a piece of the URL), "callback" (the
+    argument is a function given a builder of kind `argument`: the headers and query it
+    sets are this object's, as Feign's `requestInterceptor(t -> t.header(k, v))`).
+    "appended" (as "segments", but relative where the URL is still empty, as Ktor's
+    URLBuilder). "base" takes the last argument (Feign's `target(Api.class, url)`). `kind`: the kind
+    of object it returns when not the same. A function given where the URL goes
+    (`uri(b -> b.path("/x").build())`) is called with a builder of kind `argument`.
+    """
+
+    on: str  # `object:<kind>`
+    callees: tuple[str, ...]
+    part: str = ""
+    kind: str = ""
+    argument: str = ""
+    template: int = -1  # as Client.template, for a URL link (`uri("/x/{id}", id)`)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command-line client (curl, wget, httpie): what its words say about the request.
+
+    Options are read as getopt reads them: `-Xvalue`, `-X value`, `--opt=value`,
+    `--opt value`, short switches run together (`-qO-`). An option listed in a role
+    takes a value unless it is a switch role (`get`, `head`); an option listed nowhere
+    takes none unless `valued` names it. The first operand that looks like a URL is the
+    URL (`url` options name one too). `items`: after the URL, httpie's request items
+    (`Header:value`, `name==value` query, `name=value` and `name:=json` body fields).
+    """
+
+    names: tuple[str, ...]
+    method: tuple[str, ...] = ()  # the value is the method (`-X`, `--request`, `--method`)
+    header: tuple[str, ...] = ()  # the value is one `Name: value` header
+    data: tuple[str, ...] = ()  # the value is (part of) the body: a POST, unless `get`
+    encoded: tuple[str, ...] = ()  # data the client URL-encodes (`--data-urlencode`)
+    query: tuple[str, ...] = ()  # the value is one query item the client encodes (`--url-query`)
+    get: tuple[str, ...] = ()  # switches that send the data as the query of a GET (`-G`)
+    head: tuple[str, ...] = ()  # switches that send a HEAD request (`-I`)
+    upload: tuple[str, ...] = ()  # the value is a file sent with PUT (`-T`, `--upload-file`)
+    url: tuple[str, ...] = ()  # the value is a URL (`--url`)
+    valued: tuple[str, ...] = ()  # other options that take a value (`-o FILE`)
+    items: bool = False
+    default: str = "GET"  # the method when nothing says another
 
 
 @dataclass(frozen=True)
@@ -133,6 +212,22 @@ class Knowledge:
     # calls that set headers on the object they are called on (`req.add_header(k, v)`,
     # `session.headers.update({...})`)
     header_setters: frozenset[str] = frozenset()
+    links: list[Link] = field(default_factory=list)
+    # builder kinds whose other methods return the object unchanged (`.timeout(d)`)
+    fluent_kinds: frozenset[str] = frozenset()
+    # declarative clients: annotations that declare a request wherever they stand
+    # (Retrofit's `@GET`), annotations that do so inside a type marked a client
+    # (`@GetMapping` in a `@FeignClient`) and are routes elsewhere, and the marks of
+    # client and server types
+    request_marks: frozenset[str] = frozenset()
+    route_marks: frozenset[str] = frozenset()
+    client_marks: frozenset[str] = frozenset()
+    server_marks: frozenset[str] = frozenset()
+    # calls that bind a declarative client's interface to a base URL, the interface
+    # named by a class literal among their arguments (`target(Api.class, url)`)
+    binders: frozenset[str] = frozenset()
+    # command-line clients by command name (shell's curl, wget, httpie)
+    commands: dict[str, Command] = field(default_factory=dict)
     # attributes of a string-valued object that are its text (an enum member's `value`,
     # a URL object's `href`)
     text_attrs: frozenset[str] = frozenset({"value"})
@@ -159,7 +254,8 @@ class Knowledge:
     # PATCH, `CURLOPT_URL` names its option)
     constants: dict[str, str] = field(default_factory=dict)
     # a declared type is a class by its own name, wherever it is defined (C#'s namespaces
-    # bring every type of a namespace into scope; no import names it)
+    # bring every type of a namespace into scope, Java's and Kotlin's a package's; no
+    # import names it)
     types_by_name: bool = False
     # how the language calls: a name alone may call a method and a call without
     # arguments may read an attribute (Ruby); a method of the class is called without
@@ -205,6 +301,7 @@ class Knowledge:
     # where it does not (Go: exported functions), it is a function of that module
     class_calls: bool = True
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
+    _links: dict[tuple[str, str], Link] = field(default_factory=dict)
     _builders: dict[tuple[str, str], Builder] = field(default_factory=dict)
     _builder_names: set[str] = field(default_factory=set)
     _prefixes: tuple[str, ...] = ()
@@ -213,12 +310,35 @@ class Knowledge:
     def __post_init__(self) -> None:
         for client in self.clients:
             self._by_on.setdefault(client.on, []).append(client)
+        for link in self.links:
+            for callee in link.callees:
+                self._links.setdefault((link.on, callee), link)
         self.chain_methods = frozenset(m for links in self.chains.values() for m in links)
         for builder in self.builders:
             for callee in builder.callees:
                 self._builders[(builder.on, callee)] = builder
                 self._builder_names.add(callee)
         self._prefixes = tuple(p for prefixes in self.fluent.values() for p in prefixes)
+
+    def link(self, kind: str, callee: str) -> Link | None:
+        """What a method of a builder object of `kind` does (None: not a builder's)."""
+        found = self._links.get(("object:" + kind, callee))
+        if found is None and kind in self.fluent_kinds:
+            return Link("object:" + kind, (callee,))
+        return found
+
+    @property
+    def link_names(self) -> frozenset[str]:
+        return frozenset(callee for _, callee in self._links)
+
+    def sole_builder(self, callee: str) -> Link | None:
+        """The link a method name is of, where only one kind of builder has it and it
+        builds the URL (`addPathSegment`: OkHttp's `HttpUrl.Builder`): an object the
+        file says nothing of, called with it, is a builder of that kind."""
+        found = [link for (_, name), link in self._links.items() if name == callee]
+        if len({link.on for link in found}) != 1 or found[0].part not in _URL_PARTS:
+            return None
+        return found[0]
 
     def builder(self, on: str, callee: str) -> Builder | None:
         """What a method of a fluent object does (None: not a method that returns it)."""
@@ -256,11 +376,18 @@ class Knowledge:
     def transform(self, qualified: str, callee: str) -> str | None:
         return self.transforms.get(qualified) or self.transforms.get("." + callee)
 
+    def command(self, name: str) -> Command | None:
+        return self.commands.get(name)
+
     def client(self, on: str, callee: str) -> Client | None:
         for row in self._by_on.get(on, ()):
             if callee in row.callees or callee.lower() in row.callees:
                 return row
         return None
+
+
+# the parts of a link that build a URL's path or query
+_URL_PARTS = frozenset({"segments", "query", "queries", "appended"})
 
 
 @cache

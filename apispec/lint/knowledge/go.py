@@ -83,6 +83,7 @@ KNOWLEDGE = Knowledge(
         "net/url.PathEscape": "identity",
         "net/url.QueryEscape": "identity",
         "net/url.Parse": "identity",
+        "net/url.URL": "url_fields",  # `url.URL{Scheme: ..., Host: ..., Path: ...}`
         "net/url.ParseRequestURI": "identity",
         "strings.TrimRight": "identity",
         "strings.TrimSuffix": "identity",
@@ -99,6 +100,8 @@ KNOWLEDGE = Knowledge(
         "path.Join": "path_join",
         "net/url.JoinPath": "path_join",
         ".JoinPath": "path_join_receiver",
+        ".Parse": "resolve_receiver",  # `base.Parse(ref)` on a *url.URL
+        ".ResolveReference": "resolve_receiver",
         ".Encode": "encode_receiver",
         ".String": "receiver",
         ".Query": "empty_mapping",

@@ -232,10 +232,11 @@ def has_scripts(text: str) -> bool:
 def yaml_scripts(text: str, pos: int, endpos: int) -> list[Region]:
     """The YAML itself, and its CI shell scripts as one shell region with their environment.
 
-    The shell region is the file's text with everything blanked but the scripts and
-    the environment entries, each `NAME: value` written `NAME=value` (the value where
-    it stands), so a script's `curl "$API/x"` reads `API` as a shell variable; a folded
-    (`>`) or plain multi-line script is one command line. Positions are the file's.
+    The shell region is the file's text with everything blanked but the scripts, after
+    the environment entries, each `NAME: value` written `NAME=value` on a line of its
+    own at the top (a step's `env:` may follow its `run:`), so a script's
+    `curl "$API/x"` reads `API` as a shell variable; a folded (`>`) or plain multi-line
+    script is one command line. Every character keeps its offset in the file.
     """
     shell = [ch if ch == "\n" else " " for ch in text[pos:endpos]]
     found = False
@@ -262,6 +263,9 @@ def yaml_scripts(text: str, pos: int, endpos: int) -> list[Region]:
             line = nxt
     if not found:
         return []
+    # the environment first: a step's `env:` may follow its `run:`, and applies to it
+    env: list[str] = []
+    env_at: list[int] = []
     at = pos
     while (m := _ENV_KEY.search(text, at, endpos)) is not None:
         column = len(m.group(1))
@@ -271,15 +275,16 @@ def yaml_scripts(text: str, pos: int, endpos: int) -> list[Region]:
             value_at = entry.end()
             value_end = text.find("\n", value_at, end)
             value_end = end if value_end < 0 else value_end
-            name = entry.group(1) + "="
-            _copy(text, shell, pos, value_at, value_end)
-            for k, ch in enumerate(name):  # `NAME: value` -> `NAME=value`, the value in place
-                shell[value_at - len(name) + k - pos] = ch
-    code = "".join(shell)
+            written = [" "] * (value_end - value_at)
+            _copy(text, written, value_at, value_at, value_end)
+            name = entry.group(1) + "="  # `NAME: value` -> `NAME=value`, the value in place
+            env.extend([*name, *written, "\n"])
+            env_at.extend([*range(value_at - len(name), value_end), value_end])
+    code = "".join(env) + "".join(shell)
     code = _EXPRESSION.sub(lambda e: "${" + "_" * (len(e.group(0)) - 3) + "}", code)
     return [
         Region(pos, endpos, "yaml"),
-        Region(0, len(code), "shell", code, list(range(pos, endpos))),
+        Region(0, len(code), "shell", code, [*env_at, *range(pos, endpos)]),
     ]
 
 

@@ -16,7 +16,8 @@ EXTENSIONS = {
     ".bash": "shell",
     ".zsh": "shell",
     ".ksh": "shell",
-    ".mk": "shell",
+    ".mk": "make",
+    ".dockerfile": "dockerfile",
     ".js": "javascript",
     ".mjs": "javascript",
     ".cjs": "javascript",
@@ -30,9 +31,9 @@ EXTENSIONS = {
     ".cs": "csharp",
     ".csx": "csharp",
     ".java": "java",
-    ".kt": "java",
-    ".kts": "java",
-    ".groovy": "java",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".groovy": "groovy",
     ".rb": "ruby",
     ".rake": "ruby",
     ".gemspec": "ruby",
@@ -57,16 +58,21 @@ EXTENSIONS = {
     ".css": "prose",
     ".csv": "prose",
 }
-# A Makefile's recipes are shell command lines (`$(VAR)` reads as an interpolation).
+# A Makefile's recipes and a Dockerfile's RUN lines are shell command lines (their
+# shell is a region of its own: extract/regions.py).
 NAMES = {
     "Rakefile": "ruby",
     "Gemfile": "ruby",
     "Guardfile": "ruby",
-    "Jenkinsfile": "java",
-    "Makefile": "shell",
-    "makefile": "shell",
-    "GNUmakefile": "shell",
+    "Jenkinsfile": "groovy",
+    "Makefile": "make",
+    "makefile": "make",
+    "GNUmakefile": "make",
+    "Dockerfile": "dockerfile",
+    "Containerfile": "dockerfile",
 }
+# Names of variants (`Dockerfile.prod`, `Dockerfile.dev`): the part before the first dot.
+VARIANTS = {"Dockerfile": "dockerfile", "Containerfile": "dockerfile"}
 # Interpreters a shebang names (version digits stripped: python3.12 -> python); after
 # `env`, its options and VAR=value assignments are passed over (`env -S python3 -u`).
 INTERPRETERS = {
@@ -165,8 +171,10 @@ FENCE_LANGUAGES = {
     "csharp": "csharp",
     "c#": "csharp",
     "java": "java",
-    "kotlin": "java",
-    "groovy": "java",
+    "kotlin": "kotlin",
+    "kt": "kotlin",
+    "groovy": "groovy",
+    "jenkinsfile": "groovy",
     "rb": "ruby",
     "ruby": "ruby",
     "php": "php",
@@ -189,6 +197,9 @@ DIALECTS = {
     "go": ("go", "GoDialect"),
     "csharp": ("csharp", "CSharpDialect"),
     "java": ("java", "JavaDialect"),
+    # Kotlin and Groovy share Java's literals closely enough for the text path
+    "kotlin": ("java", "JavaDialect"),
+    "groovy": ("java", "JavaDialect"),
     "ruby": ("ruby", "RubyDialect"),
     "php": ("php", "PhpDialect"),
     "yaml": ("data", "YamlDialect"),
@@ -197,4 +208,27 @@ DIALECTS = {
     "http": ("http", "HttpDialect"),
 }
 # Languages that embed code in regions of another language (languages/embedded.py).
-EMBEDDING = frozenset({"markdown", "html", "notebook", "terraform"})
+EMBEDDING = frozenset({"markdown", "html", "notebook", "terraform", "make", "dockerfile"})
+
+
+_ENV_ARGUMENT = frozenset(("-u", "--unset", "-C", "--chdir"))  # env options with a value
+
+
+def shebang_language(line: str) -> str | None:
+    """The language of the interpreter a `#!` line names, or None (not one we read)."""
+    return INTERPRETERS.get(_interpreter(line[2:])) if line.startswith("#!") else None
+
+
+def _interpreter(command: str) -> str:
+    """The interpreter a shebang's command line names, version digits stripped:
+    `/usr/bin/env -S python3.12 -u` -> `python`."""
+    words = command.split()
+    if words and words[0].rsplit("/", 1)[-1] == "env":
+        words.pop(0)
+        while words and (words[0].startswith("-") or "=" in words[0]):
+            if words.pop(0) in _ENV_ARGUMENT and words:
+                words.pop(0)
+    if not words:
+        return ""
+    name = words[0].rsplit("/", 1)[-1]
+    return name.rstrip("0123456789.") or name

@@ -8,13 +8,14 @@ calls, strings, functions and assignment targets are spelled. Everything after t
 Capture vocabulary: `@call`; `@assign` / `@assign.add` with `@assign.name` and
 `@assign.value`; `@function`; `@class` with `@class.name`; `@return` with
 `@return.value`; `@for` with `@for.target` and `@for.iter`; `@import`; `@decorator`
-(a call in a decorator or annotation: a route or a declarative client).
+(a call in a decorator or annotation: a route or a declarative client); `@region.<lang>`
+(a literal holding code of another language: a Jenkinsfile's `sh` step is shell).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -26,7 +27,14 @@ from apispec.lint.extract.ir import Attr, CallE, Concat, Expr, Function, Name, O
 from apispec.lint.extract.parse import Parsed, grammar
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Query
+    from tree_sitter import Node, Query, QueryCursor
+
+# the deepest node a query match starts at, below the node the query runs on
+MAX_DEPTH = 10_000
+
+
+# expressions that only wrap the value they hold (a cast, brackets)
+_WRAPPERS = frozenset({"cast_expression", "parenthesized_expression", "as_expression"})
 
 
 class Assign:
@@ -176,13 +184,57 @@ class FileModel:
     decorators: set[int] = field(default_factory=set)  # call node ids inside decorators
     strings: list[StringRef] = field(default_factory=list)
     calls_on: dict[str, list[CallE]] = field(default_factory=dict)  # receiver name -> calls
+    # code of another language inside a literal (a Jenkinsfile's `sh` step): (language, node)
+    regions: list[tuple[str, Node]] = field(default_factory=list)
     by_name: dict[str, list[Function]] = field(default_factory=dict)
     _starts: list[int] = field(default_factory=list)
     _ordered: list[Function] = field(default_factory=list)
     _parent: dict[int, Function | None] = field(default_factory=dict)
     _classes: list[tuple[int, int, str]] = field(default_factory=list)
     _class_starts: list[int] = field(default_factory=list)
+    lowering: Lowering | None = None
+    call_nodes: dict[int, Node] = field(default_factory=dict)  # call node id -> its node
+    _chains: dict[int, Expr | None] = field(default_factory=dict)
+    _by_id: dict[int, Function] = field(default_factory=dict)
+    _by_function: dict[int, list[CallE]] | None = None
+    _by_scope: dict[tuple[str, int], list[Assign]] | None = None
+    _call_starts: dict[str, list[int]] = field(default_factory=dict)
     _holders: dict[int, list[str]] | None = None
+
+    def calls_in(self, function: Function) -> list[CallE]:
+        """The calls in a function's own body (not in functions nested inside it), in order."""
+        if self._by_function is None:
+            self._by_function = {}
+            for call in self.calls:
+                owner = self.function_at(call.start)
+                if owner is not None:
+                    self._by_function.setdefault(owner.node_id, []).append(call)
+        return self._by_function.get(function.node_id, [])
+
+    def holder(self, node_id: int) -> str | None:
+        """The first name the value of node `node_id` is assigned to (see `holders`)."""
+        found = self.holders(node_id)
+        return found[0] if found else None
+
+    def function_by_id(self, node_id: int) -> Function | None:
+        if not self._by_id and self.functions:
+            self._by_id = {f.node_id: f for f in self.functions}
+        return self._by_id.get(node_id)
+
+    def chain(self, call: CallE) -> Expr | None:
+        """The whole method chain a call is a link of (`newBuilder(u).header(k, v).GET()`
+        for `newBuilder(u)`), lowered on first use; None when the call is its last link."""
+        if call.node_id in self._chains:
+            return self._chains[call.node_id]
+        node = self.call_nodes.get(call.node_id)
+        found: Expr | None = None
+        if node is not None and self.lowering is not None:
+            top = self.lowering.chain_top(node)
+            if top.id != node.id:
+                found = self.lowering.expr(top)
+        self._chains[call.node_id] = found
+        return found
+
     _receivers: bool = False  # some method names its receiver (Go)
 
     def index_functions(self) -> None:
@@ -219,21 +271,48 @@ class FileModel:
                 self.calls_on.setdefault(dotted, []).append(call)
         for assigns in self.assigns.values():
             assigns.sort(key=lambda a: a.start)
+        self._call_starts = {k: [c.start for c in v] for k, v in self.calls_on.items()}
+
+    def assigns_in(self, key: str, scope: int) -> list[Assign]:
+        """`key`'s assignments in one scope (a function's node id, 0 the module), in order:
+        a name reused by every function of a file is looked up in one, never scanned."""
+        if self._by_scope is None:
+            self._by_scope = {}
+            for name, assigns in self.assigns.items():
+                for assign in assigns:
+                    self._by_scope.setdefault((name, assign.scope), []).append(assign)
+        return self._by_scope.get((key, scope), [])
+
+    def calls_between(self, key: str, after: int, before: int) -> list[CallE]:
+        """The calls on `key` that start strictly between two positions, in order."""
+        calls = self.calls_on.get(key)
+        if not calls:
+            return []
+        starts = self._call_starts.get(key) or [c.start for c in calls]
+        return calls[bisect_right(starts, after) : bisect_left(starts, before)]
 
     def holders(self, node_id: int) -> list[str]:
         """The names the value of a node (a call) is assigned to, or its block is given
         (`req = Request(url)`, `conn.get('x') { |req| ... }`), read without lowering."""
         if self._holders is None:
-            self._holders = {}
+            ranked: dict[int, list[tuple[int, str]]] = {}
             for key, assigns in self.assigns.items():
                 for assign in assigns:
                     if assign.item is not None or assign.add:
                         continue
                     node = assign.value_node
-                    self._holders.setdefault(node.id, []).append(key)
+                    while node.type in _WRAPPERS and node.named_children:
+                        node = node.named_children[-1]  # `(Request) x`, `(x)`: x itself
+                    # the first target first (`req, err := ...`: req), whatever the names' order
+                    rank = assign.unpack if isinstance(assign.unpack, int) else 1 << 20
+                    ranked.setdefault(node.id, []).append((rank, key))
                     if assign.unpack != -1 and node.named_child_count == 1:
                         # `req, err := http.NewRequest(...)`: the one value unpacked
-                        self._holders.setdefault(node.named_children[0].id, []).append(key)
+                        ranked.setdefault(node.named_children[0].id, []).append((rank, key))
+            self._holders = {
+                node: [key for _, key in sorted(found, key=lambda pair: pair[0])]
+                for node, found in ranked.items()
+            }
         return self._holders.get(node_id, [])
 
     def function_at(self, pos: int) -> Function | None:
@@ -349,10 +428,8 @@ class Lowering:
 
     def returned(self, function: Node) -> list[Node]:
         """The expressions a function's own `return` statements give (nested functions' not)."""
-        from tree_sitter import QueryCursor
-
-        cursor = QueryCursor(
-            query(self.parsed.language, f"{self.query_name or self.parsed.language}-returns")
+        cursor = query_cursor(
+            self.parsed.language, f"{self.query_name or self.parsed.language}-returns"
         )
         cursor.set_byte_range(function.start_byte, function.end_byte)
         found = []
@@ -416,6 +493,10 @@ class Lowering:
         """The whole expression a literal is part of (a concatenation, a format call)."""
         return node
 
+    def chain_top(self, node: Node) -> Node:
+        """The last link of the method chain a call is part of (the call itself if none)."""
+        return node
+
     def string_context(self, node: Node) -> str:
         """Where a string literal stands: "value", or why it is no call ("compare", "key",
         "doc", "matcher", "route", "href", "inner": part of a larger literal)."""
@@ -454,6 +535,18 @@ def query(language: str, name: str) -> Query:
 LOWERED_AS = {"php_only": "php"}
 
 
+def query_cursor(language: str, name: str) -> QueryCursor:
+    """A cursor over the query `name` that starts no match deeper than MAX_DEPTH below the
+    node it is run on: the cursor counts depth in 16 bits, and past that a tree nested
+    tens of thousands deep (`$($($(...`) makes matching quadratic; no code a person
+    writes nests that far."""
+    from tree_sitter import QueryCursor
+
+    cursor = QueryCursor(query(language, name))
+    cursor.set_max_start_depth(MAX_DEPTH)
+    return cursor
+
+
 @cache
 def lowering_class(language: str) -> type[Lowering]:
     module = import_module(f"apispec.lint.extract.lower.{LOWERED_AS.get(language, language)}")
@@ -473,11 +566,9 @@ def lower(
     header) or named like a function the file defines are kept; a file's other calls
     are never lowered. Only string literals that may name a URL or a host are kept.
     """
-    from tree_sitter import QueryCursor
-
     lowering = lowering_class(parsed.language)(parsed)
-    model = FileModel(parsed.language, parsed)
-    cursor = QueryCursor(query(parsed.language, lowering.query_name or parsed.language))
+    model = FileModel(parsed.language, parsed, lowering=lowering)
+    cursor = query_cursor(parsed.language, lowering.query_name or parsed.language)
     if start_byte or end_byte is not None:
         cursor.set_byte_range(start_byte, end_byte if end_byte is not None else len(parsed.data))
     functions: dict[int, Function] = {}
@@ -495,8 +586,8 @@ def lower(
             name = lowering.text(captures["class.name"][0])
             start, end = lowering.span(node)
             model.classes[name] = (start, end, lowering.class_bases(node))
-        else:
-            kind = next(k for k in captures if not k.startswith("_"))  # `_x`: predicates
+        else:  # names starting `_` are a pattern's own (a predicate's operand)
+            kind = next((k for k in captures if not k.startswith("_")), "")
             pending.append((kind, captures))
     model.functions = list(functions.values())
     model.index_functions()
@@ -556,9 +647,11 @@ def _statement(lowering: Lowering, model: FileModel, kind: str, captures: Captur
 
 
 def _call(lowering: Lowering, model: FileModel, captures: Captures) -> None:
-    call = lowering.call(captures["call"][0])
+    node = captures["call"][0]
+    call = lowering.call(node)
     if call is not None:
         model.calls.append(call)
+        model.call_nodes[call.node_id] = node
 
 
 def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
@@ -611,6 +704,12 @@ def _string(lowering: Lowering, model: FileModel, captures: Captures) -> None:
         model.strings.append(StringRef(node, lowering.string_root(node), context, lowering))
 
 
+def _region(lowering: Lowering, model: FileModel, captures: Captures) -> None:
+    for kind, nodes in captures.items():
+        if kind.startswith("region."):
+            model.regions.append((kind.split(".", 1)[1], nodes[0]))
+
+
 def _decorator(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     for node in captures["decorator"][0].children:
         if node.type in ("call", "call_expression", "annotation", "attribute"):
@@ -624,4 +723,5 @@ _STATEMENTS = {
     "import": _import,
     "string": _string,
     "decorator": _decorator,
+    "region": _region,
 }

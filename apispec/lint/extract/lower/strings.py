@@ -76,6 +76,24 @@ def plain(raw: str, start: int) -> Lit:
     return Lit(raw, start)
 
 
+def merged(pieces: list[Lit | Expr]) -> tuple[Lit | Expr, ...]:
+    """A string's pieces with adjacent literal runs as one (a fragment, an escape, a
+    fragment: grammars split them), empty runs left out."""
+    out: list[Lit | Expr] = []
+    for piece in pieces:
+        last = out[-1] if out else None
+        if isinstance(piece, Lit) and isinstance(last, Lit) and piece.text:
+            offsets = [last.offset(i) for i in range(len(last.text))]
+            offsets += [piece.offset(i) for i in range(len(piece.text))]
+            contiguous = all(offsets[i] == offsets[0] + i for i in range(len(offsets)))
+            out[-1] = Lit(
+                last.text + piece.text, last.start, None if contiguous else tuple(offsets)
+            )
+        elif not (isinstance(piece, Lit) and not piece.text):
+            out.append(piece)
+    return tuple(out)
+
+
 def dedent(pieces: list[Lit | Expr], indent: int | None = None) -> list[Lit | Expr]:
     """A heredoc's lines without their indentation: `indent` blanks, or the smallest
     indentation of its lines (Ruby's `<<~`; PHP strips the closing marker's)."""
