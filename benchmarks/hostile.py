@@ -256,6 +256,54 @@ CASES: tuple[Case, ...] = (
         100,
     ),
     Case(
+        "ruby: many methods, one request name",
+        "lint",
+        "calls.rb",
+        repeat(
+            "# prtg :1616\nrequire 'net/http'\n",
+            "def f{i}\n  uri = URI('https://prtg:1616/api/v2/devices/{i}')\n"
+            "  req = Net::HTTP::Get.new(uri)\n  req['Authorization'] = 'Bearer x'\n"
+            "  Net::HTTP.start(uri.host, uri.port) { |h| h.request(req) }\nend\n",
+        ),
+        100,
+    ),
+    Case(
+        "php: many functions, one handle name",
+        "lint",
+        "calls.php",
+        repeat(
+            "<?php\n// prtg :1616\n",
+            "function f{i}() { $ch = curl_init('https://prtg:1616/api/v2/devices/{i}'); "
+            "curl_setopt($ch, CURLOPT_HTTPHEADER, ['Authorization: Bearer x']); "
+            "return curl_exec($ch); }\n",
+        ),
+        100,
+    ),
+    Case(
+        "go: many functions, one request name",
+        "lint",
+        "calls.go",
+        repeat(
+            "package x\n// prtg :1616\n",
+            'func f{i}() { req, _ := http.NewRequest("GET", "https://prtg:1616/api/v2/devices/{i}", nil); '
+            'req.Header.Set("Authorization", "Bearer x"); http.DefaultClient.Do(req) }\n',
+        ),
+        100,
+    ),
+    Case(
+        "java: many methods, one request name",
+        "lint",
+        "Calls.java",
+        repeat(
+            "// prtg :1616\nclass C {\n",
+            "void f{i}() throws Exception { var req = HttpRequest.newBuilder()"
+            '.uri(URI.create("https://prtg:1616/api/v2/devices/{i}")).header("Authorization", '
+            '"Bearer x").GET().build(); client.send(req, BodyHandlers.ofString()); }\n',
+            "}\n",
+        ),
+        100,
+    ),
+    Case(
         "json: many paths in one array",
         "lint",
         "paths.json",

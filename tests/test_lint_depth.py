@@ -62,9 +62,9 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
         (16, "GET", "/experimental/channels", {"filter_objid": "0"}),
     ],
     "Filters.ps1": [
-        (5, None, "/experimental/sensors", {"filter": "status = down AND parentid = 2048"}),
-        (9, None, "/experimental/channels", {"filter": "status = down", "take": "10"}),
-        (15, None, "/experimental/objects", {"filter": "type = sensor AND status = down"}),
+        (5, "GET", "/experimental/sensors", {"filter": "status = down AND parentid = 2048"}),
+        (9, "GET", "/experimental/channels", {"filter": "status = down", "take": "10"}),
+        (15, "GET", "/experimental/objects", {"filter": "type = sensor AND status = down"}),
     ],
     "Remove-Stale.ps1": [
         (7, "DELETE", "/experimental/probes/{}", {}),  # $path = switch ... { 'probe' { "..." } }

@@ -42,10 +42,10 @@ EXPECTED: dict[str, list[tuple[int, int, str | None, str]]] = {
         ),  # Invoke-PRTGRestMethod -Path, -Method defaults to Get
         (15, 30, "POST", "/experimental/groups/{}/group"),  # ... -Method Post
         (16, 48, "DELETE", "/experimental/devices/{}"),  # "$($groups[0].id)"
-        (17, 46, None, "/groups/{}/overview"),  # ("..{0}.." -f $id)
+        (17, 46, "GET", "/groups/{}/overview"),  # ("..{0}.." -f $id), GET by default
         (18, 32, None, "/experimental/groups/{}/group"),  # $path = if ... else ...
         (18, 79, None, "/experimental/probes/{}/group"),
-        (20, 33, None, "/experimental/sensors"),  # -Body $query hashtable
+        (20, 33, "GET", "/experimental/sensors"),  # -Body $query hashtable
     ],
     "shell/calls.sh": [
         (7, 53, "PATCH", "/experimental/sensors/{}"),  # curl -X PATCH
@@ -105,7 +105,7 @@ EXPECTED: dict[str, list[tuple[int, int, str | None, str]]] = {
     "markdown/runbook.md": [  # fenced code only, never prose or indented blocks
         (8, 40, "DELETE", "/experimental/devices/{}"),
         (12, 22, "GET", "/sensors/{}/overview"),
-        (17, 61, None, "/experimental/groups"),
+        (17, 61, "GET", "/experimental/groups"),  # Invoke-RestMethod sends GET by default
     ],
 }
 
@@ -289,7 +289,7 @@ QUOTED = [
         "PATCH",
         "/experimental/sensors/{}",
     ),
-    ("ps1", '$r = Invoke-RestMethod -Uri ("$b/api/v2/groups/{0}" -f $id)', None, "/groups/{}"),
+    ("ps1", '$r = Invoke-RestMethod -Uri ("$b/api/v2/groups/{0}" -f $id)', "GET", "/groups/{}"),
     ("cs", 'await http.GetAsync($"{baseUrl}/api/v2/sensors/{id}")', "GET", "/sensors/{}"),
 ]
 

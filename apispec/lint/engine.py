@@ -86,9 +86,13 @@ class Checker:
         self.helpers = base.merged(options.helpers) if options.helpers else base
         self.defined: list[Helper] = []  # what the last file linted defines
         self.calls: list[CallRecord] = []  # the last file's calls, with Options.show_calls
-        names = tuple(h.name.encode() for h in self.helpers.helpers)
+        # helper names in any case (PowerShell's commands ignore case; a lowering may keep
+        # a language's names in lower case), as the repository pass looks for them
+        names = tuple(
+            {h.name.lower().encode("utf-8", "surrogateescape") for h in self.helpers.helpers}
+        )
         self.worth_decoding = (
-            (lambda data: worth_decoding(data) or any(n in data for n in names))
+            (lambda data: worth_decoding(data) or any(n in data.lower() for n in names))
             if names
             else worth_decoding
         )

@@ -48,6 +48,8 @@ TREE: frozenset[str] = frozenset(
         "java",
         "kotlin",
         "groovy",
+        "swift",
+        "powershell",
     }
 )
 
@@ -78,9 +80,12 @@ def extract(
             return Extraction([], [])
         from apispec.lint.extract.tree import extract_tree
 
-        refs, defined = extract_tree(
-            text, language, collections(registry), lines, helpers, filename, read=extract_region
-        )
+        try:
+            refs, defined = extract_tree(
+                text, language, collections(registry), lines, helpers, filename, read=extract_region
+            )
+        except RecursionError:  # nested deeper than lowering recurses: read as text
+            return _text_extract(text, filename, registry, helpers, lines, frozenset())
         return Extraction(refs, defined)
     return _text_extract(text, filename, registry, helpers, lines, _tree_languages())
 

@@ -18,6 +18,7 @@ from apispec.lint.extract.ir import AltV, Hole, Lit, MapV, ObjV, ParamV, Piece, 
 from apispec.lint.reference import QueryValue, Segment, Span
 
 _API_V2 = re.compile(r"/api/v2(?=[/?#\0]|$)")
+_API_V2_BARE = re.compile(r"/api/v2(?=[A-Za-z])")
 _HEX2 = re.compile(r"[0-9A-Fa-f]{2}")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 # a format slot no format call filled: a parameter of unknown value
@@ -86,7 +87,7 @@ def locate(text: Text) -> Located | None:
     """Find the API path in a URL: after `/api/v2`, or the URL itself when it is relative."""
     flat = Flat.of(text)
     s = flat.chars
-    m = _API_V2.search(s)
+    m = _API_V2.search(s) or _joined_bare(flat)
     if m is not None:
         if any(c.isspace() for c in s[: m.start()]):
             return None  # a line of text (`"GET /api/v2/x failed"`, a log message), no URL
@@ -111,6 +112,16 @@ def locate(text: Text) -> Located | None:
     query_start = end + 1 if end < len(s) and s[end] == "?" else -1
     hints = tuple(h.hint for h in flat.holes[:prefix_end] if h is not None)
     return Located(flat, start, end, query_start, via, s[:prefix_end], hints)
+
+
+def _joined_bare(flat: Flat) -> re.Match[str] | None:
+    """`/api/v2` joined to a path written without its slash (`$base + '/api/v2' + $Endpoint`
+    called with `'experimental/users'`): the path starts where the two texts meet."""
+    for m in _API_V2_BARE.finditer(flat.chars):
+        end = m.end()
+        if flat.holes[end - 1] is None and flat.offsets[end] != flat.offsets[end - 1] + 1:
+            return m
+    return None
 
 
 def segments(loc: Located) -> tuple[list[Segment], str, Span] | None:

@@ -47,7 +47,7 @@ from apispec.lint.extract.ir import (
 )
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
-from apispec.lint.helpers import HelperTable
+from apispec.lint.helpers import QUERY_PARAMS, HelperTable
 from apispec.lint.knowledge import RECEIVER, VERBS, Client
 
 if TYPE_CHECKING:
@@ -59,7 +59,9 @@ _WORD = re.compile(r"[a-z_][a-z0-9_]*")
 
 
 def _names_word(name: str, text: str) -> bool:
-    """Whether `name` is written in `text` as a whole word."""
+    """Whether `name` is written in `text` as a whole word (in any case: PowerShell's
+    names ignore it, and a loop variable is lowered in lower case)."""
+    name, text = name.lower(), text.lower()
     at = text.find(name)
     while at >= 0:
         before = text[at - 1] if at else " "
@@ -93,6 +95,7 @@ class Requests:
         self._loop_parent: list[int] = []
         self.outer: dict[int, CallE] | None = None  # call node id -> the call chained on it
         self.setters_by_receiver: dict[str, list[CallE]] | None = None  # headers.py
+        self.setter_starts: dict[str, list[int]] = {}  # headers.py
         self.resolver.duck = self._duck_types()
 
     def _duck_types(self) -> dict[str, tuple[str, str]]:
@@ -299,20 +302,7 @@ class Requests:
                 template.method = None
                 return [template]
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
-            env = tuple(resolver.bind(function, call.args, ctx, 0))
-            this = receiver if receiver is not None else ctx.this
-            inner: list[Request] = []
-            for inside in self.calls_in(function):
-                inside_ctx = Ctx(inside.start, function, env, this, ctx.open, ctx.inline + 1)
-                for request in self.at(inside, inside_ctx, depth + 1):
-                    request.call = call if depth == 0 else request.call
-                    request.wrapped = True
-                    if request.chain:  # `authorized(url).DELETE().build()`: links after it
-                        self._chained(request, call, ctx)
-                    if self.knowledge.request_url:  # `req, _ := c.newRequest(...)`, then
-                        request.url = self._request_url(call, request.url, ctx)  # req.URL...
-                    inner.append(request)
-            return inner
+            return self._inlined(call, function, receiver, ctx, depth)
         return self._through_helpers(call, receiver, ctx)
 
     def _through_helpers(self, call: CallE, receiver: Value | None, ctx: Ctx) -> list[Request]:
@@ -557,7 +547,7 @@ class Requests:
         obj: ObjV | None,
     ) -> Request:
         resolver = self.resolver
-        found_url = resolver.place(call, row.url, row.config, ctx)
+        found_url = self._place(call, row.url, row.config, ctx)
         url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
         if row.url == RECEIVER and call.receiver is not None:
             url = resolver.value(call.receiver, ctx)
@@ -569,10 +559,12 @@ class Requests:
         method = self._method(call, row, ctx)
         if row.method == "line":
             method, url = builders.request_line(url)
-        query = resolver.place(call, row.query, row.config, ctx)
-        headers = resolver.place(call, row.headers, row.config, ctx)
+        query = self._place(call, row.query, row.config, ctx)
+        headers = self._place(call, row.headers, row.config, ctx)
         if query is None:  # `**kwargs` spread into the call: its `params` entry
             query = self._from_spread(call, ctx, "params")
+        if query is None and method in row.body_query:
+            query = self._place(call, row.body, row.config, ctx)  # a GET's body: its query
         if headers is None:
             headers = self._from_spread(call, ctx, "headers")
         if headers is None:
@@ -638,12 +630,14 @@ class Requests:
         whose method is an option sends GET when the known options name none)."""
         if not isinstance(row.method, tuple):
             return builders.method_of(self.resolver, call, row, ctx)
-        verb = self.resolver.place(call, row.method, row.config, ctx)
+        verb = self._place(call, row.method, row.config, ctx)
         literal = known_text(verb) if verb is not None else None
         if literal:
             return literal.upper()
         if verb is not None:
             return builders.verb_of(verb)  # `HttpMethod.PATCH`, an imported constant
+        if row.default_method and self._spreads_known(call, ctx):
+            return row.default_method  # no method given: the library's default
         if row.method[0] < 0 and self._options_known(call, row, ctx):
             return "GET"
         return None
@@ -673,7 +667,42 @@ class Requests:
                     return False  # an options object the code does not show
         return True
 
+    def _inlined(
+        self, call: CallE, function: Function, receiver: Value | None, ctx: Ctx, depth: int
+    ) -> list[Request]:
+        """The requests of a wrapper of this file, its parameters bound to the call's
+        arguments (a parameter named for the query is the query the flow does not show)."""
+        env = tuple(self.resolver.bind(function, call.args, ctx, 0))
+        this = receiver if receiver is not None else ctx.this
+        named = _query_named(function, env)
+        inner: list[Request] = []
+        for inside in self.calls_in(function):
+            inside_ctx = Ctx(inside.start, function, env, this, ctx.open, ctx.inline + 1)
+            for request in self.at(inside, inside_ctx, depth + 1):
+                request.call = call if depth == 0 else request.call
+                request.wrapped = True
+                if request.query is None:
+                    request.query = named
+                if request.chain:  # `authorized(url).DELETE().build()`: links after it
+                    self._chained(request, call, ctx)
+                if self.knowledge.request_url:  # `req, _ := c.newRequest(...)`, then
+                    request.url = self._request_url(call, request.url, ctx)  # req.URL...
+                inner.append(request)
+        return inner
+
+    def _place(
+        self, call: CallE, place: tuple[int, str], config: tuple[int, ...], ctx: Ctx
+    ) -> Value | None:
+        """The value at a row's place; a keyword may also come from a mapping spread into
+        the call (`requests.get(**opts)`, PowerShell's splatting `Invoke-RestMethod @p`)."""
+        found = self.resolver.place(call, place, config, ctx)
+        if found is None and place[1]:
+            return self._from_spread(call, ctx, place[1])
+        return found
+
     def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
+        """The entry `key` of a mapping spread into the call (names compared as the
+        language's keywords are: without case)."""
         for arg in call.args:
             if arg.spread != "**":
                 continue
@@ -681,11 +710,34 @@ class Requests:
             for option in options(value):
                 if isinstance(option, MapV):
                     for entry in reversed(option.entries):
-                        if entry.key == key:
+                        if entry.key is not None and entry.key.lower() == key.lower():
                             return entry.value
                 if isinstance(option, ParamV):
                     return None
         return None
+
+    def _spreads_known(self, call: CallE, ctx: Ctx) -> bool:
+        """Whether every mapping spread into the call is known whole (a keyword it does
+        not hold is not given)."""
+        for arg in call.args:
+            if arg.spread != "**":
+                continue
+            for option in options(self.resolver.value(arg.value, ctx)):
+                if not isinstance(option, MapV) or option.partial:
+                    return False
+        return True
+
+
+def _query_named(function: Function, env: tuple[tuple[str, Value], ...]) -> Value | None:
+    """The mapping a wrapper's parameter named for the query holds (`$QueryParameter`,
+    `params`): query values, whether or not the flow shows how they reach the URL."""
+    for name, kind, _ in function.params:
+        if kind or name.lower() not in QUERY_PARAMS:
+            continue
+        for bound, value in env:
+            if bound == name and any(isinstance(o, MapV) for o in options(value)):
+                return value
+    return None
 
 
 def _may_depend(request: Request, function: Function) -> bool:

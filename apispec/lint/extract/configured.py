@@ -48,10 +48,30 @@ def apply(
         inner = replace(ctx, pos=end)
         for attr, part in knowledge.holder_parts.items():
             key = f"{holder}.{attr}" if attr else holder
+            if part == "method":  # `req.httpMethod = "DELETE"` before it is sent
+                _method(model, resolver, request, key, start, end, inner)
+                continue
             found = _filled(model, knowledge, resolver, key, start, end, inner)
             if found is not None:
                 _add(request, part, found)
         _calls(model, knowledge, resolver, request, holder, start, end, inner)
+
+
+def _method(
+    model: FileModel,
+    resolver: Resolver,
+    request: Request,
+    key: str,
+    start: int,
+    end: int,
+    ctx: Ctx,
+) -> None:
+    """The method assigned to the request's method attribute last before it is sent."""
+    plain = [a for a in model.assigns_within(key, start, end) if a.item is None and not a.add]
+    if plain:
+        written = resolver.literal(plain[-1].value, replace(ctx, pos=plain[-1].start))
+        if written:
+            request.method = written.upper()
 
 
 def _region(model: FileModel, holder: str, call: CallE) -> tuple[int, int]:
@@ -59,9 +79,10 @@ def _region(model: FileModel, holder: str, call: CallE) -> tuple[int, int]:
     the holder's next assignment (or the end of the function)."""
     function = model.function_at(call.start)
     end = function.end if function is not None else len(model.parsed.text)
-    for assign in model.assigns.get(holder, ()):
-        if assign.item is None and not assign.add and call.end <= assign.start < end:
+    for assign in model.assigns_within(holder, call.end - 1, end):
+        if assign.item is None and not assign.add:
             end = assign.start
+            break
     return call.start, end
 
 
@@ -76,18 +97,13 @@ def _filled(
 ) -> Value | None:
     """The entries `key[item] = value` and mapping calls on `key` add (`req.params.update`)."""
     steps: list[tuple[int, Assign | CallE]] = [
-        (a.start, a)
-        for a in model.assigns.get(key, ())
-        if a.item is not None and start < a.start < end
+        (a.start, a) for a in model.assigns_within(key, start, end) if a.item is not None
     ]
     text = model.parsed.text
-    for call in model.calls:
-        if call.start >= end:
-            break
+    for call in model.calls_within(start + 1, end):
         receiver = call.receiver
         if (
             receiver is not None
-            and start < call.start
             and call.callee in knowledge.mutators
             and text[receiver.start : receiver.end] == key
         ):
@@ -117,11 +133,7 @@ def _calls(
     """Calls on the holder (`req.url 'x'`) and setters of a handle it is (`curl_setopt`)."""
     text = model.parsed.text
     handle: dict[str, Value] = {}  # part -> the last value an option set
-    for call in model.calls:
-        if call.start >= end:
-            break
-        if call.start <= start:
-            continue
+    for call in model.calls_within(start + 1, end):
         inner = replace(ctx, pos=call.start)
         receiver = call.receiver
         part = knowledge.holder_calls.get(call.callee)

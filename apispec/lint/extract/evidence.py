@@ -45,6 +45,10 @@ class FileEvidence:
     v2_hosts: set[str] = field(default_factory=set)  # literal hosts of every /api/v2 URL
     named_hosts: set[str] = field(default_factory=set)  # hosts a URL names this API with
     named: bool = False  # some URL or base of the file names this API
+    source: str = ""  # the text the URLs' offsets point into (the code read)
+    # the variables (hole names) before `/api/v2` of URLs that name this API or one of its
+    # collections: a base of this API, whatever the path after it
+    api_bases: set[tuple[str, ...]] = field(default_factory=set)
 
     @classmethod
     def of(cls, text: str, known: frozenset[str]) -> FileEvidence:
@@ -69,10 +73,35 @@ class FileEvidence:
         return "/api/v2 base and Authorization: Bearer in file"
 
     def names(self, loc: Located) -> bool:
-        """Whether the URL's own text before its path names this API."""
-        return THIS_API.search(loc.prefix) is not None or any(
+        """Whether the URL's own text before its path names this API, or the statement
+        that writes its base does (`$script:PrtgBase = "https://${Server}/api/v2"`)."""
+        if THIS_API.search(loc.prefix) is not None or any(
             "prtg" in hint for hint in loc.prefix_hints
+        ):
+            return True
+        if any(  # the base's unknown piece is written with a name for this API
+            hole is not None and THIS_API.search(hole.text)
+            for hole in loc.flat.holes[: len(loc.prefix)]
+        ):
+            return True
+        return self._base_line_names(loc)
+
+    def _base_line_names(self, loc: Located) -> bool:
+        """Whether the line where the base's first literal character is written names
+        this API (a variable named for it, a comment beside it)."""
+        source = self.source
+        first = next(
+            (k for k in range(len(loc.prefix)) if loc.flat.holes[k] is None),
+            None,
         )
+        if not source or first is None:
+            return False
+        at = loc.flat.offsets[first]
+        if not 0 <= at < len(source):
+            return False
+        start = source.rfind("\n", 0, at) + 1
+        end = source.find("\n", at)
+        return THIS_API.search(source, start, end if end >= 0 else len(source)) is not None
 
     def learn(self, loc: Located) -> None:
         """A URL that names this API tells its host apart from other services' hosts."""
@@ -83,6 +112,8 @@ class FileEvidence:
         if literal:
             self.v2_hosts.add(literal)
         strong = self.names(loc) or (first == "experimental" and second in self.known)
+        if literal is None and loc.prefix_hints and (strong or first in self.known):
+            self.api_bases.add(loc.prefix_hints)
         if strong:
             self.named = True
             host = host_of(loc.prefix)
@@ -126,6 +157,18 @@ class FileEvidence:
                 # the file's calls of this API take their host from elsewhere (a setting,
                 # a client of another module): a literal host it writes is another service's
                 return None
+            if (
+                host is None
+                and loc.prefix_hints
+                and self.named
+                and not named
+                and not known_path
+                and first != "session"
+                and loc.prefix_hints not in self.api_bases
+            ):
+                # another variable's /api/v2 than this API's, with a first segment no
+                # collection has (`$PAGES_HOST/api/v2/summary.json`): another product's
+                return None
             if first == "experimental" and second in known:
                 return "/api/v2/experimental in URL", False
             if named:
@@ -145,19 +188,27 @@ class FileEvidence:
                 return None  # another product's /api/v2 (its first segment is not ours)
             if self.strong:
                 return "/api/v2 in URL; " + self.why(), False
+            if wrapped and known_path:
+                return "/api/v2 in URL; a path of this API through an own helper", False
             if self.bearer and (known_path or first == "session"):
                 return "/api/v2 in URL; Authorization: Bearer in file", True
             return None
         if first == "api":
             return None  # another version of an API (`/api/table.json`, the v1 API)
-        if trusted or (named and (wrapped or client)):
+        if named and (wrapped or client):
             return "relative path; its base names this API", False
         if not known_path and not _variable_collection(loc, first, second):
             return None
+        return self._relative(wrapped)
+
+    def _relative(self, wrapped: bool) -> tuple[str, bool] | None:
+        """A relative path of this API's, by what else the file shows."""
         if self.strong:
             return "relative path; " + self.why(), False
         if self.bearer:  # weak: a registry path, in a file with a /api/v2 base and Bearer
             return "relative path; /api/v2 base and Authorization: Bearer in file", True
+        if wrapped:  # a weak helper's path that starts as this API's (docs: section 3a)
+            return "relative path of this API through an own helper", False
         return None
 
 

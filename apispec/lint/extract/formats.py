@@ -221,7 +221,7 @@ def _urljoin(
     path_at: int = 1,
 ) -> Value:
     """`urljoin(base, path)`, `new URL(path, base)`: RFC 3986 resolution; one argument is
-    the URL itself."""
+    the URL itself (`[uri]::new($url)`)."""
     if len(args) == 1:
         return resolver.value(args[0].value, ctx, depth + 1)
     if len(args) < 2:

@@ -8,6 +8,7 @@ knowledge.header_holders the properties that hold an object's headers).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from apispec.lint.extract.context import Ctx
@@ -44,13 +45,25 @@ def object_headers(finder: Requests, call: CallE) -> Value | None:
             value = resolver.value(assign.value, inner)
             written = (assign.value.start, assign.value.end)
             entries.append(Entry(key, assign.item.start, assign.item.end, value, written))
-        for setter in _setters(finder, name):
+        around = model.functions_at(call.start)
+        spans = [(0, len(text))]
+        if made and around:  # a request object's setters follow it in its function
+            spans = [(call.start, around[0].end)]
+        elif local and around:  # a local name's: its outermost function's, the module's
+            outer = around[-1]
+            spans = [(0, outer.start), (outer.start, outer.end), (outer.end, len(text))]
+        for setter in (c for lo, hi in spans for c in _setters(finder, name, lo, hi)):
             if made and not _after_in_scope(finder, call, setter.start):
                 continue  # another request object of the same name
             if local and model.scopes_at(setter.start)[0] not in visible:
                 continue  # a local object of the same name in another function
             inner = Ctx(setter.start, model.function_at(setter.start))
             positional = [a for a in setter.args if a.name is None and not a.spread]
+            named = next(
+                (a for a in setter.args if a.name in finder.knowledge.header_name_labels), None
+            )
+            if named is not None and positional:  # `setValue(v, forHTTPHeaderField: k)`
+                positional = [named, positional[0]]
             if len(positional) >= 2:
                 key = resolver.literal(positional[0].value, inner)
                 value = resolver.value(positional[1].value, inner)
@@ -82,9 +95,10 @@ def _after_in_scope(finder: Requests, call: CallE, pos: int) -> bool:
     return call.start < pos and scopes_at(pos)[0] == scopes_at(call.start)[0]
 
 
-def _setters(finder: Requests, name: str) -> list[CallE]:
-    """The header-setting calls on an object or on its headers holder, by the written
-    receiver (indexed once per file: a file of many requests reads it for each)."""
+def _setters(finder: Requests, name: str, lo: int, hi: int) -> list[CallE]:
+    """The header-setting calls between two positions on an object or on its headers
+    holder, by the written receiver (indexed once per file, with their positions: a file
+    of many requests reads it for each, a request object's own lie in its function)."""
     holders = finder.knowledge.header_holders
     if finder.setters_by_receiver is None:
         finder.setters_by_receiver = {}
@@ -96,5 +110,9 @@ def _setters(finder: Requests, name: str) -> list[CallE]:
                 finder.setters_by_receiver.setdefault(written, []).append(call)
     found: list[CallE] = []
     for written in dict.fromkeys((name.lower(), *(f"{name}.{h}".lower() for h in holders))):
-        found.extend(finder.setters_by_receiver.get(written, ()))
+        setters = finder.setters_by_receiver.get(written, [])
+        starts = finder.setter_starts.get(written)
+        if starts is None:
+            starts = finder.setter_starts[written] = [c.start for c in setters]
+        found.extend(setters[bisect_left(starts, lo) : bisect_left(starts, hi)])
     return sorted(found, key=lambda c: c.start)

@@ -33,6 +33,7 @@ from apispec.lint.extract.ir import (
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
 from apispec.lint.helpers import Helper, HelperTable
+from apispec.lint.knowledge import knowledge
 
 # Method names shared by HTTP libraries, mappings and responses: a wrapper with one of
 # these names applies only where the receiver's class is known.
@@ -95,11 +96,13 @@ def in_scope(
                 target.rsplit(".", 1)[0], helper.module, importer, directory
             ):
                 return True
-            return any(
+            if any(
                 local.startswith("*")
                 and (module == "*" or same_module(module, helper.module, importer, directory))
                 for local, module in imports.items()
-            )
+            ):
+                return True
+            return _global(helper, call)
         for option in options(receiver) if receiver is not None else []:
             if isinstance(option, ObjV) and option.kind == "module":
                 return same_module(option.name, helper.module, importer, directory)
@@ -115,6 +118,13 @@ def in_scope(
     if call.receiver is None:
         return False
     return helper.name.lower() not in COMMON
+
+
+def _global(helper: Helper, call: CallE) -> bool:
+    """A function the language calls by name wherever it is defined (its knowledge's
+    `global_functions`: PowerShell's commands share one namespace per session)."""
+    rule = knowledge(helper.language).global_functions
+    return rule is not None and rule.fullmatch(call.callee.lower()) is not None
 
 
 def receiver_name(call: CallE) -> str | None:

@@ -178,6 +178,19 @@ class ListE:
 
 
 @dataclass(frozen=True, slots=True)
+class Each:
+    """One element per item a loop visits, collected into a list (`[f(k) for k in q]`,
+    PowerShell's `$pairs = foreach ($k in $q.Keys) { "$k=..." }`): `element` read with
+    the loop variable `key` bound to each item of `iterable`."""
+
+    element: Expr
+    key: str
+    iterable: Expr
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
 class Cond:
     """Either of several expressions (`a if c else b`, `c ? a : b`, `a or b`)."""
 
@@ -216,6 +229,7 @@ Expr = (
     | Format
     | Mapping
     | ListE
+    | Each
     | Cond
     | FuncE
     | Opaque

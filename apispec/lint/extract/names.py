@@ -25,6 +25,7 @@ from apispec.lint.extract.context import (
     key_span,
     options,
     pairs,
+    pairs_map,
     query_text,
     sub,
 )
@@ -262,8 +263,14 @@ def assigned_before(
             continue
         # an assignment's own value reads what the name held before it (`X=${X:-default}`)
         before = [a for a in in_scope if a.start < ctx.pos and not ctx.pos < a.end]
-        if not before and scope == 0 and len(scopes) > 1:
-            before = in_scope  # a module constant read by a function runs after it
+        if scope == 0 and len(scopes) > 1:
+            # read by a function: the module's state set by other functions (PowerShell's
+            # `$script:base = ...` in `Connect-X`) whichever comes first in the file
+            before = [
+                a
+                for a in in_scope
+                if a in before or resolver.model.function_at(a.start) is not None
+            ] or in_scope  # a module constant read by a function runs after it
         if not before:
             continue
         return from_assignments(resolver, key, before, ctx, depth, held)
@@ -354,6 +361,15 @@ def url_query(
             if isinstance(query, MapV) and query.entries:
                 text = query_text(query)
                 added.extend((Lit("&" if added else "?", text.start), *text.pieces))
+        elif kind == "items":  # `comps.queryItems = [URLQueryItem(name: k, value: v)]`
+            items = resolver.model.assigns_within(dotted, after, ctx.pos)
+            plain = [a for a in items if a.item is None and not a.add]
+            for option in options(assigned(resolver, plain[-1], ctx, depth)) if plain else []:
+                items_map = pairs_map(option) if isinstance(option, SeqV) else None
+                if items_map is not None and items_map.entries:
+                    text = query_text(items_map)
+                    added.extend((Lit("&" if added else "?", text.start), *text.pieces))
+                    break
         elif kind == "text":
             later = [
                 a

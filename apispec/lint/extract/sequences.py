@@ -117,6 +117,19 @@ def _list(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int
     return SeqV(items, call.start, call.end)
 
 
+def _pair(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
+    """`URLQueryItem(name: "take", value: "10")`: one (name, value) pair of a query."""
+    name = argument(call.args, (0, "name"))
+    value = argument(call.args, (1, "value"))
+    if name is None or value is None:
+        return resolver.hole(call)
+    items = (
+        resolver.value(name.value, ctx, depth + 1),
+        resolver.value(value.value, ctx, depth + 1),
+    )
+    return SeqV(items, call.start, call.end)
+
+
 def _join_items(resolver: Resolver, call: CallE, args: list[Arg], ctx: Ctx, depth: int) -> Value:
     """`items.joinToString(" and ", prefix, postfix)` (Kotlin), `items.join(" and ")`
     (Groovy): the receiver's elements joined."""
@@ -263,4 +276,5 @@ TRANSFORMS = {
     "pairs": _pairs,
     "pair_args": _pair_args,
     "list": _list,
+    "pair": _pair,
 }

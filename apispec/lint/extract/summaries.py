@@ -32,7 +32,7 @@ from apispec.lint.extract.ir import (
     Text,
 )
 from apispec.lint.extract.request import Request
-from apispec.lint.helpers import Helper
+from apispec.lint.helpers import QUERY_PARAMS, Helper
 from apispec.lint.knowledge import VERBS
 
 if TYPE_CHECKING:
@@ -84,6 +84,8 @@ def export(finder: Requests, language: str, filename: str, file_names_api: bool)
         params = tuple(name for name, _, _ in function.params)
         method_index, method_name, method_default = _method_param(finder, function, request)
         query_index, query_name, kwargs = _query_param(function, request, hole.param.name)
+        if query_index is None and not query_name and not kwargs:
+            query_index, query_name = _query_named(function)
         options_index = _options_param(function, request)
         if (
             query_index is None
@@ -311,6 +313,15 @@ def _method_param(
                 literal = finder.resolver.literal(default, Ctx(default.start))
             return index, name, literal.upper() if literal else None
     return None, None, None
+
+
+def _query_named(function: Function) -> tuple[int | None, str | None]:
+    """A parameter named for the query (`$QueryParameter`, `params`) whose way into the URL
+    the flow does not show (a loop over its keys writing `name=value` pairs)."""
+    for index, (name, kind, _) in enumerate(function.params):
+        if not kind and name.lower() in QUERY_PARAMS:
+            return index, name
+    return None, None
 
 
 def _options_param(function: Function, request: Request) -> int | None:

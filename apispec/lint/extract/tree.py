@@ -47,14 +47,16 @@ from apispec.lint.extract.lower import VERB_NAME, FileModel, lower
 from apispec.lint.extract.parse import parse
 from apispec.lint.extract.regions import RegionReader, literal_regions
 from apispec.lint.extract.summaries import export
-from apispec.lint.helpers import Helper, HelperTable
+from apispec.lint.helpers import QUERY_PARAMS, Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Span
 
+_VERB_UPPER = frozenset(v.upper() for v in VERBS)
 _PATTERN = re.compile(r"[*^$()\[\]\"]|/:[A-Za-z]|\s")
 _WORD_METHOD = re.compile(r"(?i)(?:^|[^A-Za-z])(GET|POST|PUT|PATCH|DELETE|HEAD)(?:$|[^A-Za-z])")
 
+_KEY = re.compile(r"[A-Za-z_][\w.-]*")  # a mapping's key: a word, no path
 _VERB_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "all", "use"})
 # tree languages: the apispec language name -> the grammar (and its lowering)
 GRAMMAR_OF = {
@@ -69,6 +71,8 @@ GRAMMAR_OF = {
     "java": "java",
     "kotlin": "kotlin",
     "groovy": "groovy",
+    "swift": "swift",
+    "powershell": "powershell",
 }
 # grammars chosen by the file's extension where one language has several
 GRAMMAR_BY_SUFFIX: dict[str, str] = {
@@ -146,6 +150,7 @@ def extract_tree(
             )
     found.extend(_orphans(model, finder, used))
     evidence = FileEvidence.of(evidence_text if evidence_text is not None else text, known)
+    evidence.source = text
     for item in found:
         evidence.learn(item.loc)
     for ref in model.strings:
@@ -155,7 +160,9 @@ def extract_tree(
                 evidence.literal(literal.pieces[0].text)
     lines = lines if lines is not None else Lines(text)
     refs: dict[tuple[int, str | None], Reference] = {}
-    for item in found:
+    for k, item in enumerate(found):
+        if not k & 63:
+            check()
         made = _reference(item, evidence, language, lines)
         if made is not None:
             refs.setdefault((made.span.start, made.method), made)
@@ -227,6 +234,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
     """String literals naming an API URL that no known request took, in value contexts."""
     found: list[Found] = []
     resolver = finder.resolver
+    read: set[int] = set()  # expressions around several literals, read once for them all
     for index, ref in enumerate(model.strings):
         if not index & 15:
             check()  # the time budget, where no alarm can interrupt (budget.py)
@@ -241,6 +249,10 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             for p in literal.pieces
         ):
             continue  # a request took (part of) this literal
+        if whole is not literal:
+            if id(whole) in read:
+                continue  # `$base + "/x" + "/y"`: its URLs were read from its first literal
+            read.add(id(whole))
         function = model.function_at(literal.start)
         resolver.fresh()
         open_id = function.node_id if function is not None else -1
@@ -253,7 +265,7 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             continue
         method, url_at = _verb_of_call(call, literal, finder, ctx) if call else (None, 0)
         if method is None and call is not None:
-            method = _verb_argument(call, finder, ctx)
+            method = _method_given(call, finder, literal.start) or _verb_argument(call, finder, ctx)
         sent = _verb_request(call, value, method, finder, ctx, url_at)
         if sent is not None and call is not None and (url_at or _argument_at(call, literal, 0)):
             sent.row = "verb:url"  # the verb call's own URL argument (`conn.get("/libraries")`)
@@ -261,6 +273,8 @@ def _orphans(model: FileModel, finder: Requests, used: set[int]) -> list[Found]:
             loc = locate(text)
             if loc is None:
                 continue
+            if all(o in used for o in loc.flat.offsets[loc.start : loc.end]):
+                continue  # a path a request located: `"$(printf '%s/x' "$B")"` as curl's URL
             path = loc.flat.chars[loc.start : loc.end]
             if not loc.via_api_v2 and "/" not in path.strip("/") and not path.startswith("/"):
                 continue  # a lone word is a path only as a request's argument
@@ -282,7 +296,7 @@ def _enclosing_call(model: FileModel, literal: Str) -> CallE | None:
     return best
 
 
-_QUERY_KEYWORDS = ("params", "query", "searchparams", "search_params", "qs")
+_QUERY_KEYWORDS = QUERY_PARAMS | {"search_params"}
 
 
 def _verb_request(
@@ -294,10 +308,13 @@ def _verb_request(
     url_at: int = 0,
 ) -> Request | None:
     """A verb-named call no row knows (`session.get(url, params={...})` on an object of
-    unknown class): its query and headers keywords are read as a client's would be, or
-    the mapping after its URL: the entries of an options mapping (`['query' => ...]`),
-    else, for a read, the query itself (`conn.get(path, limit: 10)`)."""
-    if call is None or method is None:
+    unknown class), or one given a query (`Invoke-PrtgRestMethod -Path ... -QueryParameter
+    @{...}`): its query and headers keywords are read as a client's would be, or the
+    mapping after its URL: the entries of an options mapping (`['query' => ...]`), else,
+    for a read, the query itself (`conn.get(path, limit: 10)`)."""
+    if call is None:
+        return None
+    if method is None and not any((a.name or "").lower() in _QUERY_KEYWORDS for a in call.args):
         return None
     request = Request(call, url, method, row="verb")
     resolver = finder.resolver
@@ -334,8 +351,12 @@ def _verb_of_call(call: CallE, literal: Str, finder: Requests, ctx: Ctx) -> tupl
         (k for k, a in enumerate(positional) if a.value.start <= literal.start < a.value.end), 0
     )
     method = _verb_of(call.callee)
-    if method is not None:  # where the call takes its URL: `paths.put("k", "/x")` stores
-        return (method if at == 0 else None), at
+    if method is not None and at and call.callee.lower() in VERBS:
+        key = finder.resolver.literal(positional[0].value, ctx)
+        if key is not None and _KEY.fullmatch(key):
+            return None, at  # `paths.put("probes", "/x")`: a path stored under a key
+    if method is not None:
+        return method, at
     for arg in positional[:at]:
         written = finder.resolver.literal(arg.value, ctx)
         if written is None and isinstance(arg.value, (Name, Attr)):
@@ -400,6 +421,17 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
         and call.callee.lower() in _VERB_NAMES
         and any(isinstance(a.value, (Name, Opaque, ListE, FuncE)) for a in call.args[1:])
     )
+
+
+def _method_given(call: CallE, finder: Requests, at: int) -> str | None:
+    """The verb a call no row knows is given by name (`-Method Post`, `method="PATCH"`)."""
+    for arg in call.args:
+        if (arg.name or "").lower() == "method":
+            ctx = Ctx(at, finder.model.function_at(at))
+            verb = finder.resolver.literal(arg.value, ctx)
+            if verb is not None and verb.upper() in _VERB_UPPER:
+                return verb.upper()
+    return None
 
 
 def _sending_call(calls: list[CallE], finder: Requests, ctx: Ctx) -> CallE | None:

@@ -39,6 +39,7 @@ from apispec.lint.extract.ir import (
     CallE,
     Concat,
     Cond,
+    Each,
     Entry,
     Expr,
     Format,
@@ -108,6 +109,8 @@ class Resolver:
         if isinstance(expr, ListE):
             items = tuple(self.value(i, ctx, depth + 1) for i in expr.items)
             return SeqV(items, expr.start, expr.end)
+        if isinstance(expr, Each):
+            return self._each(expr, ctx, depth)
         if isinstance(expr, Cond):
             return alt(self.value(o, ctx, depth + 1) for o in expr.options)
         if isinstance(expr, Attr):
@@ -268,6 +271,30 @@ class Resolver:
             entries.append(Entry(name, start, end, self.value(value, ctx, depth + 1), written))
         return MapV(tuple(entries), expr.start, expr.end, partial)
 
+    def _each(self, expr: Each, ctx: Ctx, depth: int) -> SeqV:
+        """The element for each item of the iterable, when the items are known (a few);
+        else two copies of it read with the item unknown (what a join puts between
+        elements still shows)."""
+        at = replace(ctx, pos=expr.element.start)
+        items = self.elements(self.value(expr.iterable, ctx, depth + 1), ctx, depth)
+        if not items or len(items) > MAX_OPTIONS:
+            element = self.value(expr.element, at, depth + 1)
+            return SeqV((element, element), expr.start, expr.end)
+        found = tuple(
+            self.value(expr.element, replace(at, bound=((expr.key, item), *at.bound)), depth + 1)
+            for item in items
+        )
+        return SeqV(found, expr.start, expr.end)
+
+    def same_key(self, written: str | None, wanted: str) -> bool:
+        """A mapping's key as the language compares keys (PowerShell's hashtables ignore
+        case: `$cfg.baseUri` reads `BaseUri`)."""
+        if written is None:
+            return False
+        if self.knowledge.keys_ignore_case:
+            return written.lower() == wanted.lower()
+        return written == wanted
+
     def literal(self, expr: Expr, ctx: Ctx, depth: int = 0) -> str | None:
         """The expression's text when it is wholly known (a key, a method name)."""
         value = self.value(expr, ctx, depth + 1)
@@ -326,8 +353,11 @@ class Resolver:
                     return ObjV("module", qualified)
             if isinstance(option, MapV):
                 for entry in reversed(option.entries):
-                    if entry.key == expr.name:
+                    if self.same_key(entry.key, expr.name):
                         return entry.value
+                if expr.name in self.knowledge.key_attrs:  # `$q.Keys`: the mapping's keys
+                    keys = [e for e in option.entries if e.key is not None]
+                    return SeqV(tuple(Text((Lit(e.key or "", e.key_start),)) for e in keys))
         return Text((Hole(dotted, expr.start, expr.end, dotted.lower()),))
 
     def _literal_this(self, expr: Attr, ctx: Ctx, depth: int) -> Value | None:
@@ -354,7 +384,7 @@ class Resolver:
             if isinstance(option, MapV):
                 if key is not None:
                     for entry in reversed(option.entries):
-                        if entry.key == key:
+                        if self.same_key(entry.key, key):
                             found.append(entry.value)
                             break
                 else:
@@ -618,21 +648,29 @@ class Resolver:
     def bind(
         self, function: Function, args: Sequence[Arg], ctx: Ctx, depth: int
     ) -> list[tuple[str, Value]]:
-        """Parameter name -> argument value, by position and by keyword."""
+        """Parameter name -> argument value, by position and by keyword (a mapping spread
+        into the call gives keywords: `f(**opts)`, PowerShell's `Invoke-X @params`)."""
         bound: list[tuple[str, Value]] = []
         positional = [a for a in args if a.name is None and not a.spread]
         keywords = {a.name: a for a in args if a.name}
+        spread = self._spread_keywords(args, ctx, depth)
         rest: list[Entry] = []
         names = {p[0] for p in function.params}
-        for index, (name, kind, _default) in enumerate(function.params):
+        if self.knowledge.positional_fill:  # positional arguments take the unnamed params
+            taken = {name for name, _, _ in function.params if name in keywords}
+            taken.update(name for name, _, _ in function.params if name.lower() in spread)
+            free = [k for k, (name, _, _) in enumerate(function.params) if name not in taken]
+            order = {k: free.index(k) for k in free}
+        for index, (name, kind, default) in enumerate(function.params):
+            at = order.get(index, -1) if self.knowledge.positional_fill else index
             if kind == "**":
                 rest.extend(
                     Entry(k, a.value.start, a.value.end, self.value(a.value, ctx, depth + 1))
                     for k, a in keywords.items()
                     if k not in names
                 )
-                for spread in (a for a in args if a.spread == "**"):
-                    found = self.value(spread.value, ctx, depth + 1)
+                for spread_arg in (a for a in args if a.spread == "**"):
+                    found = self.value(spread_arg.value, ctx, depth + 1)
                     if isinstance(found, MapV):
                         rest.extend(found.entries)
                 bound.append((name, MapV(tuple(rest))))
@@ -641,16 +679,34 @@ class Resolver:
                 bound.append((name, SeqV(items)))
             elif name in keywords:
                 bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
+            elif name.lower() in spread:
+                bound.append((name, spread[name.lower()]))
             elif kind == "kw":
                 continue  # keyword-only (`def f(url:)`): never a positional argument
-            elif index < len(positional):
-                bound.append((name, self.value(positional[index].value, ctx, depth + 1)))
-            elif _default is not None and not _blank(_default):
+            elif 0 <= at < len(positional):
+                bound.append((name, self.value(positional[at].value, ctx, depth + 1)))
+            elif default is not None and not _blank(default) and "" not in spread:
                 # left out by the call: the parameter's default (an empty text says
                 # nothing: `token = ""` stands for a value given elsewhere)
-                at = replace(ctx, pos=_default.start, env=None)
-                bound.append((name, self.value(_default, at, depth + 1)))
+                given = replace(ctx, pos=default.start, env=None)
+                bound.append((name, self.value(default, given, depth + 1)))
         return bound
+
+    def _spread_keywords(self, args: Sequence[Arg], ctx: Ctx, depth: int) -> dict[str, Value]:
+        """The entries of mappings spread into a call, by lower-case key; the key "" is
+        set when a spread is not known whole (any parameter may come from it)."""
+        found: dict[str, Value] = {}
+        for arg in args:
+            if arg.spread != "**":
+                continue
+            for option in options(self.value(arg.value, ctx, depth + 1)):
+                if not isinstance(option, MapV) or option.partial:
+                    found[""] = Text(())
+                if isinstance(option, MapV):
+                    for entry in option.entries:
+                        if entry.key is not None:
+                            found.setdefault(entry.key.lower(), entry.value)
+        return found
 
     def returns(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
         """A function of this file that returns a value built from its arguments."""

@@ -81,6 +81,11 @@ class Client:
     body: Place = NOWHERE
     # the keyword arguments that are request options, never query values
     options: tuple[str, ...] = ()
+    # the verb sent when the call names none (PowerShell's `Invoke-RestMethod`: GET)
+    default_method: str | None = None
+    # methods whose body the library sends as the query string instead (PowerShell's
+    # `-Body @{...}` on a GET)
+    body_query: tuple[str, ...] = ()
     # the call is one link of a builder chain: the request is the object the whole
     # chain builds (its links before and after set the method, headers and query)
     chain: bool = False
@@ -244,6 +249,9 @@ class Knowledge:
     # the properties that hold an object's headers (`headers`, .NET's `DefaultRequestHeaders`):
     # a setter called on one sets the object's headers
     header_holders: tuple[str, ...] = ("headers",)
+    # the label that names the header a setter sets, where the value comes first
+    # (Swift's `req.setValue(v, forHTTPHeaderField: "Authorization")`)
+    header_name_labels: tuple[str, ...] = ()
     # calls that add a query entry to the request object they are called on, chained on it
     # or on the name it is held by (RestSharp's `request.AddQueryParameter(k, v)`)
     query_setters: frozenset[str] = frozenset()
@@ -300,6 +308,17 @@ class Knowledge:
     # a capitalized callee of another module constructs its class (Python's `Client()`);
     # where it does not (Go: exported functions), it is a function of that module
     class_calls: bool = True
+    # functions every file of the language may call by name once a file defines them
+    # (PowerShell: one command namespace per session; a `Verb-Noun` name is a command
+    # of the project's own), also where the file shows no import of the definer
+    global_functions: re.Pattern[str] | None = None
+    # positional arguments bind the parameters not given by name, in order (PowerShell's
+    # `Invoke-Api -Method Post '/x'` gives `/x` to the first parameter); else by index
+    positional_fill: bool = False
+    # mapping keys compared without case (PowerShell's hashtables)
+    keys_ignore_case: bool = False
+    # attributes of a mapping that list its keys (PowerShell's `$q.Keys`)
+    key_attrs: frozenset[str] = frozenset()
     _by_on: dict[str, list[Client]] = field(default_factory=dict)
     _links: dict[tuple[str, str], Link] = field(default_factory=dict)
     _builders: dict[tuple[str, str], Builder] = field(default_factory=dict)

@@ -23,6 +23,7 @@ from importlib import import_module
 from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar
 
+from apispec.lint.budget import check
 from apispec.lint.extract.ir import Attr, CallE, Concat, Expr, Function, Name, Opaque, Str
 from apispec.lint.extract.parse import Parsed, grammar
 
@@ -152,7 +153,7 @@ class StringRef:
     @property
     def whole(self) -> Expr:
         """The whole expression the literal is part of (`base + "/x?" + query`)."""
-        return self.literal if self._root is self._node else self._lowering.expr(self._root)
+        return self.literal if self._root is self._node else self._lowering.root(self._root)
 
     def calls(self) -> list[CallE]:
         """The calls whose arguments hold the literal, innermost first, in its function
@@ -199,6 +200,8 @@ class FileModel:
     _by_function: dict[int, list[CallE]] | None = None
     _by_scope: dict[tuple[str, int], list[Assign]] | None = None
     _call_starts: dict[str, list[int]] = field(default_factory=dict)
+    _starts_of_calls: list[int] = field(default_factory=list)
+    _assign_starts: dict[str, list[int]] = field(default_factory=dict)
     _holders: dict[int, list[str]] | None = None
 
     def calls_in(self, function: Function) -> list[CallE]:
@@ -282,6 +285,23 @@ class FileModel:
                 for assign in assigns:
                     self._by_scope.setdefault((name, assign.scope), []).append(assign)
         return self._by_scope.get((key, scope), [])
+
+    def assigns_within(self, key: str, start: int, end: int) -> list[Assign]:
+        """`key`'s assignments that start strictly between two positions, in order."""
+        assigns = self.assigns.get(key)
+        if not assigns:
+            return []
+        starts = self._assign_starts.get(key)
+        if starts is None or len(starts) != len(assigns):
+            starts = self._assign_starts[key] = [a.start for a in assigns]
+        return assigns[bisect_right(starts, start) : bisect_left(starts, end)]
+
+    def calls_within(self, start: int, end: int) -> list[CallE]:
+        """The file's calls that start at or after `start` and before `end`, in order."""
+        if len(self._starts_of_calls) != len(self.calls):
+            self._starts_of_calls = [c.start for c in self.calls]
+        starts = self._starts_of_calls
+        return self.calls[bisect_left(starts, start) : bisect_left(starts, end)]
 
     def calls_between(self, key: str, after: int, before: int) -> list[CallE]:
         """The calls on `key` that start strictly between two positions, in order."""
@@ -394,6 +414,9 @@ class Lowering:
     block_types: ClassVar[frozenset[str]] = frozenset({"block"})
     self_names: ClassVar[frozenset[str]] = frozenset()  # receivers meaning "this object"
     function_types: ClassVar[frozenset[str]] = frozenset()  # node types of function bodies
+    # calls lowered whatever their name: a command of this shape may be a request through
+    # a module no file of the tree defines (PowerShell's `Verb-Noun` commands)
+    kept_calls: ClassVar[re.Pattern[str] | None] = None
     call_types: ClassVar[frozenset[str]] = frozenset()  # node types of calls
 
     def __init_subclass__(cls) -> None:
@@ -405,7 +428,16 @@ class Lowering:
         self.parsed = parsed
         self.char = parsed.offsets.char
         self.data = parsed.data
+        self._roots: dict[int, Expr] = {}
         self.nesting = 0
+
+    def root(self, node: Node) -> Expr:
+        """The expression around literals, lowered once for all of them (`a + "/x" + "/y"
+        + ...` holds a literal per operand: lowering it per literal costs their square)."""
+        found = self._roots.get(node.id)
+        if found is None:
+            found = self._roots[node.id] = self.expr(node)
+        return found
 
     # -- helpers for subclasses -----------------------------------------------------
 
@@ -458,6 +490,13 @@ class Lowering:
 
     # -- what subclasses provide ----------------------------------------------------
 
+    @classmethod
+    def repair(cls, parsed: Parsed) -> Parsed | None:
+        """The text parsed again where the grammar misreads a common construct and its
+        error recovery would cost more than the construct (None: nothing to repair).
+        A repair keeps every offset: it only swaps characters for others."""
+        return None
+
     def expr(self, node: Node) -> Expr:
         raise NotImplementedError
 
@@ -481,6 +520,12 @@ class Lowering:
 
     def imports(self, node: Node) -> Iterator[tuple[str, str]]:
         return iter(())
+
+    def module_target(self, node: Node) -> bool:
+        """Whether an assignment target names the module's own variable wherever it is
+        written (PowerShell's `$script:base = ...` inside a function): the assignment is
+        then the module's, seen by every function that reads the name."""
+        return False
 
     def class_bases(self, node: Node) -> tuple[str, ...]:
         return ()
@@ -566,14 +611,18 @@ def lower(
     header) or named like a function the file defines are kept; a file's other calls
     are never lowered. Only string literals that may name a URL or a host are kept.
     """
-    lowering = lowering_class(parsed.language)(parsed)
+    kind_of = lowering_class(parsed.language)
+    parsed = kind_of.repair(parsed) or parsed
+    lowering = kind_of(parsed)
     model = FileModel(parsed.language, parsed, lowering=lowering)
     cursor = query_cursor(parsed.language, lowering.query_name or parsed.language)
     if start_byte or end_byte is not None:
         cursor.set_byte_range(start_byte, end_byte if end_byte is not None else len(parsed.data))
     functions: dict[int, Function] = {}
     pending: list[tuple[str, dict[str, list[Node]]]] = []
-    for _, captures in cursor.matches(parsed.root):
+    for k, (_, captures) in enumerate(cursor.matches(parsed.root)):
+        if not k & 63:
+            check()  # the time budget, where no alarm can interrupt (budget.py)
         if _comment_captured(captures):
             continue
         if "function" in captures:
@@ -609,7 +658,12 @@ def lower(
     for kind, captures in pending:
         if kind == "call":
             name = lowering.call_name(captures["call"][0])
-            if name not in wanted and name.lower() not in lowered and not VERB_NAME.search(name):
+            if (
+                name not in wanted
+                and name.lower() not in lowered
+                and not VERB_NAME.search(name)
+                and not _kept(kind_of, name)
+            ):
                 continue  # (a call named like a request is kept: its name is its method)
         elif kind == "string" and not _may_name_url(lowering.text(captures["string"][0])):
             continue
@@ -626,9 +680,13 @@ def _comment_captured(captures: dict[str, list[Node]]) -> bool:
     return any(node.is_extra for nodes in captures.values() for node in nodes)
 
 
-# a name that says a method: `http_get`, `postJson`, `GetAsync`, `delete_group`
+def _kept(kind: type[Lowering], name: str) -> bool:
+    return kind.kept_calls is not None and kind.kept_calls.fullmatch(name) is not None
+
+
+# a name that says a method: `http_get`, `postJson`, `GetAsync`, `delete_group`, `Get-Item`
 VERB_NAME = re.compile(
-    r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|[A-Z]|Async)", re.IGNORECASE
+    r"(?:^|_|(?<=[a-z]))(get|post|put|patch|delete|head)(?=$|_|-|[A-Z]|Async)", re.IGNORECASE
 )
 
 
@@ -665,6 +723,8 @@ def _assign(lowering: Lowering, model: FileModel, captures: Captures) -> None:
     owner = model.class_at(start)
     value_node = captures["assign.value"][0]
     add = "assign.add" in captures
+    if scope and lowering.module_target(captures["assign.name"][0]):
+        scope = 0
     block = lowering.block(node)
     for key, item, unpack in lowering.targets(captures["assign.name"][0]):
         if not key:

@@ -41,9 +41,22 @@ if TYPE_CHECKING:
     from apispec.lint.extract.parse import Parsed
 
 # Commands that run the command after them (`sudo curl ...`, a console's `$ curl ...`)
-_PREFIXES = frozenset({"sudo", "exec", "command", "nohup", "time", "env", "$", "%", "nice"})
+_PREFIXES = frozenset(
+    {"sudo", "exec", "command", "nohup", "time", "env", "$", "%", "nice", "xargs", "timeout"}
+)
+# their options that take the next word as a value (`sudo -u svc curl`, `xargs -I{} curl`)
+_PREFIX_VALUED = {
+    "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U"}),
+    "xargs": frozenset({"-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a"}),
+    "nice": frozenset({"-n"}),
+    "env": frozenset({"-u", "-C", "-S"}),
+    "timeout": frozenset({"-s", "-k"}),
+}
 # Commands that print their words for a person (or a log): no request, no value
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _PRINTERS = frozenset({"echo", "printf", "logger", "log", "info", "warn", "die", "error"})
+# what a backslash escapes between double quotes
+_DOUBLE_QUOTED = '$`"\\\n'
 # `${VAR op word}` operators whose result is the variable's value (or the word)
 _DEFAULTS = frozenset({":-", "-", ":=", "="})
 _CHECKS = frozenset({":?", "?"})
@@ -70,7 +83,7 @@ class ShellLowering(Lowering):
 
     def _word(self, node: Node) -> Expr:
         start, end = self.span(node)
-        return Str((_unquoted(self.text(node), start),), start, end)
+        return Str((_unescaped(self.text(node), start, None),), start, end)
 
     def _number(self, node: Node) -> Expr:
         start, end = self.span(node)
@@ -105,7 +118,7 @@ class ShellLowering(Lowering):
 
     def _quoted_run(self, start_byte: int, end_byte: int) -> Lit:
         raw = self.data[start_byte:end_byte].decode("utf-8", "surrogatepass")
-        return _double_quoted(raw, self.char(start_byte))
+        return _unescaped(raw, self.char(start_byte), _DOUBLE_QUOTED)
 
     def _recovered(self, node: Node) -> Expr:
         """Text the grammar could not read (`${self.api}`, a template's interpolation in a
@@ -295,9 +308,18 @@ class ShellLowering(Lowering):
             name, args = found, list(node.children_by_field_name("argument"))
         head = name.named_children[0] if name.named_children else name
         while self.text(head) in _PREFIXES and args:
+            valued = _PREFIX_VALUED.get(self.text(head), frozenset())
+            timed = self.text(head) == "timeout"  # `timeout 30 curl ...`: its duration first
             head = args.pop(0)
-            while args and (self.text(head).startswith("-") or re.match(r"\w+=", self.text(head))):
+            while args and (
+                self.text(head).startswith("-") or re.match(r"\w+=", self.text(head)) or timed
+            ):
+                timed = timed and self.text(head).startswith("-")
+                if self.text(head) in valued and args:
+                    args.pop(0)
                 head = args.pop(0)
+        if self.text(head) == "printf" and len(args) > 2 and self.text(args[0]) == "-v":
+            args = args[2:]  # `printf -v NAME FORMAT ...`: an assignment of its output (shell.scm)
         return head, args
 
     def _callee(self, head: Node) -> str:
@@ -403,7 +425,9 @@ class ShellLowering(Lowering):
         return found
 
     def targets(self, node: Node) -> list[tuple[str, Expr | None, int | str]]:
-        if node.type == "variable_name":
+        if node.type == "variable_name" or (
+            node.type == "word" and _NAME.fullmatch(self.text(node))
+        ):
             return [(self.text(node), None, -1)]
         if node.type == "subscript":
             name = node.child_by_field_name("name")
@@ -501,35 +525,17 @@ def _function_of(node: Node) -> Node | None:
     return None
 
 
-def _unquoted(raw: str, start: int) -> Lit:
-    """An unquoted word: a backslash keeps the next character, before a line end joins lines."""
+def _unescaped(raw: str, start: int, escapable: str | None) -> Lit:
+    """`raw` with its backslash escapes undone, each character keeping its offset: in an
+    unquoted word (`escapable` None) a backslash keeps any next character, between double
+    quotes only those of `_DOUBLE_QUOTED`; a backslash before a line end joins lines."""
     if "\\" not in raw:
         return Lit(raw, start)
     chars: list[str] = []
     offsets: list[int] = []
     i = 0
     while i < len(raw):
-        if raw[i] == "\\" and i + 1 < len(raw):
-            if raw[i + 1] != "\n":
-                chars.append(raw[i + 1])
-                offsets.append(start + i + 1)
-            i += 2
-            continue
-        chars.append(raw[i])
-        offsets.append(start + i)
-        i += 1
-    return Lit("".join(chars), start, tuple(offsets))
-
-
-def _double_quoted(raw: str, start: int) -> Lit:
-    """Text between double quotes: a backslash escapes only `$`, `` ` ``, `"`, `\\`, a line end."""
-    if "\\" not in raw:
-        return Lit(raw, start)
-    chars: list[str] = []
-    offsets: list[int] = []
-    i = 0
-    while i < len(raw):
-        if raw[i] == "\\" and i + 1 < len(raw) and raw[i + 1] in '$`"\\\n':
+        if raw[i] == "\\" and i + 1 < len(raw) and (escapable is None or raw[i + 1] in escapable):
             if raw[i + 1] != "\n":
                 chars.append(raw[i + 1])
                 offsets.append(start + i + 1)

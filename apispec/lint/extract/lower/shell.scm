@@ -9,6 +9,16 @@
 (variable_assignment name: (_) @assign.name "=" value: (_) @assign.value) @assign
 (variable_assignment name: (_) @assign.name "+=" value: (_) @assign.value) @assign.add
 
+; `printf -v url FORMAT ...` assigns what printf would print (lower/shell.py drops `-v url`)
+((command
+  name: (command_name) @_printf
+  .
+  argument: (word) @_v
+  .
+  argument: (word) @assign.name) @assign @assign.value
+  (#eq? @_printf "printf")
+  (#eq? @_v "-v"))
+
 (function_definition) @function
 
 ; `for x in a b c`: the loop's words are its iterable (lower/shell.py reads them)

@@ -76,6 +76,47 @@ def plain(raw: str, start: int) -> Lit:
     return Lit(raw, start)
 
 
+_BACKTICK = {"0": "\0", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r"}
+_BACKTICK.update({"t": "\t", "v": "\v"})
+
+
+def backtick_escapes(raw: str, start: int, doubled: str = "") -> Lit:
+    """PowerShell's expandable text: `` `n ``, `` `t ``, `` `$ `` (a backtick escapes the
+    next character) and, inside quotes, the quote written twice (`""` is one `"`)."""
+    if "`" not in raw and not (doubled and doubled * 2 in raw):
+        return Lit(raw, start)
+    chars: list[str] = []
+    offsets: list[int] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch == "`" and i + 1 < n:
+            nxt = raw[i + 1]
+            chars.append(_BACKTICK.get(nxt, nxt))
+            offsets.append(start + i)
+            i += 2
+            continue
+        chars.append(ch)
+        offsets.append(start + i)
+        i += 2 if doubled and ch == doubled and raw[i + 1 : i + 2] == doubled else 1
+    return Lit("".join(chars), start, tuple(offsets))
+
+
+def undoubled(raw: str, start: int, quote: str) -> Lit:
+    """A verbatim literal whose quote is written twice inside it (`'it''s'`)."""
+    if quote * 2 not in raw:
+        return Lit(raw, start)
+    chars: list[str] = []
+    offsets: list[int] = []
+    i = 0
+    while i < len(raw):
+        chars.append(raw[i])
+        offsets.append(start + i)
+        i += 2 if raw[i] == quote and raw[i + 1 : i + 2] == quote else 1
+    return Lit("".join(chars), start, tuple(offsets))
+
+
 def merged(pieces: list[Lit | Expr]) -> tuple[Lit | Expr, ...]:
     """A string's pieces with adjacent literal runs as one (a fragment, an escape, a
     fragment: grammars split them), empty runs left out."""
