@@ -11,9 +11,8 @@ is given a suppression for every finding (`--add-suppressions`' own function) an
 linted again: nothing is reported but the findings no comment could be written for, no
 suppression is unused (API012), and every string literal keeps its value.
 
-A (transformation, set/file) the text extractor cannot get right without a parser is
-listed in KNOWN_LIMITS with the reason, and tested apart as a strict xfail: the day it
-passes, the list must shrink.
+Every claimed language is read on its syntax tree (extract.TREE), so there is no known
+limit: a layout the language allows never changes what is linted.
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from apispec.lint.extract import TREE, language_of
 from apispec.lint.finding import Finding
 from apispec.lint.rewrite import add_suppressions
 from apispec.lint.run import LintRequest, execute
@@ -43,40 +41,8 @@ TARGET = "25.x.122"
 _GROUPS = {"comments": "metamorphic-code", "blank-lines": "metamorphic-code"}
 
 
-def _grouped(name: str, *rest: object, marks: tuple[pytest.MarkDecorator, ...] = ()) -> object:
-    group = pytest.mark.xdist_group(_GROUPS.get(name, "metamorphic-lines"))
-    return pytest.param(name, *rest, marks=(group, *marks))
-
-
-# Why the text extractor (legacy.py; the languages not yet in extract.TREE) reads a
-# transformed file differently: each a limit of reading calls with patterns over lines,
-# which the tree path removes (the tree languages have none left).
-_ARGUMENTS = (
-    "the call's other arguments broken over lines: the text extractor reads a call's method "
-    "(`-Method Delete`, a verb argument), an own helper's call site and its query keywords "
-    "on the line of the callee or command"
-)
-_HEADER = (
-    "a header set with its name on another line than the setter (`.header(\\n"
-    '"Authorization", ...)`, `-Headers @{\\n...}`) is not tied to its own request or '
-    "session by the text extractor (API009)"
-)
-_ROUTE = (
-    "a route or mock declaration broken over lines (a mock controller's `.header(\\n"
-    '"Location", ...)`) is read as a call by the text extractor'
-)
-# (transformation, "set/file"): the cases of a limit above, each a strict xfail.
-KNOWN_LIMITS: dict[tuple[str, str], str] = {
-    ("blank-lines", "clients/java/PrtgFeignClient.java"): _HEADER,
-    (
-        "blank-lines",
-        "clients/negative/java/src/test/java/com/example/noc/PrtgMockController.java",
-    ): _ROUTE,
-    ("blank-lines", "holdout/powershell/PrtgTools/PrtgTools.psm1"): _ARGUMENTS,
-    ("blank-lines", "holdout2/java/src/main/java/net/noc/prtg/InventoryExporter.java"): _HEADER,
-    ("blank-lines", "legacy/depth/Remove-Stale.ps1"): _ARGUMENTS,
-    ("blank-lines", "real-shapes/powershell/Sync-ServiceDesk.ps1"): _HEADER,
-}
+def _grouped(name: str) -> object:
+    return pytest.param(name, marks=pytest.mark.xdist_group(_GROUPS.get(name, "metamorphic-lines")))
 
 
 @dataclass
@@ -239,31 +205,7 @@ def test_a_transformation_changes_no_call_and_no_finding(trees: Trees, name: str
         original = trees[ORIGINAL].files[shown].text
         if _inserted(transformed.text, original):
             assert trees.literals(name, shown) == trees.literals(ORIGINAL, shown), shown
-    unexpected = {
-        shown: why
-        for shown, why in differences(trees, name).items()
-        if (name, shown) not in KNOWN_LIMITS
-    }
-    assert unexpected == {}
-
-
-def test_the_tree_path_has_no_known_limit() -> None:
-    """A language read on its tree (extract.TREE) keeps every call and finding under every
-    transformation: its layout never matters."""
-    assert [
-        shown for _, shown in KNOWN_LIMITS if language_of(shown.split("/", 1)[1], "") in TREE
-    ] == []
-
-
-@pytest.mark.parametrize(
-    ("name", "shown"),
-    [
-        _grouped(*case, marks=(pytest.mark.xfail(strict=True, reason=why),))
-        for case, why in KNOWN_LIMITS.items()
-    ],
-)
-def test_a_known_limit_of_the_text_extractor(trees: Trees, name: str, shown: str) -> None:
-    assert shown not in differences(trees, name)
+    assert differences(trees, name) == {}
 
 
 # The comment --add-suppressions writes into a YAML CI script is the script's own: it
