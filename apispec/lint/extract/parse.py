@@ -229,7 +229,24 @@ class Parsed:
 def parse(text: str, language: str, old: Parsed | None = None) -> Parsed:
     """Parse `text` as `language`; `old` (an earlier parse of an edited text) is reused."""
     data, tree = _tree(language, text.encode("utf-8", "surrogatepass"), old)
-    return Parsed(language, text, data, tree, Offsets(text, data))
+    return _rejoined(Parsed(language, text, data, tree, Offsets(text, data)))
+
+
+def _rejoined(parsed: Parsed) -> Parsed:
+    """A Python tree in error parsed again with its bracketed lines joined (joined.py), when
+    that reads without an error: the same program, each byte at its offset."""
+    if parsed.language != "python" or not parsed.root.has_error:
+        return parsed
+    from apispec.lint.extract.joined import joined
+
+    # the bytes as parsed (an unclosed literal's line may be blanked): same length, UTF-8
+    data = joined(parsed.data.decode("utf-8", "surrogatepass"))
+    if data is None:
+        return parsed
+    data, tree = _tree("python", data)
+    if tree.root_node.has_error:
+        return parsed
+    return Parsed(parsed.language, parsed.text, data, tree, parsed.offsets)
 
 
 class Trees:
