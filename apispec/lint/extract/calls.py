@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders, callees, formats, names, objects
+from apispec.lint.extract import assignments, builders, callees, formats, names, objects
 from apispec.lint.extract.context import (
     Ctx,
     alt,
@@ -157,7 +157,7 @@ def _built(r: Resolver, call: CallE, ctx: Ctx, depth: int) -> Value | None:
             continue
         builder = r.knowledge.builder("object:" + option.name, call.callee)
         if builder is not None:
-            found.append(names.built(r, option, builder, call, ctx, depth))
+            found.append(assignments.built(r, option, builder, call, ctx, depth))
     return alt(found) if found else None
 
 

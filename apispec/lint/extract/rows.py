@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders, configured, formats, names, setters
+from apispec.lint.extract import assignments, builders, configured, formats, setters
 from apispec.lint.extract.build import texts
 from apispec.lint.extract.context import (
     Ctx,
@@ -245,7 +245,7 @@ def request_url(q: Requests, call: CallE, url: Value, ctx: Ctx) -> Value:
     function = q.model.function_at(call.start)
     end = function.end - 1 if function is not None else len(q.model.parsed.text)
     key = f"{holder}.{q.knowledge.request_url}"
-    return names.url_parts(q.resolver, key, url, call.start, replace(ctx, pos=end), 0)
+    return assignments.url_parts(q.resolver, key, url, call.start, replace(ctx, pos=end), 0)
 
 
 def _options_known(q: Requests, call: CallE, row: Client, ctx: Ctx) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders, callees, calls, formats, names
+from apispec.lint.extract import assignments, builders, callees, calls, formats, names
 from apispec.lint.extract.context import (
     MAX_DEPTH,
     MAX_OPTIONS,
@@ -322,7 +322,7 @@ class Resolver:
         if constant is not None:  # `HttpMethod.Patch`: the text the library constant names
             return Text((Lit(constant, expr.start),))
         if dotted in self.model.assigns:
-            found = names.assigned_before(self, dotted, ctx, depth)
+            found = assignments.assigned_before(self, dotted, ctx, depth)
             if found is not None:
                 return found
         target = self.value(obj, ctx, depth + 1)
