@@ -9,8 +9,10 @@ absorbs noise of a shared machine). A case that grows faster is printed with
 Runners time the work in the running process (the registry loaded, as a lint
 worker has it), so start-up does not hide the growth: one file for the linter;
 one filter for the filter engine (checked, printed, explained, completed,
-compared, compiled, evaluated: the inputs that once overflowed the stack); the
-mock's selection of a 900-term `or` over a growing list (the request that froze
+compared, compiled, evaluated: the inputs that once overflowed the stack); one
+lint result for a report format or the suppression writer (linted before the clock
+starts); the mock's
+selection of a 900-term `or` over a growing list (the request that froze
 the mock). A new kind of input is a runner in RUNNERS and rows that name it.
 
 Usage: python benchmarks/hostile.py [--scale K] [--only SUBSTRING]
@@ -308,6 +310,52 @@ CASES: tuple[Case, ...] = (
         repeat('{"host": "prtg", "paths": [', '"/api/v2/devices", ', '""]}\n'),
         1_000,
     ),
+    # issue 22, points 5 and 6: test-double names beside a long word run; .http requests
+    *(
+        Case(
+            f"{name}: test doubles named, a long word run",
+            "lint",
+            name,
+            repeat(head + 'x = "https://prtg:1616/api/v2/experimental/objects"\n', "a"),
+            16_000,
+        )
+        for name, head in (
+            ("c.js", 'import { rest } from "msw";\n// mock\n'),
+            ("c.cs", "// fake mock\n"),
+            ("c.rb", "# mock responses\n"),
+        )
+    ),
+    Case(
+        ".http: requests without blank lines",
+        "lint",
+        "calls.http",
+        repeat(
+            "",
+            "GET https://prtg:1616/api/v2/experimental/objects?offset={i}\n"
+            "Authorization: Bearer t\n",
+        ),
+        2_000,
+    ),
+    # issue 22, acceptance 2: Python's bracketed lines joined for tree-sitter (joined.py)
+    Case(
+        "python: continuation lines at column 0",
+        "lint",
+        "c.py",
+        repeat(
+            _PY + "def f():\n",
+            '    requests.get(\nf"{BASE}/experimental/objects", params={\n"limit": {i}})\n',
+        ),
+        500,
+    ),
+    Case(
+        "python: a bracket never closed, then many lines",
+        "lint",
+        "c.py",
+        repeat(
+            _PY + "x = (\ndef f():\n", '    requests.get(\nf"{BASE}/experimental/objects")  # {i}\n'
+        ),
+        500,
+    ),
     Case(
         "json: many requests",
         "lint",
@@ -357,6 +405,36 @@ def mock_selection(count: int) -> object:
     return Selection(query, records(count), None, None, float("inf"), 25.0, lambda: False)
 
 
+CASES += (
+    # issue 22, point 7: the `full` report of many findings on one long line
+    Case(
+        "full report: N findings on one URL",
+        "report",
+        "full",
+        lambda n: linted(
+            _PY
+            + 'requests.get(f"{BASE}/experimental/devices?'
+            + "&".join(f"p{i}=1" for i in range(n))
+            + '")\n'
+        ),
+        1_000,
+    ),
+    # issue 22, point 2: suppressions written after the mappings and strings lines end in
+    Case(
+        "add-suppressions: N calls, each a mapping over lines",
+        "suppress",
+        "c.py",
+        lambda n: suppressible(
+            _PY
+            + "".join(
+                f'requests.get(f"{{BASE}}/experimental/objects", params={{\n    "limit": {5000 + i},\n}})\n'
+                for i in range(n)
+            )
+        ),
+        500,
+    ),
+)
+
 FILTER_RECORDS = 500
 CASES += (
     # issue 11, points 10 and 13: the filter engine and the mock on long chains
@@ -391,6 +469,41 @@ def _lint_runner() -> Callable[[Any, str], object]:
     return run
 
 
+def linted(text: str) -> object:
+    """The lint result of one file, for a report runner (made before the clock starts)."""
+    from apispec.lint.config import Config
+    from apispec.lint.engine import Checker, LintResult, Options
+    from apispec.registry.load import load_registry
+
+    registry = load_registry()
+    target = registry.newest_release.text
+    findings = Checker(registry, Options(Config(), (target,))).lint_text(text, "c.py")
+    return LintResult(findings, [], 1, (target,))
+
+
+def suppressible(text: str) -> object:
+    """A file's text and findings, for the suppression writer (linted before the clock)."""
+    result = linted(text)
+    return text, result.findings  # type: ignore[attr-defined]
+
+
+def _suppress_runner() -> Callable[[Any, str], object]:
+    from apispec.lint.pool import fewer_collections
+    from apispec.lint.rewrite import add_suppressions
+
+    def run(given: tuple[str, list[Any]], name: str) -> object:
+        with fewer_collections():  # as `apispec lint --add-suppressions` runs
+            return add_suppressions(given[0], given[1], name)
+
+    return run
+
+
+def _report_runner() -> Callable[[Any, str], object]:
+    from apispec.lint.report import render
+
+    return lambda result, fmt: render(fmt, result)
+
+
 def _filter_runners() -> dict[str, Callable[[Any, str], object]]:
     from apispec.filters import check, compile, complete, format, parse
     from apispec.filters.format import outline, parenthesized
@@ -423,6 +536,8 @@ def _runner(name: str) -> Callable[[], Callable[[Any, str], object]]:
 
 RUNNERS: dict[str, Callable[[], Callable[[Any, str], object]]] = {
     "lint": _lint_runner,
+    "report": _report_runner,
+    "suppress": _suppress_runner,
     **{name: _runner(name) for name in ("check", "fmt", "explain", "complete", "equal")},
     **{name: _runner(name) for name in ("compile", "evaluate", "select")},
 }

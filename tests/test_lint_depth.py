@@ -29,7 +29,8 @@ QUERIES: dict[str, list[tuple[int, str | None, str, dict[str, str | None]]]] = {
             "/experimental/sensors",
             {"filter": 'status = down AND basic.tags contains "core"'},
         ),
-        (16, "GET", "/experimental/devices", {"filter": "{} or {}"}),  # computed elements
+        # each generated element is the f-string the generator yields (as in filters.ts)
+        (16, "GET", "/experimental/devices", {"filter": 'name = "{n}" or name = "{n}"'}),
         (24, "GET", "/objects", {"take": "5"}),  # self.base ends in /api/v2/: + "objects"
     ],
     "Filters.cs": [

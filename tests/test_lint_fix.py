@@ -138,3 +138,39 @@ def test_display_only_fix_end_to_end(cli, registry_copy, tmp_path, monkeypatch) 
     assert "fixable" not in cli(*common).out  # the summary counts what --fix can do
     cli(*common, "--fix", "--unsafe-fixes")
     assert (tmp_path / "client.py").read_text() == source
+
+
+def test_bearer_is_written_into_the_string_a_syntax_tree_gives_by_its_content(
+    cli, tmp_path, monkeypatch
+) -> None:
+    """Python and C# are read on their syntax tree, whose header span starts inside the
+    quotes: the fix still writes `Bearer ` at the string's start (unsafe before an
+    interpolation), and none into a bare variable or a triple-quoted string."""
+    monkeypatch.chdir(tmp_path)
+    url = "https://m:1616/api/v2/experimental/devices"
+    (tmp_path / "client.py").write_text(
+        "import requests\ntok = input()\n"
+        f'requests.get("{url}", headers={{"Authorization": "abc"}})\n'
+        f'requests.get("{url}", headers={{"Authorization": f"{{tok}}"}})\n'
+        f'requests.get("{url}", headers={{"Authorization": tok}})\n'
+        f'requests.get("{url}", headers={{"Authorization": """abc"""}})\n'
+    )
+    (tmp_path / "Client.cs").write_text(
+        f'var req = new HttpRequestMessage(HttpMethod.Get, "{url}");\n'
+        'req.Headers.Add("Authorization", @"abc");\n'
+        "await new HttpClient().SendAsync(req);\n"
+    )
+    found = cli("lint", "--format", "concise", "client.py", "Client.cs").out
+    assert found.count(": API009 ") == 5, found
+    cli("lint", "--fix", "client.py", "Client.cs")
+    safe = (tmp_path / "client.py").read_text().splitlines()
+    assert safe[2].endswith('{"Authorization": "Bearer abc"})')
+    assert safe[3].endswith('{"Authorization": f"{tok}"})')  # unsafe: waits
+    assert (
+        'req.Headers.Add("Authorization", @"Bearer abc");' in (tmp_path / "Client.cs").read_text()
+    )
+    cli("lint", "--fix", "--unsafe-fixes", "client.py")
+    fixed = (tmp_path / "client.py").read_text().splitlines()
+    assert fixed[3].endswith('{"Authorization": f"Bearer {tok}"})')
+    assert fixed[4].endswith('{"Authorization": tok})')
+    assert fixed[5].endswith('{"Authorization": """abc"""})')

@@ -46,7 +46,13 @@ def test_a_python_helper_and_the_helpers_that_pass_its_path_on() -> None:
     uses = '_get("/version")\npaged("/experimental/groups", include="inheritance", take=5)\n'
     assert _calls(PY_HELPER + uses, "api.py") == [
         (13, "GET", "/version", []),
-        (14, "GET", "/experimental/groups", [("include", "inheritance"), ("take", "5")]),
+        # paged sends limit=size too: size's default, as the call leaves it out
+        (
+            14,
+            "GET",
+            "/experimental/groups",
+            [("include", "inheritance"), ("limit", "500"), ("take", "5")],
+        ),
     ]
     helpers = {h.name: h for h in extract(PY_HELPER, "api.py").helpers}
     assert set(helpers) == {"_request", "_get", "paged"}
@@ -159,9 +165,10 @@ def test_show_calls_lists_what_the_linter_saw(tmp_path: Path) -> None:
     text = subprocess.run([*run, str(tmp_path)], capture_output=True, text=True, check=False)
     assert text.returncode == 0, text.stderr  # an inventory, not a verdict
     first, summary = text.stdout.splitlines()
+    # why: the URL the helper builds (its base is read), not the relative path written
     assert first.endswith(
         "prtg_api.py:13:7: GET /experimental/devices -> /experimental/devices (experimental)"
-        "  [relative path; port 1616 in file]"
+        "  [/api/v2/experimental in URL]"
     )
     assert summary.startswith("1 call in 1 file")
     as_json = subprocess.run(

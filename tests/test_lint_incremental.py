@@ -30,6 +30,8 @@ EDITS = [
     ('params={"sort": "name"})\n', 'params={"sort": "name"})\nrequests.get(f"{BASE}/sensors")\n'),
     ("größer", "é"),  # multibyte characters of another width
     ("status = up", "status = Down and favorite = true"),
+    ("def devices", "# quiet: no quote\n# def devices\ndef devices"),  # comment lines
+    ("    return session", "#    return 1\n    return session"),  # one that ends a body
 ]
 
 
@@ -93,3 +95,52 @@ def test_the_language_server_keeps_a_documents_tree_and_drops_it_on_close() -> N
     before = len(kept)
     analyzer.drop(doc.uri)
     assert len(kept) == before - 1
+
+
+COMMENTED = """import requests
+BASE = "https://prtg.example.com:1616/api/v2"
+def sensors():
+    \"\"\"The sensors.
+# GET /api/v2/sensors, written in the docstring
+    \"\"\"
+    # requests.get(BASE + "/sensors")   (a quote: not quiet)
+    # requests.get(BASE + /devices)
+    return requests.get(f"{BASE}/sensors")
+"""
+
+
+def test_comment_lines_are_parsed_as_blank_lines_but_a_strings_bytes_are_its_own() -> None:
+    """tree-sitter-python costs n squared for n comment lines after code, so quiet comment
+    lines (no quote, backslash or brace) are given to the parser as spaces: the tree is the
+    one the file would have without them, and a string's lines that start with `#` stay as
+    written for the queries that read its text."""
+    parsed = parse(COMMENTED, "python")
+    fed = parsed.data.decode()
+    assert len(parsed.data) == len(COMMENTED.encode())
+    assert "# GET /api/v2/sensors, written in the docstring\n" in fed
+    assert '# requests.get(BASE + "/sensors")' in fed
+    assert "# requests.get(BASE + /devices)" not in fed
+    assert "\n    " + " " * len("# requests.get(BASE + /devices)") + "\n" in fed
+    docstring = parsed.root.descendant_for_byte_range(
+        COMMENTED.index("The sensors"), COMMENTED.index("The sensors") + 1
+    )
+    assert docstring is not None and docstring.text is not None
+    assert b"/api/v2/sensors" in docstring.text  # the tree's own bytes: the file's
+    blank = COMMENTED.replace("    # requests.get(BASE + /devices)\n", "\n")
+    assert str(parsed.root) == str(parse(blank, "python").root)
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("    # requests.get(BASE + /devices)", "    requests.get(BASE + /devices)"),
+        ("    return requests", "    # return requests"),
+        ('    # requests.get(BASE + "/sensors")', "    # requests.get(BASE + /sensors)"),
+    ],
+)
+def test_an_edit_into_or_out_of_a_quiet_comment_gives_the_fresh_tree(old: str, new: str) -> None:
+    trees = Trees()
+    trees.parse("client.py", COMMENTED, "python")
+    edited = _apply(COMMENTED, old, new)
+    assert edited != COMMENTED
+    assert str(trees.parse("client.py", edited, "python").root) == str(parse(edited, "python").root)

@@ -289,6 +289,8 @@ def _problems(outcome: Outcome) -> list[str]:
     lines = [f"apispec: warning: {printable(m)}" for m in outcome.warnings]
     lines += [f"apispec: error: {printable(m)}" for m in outcome.errors]
     for skipped in outcome.result.skipped:
+        if skipped.over_budget:
+            lines.append(f"apispec: error: {printable(f'{skipped.path}: {skipped.reason}')}")
         if skipped.internal:
             line = f"{skipped.path}: {skipped.reason} (set APISPEC_DEBUG=1 for the traceback)"
             lines.append(f"apispec: internal error: {printable(line)}")

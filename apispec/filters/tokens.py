@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from apispec.filters.ast import FilterTree
 from apispec.filters.grammar import PLACEHOLDER_CHAR, Tables, tables
@@ -156,5 +157,6 @@ def fast_parse(text: str) -> FilterTree | None:
                 state = states[state_stack[-1]][origin]
                 state_stack.append(state)
             if kind == "$END" and state == end_state:
-                return value_stack[-1]  # type: ignore[return-value]
+                # the start rule's callback built it: the accepted text's tree
+                return cast(FilterTree, value_stack[-1])
     return None

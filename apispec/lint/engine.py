@@ -17,11 +17,12 @@ from typing import Any
 
 from apispec.lint import budget, suppress
 from apispec.lint.call_check import CallChecker, maturity_in
+from apispec.lint.comment_lines import CommentLines
 from apispec.lint.config import Config
 from apispec.lint.extract import extract
 from apispec.lint.finding import CallRecord, Edit, Finding, Fix, Skipped
 from apispec.lint.helpers import Helper, HelperTable
-from apispec.lint.lines import Lines
+from apispec.lint.lines import LfText, Lines, lf_text
 from apispec.lint.match import match
 from apispec.lint.prefilter import might_reference, worth_decoding
 from apispec.lint.reference import Reference
@@ -110,6 +111,8 @@ class Checker:
         """Every finding in one file's text, configured, suppressed and positioned."""
         self.defined = []
         self.calls = []
+        lf = lf_text(text)
+        text = lf.text
         has_marker = "apispec:" in text
         if not might_reference(text) and not has_marker and not self.helpers:
             return []
@@ -130,10 +133,17 @@ class Checker:
         findings = self._configure(findings, path)
         if has_marker:
             suppressions = suppress.parse(text)
-            findings, used = suppress.apply(findings, suppressions)
+            places: list[CommentLines] = []  # scanned only if a finding's own line is quiet
+
+            def anchor(line: int) -> int | None:
+                if not places:
+                    places.append(CommentLines(text, path))
+                return places[0].anchor(line)
+
+            findings, used = suppress.apply(findings, suppressions, anchor)
             for check_unused in self._suppression:  # configured too: per-file ignores, severity
                 findings.extend(self._configure(list(check_unused(file, suppressions, used)), path))
-        return _finish(_unique(findings), lines)
+        return _finish(_unique(findings), lines, lf)
 
     def _configure(self, findings: list[Finding], path: str) -> list[Finding]:
         off: set[str] = set()
@@ -207,8 +217,9 @@ def fingerprint(code: str, path: str, line_text: str, target: str | None, occurr
     return sha256(data.encode("utf-8", "surrogateescape")).hexdigest()[:32]  # any file name
 
 
-def _finish(findings: list[Finding], lines: Lines) -> list[Finding]:
-    """Sort, then give each finding its line's text and its fingerprint.
+def _finish(findings: list[Finding], lines: Lines, lf: LfText) -> list[Finding]:
+    """Sort, then give each finding its line's text, its fingerprint, and its fix's edits
+    their positions (offsets into the text as read: `lf` took the CRs of CRLFs out).
 
     Each line is cut, normalised and hashed once however many findings it
     holds (a URL with thousands of query parameters is one line): the
@@ -237,17 +248,18 @@ def _finish(findings: list[Finding], lines: Lines) -> list[Finding]:
         digest.update(f"\0{f.target or ''}\0{occurrence}".encode())
         f.fingerprint = digest.hexdigest()[:32]
         if f.fix is not None:
-            f.fix = _positioned(f.fix, lines)
+            f.fix = _positioned(f.fix, lines, lf)
     return findings
 
 
-def _positioned(fix: Fix, lines: Lines) -> Fix:
+def _positioned(fix: Fix, lines: Lines, lf: LfText) -> Fix:
     """The fix with line and column on each edit (built directly: replace() is slow)."""
     edits = []
     for edit in fix.edits:
         line, column = lines.position(edit.start)
         end_line, end_column = lines.position(edit.end)
-        edits.append(Edit(edit.start, edit.end, edit.content, line, column, end_line, end_column))
+        start, end = lf.original(edit.start), lf.original(edit.end)
+        edits.append(Edit(start, end, edit.content, line, column, end_line, end_column))
     return Fix(fix.message, fix.applicability, tuple(edits))
 
 
@@ -260,7 +272,7 @@ def lint_in_budget(checker: Checker, text: str, shown: str) -> FileResult:
             return FileResult(shown, findings, None, checker.defined, checker.calls)
     except budget.TimeBudgetExceeded:
         reason = f"not linted: took longer than the time budget of {seconds:g} s (--file-timeout)"
-        return FileResult(shown, skipped=Skipped(shown, reason))
+        return FileResult(shown, skipped=Skipped(shown, reason, over_budget=True))
     except Exception as exc:  # one odd file must not end the run; it ends with exit 3
         debug_traceback()
         reason = f"not linted: internal error ({type(exc).__name__}: {exc}); please report it"

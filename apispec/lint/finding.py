@@ -110,6 +110,8 @@ class Skipped:
 
     `internal`: apispec itself failed on the file (a bug); the run goes on, and
     ends with exit code 3 so the crash is neither a finding nor a pass.
+    `over_budget`: linting took longer than the file's time budget; the run goes
+    on, and ends with exit code 2.
     `named`: the file was named on the command line, so its skip is an error.
     """
 
@@ -117,6 +119,13 @@ class Skipped:
     reason: str
     internal: bool = False
     named: bool = False
+    over_budget: bool = False
+
+    @property
+    def not_checked(self) -> bool:
+        """The file was meant to be linted and was not: every report says so and the run
+        fails, whatever `--fail-on` says (it concerns findings)."""
+        return self.internal or self.over_budget
 
 
 class CallRecord(NamedTuple):

@@ -21,7 +21,9 @@ FORMATS = ("text", "json")
 
 
 def render(fmt: str, result: LintResult) -> str:
-    """The calls of `result` (linted with `show_calls`) in `fmt` (text or json)."""
+    """The calls of `result` (linted with `show_calls`) in `fmt` (text or json), and the
+    files that could not be checked: an inventory that left one out would look complete."""
+    unchecked = [s for s in result.skipped if s.not_checked]
     if fmt == "json":
         calls: list[dict[str, Any]] = [
             {
@@ -37,7 +39,11 @@ def render(fmt: str, result: LintResult) -> str:
             for c in result.calls
         ]
         summary = {"files": result.files, "targets": list(result.targets), "calls": len(calls)}
-        return json.dumps({"calls": calls, "summary": summary}, indent=2) + "\n"
+        not_checked = [
+            {"path": unicode_safe(s.path), "reason": unicode_safe(s.reason)} for s in unchecked
+        ]
+        document = {"calls": calls, "not_checked": not_checked, "summary": summary}
+        return json.dumps(document, indent=2) + "\n"
     lines = []
     for c in result.calls:
         method = c.method or "-"
@@ -52,4 +58,5 @@ def render(fmt: str, result: LintResult) -> str:
         f"{len(result.calls)} call{'s' if len(result.calls) != 1 else ''} in {files} "
         f"file{'s' if files != 1 else ''} ({result.files} linted; maturity for {target})"
     )
+    lines.extend(f"{printable(s.path)}: not checked: {printable(s.reason)}" for s in unchecked)
     return "\n".join(lines) + "\n"

@@ -38,7 +38,7 @@ PackedFinding = tuple[
     str,
     str,
 ]
-PackedSkipped = tuple[str, bool]  # reason, internal
+PackedSkipped = tuple[str, bool, bool]  # reason, internal, over_budget
 # A Helper's fields, and a CallRecord's (the path None where it is the file's own), in order.
 PackedHelper = tuple[Any, ...]
 PackedCall = tuple[Any, ...]
@@ -160,13 +160,13 @@ def _unpack_fix(packed: PackedFix) -> Fix:
 
 
 def pack_skipped(skipped: Skipped | None) -> PackedSkipped | None:
-    return None if skipped is None else (skipped.reason, skipped.internal)
+    return None if skipped is None else (skipped.reason, skipped.internal, skipped.over_budget)
 
 
 def unpack_skipped(packed: PackedSkipped | None, path: str) -> Skipped | None:
     if packed is None:
         return None
-    reason, internal = packed
+    reason, internal, over_budget = packed
     if not isinstance(reason, str):
         raise TypeError("a skip reason is text")
-    return Skipped(path, reason, bool(internal))
+    return Skipped(path, reason, bool(internal), over_budget=bool(over_budget))

@@ -12,10 +12,12 @@ import difflib
 import os
 from pathlib import Path
 
-from apispec.lint.engine import LintResult, Options, lint_text
-from apispec.lint.finding import Finding
+from apispec.lint.engine import Checker, LintResult, Options, lint_in_budget
+from apispec.lint.finding import Finding, Skipped
 from apispec.lint.fix import apply_fixes
-from apispec.lint.suppression_comment import suppression_edit
+from apispec.lint.suppression_comment import with_suppressions
+from apispec.registry.load import load_registry
+from apispec.support.exceptions import debug_traceback
 from apispec.support.inputs import InputError
 
 # Findings a suppression comment is never written for: a suppression of an unused
@@ -50,32 +52,20 @@ def _below(real: str, roots: list[str]) -> bool:
 def add_suppressions(
     text: str, findings: list[Finding], name: str, wanted: set[tuple[int, str]] | None = None
 ) -> tuple[str, int, list[Finding]]:
-    """`text` with `apispec: ignore[CODE]` on the line of each finding (in `wanted`, as
+    """`text` with `apispec: ignore[CODE]` for the line of each finding (in `wanted`, as
     (line, code), when given): the new text, how many codes were added, and the findings
-    no comment could be written for (JSON, a continued line)."""
+    no comment could be written for (JSON, a heredoc, a continued line)."""
     per_line: dict[int, set[str]] = {}
     for f in findings:
         if f.code not in UNSUPPRESSED and (wanted is None or (f.line, f.code) in wanted):
             per_line.setdefault(f.line, set()).add(f.code)
-    added = 0
-    refused: list[Finding] = []
-    for line in sorted(per_line, reverse=True):  # bottom up: earlier offsets stay valid
-        for code in sorted(per_line[line]):
-            edit = suppression_edit(text, line, code, name)
-            if edit is None:
-                if not _suppressed(text, line, code):
-                    refused.extend(f for f in findings if f.line == line and f.code == code)
-                continue
-            text = text[: edit.offset] + edit.content + text[edit.offset :]
-            added += 1
-    return text, added, _unique(refused)
-
-
-def _suppressed(text: str, line: int, code: str) -> bool:
-    from apispec.lint import suppress
-
-    found = suppress.parse(text).lines.get(line)
-    return found is not None and (found.codes is None or code in found.codes)
+    text, added, lines = with_suppressions(text, per_line, name)
+    refused = set(lines)
+    return (
+        text,
+        added,
+        _unique([f for f in findings if f.line in refused and f.code in per_line[f.line]]),
+    )
 
 
 def _unique(findings: list[Finding]) -> list[Finding]:
@@ -97,6 +87,11 @@ class Fixer:
     to the run. The text is read once here, linted again so that the changes
     match exactly these bytes, and written with `write_atomic`, which refuses
     when the file changed since it was read.
+
+    Both re-lints (before a change, and after it for the report) run as the run's
+    own linting does: within the file's time budget, a crash caught. A file that
+    fails either is left as it is or as written, reported as not checked (exit 3
+    for a crash, 2 for the budget), and every other file is still done.
     """
 
     verb = "fix"  # `PATH: cannot fix: ...`
@@ -120,6 +115,25 @@ class Fixer:
         self.changed = 0  # fixes applied, or suppressions added
         self.files = 0  # files written (or shown in the diff)
         self.other_encoding: list[str] = []  # files left alone: not UTF-8
+        self._checker: Checker | None = None  # made on first use: one registry load a run
+
+    def _lint(self, text: str, name: str) -> list[Finding] | None:
+        """The findings of `text` as file `name`; None when it could not be checked, which
+        is then in the report in place of the file's findings."""
+        if self._checker is None:
+            options = self.options
+            self._checker = Checker(load_registry(options.registry_dir, options.overlays), options)
+        linted = lint_in_budget(self._checker, text, name)
+        if linted.skipped is None:
+            return linted.findings
+        self._not_checked(linted.skipped)
+        return None
+
+    def _not_checked(self, skipped: Skipped) -> None:
+        result = self.result
+        result.findings = [f for f in result.findings if f.path != skipped.path]
+        result.skipped = [s for s in result.skipped if s.path != skipped.path] + [skipped]
+        result.skipped.sort(key=lambda s: s.path)
 
     def wanted(self, finding: Finding) -> bool:
         return finding.fix is not None
@@ -177,8 +191,16 @@ class Fixer:
                 self.other_encoding.append(shown)
                 continue
             bom, text = original
-            findings = lint_text(text, shown, self.options)  # for exactly these bytes
-            changed, count = self.change(text, findings, shown)
+            findings = self._lint(text, shown)  # for exactly these bytes
+            if findings is None:
+                continue
+            try:
+                changed, count = self.change(text, findings, shown)
+            except Exception as exc:  # one odd file must not end the run; it ends with exit 3
+                debug_traceback()
+                reason = f"{self.not_done}: internal error ({type(exc).__name__}: {exc})"
+                self._not_checked(Skipped(shown, f"{reason}; please report it", internal=True))
+                continue
             if not count:
                 continue
             if self.diff:
@@ -195,7 +217,9 @@ class Fixer:
             self.changed += count
             self.files += 1
             for name in names:
-                refreshed[name] = lint_text(changed, name, self.options)
+                found = self._lint(changed, name)
+                if found is not None:
+                    refreshed[name] = found
         if refreshed:
             kept = [f for f in self.result.findings if f.path not in refreshed]
             kept.extend(f for found in refreshed.values() for f in found)

@@ -17,6 +17,7 @@ from apispec.lint.cache import open_store
 from apispec.lint.config import Config, ConfigError, load_config, parse_seconds, parse_size
 from apispec.lint.discover import discover, display_path, pattern_error
 from apispec.lint.engine import LintResult, Options, lint_one
+from apispec.lint.extract import STDIN, language_of
 from apispec.lint.finding import DEFAULT_FAIL_ON, Finding, Severity, Skipped
 from apispec.lint.pool import lint_files
 from apispec.lint.replay import Walked
@@ -195,7 +196,7 @@ def _execute(
     if Path("-") in request.paths:  # `apispec lint -`: standard input
         if len(request.paths) > 1:
             raise UsageError("`-` reads standard input: give no other PATH with it")
-        stdin_filename = stdin_filename or "-"
+        stdin_filename = stdin_filename or STDIN
     elif stdin_filename is not None and request.paths:
         raise UsageError("--stdin-filename reads standard input: give no PATH (or `-`)")
     if request.add_suppressions and (request.fix or request.diff or request.write_baseline):
@@ -208,6 +209,11 @@ def _execute(
         if stdin is None:
             raise UsageError("--stdin-filename: no standard input")
         text = stdin.read()
+        if stdin_filename == STDIN and language_of(STDIN, text) == "generic":
+            raise UsageError(
+                "standard input: unknown language (no --stdin-filename, no shebang, and its "
+                "text does not show one language); name it, e.g. `--stdin-filename script.py`"
+            )
         one = lint_one(text, stdin_filename, options)
         skipped = [one.skipped] if one.skipped else []
         result = LintResult(
@@ -358,13 +364,14 @@ def _text(value: object) -> str | None:
 
 
 def _worst(code: int, result: LintResult, errors: list[str]) -> int:
-    """A file the linter crashed on is exit 3, a file not fixed or written exit 2, over findings.
+    """A file the linter crashed on is exit 3; a file over its time budget, or not fixed
+    or written, exit 2; over findings, and over `--fail-on never`.
 
-    A crash must never pass as findings nor as a clean run (docs/cli.md).
+    A file nobody checked must never pass as findings nor as a clean run (docs/cli.md).
     """
     if any(s.internal for s in result.skipped):
         return EXIT_INTERNAL
-    if errors:
+    if errors or any(s.over_budget for s in result.skipped):
         return EXIT_USAGE
     return code
 

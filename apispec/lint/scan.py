@@ -167,11 +167,14 @@ class Source:
         endpos: int | None = None,
         lines: Lines | None = None,  # of `text`, when another source of it made them
     ):
-        self.text = text
         self.dialect = dialect
         self.pos = pos
         self.endpos = len(text) if endpos is None else endpos
         self.lits, self.comments = dialect.scan(text, self.pos, self.endpos)
+        # The later stages read code with patterns over the text: a comment between the
+        # parts of a call (`get( /* page */ url`, `{  # the filter`) is as much space to
+        # them as it is to the language. Blanked, it keeps its length and line breaks.
+        self.text = _without_comments(text, self.comments) if self.comments else text
         spans = self.comments + [
             span
             for lit in self.lits
@@ -201,6 +204,29 @@ class Source:
     def line_start(self, offset: int) -> int:
         """Where the line holding `offset` starts (not before the scanned range)."""
         return max(self.pos, self.lines.line_start(offset))
+
+    def head_start(self, offset: int) -> int:
+        """Where the statement head before `offset` starts: its line's start, or an earlier
+        line's where the text before `offset` closes a parenthesis or square bracket opened
+        there (`$p = if (\n    $x) {`, `val p = when (\n    kind) {`); a brace that closes
+        a block (`} else {`) leaves the head on its own line."""
+        brackets = self.brackets
+        positions = brackets.positions
+        text = self.text
+        lo = self.line_start(offset)
+        for _ in range(64):  # each step goes back a line at least
+            k = bisect.bisect_left(positions, lo)
+            earliest = lo
+            while k < len(positions) and positions[k] < offset:
+                at = positions[k]
+                opener = -1 if at in brackets.closer or text[at] == "}" else brackets.opener(at)
+                if 0 <= opener < earliest:
+                    earliest = opener
+                k += 1
+            if earliest >= lo:
+                return lo
+            offset, lo = lo, self.line_start(earliest)
+        return lo
 
     def token_at(self, offset: int) -> tuple[int, int] | None:
         i = bisect.bisect_right(self.token_starts, offset) - 1
@@ -233,6 +259,15 @@ class Source:
         text = self.text
         while offset < self.endpos and text[offset] in " \t\r\n":
             offset += 1
+        return offset
+
+    def skip_gap(self, offset: int) -> int:
+        """The first offset at or after `offset` that is neither space nor a comment."""
+        offset = self.skip_space(offset)
+        while offset < self.endpos and offset in self._comment_starts:
+            token = self.token_at(offset)
+            assert token is not None
+            offset = self.skip_space(token[1])
         return offset
 
     # brackets ----------------------------------------------------------------
@@ -290,6 +325,28 @@ class Source:
                     return i
             i += 1
         return -1
+
+
+# How a comment starts (`#`, `//`, `/*`, `<#`, `<!--`, `=begin`); other spans the scan
+# keeps as comments (a regular expression literal, a stray quote's line, a heredoc's
+# data) stay as they are.
+_COMMENT_START = re.compile(r"#|//|/\*|<#|<!--|=begin")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _without_comments(text: str, comments: list[tuple[int, int]]) -> str:
+    """`text` with the characters of each comment but its line breaks made spaces."""
+    pieces = []
+    at = 0
+    for start, end in comments:
+        if start < at or not _COMMENT_START.match(text, start):
+            continue
+        pieces += [text[at:start], _NOT_NEWLINE.sub(" ", text[start:end])]
+        at = end
+    if not pieces:
+        return text
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _pieces(lit: Lit) -> list[tuple[int, int]]:

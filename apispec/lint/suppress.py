@@ -9,6 +9,7 @@ suppression that suppresses nothing is reported as API012, like ruff's RUF100
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from apispec.lint.finding import Finding
@@ -69,11 +70,17 @@ def _line_of(line_starts: list[int], offset: int) -> int:
 
 
 def apply(
-    findings: list[Finding], suppressions: Suppressions
+    findings: list[Finding],
+    suppressions: Suppressions,
+    anchor: Callable[[int], int | None] | None = None,
 ) -> tuple[list[Finding], dict[int, set[str]]]:
     """The findings no suppression covers, and the codes each suppression line used.
 
-    What was used decides which suppressions are idle (rule API012, run after this).
+    A finding is covered by a suppression on its own line, or on the line `anchor`
+    gives for it: where its statement goes on past the multi-line string or mapping
+    the line ends in (apispec.lint.comment_lines), the only place a comment for it can
+    be written. What was used decides which suppressions are idle (rule API012, run
+    after this).
     """
     if suppressions.whole_file:
         return [], {}
@@ -82,11 +89,18 @@ def apply(
     for finding in findings:
         if suppressions.file_codes and finding.code in suppressions.file_codes:
             continue
-        suppression = suppressions.lines.get(finding.line)
-        if suppression is not None and (
-            suppression.codes is None or finding.code in suppression.codes
-        ):
-            used.setdefault(finding.line, set()).add(finding.code)
+        line = finding.line
+        suppression = suppressions.lines.get(line)
+        if not _covers(suppression, finding.code) and anchor is not None:
+            at = anchor(line)
+            if at is not None and at != line:
+                line, suppression = at, suppressions.lines.get(at)
+        if _covers(suppression, finding.code):
+            used.setdefault(line, set()).add(finding.code)
             continue
         kept.append(finding)
     return kept, used
+
+
+def _covers(suppression: Suppression | None, code: str) -> bool:
+    return suppression is not None and (suppression.codes is None or code in suppression.codes)

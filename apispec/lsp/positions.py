@@ -1,8 +1,8 @@
 """Character offsets <-> LSP positions, in the encoding the client and server agreed on.
 
 LSP counts lines as ending at `\\n`, `\\r\\n` or `\\r`, and columns in UTF-16
-code units unless the client offers UTF-8 or UTF-32; the linter counts lines
-at `\\n` and columns in code points. One index per document version converts
+code units unless the client offers UTF-8 or UTF-32; the linter counts lines as
+LSP does and columns in code points. One index per document version converts
 between them in O(log lines) per position, which matters for a 5 MB file
 (pygls's own helpers split the whole text on every call, and at more line
 breaks than LSP has).
@@ -43,7 +43,6 @@ class LineIndex:
             self.ends.append(m.start())
             self.starts.append(m.end())
         self.ends.append(len(text))
-        self._newline_starts: list[int] | None = None
 
     # -- offsets and positions -------------------------------------------------
 
@@ -92,15 +91,9 @@ class LineIndex:
     # -- the linter's coordinates ------------------------------------------------
 
     def from_linter(self, line: int, column: int) -> int:
-        """The offset of a linter position: 1-based line (lines end at `\\n`) and column."""
-        if self._newline_starts is None:
-            starts = [0]
-            at = self.text.find("\n")
-            while at >= 0:
-                starts.append(at + 1)
-                at = self.text.find("\n", at + 1)
-            self._newline_starts = starts
-        starts = self._newline_starts
+        """The offset of a linter position: 1-based line and column. The linter ends lines
+        where LSP does (a lone CR too: apispec.lint.lines.lf_text)."""
+        starts = self.starts
         if line < 1:
             return 0
         if line > len(starts):

@@ -52,6 +52,8 @@ class _Guarded:
             return self._on_error(exc, len(text))
 
     def flush(self) -> None:
+        if self._stream.closed:  # closed by its writer (`apispec lsp` ends with the protocol's
+            return  # stream): nothing is left to flush, as the interpreter's exit flush skips it
         try:
             self._stream.flush()
         except BrokenPipeError:

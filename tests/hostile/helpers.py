@@ -58,6 +58,16 @@ def _child(argv: list[str], cwd: Path | None, timeout: float, env: dict[str, str
     )
 
 
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under `root` (links not followed) and its bytes: compared after a run, it
+    shows that the run changed, added or removed no file it should not have."""
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and not path.is_symlink()
+    }
+
+
 # Run as `python -c TRACER ARGS...`: apispec's CLI with an audit hook that records every
 # path opened or listed (Python's own `open` and `os.scandir`/`os.listdir` audit events,
 # which every read of apispec goes through) into the file named by APISPEC_TEST_TRACE.

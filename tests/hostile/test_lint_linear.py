@@ -234,12 +234,13 @@ def test_file_over_its_time_budget_is_skipped_and_the_run_goes_on(tmp_path: Path
     slow = slow_script(tmp_path / "slow.sh")
     (tmp_path / "fine.py").write_text(PY + 'requests.get(f"{BASE}/experimental/objects")\n')
     done, took, report = lint(tmp_path, "--file-timeout", "0.5")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr  # a file nobody checked fails the run (issue 22)
     assert codes(report) == {"API003": 1} and report["findings"][0]["path"].endswith("fine.py")
     assert report["skipped"] == [
         {
             "path": report["skipped"][0]["path"],
             "reason": "not linted: took longer than the time budget of 0.5 s (--file-timeout)",
+            "not_checked": True,
         }
     ]
     assert report["skipped"][0]["path"].endswith(slow.name)
@@ -254,7 +255,7 @@ def test_time_budget_in_the_process_pool(tmp_path: Path) -> None:
             PY + f'requests.get(f"{{BASE}}/experimental/objects?limit={i + 1}")\n'
         )
     done, took, report = lint(tmp_path, "--file-timeout", "0.5", "--jobs", "2")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr
     assert codes(report) == {"API003": PARALLEL_MIN_FILES}
     assert [s["path"].rsplit("/", 1)[-1] for s in report["skipped"]] == ["slow.sh"]
     assert "time budget of 0.5 s" in report["skipped"][0]["reason"] and took < 60
@@ -270,7 +271,7 @@ def test_time_budget_from_the_configuration_file(tmp_path: Path) -> None:
         text=True,
         timeout=120,
     )
-    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "time budget of 0.5 s" in json.loads(done.stdout)["skipped"][0]["reason"]
 
 
@@ -329,12 +330,13 @@ def test_time_budget_on_standard_input(tmp_path: Path) -> None:
         text=True,
         timeout=120,
     )
-    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "Traceback" not in done.stderr
     report = json.loads(done.stdout)
     assert report["findings"] == [] and report["summary"]["files"] == 0
     assert report["skipped"] == [
         {
             "path": "slow.sh",
             "reason": "not linted: took longer than the time budget of 0.5 s (--file-timeout)",
+            "not_checked": True,
         }
     ]

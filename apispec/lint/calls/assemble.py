@@ -35,9 +35,7 @@ _MEMBER = lazy(r"\.|->|::")
 # PowerShell's `$p = if (...) { "/x" }`) or none.
 _CODE_BLOCK = lazy(r"(?:->|=>|\b(?:try|do|finally))\s*\Z")
 _VALUE_BLOCK = lazy(r"\b(?:if|when|switch|match|case|else)\s*\Z")
-_CHOOSER = lazy(
-    r"(\$?[A-Za-z_][\w.]*)\s*(?::\s*\w+\s*)?=\s*(?:when|if|switch|match|case)\b[^{\n]*\Z"
-)
+_CHOOSER = lazy(r"(\$?[A-Za-z_][\w.]*)\s*(?::\s*\w+\s*)?=\s*(?:when|if|switch|match|case)\b[^{]*\Z")
 # What may stand before an entry of a table on its line: `name = `, `name: `, `"name": `,
 # `[name] = `, a YAML `- `, or nothing (an element of a list).
 _ENTRY = lazy(
@@ -256,7 +254,7 @@ def chosen_variable(source: Source, opener: int) -> str | None:
     """
     if source.text[opener] != "{":
         return None
-    m = _CHOOSER.search(source.text, source.line_start(opener), opener)
+    m = _CHOOSER.search(source.text, source.head_start(opener), opener)
     return m.group(1) if m else None
 
 
@@ -319,7 +317,8 @@ def call_at(source: Source, start: int, end: int, depth: int = 0) -> CallInfo:
     opener = source.enclosing_opener(start)
     clients = table(source.dialect.name)
     if (
-        source.dialect.decorators and exclusions.decorated(text, source.line_start(start), start)
+        source.dialect.decorators
+        and exclusions.decorated(text, source.line_start(start), start, opener)
     ) and not (opener >= 0 and exclusions.request_annotation(source, clients, opener)):
         info.route = True
         return info

@@ -45,6 +45,7 @@ _REPLIES = frozenset(
 )
 _CHAINED = re.compile(r"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")
 _DECORATOR = re.compile(r"\s*@")
+_DECORATOR_CALL = lazy(r"[ \t]*@[A-Za-z_][\w.]*[ \t]*")
 _BLOCK = lazy(r"[ \t]*(?:\{|do\b)")
 _VERBS = frozenset(("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"))
 _ANNOTATION = lazy(r"@([A-Za-z_][\w.]*)\s*\(\s*\Z")
@@ -141,12 +142,18 @@ _RESPONSE_HEADER = re.compile(
 _HEADER_LAST = frozenset(":>=,?oO")  # the characters a match of _RESPONSE_HEADER may end with
 
 
-def decorated(text: str, line_start: int, start: int) -> bool:
-    """A decorator's argument: `@app.route("/devices")`, `@router.get(...)`."""
-    return (
+def decorated(text: str, line_start: int, start: int, opener: int = -1) -> bool:
+    """A decorator's argument: `@app.route("/devices")`, `@router.get(...)`, also on a
+    later line than the decorator's bracket (`opener`, the bracket around the argument)."""
+    if (
         _DECORATOR.match(text, line_start, start) is not None
         and text.find("(", line_start, start) >= 0
-    )
+    ):
+        return True
+    if opener < 0 or text[opener] != "(":
+        return False
+    before = text.rfind("\n", 0, opener) + 1
+    return _DECORATOR_CALL.fullmatch(text, before, opener) is not None
 
 
 def request_annotation(source: Source, clients: ClientTable, opener: int) -> bool:
@@ -437,7 +444,11 @@ _ROUTER_BOUND = lazy(r"([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=\s*(?:new\s+)?\Z")
 _ROUTER_VERBS = frozenset(
     ("get", "post", "put", "patch", "delete", "head", "options", "all", "use", "route")
 )
+# Each alternative starts at a word's start and reads the word possessively: tried at
+# every position of a long run of word characters, `\w+` read the rest of the run from
+# each, and a 64 KB file took minutes.
 _BOUND = re.compile(
-    r"(?P<recv>\w+)\s*\.\s*(?P<made>\w*)\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)\s*as\s+(?P<name>\w+)"
-    r"|(?P<name2>[$@]?\w+)\s*(?::=|=)\s*(?:new\s+)?(?P<recv2>\w+)\s*\.\s*(?P<made2>\w+)\s*\("
+    r"(?<![\w$@])(?:(?P<recv>\w++)\s*\.\s*(?P<made>\w*+)\s*\([^()]*+(?:\([^()]*+\)[^()]*+)*+\)"
+    r"\s*as\s+(?P<name>\w+)"
+    r"|(?P<name2>[$@]?\w++)\s*(?::=|=)\s*(?:new\s+)?(?P<recv2>\w++)\s*\.\s*(?P<made2>\w++)\s*\()"
 )

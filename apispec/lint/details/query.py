@@ -46,7 +46,8 @@ _SHORTHAND_KEY = lazy(r"([A-Za-z_$][\w$]*)\s*(?=[,}])")
 # `http_build_query([`.
 _MAPPING_START = lazy(
     r"(?:(?:new\s+)?[\w.]*(?:URLSearchParams|urlencode|http_build_query)\(\s*"
-    r"|new\s+[\w.]+(?:<[^;{}()]*>)?\s*(?:\(\s*\))?\s*|new\s*(?=\{)|url\.Values|map\[string\]\[?\]?string)?"
+    r"|new\s+[\w.]+(?:<[^;{}()]*>)?\s*(?:\(\s*\))?\s*|new\s*(?=\{)|url\.Values"
+    r"|map\[\s*string\s*\]\s*(?:\[\s*\]\s*)?string\s*)?"
     r"(@\{|\{|dict\(|\[|array\()"
 )
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?\b")
@@ -360,24 +361,25 @@ def entries(source: Source, pos: int, closer: int) -> list[QueryValue]:
     text = source.text
     found: list[QueryValue] = []
     while pos < closer:
-        pos = source.skip_space(pos)
+        pos = source.skip_gap(pos)  # comments between entries are no entries
         if pos >= closer:
             break
         m = _MAP_KEY.match(text, pos, closer)
         if m is not None:
             name = m.group(2) or m.group(3)
-            value = source.skip_space(m.end())
+            value = source.skip_gap(m.end())
             if (
                 text[value] in "{("
                 and source.lit_starting(value) is None
-                and _MAP_KEY.match(text, value + 1, closer)  # `{ filter: ... }`, not `{"x"}`
+                # `{ filter: ... }`, not `{"x"}`
+                and _MAP_KEY.match(text, source.skip_gap(value + 1), closer)
             ):
                 # a mapping inside: openapi-fetch's `params: { query: {...}, path: {...} }`
                 if name in _NESTED_QUERY:
                     found.extend(parse_mapping(source, value))
             else:
-                found.append(value_at(source, name, m.end()))
-            pos = m.end()
+                found.append(value_at(source, name, value))
+            pos = value
         elif source.dialect.shorthand_keys and (
             short := _SHORTHAND_KEY.match(text, pos, closer + 1)
         ):

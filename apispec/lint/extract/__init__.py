@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from apispec.lint.extract.legacy import (
+    STDIN,
     Extraction,
     dialect,
     extract_region,
@@ -24,6 +25,7 @@ from apispec.lint.reference import Reference
 from apispec.registry.model import Registry
 
 __all__ = [
+    "STDIN",
     "Extraction",
     "dialect",
     "extract",

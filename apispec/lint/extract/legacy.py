@@ -17,6 +17,7 @@ Files in no known language get a generic scanner that reports only full
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cache
 from importlib import import_module
@@ -33,16 +34,16 @@ from apispec.lint.evidence import Context, Evidence
 from apispec.lint.helpers import Helper, HelperTable
 from apispec.lint.languages.dialect import Dialect, GenericDialect
 from apispec.lint.languages.table import (
+    DECISIVE,
     DIALECTS,
     EMBEDDING,
     EXTENSIONS,
-    INTERPRETERS,
     NAMES,
-    SHEBANG,
+    SNIFFS,
     VARIANTS,
+    shebang_language,
 )
 from apispec.lint.lines import Lines
-from apispec.lint.patterns import lazy
 from apispec.lint.prefilter import collections, might_reference
 from apispec.lint.reference import Reference
 from apispec.lint.scan import Source
@@ -53,11 +54,16 @@ if TYPE_CHECKING:
 
 __all__ = ["extract", "extract_references", "extract_region", "language_of", "might_reference"]
 
-_SHEBANG = lazy(SHEBANG)
+STDIN = "-"  # the name of standard input when the user gave it none
+_SNIFFED = 8192  # characters of standard input its language is read from
 
 
 def language_of(filename: str, text: str = "") -> str:
-    """The language extraction uses for a file: by name, then by shebang."""
+    """The language extraction uses for a file: by name, then by shebang; standard input
+    without a name (STDIN) also by its content, where that shows one language.
+
+    "generic" when none is known (a generic scanner reads only full URLs in quotes).
+    """
     path = PurePath(filename)
     language = (
         NAMES.get(path.name)
@@ -67,10 +73,25 @@ def language_of(filename: str, text: str = "") -> str:
     if language:
         return language
     if text.startswith("#!"):
-        m = _SHEBANG.match(text)
-        if m:
-            return INTERPRETERS.get(m.group(1).rstrip("0123456789.") or m.group(1), "generic")
+        end = text.find("\n")
+        return shebang_language(text[: end if end >= 0 else len(text)]) or "generic"
+    if filename == STDIN:
+        return _sniffed(text[:_SNIFFED])
     return "generic"
+
+
+@cache
+def _sniffs() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((language, re.compile(pattern, re.M)) for language, pattern in SNIFFS)
+
+
+def _sniffed(head: str) -> str:
+    """The one language whose marks `head` shows (a decisive one first), else "generic"."""
+    shown = [language for language, pattern in _sniffs() if pattern.search(head)]
+    decisive = [language for language in shown if language in DECISIVE]
+    if decisive:
+        return decisive[0]
+    return shown[0] if len(shown) == 1 else "generic"
 
 
 class Extraction(NamedTuple):

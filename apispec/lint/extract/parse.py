@@ -6,7 +6,9 @@ tree holds. Trees are built with error recovery: a construct the grammar does no
 know costs its own node (an ERROR), never the rest of the file. A literal that never
 closes (an unclosed string or block comment, its closing quote MISSING in the tree)
 would swallow the code after it: the line it opens on is blanked and the text parsed
-again, so it costs that line.
+again, so it costs that line. Python's comment lines without a quote, backslash or
+brace are given to the parser as spaces (`_quieted`: its scanner costs n squared for n
+comment lines).
 
 Positions: tree-sitter counts UTF-8 bytes, a Reference counts characters of the
 decoded text. `Offsets` converts, at no cost for ASCII files (most of them).
@@ -14,6 +16,7 @@ decoded text. `Offsets` converts, at no cost for ASCII files (most of them).
 
 from __future__ import annotations
 
+import re
 import warnings
 from bisect import bisect_left
 from collections import OrderedDict
@@ -86,10 +89,20 @@ _CLOSERS = frozenset({'"', "'", "`", '"""', "'''", "*/"})
 _RECOVERIES = 3  # literals blanked one after another, at most
 
 
-def _tree(language: str, data: bytes, old: Tree | None = None) -> tuple[bytes, Tree]:
-    """The tree of `data`, and the bytes it was built from (literals that never close
-    blanked on the line they open on: the same length, so offsets keep)."""
-    tree = parser(language).parse(data, old) if old is not None else parser(language).parse(data)
+def _tree(language: str, data: bytes, old: Parsed | None = None) -> tuple[bytes, Tree]:
+    """The tree of `data`, and the bytes it was built from (quiet comment lines, and
+    literals that never close on the line they open on, blanked: the same length, so
+    offsets keep). `old`: the document's previous parse, edited into this one."""
+    fed, quiet = _quieted(data, language)
+    if old is None:
+        tree = parser(language).parse(fed)
+    else:
+        _edit(old, fed)
+        tree = parser(language).parse(fed, old.tree)
+    if quiet and (inside := _in_strings(tree, quiet)):
+        fed = _restored(fed, data, inside)
+        tree = parser(language).parse(fed)
+    data = fed
     for _ in range(_RECOVERIES):
         if not tree.root_node.has_error:
             break
@@ -114,6 +127,53 @@ def _tree(language: str, data: bytes, old: Tree | None = None) -> tuple[bytes, T
         data = bytes(blanked)
         tree = parser(language).parse(data)
     return data, tree
+
+
+# tree-sitter-python's scanner looks ahead over all the comment lines that follow each
+# comment line (for the indentation after them): a run of n comment lines after code costs
+# n squared (2,000 took five seconds, the 130,000 of a 1 MB file hours). A comment line
+# without a quote, backslash or brace is to the grammar what a blank line is (the tree path
+# skips comment nodes), so the parser is given spaces in its place; the text, and every
+# offset, stay the file's. The same bytes inside a triple-quoted string are the string's:
+# such lines are given back as written (`_in_strings`).
+_QUIET_COMMENT = re.compile(rb"^[ \t]*#[^'\"\\{}\r\n]*(?=\r?\n|\r?\Z)", re.MULTILINE)
+_QUIETED = frozenset({"python"})
+
+
+def _quieted(data: bytes, language: str) -> tuple[bytes, list[tuple[int, int]]]:
+    """The bytes to parse, and the runs of comment lines they hold as spaces."""
+    if language not in _QUIETED or b"#" not in data:
+        return data, []
+    runs: list[tuple[int, int]] = []
+    for match in _QUIET_COMMENT.finditer(data):
+        start, end = match.span()
+        if runs and data[runs[-1][1] : start] in (b"\n", b"\r\n"):  # the next line
+            runs[-1] = (runs[-1][0], end)
+        else:
+            runs.append((start, end))
+    if not runs:
+        return data, []
+    return _QUIET_COMMENT.sub(lambda m: b" " * (m.end() - m.start()), data), runs
+
+
+def _in_strings(tree: Tree, runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The runs that lie inside a string (a docstring's lines that start with `#`)."""
+    root = tree.root_node
+    inside = []
+    for start, end in runs:
+        node = root.descendant_for_byte_range(start, end)
+        while node is not None and node.type not in ("string", "module", "block"):
+            node = node.parent
+        if node is not None and node.type == "string":
+            inside.append((start, end))
+    return inside
+
+
+def _restored(fed: bytes, data: bytes, runs: list[tuple[int, int]]) -> bytes:
+    buffer = bytearray(fed)
+    for start, end in runs:
+        buffer[start:end] = data[start:end]
+    return bytes(buffer)
 
 
 class Offsets:
@@ -168,10 +228,25 @@ class Parsed:
 
 def parse(text: str, language: str, old: Parsed | None = None) -> Parsed:
     """Parse `text` as `language`; `old` (an earlier parse of an edited text) is reused."""
-    data, tree = _tree(
-        language, text.encode("utf-8", "surrogatepass"), old.tree if old is not None else None
-    )
-    return Parsed(language, text, data, tree, Offsets(text, data))
+    data, tree = _tree(language, text.encode("utf-8", "surrogatepass"), old)
+    return _rejoined(Parsed(language, text, data, tree, Offsets(text, data)))
+
+
+def _rejoined(parsed: Parsed) -> Parsed:
+    """A Python tree in error parsed again with its bracketed lines joined (joined.py), when
+    that reads without an error: the same program, each byte at its offset."""
+    if parsed.language != "python" or not parsed.root.has_error:
+        return parsed
+    from apispec.lint.extract.joined import joined
+
+    # the bytes as parsed (an unclosed literal's line may be blanked): same length, UTF-8
+    data = joined(parsed.data.decode("utf-8", "surrogatepass"))
+    if data is None:
+        return parsed
+    data, tree = _tree("python", data)
+    if tree.root_node.has_error:
+        return parsed
+    return Parsed(parsed.language, parsed.text, data, tree, parsed.offsets)
 
 
 class Trees:
@@ -191,13 +266,10 @@ class Trees:
         old = self._last.pop(key, None)
         if old is not None and old.language == language and old.text == text:
             parsed = old
-        elif old is not None and old.language == language:
-            data = text.encode("utf-8", "surrogatepass")
-            _edit(old, data)
-            data, tree = _tree(language, data, old.tree)
-            parsed = Parsed(language, text, data, tree, Offsets(text, data))
         else:
-            parsed = parse(text, language)
+            parsed = parse(
+                text, language, old if old is not None and old.language == language else None
+            )
         self._last[key] = parsed
         while len(self._last) > self._size:
             self._last.popitem(last=False)
@@ -212,7 +284,8 @@ class Trees:
 
 
 def _edit(old: Parsed, new: bytes) -> None:
-    """Tell the old tree where its text changed into `new` (one contiguous edit)."""
+    """Tell the old tree where the bytes it was built from changed into `new` (one
+    contiguous edit)."""
     data = old.data
     limit = min(len(data), len(new))
     start = 0

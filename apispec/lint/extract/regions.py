@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.ir import Lit, Str, Text, Value
 from apispec.lint.extract.parse import Parsed, parse
-from apispec.lint.languages.table import INTERPRETERS, SHEBANG
+from apispec.lint.languages.table import shebang_language
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -482,7 +482,6 @@ def _quoted_offsets(code: str, offsets: list[int]) -> list[int]:
 
 # -- Dockerfiles ----------------------------------------------------------------------
 
-_SHEBANG = re.compile(SHEBANG)
 _SHELLS = re.compile(r"(?:/(?:usr/)?bin/)?(?:ba|da|z|a)?sh")
 _DOCKER_COMMANDS = frozenset(
     {"run_instruction", "cmd_instruction", "entrypoint_instruction", "healthcheck_instruction"}
@@ -520,10 +519,8 @@ def _docker_script(parsed: Parsed, node: Node, region: Region) -> bool:
     for block in (c for c in node.named_children if c.type == "heredoc_block"):
         lines = [c for c in block.named_children if c.type == "heredoc_line"]
         first = parsed.node_text(lines[0]) if lines else ""
-        shebang = _SHEBANG.match(first)
         if not (
-            (shebang and INTERPRETERS.get(shebang.group(1).rstrip("0123456789.")) == "shell")
-            or any(p.endswith((".sh", ".bash")) for p in paths)
+            shebang_language(first) == "shell" or any(p.endswith((".sh", ".bash")) for p in paths)
         ):
             continue
         for line in lines:

@@ -789,7 +789,7 @@ class Resolver:
             target = self._imported(receiver.name)
             if target is not None:
                 return f"{target}.{call.callee}"
-            if receiver.name not in self.model.assigns and receiver.name in self.knowledge.modules:
+            if receiver.name not in self.model.assigns and self._names_module(receiver.name):
                 return f"{receiver.name}.{call.callee}"
         if isinstance(receiver, Attr):
             dotted = _dotted(receiver) or self.model.parsed.text[receiver.start : receiver.end]
@@ -797,11 +797,19 @@ class Resolver:
             target = self._imported(head)
             if target is not None:
                 return f"{target}{dotted[len(head) :]}.{call.callee}"
-            if head in self.knowledge.modules:
+            if self._names_module(dotted):
                 return f"{dotted}.{call.callee}"
         if isinstance(receiver, Str):
             return f"str.{call.callee}"
         return call.callee
+
+    def _names_module(self, dotted: str) -> bool:
+        """A name not imported is the module it names when it is an HTTP library's or a test
+        double's (`responses.RequestsMock()`): snippets and examples leave imports out."""
+        mocks = self.knowledge.mocks
+        return dotted.split(".")[0] in self.knowledge.modules or any(
+            dotted == m or dotted.startswith(m + ".") for m in mocks
+        )
 
     def _imported(self, name: str) -> str | None:
         """What a name imports, or names without an import (`String`, `System`)."""

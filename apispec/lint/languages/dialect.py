@@ -43,10 +43,11 @@ class Dialect:
     escape_style = "backslash"
     # a variable, field, call or element joined to a literal; a number (`"/devices/" + 2048`)
     operand_re = re.compile(
-        # a call's arguments may hold one more call: `Uri.EscapeDataString(string.Join(...))`;
-        # a number joined to a literal (`"/devices/" + 2048`)
-        r"\$?[A-Za-z_][\w]*(?:(?:\.|->|::|\?\.)[A-Za-z_]\w*|\[[^\]\n]{0,60}\]"
-        r"|\((?:[^()\n]|\([^()\n]{0,80}\)){0,120}\))*"
+        # a call's arguments may hold one more call: `Uri.EscapeDataString(string.Join(...))`,
+        # and line breaks (`url.PathEscape(\n    id)`); a number joined to a literal
+        # (`"/devices/" + 2048`)
+        r"\$?[A-Za-z_][\w]*(?:(?:\.|->|::|\?\.)[A-Za-z_]\w*|\[[^\]]{0,60}\]"
+        r"|\((?:[^()]|\([^()]{0,80}\)){0,120}\))*"
         r"|\d+(?![\w.])"
     )
     full_urls_only = False  # a generic scanner reports only full /api/v2 URLs

@@ -20,7 +20,7 @@ class GoDialect(Dialect):
     definitions = Definitions(
         (
             re.compile(
-                r"\bfunc[ \t]*(?:\((?P<recv>[^)\n]*)\)[ \t]*)?(?P<name>[A-Za-z_]\w*)[ \t]*"
+                r"\bfunc[ \t]*(?:\((?P<recv>[^)]{0,200})\)[ \t]*)?(?P<name>[A-Za-z_]\w*)[ \t]*"
                 r"(?:\[[^\]\n]*\])?[ \t]*\("
             ),
         ),

@@ -9,7 +9,9 @@ literals; the method is the line's first word. `{{variable}}`, `${VAR}` and
 
 from __future__ import annotations
 
+import bisect
 import re
+from typing import cast
 
 from apispec.lint.calls.assemble import CallInfo
 from apispec.lint.candidates import Chain
@@ -21,6 +23,10 @@ _LINE = re.compile(
     r"|(?P<verb>GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ \t]+(?P<url>[^\s]+)(?:[ \t]+HTTP/[\d.]+)?[ \t]*$"
     r"|(?P<name>[A-Za-z][\w-]*):[ \t]*(?P<value>[^\n]*?)[ \t]*$)",
     re.M,
+)
+# A blank line (a request's headers end there) or the next request line.
+_REQUEST_END = re.compile(
+    r"^[ \t\r]*$|^[ \t]*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ \t]", re.M
 )
 _HOLES = re.compile(r"\{\{[^{}\n]*\}\}|\$\{[^}\n]*\}|\$[A-Za-z_]\w*|\{[^{}\n]*\}")
 
@@ -57,6 +63,20 @@ class HttpDialect(Dialect):
         m = _LINE.match(text, line_start, end_of_line if end_of_line >= 0 else source.endpos)
         if m is None or not m.group("verb"):
             return CallInfo()  # a header value, not a request line
-        blank = re.compile(r"\n[ \t]*\n").search(text, chain.end, source.endpos)
-        end = blank.start() if blank else source.endpos
-        return CallInfo(callee=m.group("verb"), method=m.group("verb"), window=(line_start, end))
+        return CallInfo(
+            callee=m.group("verb"), method=m.group("verb"), window=(line_start, _end(source, chain))
+        )
+
+
+def _end(source: Source, chain: Chain) -> int:
+    """Where a request's headers end: at the next blank line or request line.
+
+    The lines that end requests are found once per source: searched from each request,
+    a file of requests without blank lines was read to its end once per request.
+    """
+    ends = cast("list[int] | None", source.memo.get("request_ends"))
+    if ends is None:
+        found = _REQUEST_END.finditer(source.text, source.pos, source.endpos)
+        ends = source.memo["request_ends"] = [m.start() for m in found]
+    k = bisect.bisect_right(ends, source.lines.line_start(chain.end))
+    return ends[k] if k < len(ends) else source.endpos

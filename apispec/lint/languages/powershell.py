@@ -87,7 +87,7 @@ class PowerShellDialect(Dialect):
         sq=Body(re.compile(r"(?:[^']++|'')*+'"), 1, "'", _SINGLE, "double'"),
     )
     operand_re = re.compile(
-        r"\$(?:script:|global:|env:)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[[^\]\n]{0,60}\]|\([^()\n]{0,80}\))*|\([^()\n]{0,80}\)"
+        r"\$(?:script:|global:|env:)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[[^\]]{0,60}\]|\([^()]{0,80}\))*|\([^()]{0,80}\)"
     )
 
     def literal(self, m: re.Match[str]) -> Lit | None:
@@ -187,7 +187,7 @@ class PowerShellDialect(Dialect):
             opener = source.enclosing_opener(at, 2000)
             if opener < 0 or text[opener] != "{":
                 return None
-            line = text[source.line_start(opener) : opener]
+            line = text[source.head_start(opener) : opener]
             for _ in range(8):  # an `else`/`elseif` block: the `if` its chain starts with
                 if not _ELSE.match(line):
                     break
@@ -196,7 +196,7 @@ class PowerShellDialect(Dialect):
                 if previous < 0 or text[k + 1 : opener].strip(" \t\r\n").lower()[:4] != "else":
                     break
                 opener = previous
-                line = text[source.line_start(opener) : opener]
+                line = text[source.head_start(opener) : opener]
             m = _BLOCK_ASSIGNED.search(line)
             if m is not None:
                 return "$" + m.group(1)

@@ -74,9 +74,8 @@ NAMES = {
 }
 # Names of variants (`Dockerfile.prod`, `Dockerfile.dev`): the part before the first dot.
 VARIANTS = {"Dockerfile": "dockerfile", "Containerfile": "dockerfile"}
-# The interpreter a `#!` line names: `#!/bin/sh`, `#!/usr/bin/env -S bash -e`, `#! python3`.
-SHEBANG = r"#!\s*(?:/\S*/)?(?:env\s+(?:-\S+\s+)*)?([\w.-]+)"
-# Interpreters a shebang names (version digits stripped: python3.12 -> python).
+# Interpreters a shebang names (version digits stripped: python3.12 -> python); after
+# `env`, its options and VAR=value assignments are passed over (`env -S python3 -u`).
 INTERPRETERS = {
     "python": "python",
     "python3": "python",
@@ -91,6 +90,56 @@ INTERPRETERS = {
     "ruby": "ruby",
     "php": "php",
 }
+# Standard input with neither a name nor a shebang: the language whose marks its first
+# lines show (patterns over whole lines, `re.M`). A mark of a `DECISIVE` language settles
+# it (PHP pages, HTML and Markdown embed other languages); otherwise exactly one language
+# must show a mark, or the language is unknown and the user is asked to name it.
+SNIFFS = (
+    ("php", r"<\?php\b"),
+    ("html", r"\A\s*<(?:!doctype\s+html|html)\b"),
+    ("markdown", r"^(?:```|~~~)[\w+#-]*[ \t]*$"),
+    (
+        "python",
+        r"^(?:from[ \t]+[\w.]+[ \t]+import[ \t]|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*$"
+        r"|[ \t]*def[ \t]+\w+[ \t]*\(.*\)[ \t]*(?:->[^:\n]*)?:[ \t]*$|if __name__ == )"
+        r"|\b(?:requests|httpx)\.(?:get|post|put|patch|delete|head|request|Session|Client)\(",
+    ),
+    (
+        "shell",
+        r"^[ \t]*(?:(?:curl|wget|xh|jq)[ \t]|export[ \t]+[A-Za-z_]\w*=|set[ \t]+-[euxo]+\b"
+        r"|(?:fi|done|esac)[ \t]*$|(?:if|while)[ \t]+\[\[?[ \t])",
+    ),
+    (
+        "powershell",
+        r"(?i)\b(?:Invoke-(?:RestMethod|WebRequest)|ConvertTo-Json|ConvertFrom-Json|Write-Host"
+        r"|Write-Output|New-Object)\b|^[ \t]*param[ \t]*\(|\$\w+[ \t]*=[ \t]*@\{",
+    ),
+    (
+        "javascript",
+        r"^[ \t]*(?:(?:let|var)[ \t]+\w+[ \t]*=|import[ \t].*[ \t]from[ \t]*['\"]"
+        r"|export[ \t]+(?:default|const|function|class)\b)|\brequire\(['\"]|\bawait[ \t]+fetch\(",
+    ),
+    ("go", r"^package[ \t]+\w+[ \t]*$|^func[ \t]+(?:\([^)\n]*\)[ \t]*)?\w+\("),
+    (
+        "java",
+        r"^[ \t]*(?:package[ \t]+[\w.]+[ \t]*;|import[ \t]+(?:static[ \t]+)?[\w.*]+[ \t]*;)"
+        r"|\bSystem\.out\.print|^[ \t]*(?:fun[ \t]+\w+[ \t]*\(|val[ \t]+\w+[ \t]*[:=])",
+    ),
+    ("csharp", r"^[ \t]*using[ \t]+[\w.]+[ \t]*;|^[ \t]*namespace[ \t]+[\w.]+|\bConsole\.Write"),
+    (
+        "ruby",
+        r"^[ \t]*(?:require(?:_relative)?[ \t]+['\"]|def[ \t]+\w+[!?]?[ \t]*(?:\(.*\))?[ \t]*$"
+        r"|end[ \t]*$)|\bputs[ \t]|\bNet::HTTP\b",
+    ),
+    (
+        "terraform",
+        r"^(?:data|resource|variable|provider|locals|output)[ \t]+(?:\"[\w-]+\"[ \t]*)*\{",
+    ),
+    ("http", r"^(?:GET|POST|PUT|PATCH|DELETE)[ \t]+\S+(?:[ \t]+HTTP/[\d.]+)?[ \t]*$"),
+    ("yaml", r"\A---[ \t]*$|^[ \t]*-[ \t]+(?:name|hosts|uri|ansible\.builtin\.uri):"),
+    ("json", r"\A\s*\{\s*\"[^\"\n]*\"\s*:"),
+)
+DECISIVE = ("php", "html", "markdown")
 # Markdown info strings and notebook languages, mapped to a language.
 FENCE_LANGUAGES = {
     "python": "python",
@@ -162,3 +211,26 @@ DIALECTS = {
 }
 # Languages that embed code in regions of another language (languages/embedded.py).
 EMBEDDING = frozenset({"markdown", "html", "notebook", "terraform", "make", "dockerfile"})
+
+
+_ENV_ARGUMENT = frozenset(("-u", "--unset", "-C", "--chdir"))  # env options with a value
+
+
+def shebang_language(line: str) -> str | None:
+    """The language of the interpreter a `#!` line names, or None (not one we read)."""
+    return INTERPRETERS.get(_interpreter(line[2:])) if line.startswith("#!") else None
+
+
+def _interpreter(command: str) -> str:
+    """The interpreter a shebang's command line names, version digits stripped:
+    `/usr/bin/env -S python3.12 -u` -> `python`."""
+    words = command.split()
+    if words and words[0].rsplit("/", 1)[-1] == "env":
+        words.pop(0)
+        while words and (words[0].startswith("-") or "=" in words[0]):
+            if words.pop(0) in _ENV_ARGUMENT and words:
+                words.pop(0)
+    if not words:
+        return ""
+    name = words[0].rsplit("/", 1)[-1]
+    return name.rstrip("0123456789.") or name

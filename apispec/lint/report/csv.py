@@ -57,4 +57,10 @@ def render(result: LintResult, view: View | None = None) -> str:
                 str(f.fix.applicability) if f.fix else "",
             ]
         )
+    for s in result.skipped:  # a file nobody checked: a row of its own, never a clean sheet
+        if s.not_checked:
+            writer.writerow(
+                [_text(s.path), "", "", "", "", "error", "", "not-checked", _text(s.reason)]
+                + [""] * 4
+            )
     return out.getvalue()

@@ -29,4 +29,8 @@ def render(result: LintResult, view: View | None = None) -> str:
         )
         text = f"{f.code} {f.message}{targets_suffix(result, targets)}"
         lines.append(f"::{_COMMAND[f.severity]} {props}::{_data(text)}")
+    for s in result.skipped:  # a file nobody checked fails the job, and says so
+        if s.not_checked:
+            props = f"file={_property(s.path)},title=not checked"
+            lines.append(f"::error {props}::{_data(f'{s.path}: {s.reason}')}")
     return "".join(line + "\n" for line in lines)

@@ -72,6 +72,8 @@ def _skipped(s: Skipped) -> dict[str, Any]:
     entry: dict[str, Any] = {"path": unicode_safe(s.path), "reason": unicode_safe(s.reason)}
     if s.internal:
         entry["internal_error"] = True  # apispec failed on the file: a bug, exit code 3
+    if s.not_checked:
+        entry["not_checked"] = True  # meant to be linted and not: the run fails
     return entry
 
 
@@ -88,6 +90,7 @@ def render(result: LintResult, view: View | None = None) -> str:
         "by_severity": dict(sorted(Counter(str(f.severity) for f in result.findings).items())),
         "by_rule": dict(sorted(Counter(f.code for f in result.findings).items())),
         "skipped": len(result.skipped),
+        "not_checked": sum(s.not_checked for s in result.skipped),
         "ignored": len(result.ignored),
         "target_default": result.target_default,
         "upgrade_from": result.upgrade_from,

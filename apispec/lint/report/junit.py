@@ -16,13 +16,21 @@ def render(result: LintResult, view: View | None = None) -> str:
     groups = grouped(result)
     for group in groups:
         per_file[printable(group.finding.path)].append(group)  # XML 1.0 cannot hold every name
+    unchecked = [s for s in result.skipped if s.not_checked]
     root = ET.Element(
         "testsuites",
         name="apispec lint",
-        tests=str(max(len(groups), 1)),
+        tests=str(max(len(groups) + len(unchecked), 1)),
         failures=str(len(groups)),
+        errors=str(len(unchecked)),
     )
-    if not per_file:
+    for s in unchecked:  # a file nobody checked is an error of the run, not a pass
+        path = printable(s.path)
+        suite = ET.SubElement(root, "testsuite", name=path, tests="1", failures="0", errors="1")
+        case = ET.SubElement(suite, "testcase", name="not checked", classname=path, file=path)
+        error = ET.SubElement(case, "error", message=printable(s.reason), type="not-checked")
+        error.text = f"{path}: {printable(s.reason)}"
+    if not per_file and not unchecked:
         suite = ET.SubElement(root, "testsuite", name="apispec lint", tests="1", failures="0")
         ET.SubElement(suite, "testcase", name="apispec lint", classname="apispec")
     for path, found in per_file.items():

@@ -34,10 +34,16 @@ def render(result: LintResult, view: View | None = None) -> str:
     if result.target_default:
         checked += f" (default: {result.target_default})"
     lines = ["## apispec lint", ""]
+    unchecked = sum(s.not_checked for s in result.skipped)
+    if unchecked:  # never "No findings" over a file nobody checked
+        lines += [f"**{plural(unchecked, 'file')} could not be checked** (listed below).", ""]
     if not groups:
         missed = not_checked(result)
-        where = " in the files checked" if missed else ""
-        lines.append(f"No findings{where}; {cell(checked)}{'; ' + missed if missed else ''}.")
+        if unchecked:
+            done = "The files checked have no findings"
+        else:
+            done = "No findings in the files checked" if missed else "No findings"
+        lines.append(f"{done}; {cell(checked)}{'; ' + missed if missed else ''}.")
     else:
         counts = {s: sum(g.finding.severity == s for g in groups) for s in ("error", "warning")}
         info = len(groups) - counts["error"] - counts["warning"]

@@ -106,10 +106,10 @@ def render(result: LintResult, view: View | None = None) -> str:
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
         "invocations": [
             {
-                "executionSuccessful": not any(s.internal for s in result.skipped),
+                "executionSuccessful": not any(s.not_checked for s in result.skipped),
                 "toolExecutionNotifications": [
                     {
-                        "level": "error" if s.internal else "note",
+                        "level": "error" if s.not_checked else "note",
                         "message": {"text": unicode_safe(f"skipped: {s.reason}")},
                         "locations": [
                             {

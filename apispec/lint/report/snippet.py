@@ -11,6 +11,8 @@ span, so that a minified file prints one screenful, not a megabyte.
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
 
 from apispec.support.printable import printable
 
@@ -33,27 +35,43 @@ def _cell(char: str, at: int) -> tuple[str, int]:
     return char, 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
+@lru_cache(maxsize=16)
+def _layout(line: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """How each character of `line` is shown, and the cell where each starts (one more
+    entry: the line's width). Made once per line however many findings point into it:
+    a URL with 20,000 query parameters is one line with 20,000 findings."""
+    line = line.rstrip("\r\n")
+    shown: list[str] = []
+    starts: list[int] = []
+    at = 0
+    for char in line:
+        text, width = _cell(char, at)
+        shown.append(text)
+        starts.append(at)
+        at += width
+    starts.append(at)
+    return tuple(shown), tuple(starts)
+
+
 def snippet(line: str, column: int, end_column: int | None) -> tuple[str, int, int]:
     """(the line as shown, caret start cell, caret length) for 1-based `column` and
     exclusive `end_column` (None: to the end of the line)."""
-    line = line.rstrip("\r\n")
-    cells: list[tuple[str, int, int]] = []  # (shown, start cell, width) per character
-    at = 0
-    for char in line:
-        shown, width = _cell(char, at)
-        cells.append((shown, at, width))
-        at += width
-    total = at
-    first = min(max(column - 1, 0), len(cells))
-    last = len(cells) if end_column is None else min(max(end_column - 1, first), len(cells))
-    start = cells[first][1] if first < len(cells) else total
-    end = cells[last][1] if last < len(cells) else total
+    shown, starts = _layout(line)
+    count = len(shown)
+    total = starts[-1]
+    first = min(max(column - 1, 0), count)
+    last = count if end_column is None else min(max(end_column - 1, first), count)
+    start = starts[first]
+    end = starts[last]
     length = max(end - start, 1)
     if total <= WIDTH:
-        return "".join(c[0] for c in cells), start, length
+        return "".join(shown), start, length
     low = max(0, min(start - CONTEXT, total - WIDTH))
     high = low + WIDTH
-    kept = "".join(shown for shown, cell, width in cells if cell >= low and cell + width <= high)
+    # the characters wholly inside [low, high): starting at or after `low`, ending by `high`
+    begin = bisect_left(starts, low, 0, count)
+    stop = max(begin, bisect_right(starts, high, 1) - 1)
+    kept = "".join(shown[begin:stop])
     prefix = ELLIPSIS if low > 0 else ""
     suffix = ELLIPSIS if high < total else ""
     caret = start - low + len(prefix)

@@ -71,7 +71,7 @@ def _block(result: LintResult, group: Grouped, view: View, style: Style) -> list
     lines = [header(result, group, view, style)]
     gutter = " " * len(str(f.line))
     bar = style("|", BLUE)
-    if f.line_text.strip():
+    if f.line_text and not f.line_text.isspace():  # not strip(): a line may be 80 KB
         end = f.end_column if f.end_line == f.line else None
         shown, start, length = snippet(f.line_text, f.column, end)
         carets = style("^" * length, BOLD, SEVERITY[f.severity])
@@ -123,6 +123,12 @@ def summary(result: LintResult, view: View, style: Style | None = None) -> list[
         for code, count in sorted(Counter(g.finding.code for g in groups).items()):
             lines.append(f"  {code}  {count:>5}  {BY_CODE[code].name}")
         lines.extend(_fixable(groups, view, style))
+    elif unchecked := sum(s.not_checked for s in result.skipped):
+        # never "No findings" over a file nobody checked
+        lines.append(
+            style(f"{plural(unchecked, 'file')} could not be checked", BOLD)
+            + " (listed below); the files checked have no findings."
+        )
     else:
         missed = not_checked(result)
         lines.append(

@@ -36,6 +36,9 @@ variable may hold anything.
 # A string's opening: a prefix (f, r, b, $, @, $@) and its quote, not a triple quote
 # or a here-string (the value would start on a later line).
 _OPENING = re.compile(r"""(?:[fFrRbBuU]{1,2}|\$@?|@\$?)?(["'`])(?!\1)(?![\r\n])""")
+# The end of a string's opening right before a span that starts at its content (the
+# syntax tree gives the text inside the quotes), not a triple quote's.
+_OPENED = re.compile(r"""(?<![\"'`])["'`]\Z""")
 # Text right before a value written inside the header's own string (curl's -H).
 _IN_HEADER = re.compile(r"authorization:\s*\Z", re.IGNORECASE)
 _OTHER_SCHEME = re.compile(r"[A-Za-z][\w-]*\s")  # `Basic `, `Token `: another scheme
@@ -61,8 +64,11 @@ def _bearer(text: str, value: str, span: Span) -> Fix | None:
         at = span.start
     else:
         opening = _OPENING.match(text, span.start, span.end)
-        if opening is None:
+        if opening is not None:
+            at = opening.end()
+        elif _OPENED.search(text, max(0, span.start - 3), span.start):
+            at = span.start
+        else:
             return None  # a bare variable: no string to write the prefix into
-        at = opening.end()
     applicability = Applicability.UNSAFE if value.startswith("{}") else Applicability.SAFE
     return Fix("write 'Bearer ' before the token", applicability, (Edit(at, at, "Bearer "),))

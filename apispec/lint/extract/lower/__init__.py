@@ -467,6 +467,8 @@ class Lowering:
         found = []
         for _, captures in cursor.matches(function):
             node = captures["return.value"][0]
+            if node.is_extra:  # `=> // why` then the value: the comment is no value
+                continue
             owner = node.parent
             while owner is not None and owner.type not in self.function_types:
                 owner = owner.parent
@@ -621,6 +623,8 @@ def lower(
     for k, (_, captures) in enumerate(cursor.matches(parsed.root)):
         if not k & 63:
             check()  # the time budget, where no alarm can interrupt (budget.py)
+        if _comment_captured(captures):
+            continue
         if "function" in captures:
             node = captures["function"][0]
             function = lowering.function(node)
@@ -668,6 +672,12 @@ def lower(
         _statement(lowering, model, kind, captures)
     model.index_statements()
     return model
+
+
+def _comment_captured(captures: dict[str, list[Node]]) -> bool:
+    """Whether a pattern's `(_)` took a comment (an extra, which may stand between any two
+    nodes: `var q = /* why */ "x"`); the same pattern matches again with the real node."""
+    return any(node.is_extra for nodes in captures.values() for node in nodes)
 
 
 def _kept(kind: type[Lowering], name: str) -> bool:

@@ -42,6 +42,7 @@ class CSharpLowering(Lowering):
     language = "csharp"
     self_names = frozenset({"this"})
     function_types = scope.FUNCTIONS
+    call_types = frozenset({"invocation_expression"})
 
     def __init__(self, parsed: Parsed) -> None:
         super().__init__(parsed)
