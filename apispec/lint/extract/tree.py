@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from apispec.lint.budget import check
 from apispec.lint.extract import parse as parse_module
@@ -33,6 +34,7 @@ from apispec.lint.extract.ir import (
     Attr,
     CallE,
     FuncE,
+    Function,
     ListE,
     Lit,
     MapV,
@@ -45,13 +47,16 @@ from apispec.lint.extract.ir import (
 )
 from apispec.lint.extract.lower import VERB_NAME, lower
 from apispec.lint.extract.lower.model import FileModel
-from apispec.lint.extract.parse import parse
+from apispec.lint.extract.parse import Parsed, parse
 from apispec.lint.extract.regions import RegionReader, literal_regions
 from apispec.lint.extract.summaries import export
 from apispec.lint.helpers import QUERY_PARAMS, Helper, HelperTable
 from apispec.lint.knowledge import VERBS, Knowledge, knowledge
 from apispec.lint.lines import Lines
 from apispec.lint.reference import QueryValue, Reference, Span
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 _VERB_UPPER = frozenset(v.upper() for v in VERBS)
 _PATTERN = re.compile(r"[*^$()\[\]\"]|/:[A-Za-z]|\s")
@@ -381,7 +386,7 @@ def _not_a_request(call: CallE, finder: Requests, ctx: Ctx) -> bool:
     if call.callee in rows.matchers or call.callee in rows.route_callees:
         return True
     own = finder.resolver.callee_function(call, ctx, 0)
-    if own is not None and call.receiver is not None and not finder.is_wrapper(own):
+    if own is not None and call.receiver is not None and _sends_nothing(own, finder):
         return True  # a method of the file's own class that sends nothing with it
     root = call
     while isinstance(root.receiver, CallE):  # `nock(host).get("/x").reply(200)`: its root
@@ -433,6 +438,48 @@ def _method_given(call: CallE, finder: Requests, at: int) -> str | None:
             if verb is not None and verb.upper() in _VERB_UPPER:
                 return verb.upper()
     return None
+
+
+def _sends_nothing(own: Function, finder: Requests) -> bool:
+    """Whether a method of the file's own class sends nothing with what it is given: it
+    is no wrapper and no call in its body takes one of its parameters (`String get(String
+    channel) { return "#" + channel; }`). A method that gives `base + path` to a call
+    the file cannot see into (an injected transport, a function of another module) may
+    send it, so a literal given to it is still read as a call."""
+    if finder.is_wrapper(own):
+        return False
+    names = {name for name, _, _ in own.params}
+    return not names or not _calls_with(finder.model, own, names)
+
+
+def _calls_with(model: FileModel, own: Function, names: set[str]) -> bool:
+    """Whether a call written in the function's body has one of `names` in it (read on
+    the tree: calls of names no row knows are not lowered)."""
+    parsed = model.parsed
+    stack = [parsed.root]
+    while stack:
+        node = stack.pop()
+        start, end = parsed.char(node.start_byte), parsed.char(node.end_byte)
+        if end <= own.start or start >= own.end:
+            continue
+        inside = own.start <= start and end <= own.end
+        if inside and ("call" in node.type or "invocation" in node.type):
+            arguments = node.child_by_field_name("arguments") or node
+            if _names_in(parsed, arguments) & names:
+                return True
+        stack.extend(node.children)
+    return False
+
+
+def _names_in(parsed: Parsed, node: Node) -> set[str]:
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if node.type in ("identifier", "simple_identifier", "variable_name", "name"):
+            found.add(parsed.node_text(node))
+        stack.extend(node.children)
+    return found
 
 
 def _sending_call(calls: list[CallE], finder: Requests, ctx: Ctx) -> CallE | None:
