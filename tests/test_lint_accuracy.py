@@ -28,7 +28,7 @@ MEASURED = {"holdout2": 0.94, "holdout3": 0.91}  # set: lowest rule codes right
 # changed): it measures how the linter does on code written without it. Its floors are
 # its figures when last measured (a regression guard), all four of them, and it stays
 # out of the all-sets target, which the tuned sets must meet.
-BLIND = {"holdout4": {"recall": 0.83, "methods": 0.98, "rules": 0.73, "false": 0.05}}
+BLIND = acc.BLIND
 
 
 @pytest.fixture(scope="module")
