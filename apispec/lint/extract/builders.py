@@ -34,7 +34,7 @@ from apispec.lint.extract.request import Request
 from apispec.lint.knowledge import VERBS
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import FileModel
+    from apispec.lint.extract.lower.model import FileModel
     from apispec.lint.extract.values import Resolver
     from apispec.lint.knowledge import Client, Knowledge, Link
 

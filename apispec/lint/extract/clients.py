@@ -11,24 +11,21 @@ parameters, is a template, not a call; each call of the wrapper is one.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.budget import check
-from apispec.lint.extract import builders, commands, configured, formats, names, setters
-from apispec.lint.extract.build import texts
+from apispec.lint.extract import (
+    commands,
+    loops,
+    rows,
+)
 from apispec.lint.extract.context import (
     MAX_INLINE,
     Ctx,
-    element,
-    known_text,
     options,
-    pairs,
-    unknown,
 )
-from apispec.lint.extract.headers import object_headers
-from apispec.lint.extract.imported import COMMON, imported_client, in_scope, through
+from apispec.lint.extract.imported import COMMON, in_scope, through
 from apispec.lint.extract.ir import (
     AltV,
     Arg,
@@ -48,28 +45,14 @@ from apispec.lint.extract.ir import (
 from apispec.lint.extract.request import Request
 from apispec.lint.extract.values import Resolver
 from apispec.lint.helpers import QUERY_PARAMS, HelperTable
-from apispec.lint.knowledge import RECEIVER, VERBS, Client
+from apispec.lint.knowledge import VERBS
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import FileModel, Loop
+    from apispec.lint.extract.lower.model import FileModel, Loop
     from apispec.lint.knowledge import Knowledge
 
 _VERB_WORDS = frozenset(VERBS)
 _WORD = re.compile(r"[a-z_][a-z0-9_]*")
-
-
-def _names_word(name: str, text: str) -> bool:
-    """Whether `name` is written in `text` as a whole word (in any case: PowerShell's
-    names ignore it, and a loop variable is lowered in lower case)."""
-    name, text = name.lower(), text.lower()
-    at = text.find(name)
-    while at >= 0:
-        before = text[at - 1] if at else " "
-        after = text[at + len(name)] if at + len(name) < len(text) else " "
-        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
-            return True
-        at = text.find(name, at + 1)
-    return False
 
 
 class Requests:
@@ -133,7 +116,7 @@ class Requests:
             function = self.model.function_at(call.start)
             if self._plain_receiver(call, function):
                 continue
-            for bound in self.iterations(call, function):
+            for bound in loops.iterations(self, call, function):
                 ctx = Ctx(call.start, function, bound=bound)
                 self.resolver.fresh()
                 for request in self.at(call, ctx, 0):
@@ -199,64 +182,6 @@ class Requests:
             names.update(h.name.lower() for h in self.helpers.helpers)
         return names
 
-    def iterations(
-        self, call: CallE, function: Function | None
-    ) -> list[tuple[tuple[str, Value], ...]]:
-        """The loop variables of each pass of the innermost loop around a call.
-
-        `for path, method in [("/a", "GET"), ("/b", "POST")]: send(method, path)` makes
-        two requests, each with its own pair: the variables are bound together.
-        """
-        group = self._innermost_loop(call)
-        if not group:
-            return [()]
-        written = self.model.parsed.text[call.start : call.end]
-        if not any(_names_word(loop.key, written) for loop in group):
-            return [()]  # the call names none of the loop's variables
-        self.resolver.fresh()
-        iterable = self.resolver.value(group[0].iterable, Ctx(group[0].start, function))
-        items = self.resolver.elements(
-            iterable,
-            Ctx(group[0].start, function),
-            0,
-            group[0].pairs,
-            any(pairs(loop.unpack) for loop in group),
-        )
-        if not items or len(items) > 12:
-            return [()]
-        return [
-            tuple(
-                (loop.key, element(item, loop.unpack) if loop.unpack != -1 else item)
-                for loop in group
-            )
-            for item in items
-        ]
-
-    def _innermost_loop(self, call: CallE) -> list[Loop]:
-        """The loop variables of the innermost loop around a call (one `for` may bind several).
-
-        Loops nest like the code's blocks, so the innermost one around a position is found
-        from the last loop starting before it by climbing to the loops around that one.
-        """
-        if self._loops is None:
-            by_start: dict[int, list[Loop]] = {}
-            for loops in self.model.loops.values():
-                for loop in loops:
-                    by_start.setdefault(loop.start, []).append(loop)
-            self._loops = sorted(by_start.values(), key=lambda group: group[0].start)
-            self._loop_starts = [group[0].start for group in self._loops]
-            stack: list[int] = []
-            self._loop_parent = []
-            for k, group in enumerate(self._loops):
-                while stack and not group[0].start < self._loops[stack[-1]][0].end:
-                    stack.pop()
-                self._loop_parent.append(stack[-1] if stack else -1)
-                stack.append(k)
-        k = bisect_right(self._loop_starts, call.start) - 1
-        while k >= 0 and not call.start < self._loops[k][0].end:
-            k = self._loop_parent[k]
-        return self._loops[k] if k >= 0 else []
-
     def _depends(self, request: Request, function: Function) -> bool:
         """Whether the request's path is built from a parameter of `function` (a base
         from a parameter alone, `run(host)`, leaves the path known: the call is one)."""
@@ -284,7 +209,7 @@ class Requests:
             routed = self._through_override(call, receiver, ctx, depth)
             if routed is not None:
                 return routed
-        row, base, join, obj = self._row(call, receiver, ctx)
+        row, base, join, obj = rows.row(self, call, receiver, ctx)
         if row is not None and base is None and isinstance(call.receiver, Name):
             for attr in self.knowledge.base_attrs:  # `axios.defaults.baseURL = ...` before
                 key = f"{call.receiver.name}.{attr}"
@@ -292,13 +217,13 @@ class Requests:
                     base = resolver.name(key, ctx, 0)
                     break
         if row is not None and function is None:
-            return [self._request(call, row, ctx, base, join, obj)]
+            return [rows.request(self, call, row, ctx, base, join, obj)]
         if function is None and receiver is not None and _open_param(receiver, ctx.open):
             # `klass.new(uri)`, `session.get(url)` on a parameter of the wrapper being
             # read: its callers' arguments say which client, so the wrapper is one
             row = next((r for r in self.knowledge.clients if call.callee in r.callees), None)
             if row is not None:
-                template = self._request(call, row, ctx, None, "slash", None)
+                template = rows.request(self, call, row, ctx, None, "slash", None)
                 template.method = None
                 return [template]
         if depth < MAX_INLINE and function is not None and self.is_wrapper(function):
@@ -321,7 +246,7 @@ class Requests:
             if sent is not None:
                 sent.trusted = helper.strong
                 if self.knowledge.request_url:  # a request another file's wrapper made
-                    sent.url = self._request_url(call, sent.url, ctx)
+                    sent.url = rows.request_url(self, call, sent.url, ctx)
                 return [sent]
         return []
 
@@ -444,228 +369,10 @@ class Requests:
             return found
         return None
 
-    def _row(
-        self, call: CallE, receiver: Value | None, ctx: Ctx
-    ) -> tuple[Client | None, Value | None, str, ObjV | None]:
-        knowledge = self.knowledge
-        for option in options(receiver) if receiver is not None else []:
-            on_object = self._object_row(option, call, ctx)
-            if on_object is not None:
-                return on_object
-        qualified = self.resolver.qualified(call, ctx, 0)
-        if "." in qualified:
-            on, _, callee = qualified.rpartition(".")
-            row = knowledge.client(on, callee)  # `requests.get`
-            if row is not None:
-                return row, None, "slash", None
-        elif call.receiver is None:  # a function or constructor called bare (`fetch(...)`)
-            row = knowledge.client("", call.callee)
-            if row is not None:
-                return row, None, "slash", None
-        if call.receiver is None and "." not in qualified:
-            itself = self._called_itself(call, ctx)
-            if itself is not None:
-                return itself
-        if receiver is not None and any(setters.names_text(o) for o in options(receiver)):
-            row = knowledge.client("text", call.callee)  # a verb of a URL: Flurl's
-            if row is not None:
-                return row, None, "slash", None
-        if receiver is not None and all(unknown(o) for o in options(receiver)):
-            row = knowledge.client("object:*", call.callee)  # a client made elsewhere
-            if row is not None:
-                return row, None, "slash", None
-        return None, None, "slash", None
-
-    def _object_row(
-        self, option: Value, call: CallE, ctx: Ctx
-    ) -> tuple[Client, Value | None, str, ObjV | None] | None:
-        """The row for a method of a client object (made here, of a client subclass or a
-        class configured as a client, or imported from the module that makes it), or of a
-        client module (`Http::get(...)`: Laravel's module is itself a client)."""
-        knowledge = self.knowledge
-        if isinstance(option, ObjV) and option.kind in ("instance", "super", "class"):
-            kind = self.client_class(option.name)
-            if kind is not None:
-                option = ObjV("client", kind, self._class_fields(option.name, ctx))
-        if isinstance(option, ObjV) and option.kind == "module":
-            row = knowledge.client(option.name, call.callee)
-            if row is not None:
-                return row, None, "slash", None
-            kind = knowledge.module_clients.get(option.name)
-            if kind is not None:
-                option = ObjV("client", kind)
-            else:
-                made = self._imported(option, call)
-                row = knowledge.client("object:" + made.name, call.callee) if made else None
-                if made is not None and row is not None:
-                    return row, made.field("base"), self.join_of(made.name), made
-        if isinstance(option, ObjV) and option.kind == "client":
-            row = knowledge.client("object:" + option.name, call.callee)
-            if row is not None:
-                factory = next(
-                    (f for f in knowledge.factories.values() if f.name == option.name), None
-                )
-                base = option.field("base")
-                if base is None and factory is not None and factory.base[1]:
-                    base = setters.set_later(self, call, factory.base[1])
-                return row, base, factory.join if factory else "slash", option
-        return None
-
-    def _called_itself(
-        self, call: CallE, ctx: Ctx
-    ) -> tuple[Client, Value | None, str, ObjV | None] | None:
-        """A client object called itself: `api("/x")` for `api = ofetch.create(...)`."""
-        called = self.resolver.name(call.callee, ctx, 0, call.start, call.start)
-        for option in options(called):
-            if isinstance(option, ObjV) and option.kind == "module":
-                option = self._imported(option, call) or option
-            if isinstance(option, ObjV) and option.kind == "client":
-                row = self.knowledge.client("object:" + option.name, "()")
-                if row is not None:
-                    return row, option.field("base"), self.join_of(option.name), option
-        return None
-
-    def _imported(self, option: ObjV, call: CallE) -> ObjV | None:
-        """A client object another module exports, where this file imports it."""
-        if not self.helpers:
-            return None
-        language = self.model.language
-        return imported_client(self.helpers, option, language, self.module, call.start)
-
     def join_of(self, kind: str) -> str:
         """How the library of a client object kind joins a path onto its base."""
         factory = next((f for f in self.knowledge.factories.values() if f.name == kind), None)
         return factory.join if factory else "slash"
-
-    def _request(
-        self,
-        call: CallE,
-        row: Client,
-        ctx: Ctx,
-        base: Value | None,
-        join: str,
-        obj: ObjV | None,
-    ) -> Request:
-        resolver = self.resolver
-        found_url = self._place(call, row.url, row.config, ctx)
-        url = found_url if found_url is not None else Text((Hole("", call.start, call.start),))
-        if row.url == RECEIVER and call.receiver is not None:
-            url = resolver.value(call.receiver, ctx)
-        if row.template >= 0:  # `getForObject("/x/{id}?f={f}", T.class, id, f)`
-            url = formats.uri_template(resolver, url, call.args[row.template :], ctx)
-        held, held_query = builders.url_and_query(url)  # a URL object: its text and query
-        if held is not None:
-            url = held
-        method = self._method(call, row, ctx)
-        if row.method == "line":
-            method, url = builders.request_line(url)
-        query = self._place(call, row.query, row.config, ctx)
-        headers = self._place(call, row.headers, row.config, ctx)
-        if query is None:  # `**kwargs` spread into the call: its `params` entry
-            query = self._from_spread(call, ctx, "params")
-        if query is None and method in row.body_query:
-            query = self._place(call, row.body, row.config, ctx)  # a GET's body: its query
-        if headers is None:
-            headers = self._from_spread(call, ctx, "headers")
-        if headers is None:
-            headers = object_headers(self, call)
-        if query is None and held_query is not None:
-            query = held_query
-        if self.knowledge.request_url:
-            url = self._request_url(call, url, ctx)
-        built_query, built_headers = setters.built(self, call, ctx)
-        if query is None and built_query is not None:
-            query = built_query
-        if headers is None and built_headers is not None:
-            headers = built_headers
-        request = Request(call, url, method, base, join, query, headers, "client")
-        request.option_names = row.options
-        request.query_keyword = row.query[1]
-        request.config = row.config
-        request.method_keyword = row.method[1] if isinstance(row.method, tuple) else ""
-        if row.chain:
-            request.chain = True
-            self._chained(request, call, ctx)
-        if row.declared:
-            builders.bound(request, call, self.model, self.resolver, self.knowledge)
-        if row.configure:  # `client.get("x") { parameter("filter", f) }`
-            given: tuple[tuple[str, Value], ...] = (
-                (("url", url),) if found_url is not None and texts(url) else ()
-            )
-            made = builders.configured(resolver, call, ObjV("client", row.configure, given), ctx, 0)
-            if made is not None:
-                builders.apply(request, made, self.knowledge)
-        if obj is not None:
-            defaults = obj.field("params")
-            if defaults is not None:
-                request.extra_query.append(defaults)
-            default_headers = obj.field("headers")
-            if default_headers is not None and request.headers is None:
-                request.headers = default_headers
-        configured.apply(self.model, self.knowledge, resolver, request, ctx)
-        return request
-
-    def _chained(self, request: Request, call: CallE, ctx: Ctx) -> None:
-        """A request a builder chain makes: the object its last link returns says the
-        URL, the method, the headers and the query (links before and after the call)."""
-        top = self.model.chain(call)
-        made = top if top is not None else call
-        value = self.resolver.value(made, ctx)
-        holder = self.model.holder(made.node_id) if isinstance(made, CallE) else None
-        function = ctx.function
-        if holder and "." not in holder and function is not None and call.start < function.end:
-            # the builder held in a variable: the links its statements call on it after
-            # (`conn.setRequestMethod("POST")`), as it is when its function ends
-            at_end = Ctx(function.end - 1, function, ctx.env, ctx.this, ctx.open, ctx.inline)
-            later = self.resolver.name(holder, at_end, 0)
-            if any(isinstance(o, ObjV) and o.kind == "client" for o in options(later)):
-                value = later
-        for option in options(value):
-            if isinstance(option, ObjV) and option.kind == "client":
-                builders.apply(request, option, self.knowledge)
-                return
-
-    def _method(self, call: CallE, row: Client, ctx: Ctx) -> str | None:
-        """The method a row's call sends; an argument or option that names it (a library
-        whose method is an option sends GET when the known options name none)."""
-        if not isinstance(row.method, tuple):
-            return builders.method_of(self.resolver, call, row, ctx)
-        verb = self._place(call, row.method, row.config, ctx)
-        literal = known_text(verb) if verb is not None else None
-        if literal:
-            return literal.upper()
-        if verb is not None:
-            return builders.verb_of(verb)  # `HttpMethod.PATCH`, an imported constant
-        if row.default_method and self._spreads_known(call, ctx):
-            return row.default_method  # no method given: the library's default
-        if row.method[0] < 0 and self._options_known(call, row, ctx):
-            return "GET"
-        return None
-
-    def _request_url(self, call: CallE, url: Value, ctx: Ctx) -> Value:
-        """A request object's URL with the parts set on it after it is made, in its
-        function (`req.URL.RawQuery = q.Encode()` before the request is sent)."""
-        holder = self.model.holder(call.node_id)
-        if not holder:
-            return url
-        function = self.model.function_at(call.start)
-        end = function.end - 1 if function is not None else len(self.model.parsed.text)
-        key = f"{holder}.{self.knowledge.request_url}"
-        return names.url_parts(self.resolver, key, url, call.start, replace(ctx, pos=end), 0)
-
-    def _options_known(self, call: CallE, row: Client, ctx: Ctx) -> bool:
-        """Whether the call's options object, if any, is known whole (no unknown spread,
-        not a parameter): then a method it does not name is the library's default."""
-        if not row.config or any(a.spread for a in call.args):
-            return False
-        positional = [a for a in call.args if a.name is None and not a.spread]
-        for index in row.config:
-            if index >= len(positional) or index <= row.url[0]:
-                continue
-            for option in options(self.resolver.value(positional[index].value, ctx)):
-                if not isinstance(option, MapV) or option.partial:
-                    return False  # an options object the code does not show
-        return True
 
     def _inlined(
         self, call: CallE, function: Function, receiver: Value | None, ctx: Ctx, depth: int
@@ -684,48 +391,11 @@ class Requests:
                 if request.query is None:
                     request.query = named
                 if request.chain:  # `authorized(url).DELETE().build()`: links after it
-                    self._chained(request, call, ctx)
+                    rows.chained(self, request, call, ctx)
                 if self.knowledge.request_url:  # `req, _ := c.newRequest(...)`, then
-                    request.url = self._request_url(call, request.url, ctx)  # req.URL...
+                    request.url = rows.request_url(self, call, request.url, ctx)  # req.URL...
                 inner.append(request)
         return inner
-
-    def _place(
-        self, call: CallE, place: tuple[int, str], config: tuple[int, ...], ctx: Ctx
-    ) -> Value | None:
-        """The value at a row's place; a keyword may also come from a mapping spread into
-        the call (`requests.get(**opts)`, PowerShell's splatting `Invoke-RestMethod @p`)."""
-        found = self.resolver.place(call, place, config, ctx)
-        if found is None and place[1]:
-            return self._from_spread(call, ctx, place[1])
-        return found
-
-    def _from_spread(self, call: CallE, ctx: Ctx, key: str) -> Value | None:
-        """The entry `key` of a mapping spread into the call (names compared as the
-        language's keywords are: without case)."""
-        for arg in call.args:
-            if arg.spread != "**":
-                continue
-            value = self.resolver.value(arg.value, ctx)
-            for option in options(value):
-                if isinstance(option, MapV):
-                    for entry in reversed(option.entries):
-                        if entry.key is not None and entry.key.lower() == key.lower():
-                            return entry.value
-                if isinstance(option, ParamV):
-                    return None
-        return None
-
-    def _spreads_known(self, call: CallE, ctx: Ctx) -> bool:
-        """Whether every mapping spread into the call is known whole (a keyword it does
-        not hold is not given)."""
-        for arg in call.args:
-            if arg.spread != "**":
-                continue
-            for option in options(self.resolver.value(arg.value, ctx)):
-                if not isinstance(option, MapV) or option.partial:
-                    return False
-        return True
 
 
 def _query_named(function: Function, env: tuple[tuple[str, Value], ...]) -> Value | None:

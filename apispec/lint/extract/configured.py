@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import names
+from apispec.lint.extract import assignments
 from apispec.lint.extract.context import Ctx, options
 from apispec.lint.extract.ir import (
     CallE,
@@ -30,7 +30,7 @@ from apispec.lint.extract.ir import (
 )
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import Assign, FileModel
+    from apispec.lint.extract.lower.model import Assign, FileModel
     from apispec.lint.extract.request import Request
     from apispec.lint.extract.values import Resolver
     from apispec.lint.knowledge import HandleSetter, Knowledge
@@ -114,9 +114,11 @@ def _filled(
     for at, step in sorted(steps, key=lambda s: s[0]):
         inner = replace(ctx, pos=at)
         if isinstance(step, CallE):
-            value = names.mutate(resolver, value, knowledge.mutators[step.callee], step, inner, 0)
+            value = assignments.mutate(
+                resolver, value, knowledge.mutators[step.callee], step, inner, 0
+            )
         else:
-            value = names.updated(resolver, value, step, inner, 0)
+            value = assignments.updated(resolver, value, step, inner, 0)
     return value
 
 

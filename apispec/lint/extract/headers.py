@@ -16,7 +16,7 @@ from apispec.lint.extract.ir import CallE, Entry, MapV, Value
 
 if TYPE_CHECKING:
     from apispec.lint.extract.clients import Requests
-    from apispec.lint.extract.lower import Assign
+    from apispec.lint.extract.lower.model import Assign
 
 
 def object_headers(finder: Requests, call: CallE) -> Value | None:

@@ -22,7 +22,7 @@ from apispec.lint.languages.table import shebang_language
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-    from apispec.lint.extract.lower import FileModel
+    from apispec.lint.extract.lower.model import FileModel
     from apispec.lint.extract.values import Resolver
     from apispec.lint.lines import Lines
     from apispec.lint.reference import Reference

@@ -45,7 +45,8 @@ from apispec.lint.extract.ir import (
     Text,
     Value,
 )
-from apispec.lint.extract.lower import VERB_NAME, FileModel, lower
+from apispec.lint.extract.lower import VERB_NAME, lower
+from apispec.lint.extract.lower.model import FileModel
 from apispec.lint.extract.parse import Parsed, parse
 from apispec.lint.extract.regions import RegionReader, literal_regions
 from apispec.lint.extract.summaries import export

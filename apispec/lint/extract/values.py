@@ -17,10 +17,9 @@ from dataclasses import replace
 from itertools import product
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import builders, formats, names, objects
+from apispec.lint.extract import assignments, builders, callees, calls, formats, names
 from apispec.lint.extract.context import (
     MAX_DEPTH,
-    MAX_INLINE,
     MAX_OPTIONS,
     MAX_STEPS,
     Ctx,
@@ -31,7 +30,6 @@ from apispec.lint.extract.context import (
     is_param,
     key_span,
     options,
-    unknown,
 )
 from apispec.lint.extract.ir import (
     Arg,
@@ -61,15 +59,14 @@ from apispec.lint.extract.ir import (
     Str,
     Text,
     Value,
-    argument,
 )
 
 _WORD = re.compile(r"[A-Za-z][\w.-]*")
 _SLICE = re.compile(r"(\d*):")  # `items[1:]`: the elements from one on
 
 if TYPE_CHECKING:
-    from apispec.lint.extract.lower import FileModel
-    from apispec.lint.knowledge import Factory, Knowledge
+    from apispec.lint.extract.lower.model import FileModel
+    from apispec.lint.knowledge import Knowledge
 
 
 class Resolver:
@@ -118,7 +115,7 @@ class Resolver:
         if isinstance(expr, Index):
             return self._index(expr, ctx, depth)
         if isinstance(expr, CallE):
-            return self.call_value(expr, ctx, depth)
+            return calls.call_value(self, expr, ctx, depth)
         if isinstance(expr, FuncE):
             return builders.function_value(expr)
         return self.hole(expr)
@@ -325,7 +322,7 @@ class Resolver:
         if constant is not None:  # `HttpMethod.Patch`: the text the library constant names
             return Text((Lit(constant, expr.start),))
         if dotted in self.model.assigns:
-            found = names.assigned_before(self, dotted, ctx, depth)
+            found = assignments.assigned_before(self, dotted, ctx, depth)
             if found is not None:
                 return found
         target = self.value(obj, ctx, depth + 1)
@@ -429,397 +426,6 @@ class Resolver:
             return Text((Hole(text, expr.start, expr.end, hint, element),))
         return Text((Hole(text, expr.start, expr.end, hint),))
 
-    def call_value(self, call: CallE, ctx: Ctx, depth: int) -> Value:
-        """What a call returns, where the model knows: readers, encoders, factories, functions."""
-        knowledge = self.knowledge
-        qualified = self.qualified(call, ctx, depth)
-        env_default = knowledge.env_reader(qualified, call)
-        if env_default is None and isinstance(call.receiver, CallE):
-            # `System.getenv().getOrDefault(name, default)`: a reader on a reader's result
-            inner = self.qualified(call.receiver, ctx, depth)
-            env_default = knowledge.env_reader(f"{inner}().{call.callee}", call)
-        if env_default is not None:
-            name_arg, default_arg = env_default
-            variable = self.literal(name_arg.value, ctx, depth) if name_arg is not None else None
-            if default_arg is not None:
-                return self.value(default_arg.value, ctx, depth + 1)
-            text = self.model.parsed.text[call.start : call.end]
-            return Text((Hole(text, call.start, call.end, (variable or "").lower()),))
-        transform = knowledge.transform(qualified, call.callee)
-        if transform is not None:
-            return formats.transform(self, transform, call, ctx, depth)
-        if any(qualified == m or qualified.startswith(m + ".") for m in knowledge.mocks):
-            return ObjV("mock", qualified)  # `responses.RequestsMock()`: a test double
-        if qualified in knowledge.router_factories:
-            return ObjV("router", qualified)  # `express()`, `new Hono()`: a web app
-        factory = knowledge.factory(qualified)
-        if factory is not None:
-            return self._made_by(factory, call, ctx, depth)
-        configured = objects.made(self, call, ctx, depth)
-        if configured is not None:
-            return configured
-        built = self._linked(call, ctx, depth) or self._built(call, ctx, depth)
-        if built is not None:
-            return built
-        made = self._constructed(call, ctx, depth) if call.receiver is None else None
-        if made is not None:
-            return made
-        made = self._made_on_class(call, ctx, depth) if made is None else None
-        if made is not None:
-            return made
-        if qualified != call.callee and (
-            call.new or (knowledge.class_calls and call.callee[:1].isupper())
-        ):
-            # a class imported from another module: an instance of it
-            return ObjV("instance", call.callee, module=qualified.rsplit(".", 1)[0])
-        if knowledge.types_by_name and call.new and call.callee[:1].isupper():
-            return ObjV("instance", call.callee)  # `new X()` of a class of the package
-        if qualified != call.callee and not knowledge.class_calls and call.receiver is not None:
-            # a function of another module (`prtgclient.New()`): an object of that module,
-            # whose methods are its classes' (which one, the module's summary says)
-            return ObjV("instance", "", module=qualified.rsplit(".", 1)[0])
-        returned = self.returns(call, ctx, depth)
-        if returned is not None:
-            return returned
-        receiver = call.receiver
-        if knowledge.types_by_name and isinstance(receiver, Name) and self._a_class(receiver):
-            # `MonitorClient.fromEnvironment()`: a static factory of a class of the file's
-            # own package (defined elsewhere) makes an object of that class
-            return ObjV("instance", receiver.name)
-        read = objects.attribute(self, call, ctx, depth)
-        return read if read is not None else self.hole(call)
-
-    def _made_by(self, factory: Factory, call: CallE, ctx: Ctx, depth: int) -> ObjV:
-        """The client object a factory call makes, with the fields its arguments set."""
-        fields = []
-        for field_name, where in factory.fields:
-            found = self.place(call, where, factory.config, ctx, depth)
-            if found is not None:
-                fields.append((field_name, found))
-        if factory.method:  # a request builder's method until a link sets one
-            fields.append(("method", Text((Lit(factory.method, call.start),))))
-        client = ObjV("client", factory.name, tuple(fields))
-        if factory.configure:  # `HttpClient(CIO) { defaultRequest { url(base) } }`
-            client = builders.configured(self, call, client, ctx, depth) or client
-        return client
-
-    def _a_class(self, name: Name) -> bool:
-        """A capitalised name the file neither assigns nor imports: a class of its package."""
-        return (
-            name.name[:1].isupper()
-            and name.name not in self.model.assigns
-            and self._imported(name.name) is None
-        )
-
-    def _linked(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
-        """A link of a builder chain (`.header(k, v)`, `.uri("/x")`): the builder with
-        the part it sets (knowledge.Link rows; builders.py)."""
-        if call.receiver is None or (
-            call.callee not in self.knowledge.link_names and not self.knowledge.fluent_kinds
-        ):
-            return None
-        found: list[Value] = []
-        receiver = self.value(call.receiver, ctx, depth + 1)
-        for option in options(receiver):
-            if isinstance(option, ObjV) and option.kind == "mock":
-                return option  # a test double's method (`server.expect(...)`): the double
-            if isinstance(option, ObjV) and option.kind == "client":
-                link = self.knowledge.link(option.name, call.callee)
-                if link is not None:
-                    found.append(builders.linked(self, option, link, call, ctx, depth))
-        if not found and all(unknown(o) for o in options(receiver)):
-            # `api.newBuilder().addPathSegment("x")` on an object the file says nothing
-            # of: a link only one kind of builder has says the kind, the object its URL
-            sole = self.knowledge.sole_builder(call.callee)
-            if sole is not None:
-                made = ObjV("client", sole.on.removeprefix("object:"), (("url", receiver),))
-                found.append(builders.linked(self, made, sole, call, ctx, depth))
-        return alt(found) if found else None
-
-    def _built(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
-        """A method of a fluent client object (`resty.New().SetBaseURL(b).R()`): the object,
-        with what the method sets (its knowledge row says which field)."""
-        if call.receiver is None or not self.knowledge.may_build(call.callee):
-            return None
-        found: list[Value] = []
-        for option in options(self.value(call.receiver, ctx, depth + 1)):
-            if not isinstance(option, ObjV) or option.kind != "client":
-                continue
-            builder = self.knowledge.builder("object:" + option.name, call.callee)
-            if builder is not None:
-                found.append(names.built(self, option, builder, call, ctx, depth))
-        return alt(found) if found else None
-
-    def _constructed(self, call: CallE, ctx: Ctx, depth: int) -> ObjV | None:
-        """A bare call that makes an object the file knows: a class of the file, what a
-        function-typed parameter is declared to return, `cls(...)`, `super()`."""
-        if call.callee in self.model.classes:
-            return self.instance(call.callee, call, ctx, depth)
-        declared = self._declared_result(call)
-        if declared is not None:
-            return declared
-        owner = self.model.class_at(call.start)
-        if owner is not None and call.callee in self.knowledge.self_names:
-            return self.instance(owner, call, ctx, depth)  # `cls(...)` in a class method
-        if owner is not None and call.callee == "super":
-            return ObjV("super", owner)
-        return None
-
-    def _made_on_class(self, call: CallE, ctx: Ctx, depth: int) -> ObjV | None:
-        """A constructor called on its class (`Prtg::new(base)`, Ruby's `Prtg.new(base)`):
-        an object of the file's class, or of a class the file imports."""
-        receiver = call.receiver
-        if not isinstance(receiver, Name) or call.callee not in self.knowledge.constructors:
-            return None
-        if receiver.name in self.model.classes:
-            return self.instance(receiver.name, call, ctx, depth)
-        imported = self.model.imports.get(receiver.name)
-        if imported is not None and receiver.name[:1].isupper():
-            return ObjV("instance", receiver.name, module=imported.rsplit(".", 1)[0])
-        return None
-
-    def _declared_result(self, call: CallE) -> ObjV | None:
-        """A call of a function-typed parameter (`client func() *prtg.Client`): an object
-        of the type it is declared to return."""
-        for function in self.model.functions_at(call.start):
-            written = function.types.get(call.callee + "()")
-            if written is not None:
-                return names.typed(self, written)
-            if any(p[0] == call.callee for p in function.params):
-                return None
-        return None
-
-    def place(
-        self,
-        call: CallE,
-        where: tuple[int, str],
-        config: tuple[int, ...],
-        ctx: Ctx,
-        depth: int = 0,
-    ) -> Value | None:
-        """The value at an argument place, or the entry of that name in an options object.
-
-        `config`: positions where an options object may stand; an argument there that is
-        a mapping is the options (`axios({ url })`), never the value of a positional place
-        that has a keyword to look up in it (RestClient's headers hash is both: the
-        headers place, no keyword, and the options its `params:` entry is read from).
-        """
-        arg = argument(call.args, where)
-        if arg is not None:
-            value = self.value(arg.value, ctx, depth + 1)
-            positional = [a for a in call.args if a.name is None and not a.spread]
-            at = next((k for k, a in enumerate(positional) if a is arg), -1)
-            if (
-                at not in config
-                or not where[1]
-                or not any(isinstance(o, MapV) for o in options(value))
-            ):
-                return value
-        if not where[1] or not config:
-            return None
-        for index in config:
-            holder = argument(call.args, (index, ""))
-            if holder is None:
-                continue
-            found = entry_of(self.value(holder.value, ctx, depth + 1), where[1])
-            if found is not None:
-                return found
-        return None
-
-    def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
-        """An object of a class of this file, its constructor's parameters bound."""
-        ctor = next(
-            (
-                f
-                for f in self.model.functions
-                if f.owner == cls and f.name in self.knowledge.constructors
-            ),
-            None,
-        )
-        fields: list[tuple[str, Value]] = []
-        if ctor is not None:
-            fields.extend(self.bind(ctor, call.args, ctx, depth))
-        else:  # no constructor: keywords name the fields (`Client{base: b}`, a dataclass)
-            fields.extend(
-                ("@" + a.name, self.value(a.value, ctx, depth + 1)) for a in call.args if a.name
-            )
-        return ObjV("instance", cls, tuple(fields))
-
-    def bind(
-        self, function: Function, args: Sequence[Arg], ctx: Ctx, depth: int
-    ) -> list[tuple[str, Value]]:
-        """Parameter name -> argument value, by position and by keyword (a mapping spread
-        into the call gives keywords: `f(**opts)`, PowerShell's `Invoke-X @params`)."""
-        bound: list[tuple[str, Value]] = []
-        positional = [a for a in args if a.name is None and not a.spread]
-        keywords = {a.name: a for a in args if a.name}
-        spread = self._spread_keywords(args, ctx, depth)
-        rest: list[Entry] = []
-        names = {p[0] for p in function.params}
-        if self.knowledge.positional_fill:  # positional arguments take the unnamed params
-            taken = {name for name, _, _ in function.params if name in keywords}
-            taken.update(name for name, _, _ in function.params if name.lower() in spread)
-            free = [k for k, (name, _, _) in enumerate(function.params) if name not in taken]
-            order = {k: free.index(k) for k in free}
-        for index, (name, kind, default) in enumerate(function.params):
-            at = order.get(index, -1) if self.knowledge.positional_fill else index
-            if kind == "**":
-                rest.extend(
-                    Entry(k, a.value.start, a.value.end, self.value(a.value, ctx, depth + 1))
-                    for k, a in keywords.items()
-                    if k not in names
-                )
-                for spread_arg in (a for a in args if a.spread == "**"):
-                    found = self.value(spread_arg.value, ctx, depth + 1)
-                    if isinstance(found, MapV):
-                        rest.extend(found.entries)
-                bound.append((name, MapV(tuple(rest))))
-            elif kind == "*":
-                items = tuple(self.value(a.value, ctx, depth + 1) for a in positional[index:])
-                bound.append((name, SeqV(items)))
-            elif name in keywords:
-                bound.append((name, self.value(keywords[name].value, ctx, depth + 1)))
-            elif name.lower() in spread:
-                bound.append((name, spread[name.lower()]))
-            elif kind == "kw":
-                continue  # keyword-only (`def f(url:)`): never a positional argument
-            elif 0 <= at < len(positional):
-                bound.append((name, self.value(positional[at].value, ctx, depth + 1)))
-            elif default is not None and not _blank(default) and "" not in spread:
-                # left out by the call: the parameter's default (an empty text says
-                # nothing: `token = ""` stands for a value given elsewhere)
-                given = replace(ctx, pos=default.start, env=None)
-                bound.append((name, self.value(default, given, depth + 1)))
-        return bound
-
-    def _spread_keywords(self, args: Sequence[Arg], ctx: Ctx, depth: int) -> dict[str, Value]:
-        """The entries of mappings spread into a call, by lower-case key; the key "" is
-        set when a spread is not known whole (any parameter may come from it)."""
-        found: dict[str, Value] = {}
-        for arg in args:
-            if arg.spread != "**":
-                continue
-            for option in options(self.value(arg.value, ctx, depth + 1)):
-                if not isinstance(option, MapV) or option.partial:
-                    found[""] = Text(())
-                if isinstance(option, MapV):
-                    for entry in option.entries:
-                        if entry.key is not None:
-                            found.setdefault(entry.key.lower(), entry.value)
-        return found
-
-    def returns(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
-        """A function of this file that returns a value built from its arguments."""
-        if ctx.inline >= MAX_INLINE:
-            return None
-        function = self.callee_function(call, ctx, depth)
-        if function is None or not function.returns:
-            return None
-        env = tuple(self.bind(function, call.args, ctx, depth))
-        this = self.receiver_object(call, ctx, depth)
-        found = []
-        for lowered in function.returns[:4]:
-            expr = lowered()
-            inner = Ctx(expr.start, function, env, this, ctx.open, ctx.inline + 1)
-            found.append(self.value(expr, inner, depth + 1))
-        return alt(found)
-
-    def receiver_object(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
-        receiver = call.receiver
-        if receiver is None:
-            return None
-        if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
-            return ctx.this
-        return self.value(receiver, ctx, depth + 1)
-
-    def callee_function(self, call: CallE, ctx: Ctx, depth: int) -> Function | None:
-        """The function of this file a call runs: by name in scope, or a method of its receiver."""
-        candidates = self.model.by_name.get(call.callee)
-        if not candidates:
-            return None
-        receiver = call.receiver
-        if receiver is None:
-            plain = [f for f in candidates if f.owner is None]
-            if plain or not self.knowledge.implicit_this:
-                return plain[0] if plain else None
-            # `send(req)`: a method of the class around the call, called without `this.`
-            return self._method_of(self.model.class_at(call.start), candidates)
-        if isinstance(receiver, Name) and receiver.name in self.knowledge.self_names:
-            owner = self.model.class_at(call.start)
-            if owner is None and ctx.function is not None:  # a method of an object literal
-                owner = ctx.function.owner
-            return self._method_of(owner, candidates)
-        if isinstance(receiver, Name) and receiver.name not in self.model.classes:
-            found = next((f for f in candidates if f.owner == receiver.name), None)
-            if found is not None:  # `api.get(...)` for `const api = { get(p) {...} }`
-                return found
-        for option in options(self.value(receiver, ctx, depth + 1)):
-            if isinstance(option, ObjV) and option.kind in ("instance", "class"):
-                if option.module:
-                    continue  # `c.http.Do(req)`: net/http's Client, not the file's own
-                found = self._method_of(option.name, candidates)
-                if found is not None:
-                    return found
-        return None
-
-    def _method_of(self, owner: str | None, candidates: list[Function]) -> Function | None:
-        """The method of `owner` among the candidates, or one it inherits from a base class
-        of this file (`class PrtgClient extends BaseClient`: `get(path)` is BaseClient's)."""
-        for cls in self.lineage(owner):
-            found = next((f for f in candidates if f.owner == cls), None)
-            if found is not None:
-                return found
-        return None
-
-    def lineage(self, owner: str | None) -> list[str]:
-        """A class and the classes it extends, nearest first (those this file names)."""
-        found: list[str] = []
-        while owner is not None and owner not in found:
-            found.append(owner)
-            bases = self.model.classes.get(owner, (0, 0, ()))[2]
-            owner = next((b.rsplit(".", 1)[-1] for b in bases), None)
-        return found
-
-    def qualified(self, call: CallE, ctx: Ctx, depth: int) -> str:
-        """`module.function` for a module's function (`requests.get`), else the callee."""
-        receiver = call.receiver
-        if receiver is None:
-            return self._imported(call.callee) or call.callee
-        if isinstance(receiver, Name):
-            target = self._imported(receiver.name)
-            if target is not None:
-                return f"{target}.{call.callee}"
-            if receiver.name not in self.model.assigns and self._names_module(receiver.name):
-                return f"{receiver.name}.{call.callee}"
-        if isinstance(receiver, Attr):
-            dotted = _dotted(receiver) or self.model.parsed.text[receiver.start : receiver.end]
-            head = dotted.split(".")[0]
-            target = self._imported(head)
-            if target is not None:
-                return f"{target}{dotted[len(head) :]}.{call.callee}"
-            if self._names_module(dotted):
-                return f"{dotted}.{call.callee}"
-        if isinstance(receiver, Str):
-            return f"str.{call.callee}"
-        return call.callee
-
-    def _names_module(self, dotted: str) -> bool:
-        """A name not imported is the module it names when it is an HTTP library's or a test
-        double's (`responses.RequestsMock()`): snippets and examples leave imports out."""
-        mocks = self.knowledge.mocks
-        return dotted.split(".")[0] in self.knowledge.modules or any(
-            dotted == m or dotted.startswith(m + ".") for m in mocks
-        )
-
-    def _imported(self, name: str) -> str | None:
-        """What a name imports, or names without an import (`String`, `System`)."""
-        target = self.model.imports.get(name)
-        if target is not None:
-            return target
-        if name in self.model.assigns or name in self.model.classes:
-            return None
-        return self.knowledge.default_imports.get(name)
-
     # -- formats, joins, encoders ---------------------------------------------------
 
     # -- the flow modules' answers, for callers outside value flow --------------------
@@ -838,20 +444,34 @@ class Resolver:
     ) -> list[Value]:
         return names.elements(self, iterable, ctx, depth, pairs, unpacked)
 
+    # -- the call modules' answers, for callers outside value flow --------------------
 
-def _dotted(expr: Expr) -> str | None:
-    """`a.b.c` from the names of an attribute chain, however the language writes the
-    separator (`reqwest::Client`) or spaces it over lines."""
-    parts: list[str] = []
-    while isinstance(expr, Attr):
-        parts.append(expr.name)
-        expr = expr.obj
-    if not isinstance(expr, Name):
-        return None
-    parts.append(expr.name)
-    return ".".join(reversed(parts))
+    def place(
+        self,
+        call: CallE,
+        where: tuple[int, str],
+        config: tuple[int, ...],
+        ctx: Ctx,
+        depth: int = 0,
+    ) -> Value | None:
+        return calls.place(self, call, where, config, ctx, depth)
 
+    def instance(self, cls: str, call: CallE, ctx: Ctx, depth: int) -> ObjV:
+        return calls.instance(self, cls, call, ctx, depth)
 
-def _blank(expr: Expr) -> bool:
-    """An empty text literal (`""`)."""
-    return isinstance(expr, Str) and all(isinstance(p, Lit) and not p.text for p in expr.pieces)
+    def bind(
+        self, function: Function, args: Sequence[Arg], ctx: Ctx, depth: int
+    ) -> list[tuple[str, Value]]:
+        return callees.bind(self, function, args, ctx, depth)
+
+    def returns(self, call: CallE, ctx: Ctx, depth: int) -> Value | None:
+        return callees.returns(self, call, ctx, depth)
+
+    def callee_function(self, call: CallE, ctx: Ctx, depth: int) -> Function | None:
+        return callees.callee_function(self, call, ctx, depth)
+
+    def lineage(self, owner: str | None) -> list[str]:
+        return callees.lineage(self, owner)
+
+    def qualified(self, call: CallE, ctx: Ctx, depth: int) -> str:
+        return callees.qualified(self, call, ctx, depth)
