@@ -16,7 +16,7 @@ import pytest
 
 from apispec.lint.bases import Base
 from apispec.lint.extract import extract_references
-from apispec.lint.languages.clients import BASE_CLIENTS, Join
+from apispec.lint.languages.client_bases import BASE_CLIENTS, Join
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint" / "bases"
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from apispec.lint.extract import extract_references
-from apispec.lint.extract.regions import dockerfile, makefile
+from apispec.lint.extract.buildfiles import dockerfile, makefile
 
 INLINE = Path(__file__).parent / "fixtures" / "lint" / "inline" / "shell"
 _CALL = re.compile(r"#\s\$\scall=(\S+) (\S+)(?:.*? query: (.+)|.*)$")

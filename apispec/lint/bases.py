@@ -16,7 +16,8 @@ import re
 from bisect import bisect_left
 from typing import NamedTuple, cast
 
-from apispec.lint.languages.clients import BaseClient, ClientTable, Join, table
+from apispec.lint.languages.client_bases import BaseClient, Join
+from apispec.lint.languages.clients import ClientTable, table
 from apispec.lint.patterns import lazy
 from apispec.lint.receivers import CallSite, argument_end
 from apispec.lint.scan import PARAM, Lit, Source

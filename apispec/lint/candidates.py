@@ -32,7 +32,8 @@ from apispec.lint.evidence import (
     slash_bases,
     variable_name,
 )
-from apispec.lint.languages.clients import Join, table
+from apispec.lint.languages.client_bases import Join
+from apispec.lint.languages.clients import table
 from apispec.lint.patterns import lazy
 from apispec.lint.receivers import call_site, callee_of
 from apispec.lint.scan import PARAM, Part, Source

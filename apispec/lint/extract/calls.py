@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from apispec.lint.extract import assignments, builders, callees, formats, names, objects
+from apispec.lint.extract import assignments, builders, callees, names, objects, transforms
 from apispec.lint.extract.context import (
     Ctx,
     alt,
@@ -53,7 +53,7 @@ def call_value(r: Resolver, call: CallE, ctx: Ctx, depth: int) -> Value:
         return Text((Hole(text, call.start, call.end, (variable or "").lower()),))
     transform = knowledge.transform(qualified, call.callee)
     if transform is not None:
-        return formats.transform(r, transform, call, ctx, depth)
+        return transforms.transform(r, transform, call, ctx, depth)
     if any(qualified == m or qualified.startswith(m + ".") for m in knowledge.mocks):
         return ObjV("mock", qualified)  # `responses.RequestsMock()`: a test double
     if qualified in knowledge.router_factories:

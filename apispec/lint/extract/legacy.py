@@ -267,11 +267,11 @@ def _one_per_place(refs: list[Reference]) -> list[Reference]:
 
 def _scripts(text: str, language: str, pos: int) -> list[Region]:
     """A Makefile's recipes or a Dockerfile's commands: one shell region each, its own text
-    with every character's offset in the file (extract/regions.py)."""
-    from apispec.lint.extract import regions
+    with every character's offset in the file (extract/buildfiles.py)."""
+    from apispec.lint.extract import buildfiles
     from apispec.lint.languages.embedded import Region
 
-    found = regions.makefile(text) if language == "make" else regions.dockerfile(text)
+    found = buildfiles.makefile(text) if language == "make" else buildfiles.dockerfile(text)
     return [Region(0, len(r.text), r.language, r.text, [pos + k for k in r.offsets]) for r in found]
 
 

@@ -453,21 +453,35 @@ def _sends_nothing(own: Function, finder: Requests) -> bool:
 
 
 def _calls_with(model: FileModel, own: Function, names: set[str]) -> bool:
-    """Whether a call written in the function's body has one of `names` in it (read on
-    the tree: calls of names no row knows are not lowered)."""
+    """Whether a call written in the function's body takes one of `names`, or a local
+    name given a value made of them (`const url = base + path; send(url)`). Read on the
+    tree: calls of names no row knows are not lowered."""
     parsed = model.parsed
+    body: list[Node] = []
     stack = [parsed.root]
     while stack:
         node = stack.pop()
         start, end = parsed.char(node.start_byte), parsed.char(node.end_byte)
         if end <= own.start or start >= own.end:
             continue
-        inside = own.start <= start and end <= own.end
-        if inside and ("call" in node.type or "invocation" in node.type):
-            arguments = node.child_by_field_name("arguments") or node
-            if _names_in(parsed, arguments) & names:
-                return True
+        if own.start <= start and end <= own.end:
+            body.append(node)
         stack.extend(node.children)
+    held = set(names)
+    for _ in range(4):  # a value through a few local names
+        before = len(held)
+        for node in body:
+            target = node.child_by_field_name("name") or node.child_by_field_name("left")
+            value = node.child_by_field_name("value") or node.child_by_field_name("right")
+            if target is not None and value is not None and _names_in(parsed, value) & held:
+                held |= _names_in(parsed, target)
+        if len(held) == before:
+            break
+    for node in body:
+        if "call" in node.type or "invocation" in node.type:
+            arguments = node.child_by_field_name("arguments") or node
+            if _names_in(parsed, arguments) & held:
+                return True
     return False
 
 

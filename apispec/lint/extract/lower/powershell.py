@@ -24,7 +24,6 @@ from apispec.lint.extract.ir import (
     Format,
     Function,
     Index,
-    Interp,
     ListE,
     Lit,
     Mapping,
@@ -33,6 +32,7 @@ from apispec.lint.extract.ir import (
     Str,
 )
 from apispec.lint.extract.lower import Lowering
+from apispec.lint.extract.lower import powershell_strings as strings
 from apispec.lint.extract.lower.powershell_context import (
     import_target,
     inner,
@@ -50,7 +50,6 @@ from apispec.lint.extract.lower.powershell_params import (
     parameters,
 )
 from apispec.lint.extract.lower.powershell_repair import repaired
-from apispec.lint.extract.lower.strings import backtick_escapes, undoubled
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -84,7 +83,7 @@ class PowerShellLowering(Lowering):
 
     # -- names, members, literals -------------------------------------------------
 
-    def _variable(self, node: Node) -> Expr:
+    def variable(self, node: Node) -> Expr:
         written = self.text(node)
         start, end = self.span(node)
         if written.lower() in _TRUE_ONLY:
@@ -140,52 +139,6 @@ class PowerShellLowering(Lowering):
         """`[uri]`, `[System.Web.HttpUtility]`: a type whose static members are called."""
         start, end = self.span(node)
         return Name(self.text(node).strip("[] \t").lower(), start, end)
-
-    # -- strings --------------------------------------------------------------------
-
-    def _verbatim(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        raw = self.text(node)
-        if raw.startswith("@'"):  # a here-string: the lines between its own lines
-            first = raw.find("\n") + 1
-            last = raw.rfind("\n")
-            if last < first:
-                return Str((), start, end)
-            body = raw[first:last].removesuffix("\r")
-            return Str((Lit(body, start + first),), start, end, True)
-        return Str((undoubled(raw[1:-1], start + 1, "'"),), start, end, True)
-
-    def _expandable(self, node: Node) -> Expr:
-        """`"...$x...${y}...$($g.id)..."` (and `@"..."@`): text runs and interpolations."""
-        start, end = self.span(node)
-        data = self.data
-        here = data.startswith(b'@"', node.start_byte)
-        if here:  # the lines between the opener's line and the closer's (bytes)
-            at = data.find(b"\n", node.start_byte, node.end_byte) + 1
-            stop = data.rfind(b"\n", node.start_byte, node.end_byte)
-            if stop > 0 and data[stop - 1 : stop] == b"\r":
-                stop -= 1
-        else:
-            at, stop = node.start_byte + 1, node.end_byte - 1
-        stop = max(stop, at)
-        pieces: list[Lit | Expr] = []
-        for child in node.named_children:
-            if child.type not in ("variable", "sub_expression"):
-                continue
-            if child.start_byte > at:
-                pieces.extend(self._run(at, child.start_byte, "" if here else '"'))
-            value = self._variable(child) if child.type == "variable" else self.expr(child)
-            first, last = self.span(child)
-            pieces.append(Interp(value, first, last))
-            at = child.end_byte
-        if stop > at:
-            pieces.extend(self._run(at, stop, "" if here else '"'))
-        return Str(tuple(pieces), start, end, True)
-
-    def _run(self, start_byte: int, end_byte: int, doubled: str) -> list[Lit | Expr]:
-        raw = self.data[start_byte:end_byte].decode("utf-8", "surrogatepass")
-        lit = backtick_escapes(raw, self.char(start_byte), doubled)
-        return [lit] if lit.text else []
 
     # -- operators --------------------------------------------------------------------
 
@@ -464,7 +417,7 @@ class PowerShellLowering(Lowering):
                 continue
             target = inner(item)
             if target.type == "variable" and self.text(target).startswith("@"):
-                args.append(Arg(self._variable(target), None, "**"))  # `@params`: splatted
+                args.append(Arg(self.variable(target), None, "**"))  # `@params`: splatted
             else:
                 args.append(Arg(self.expr(item)))
             k += 1
@@ -596,7 +549,7 @@ class PowerShellLowering(Lowering):
 
 
 _EXPRESSIONS: dict[str, Callable[[PowerShellLowering, Node], Expr]] = {
-    "variable": PowerShellLowering._variable,
+    "variable": PowerShellLowering.variable,
     "decimal_integer_literal": PowerShellLowering._number,
     "hexadecimal_integer_literal": PowerShellLowering._number,
     "real_literal": PowerShellLowering._number,
@@ -604,10 +557,10 @@ _EXPRESSIONS: dict[str, Callable[[PowerShellLowering, Node], Expr]] = {
     "member_access": PowerShellLowering._member,
     "element_access": PowerShellLowering._element,
     "type_literal": PowerShellLowering._type,
-    "verbatim_string_characters": PowerShellLowering._verbatim,
-    "verbatim_here_string_characters": PowerShellLowering._verbatim,
-    "expandable_string_literal": PowerShellLowering._expandable,
-    "expandable_here_string_literal": PowerShellLowering._expandable,
+    "verbatim_string_characters": strings.verbatim,
+    "verbatim_here_string_characters": strings.verbatim,
+    "expandable_string_literal": strings.expandable,
+    "expandable_here_string_literal": strings.expandable,
     "additive_expression": PowerShellLowering._additive,
     "format_expression": PowerShellLowering._format,
     "comparison_expression": PowerShellLowering._comparison,
