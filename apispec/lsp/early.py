@@ -264,6 +264,8 @@ class _Early:
             if message is None:
                 return
             method = message.get("method")
+            if method == "workspace/didChangeConfiguration" and _names_settings(message):
+                return  # settings that change what a lint says: the server applies them first
             if method in _QUIET and "id" not in message:
                 continue
             body = message.get("params")
@@ -327,6 +329,14 @@ class _Early:
             folder = max(inside, key=lambda f: len(f.parts)) if inside else None
         assert self.profiles is not None
         return self.profiles.profile(doc.directory, folder)
+
+
+def _names_settings(message: dict[str, Any]) -> bool:
+    """Whether a configuration change carries apispec settings (an empty one, as clients
+    send after `initialized`, changes nothing this module's lints depend on)."""
+    params = message.get("params")
+    settings = params.get("settings") if isinstance(params, dict) else None
+    return isinstance(settings, dict) and bool(settings.get("apispec"))
 
 
 def _folders(params: dict[str, Any], path_of: Any) -> list[Path]:
