@@ -214,9 +214,24 @@ ODD = {
 CONTINUED = {("ruby", 'BROKEN = "an unclosed string'): 1}
 
 
+# Known limit: Java's grammar closes an unclosed field string at the class's end, and the
+# methods after it are read without their class (only the last call is found).
+KNOWN = {("java", 4): "an unclosed string in a Java field costs the class's later methods"}
+
+
 @pytest.mark.parametrize(
     ("language", "odd"),
-    [(language, odd) for language, cases in ODD.items() for odd in cases],
+    [
+        pytest.param(
+            language,
+            odd,
+            marks=[pytest.mark.xfail(strict=True, reason=KNOWN[(language, k)])]
+            if (language, k) in KNOWN
+            else [],
+        )
+        for language, cases in ODD.items()
+        for k, odd in enumerate(cases)
+    ],
     ids=[f"{language}-{k}" for language, cases in ODD.items() for k in range(len(cases))],
 )
 def test_odd_construct_then_20_calls(language: str, odd: str) -> None:

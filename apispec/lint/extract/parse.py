@@ -115,7 +115,7 @@ def _tree(language: str, data: bytes, old: Parsed | None = None) -> tuple[bytes,
             if node.type in _CLOSERS
             and node.parent is not None
             and node.parent.start_point.row < node.start_point.row
-        }
+        } or _over_lines(language, tree, data)
         if not opens:
             break
         blanked = bytearray(data)
@@ -127,6 +127,28 @@ def _tree(language: str, data: bytes, old: Parsed | None = None) -> tuple[bytes,
         data = bytes(blanked)
         tree = parser(language).parse(data)
     return data, tree
+
+
+# string nodes that may not span lines, where a grammar pairs an unclosed quote with the
+# next line's opening one instead of marking the closer MISSING (Java, Kotlin)
+_ONE_LINE = {"java": "string_literal", "kotlin": "string_literal"}
+
+
+def _over_lines(language: str, tree: Tree, data: bytes) -> set[int]:
+    """Where a one-line string that spans lines opens: its quote was never closed."""
+    kind = _ONE_LINE.get(language)
+    if kind is None:
+        return set()
+    from tree_sitter import Query, QueryCursor
+
+    query = Query(grammar(language), f"({kind}) @s")
+    found = QueryCursor(query).captures(tree.root_node).get("s", [])
+    return {
+        node.start_byte
+        for node in found
+        if node.start_point.row < node.end_point.row
+        and data[node.start_byte : node.start_byte + 3] != b'"""'
+    }
 
 
 # tree-sitter-python's scanner looks ahead over all the comment lines that follow each
