@@ -11,7 +11,6 @@ parameters, is a template, not a call; each call of the wrapper is one.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from apispec.lint.budget import check
@@ -489,8 +488,4 @@ def _has_param(value: Value | None, function: int) -> bool:
     return False
 
 
-def positional(args: tuple[Arg, ...]) -> list[Arg]:
-    return [a for a in args if a.name is None and not a.spread]
-
-
-__all__ = ["Request", "Requests", "positional", "replace"]
+__all__ = ["Request", "Requests"]
