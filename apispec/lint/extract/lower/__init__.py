@@ -22,7 +22,7 @@ from importlib.resources import files
 from typing import TYPE_CHECKING, ClassVar
 
 from apispec.lint.budget import check
-from apispec.lint.extract.ir import CallE, Concat, Expr, Function, Opaque
+from apispec.lint.extract.ir import CallE, Concat, Expr, Function, Lit, Name, Opaque, Str
 from apispec.lint.extract.lower.model import Assign, FileModel, Loop, StringRef
 from apispec.lint.extract.parse import Parsed, grammar
 
@@ -130,6 +130,16 @@ class Lowering:
             value = self.expr(side)
             parts.extend(value.parts if isinstance(value, Concat) else (value,))
         return Concat(tuple(parts), start, end)
+
+    def _identifier(self, node: Node) -> Expr:
+        """A name as written; the expression tables of the languages share it."""
+        start, end = self.span(node)
+        return Name(self.text(node), start, end)
+
+    def _number(self, node: Node) -> Expr:
+        """A number or a boolean as its text (`limit=5000` must be checkable)."""
+        start, end = self.span(node)
+        return Str((Lit(self.text(node), start),), start, end)
 
     def opaque(self, node: Node) -> Opaque:
         start, end = self.span(node)

@@ -60,10 +60,6 @@ class CSharpLowering(Lowering):
     def _interpolated(self, node: Node) -> Expr:
         return interpolated(self, node, self.expr)
 
-    def _identifier(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        return Name(self.text(node), start, end)
-
     def _generic(self, node: Node) -> Expr:
         start, end = self.span(node)
         name = node.named_children[0] if node.named_children else node

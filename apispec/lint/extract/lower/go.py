@@ -20,7 +20,6 @@ from apispec.lint.extract.ir import (
     Function,
     Index,
     ListE,
-    Lit,
     Mapping,
     Name,
     Params,
@@ -57,14 +56,6 @@ class GoLowering(GoPlaces):
     def _raw(self, node: Node) -> Expr:
         start, end = self.span(node)
         return Str((plain(self.text(node)[1:-1], start + 1),), start, end, True)
-
-    def _number(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        return Str((Lit(self.text(node), start),), start, end)
-
-    def _identifier(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        return Name(self.text(node), start, end)
 
     # -- operators --------------------------------------------------------------
 

@@ -26,7 +26,6 @@ from apispec.lint.extract.ir import (
     Index,
     ListE,
     Lit,
-    Name,
     Params,
     Str,
 )
@@ -70,10 +69,6 @@ class JavaLowering(Lowering):
         return method(self, node) if method is not None else self.opaque(node)
 
     # -- expressions ------------------------------------------------------------------
-
-    def _identifier(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        return Name(self.text(node), start, end)
 
     def _number(self, node: Node) -> Expr:
         start, end = self.span(node)

@@ -112,10 +112,6 @@ class PowerShellLowering(Lowering):
                 items.append((Str((Lit(name, start),), start, end), Name(name, start, end)))
         return Mapping(tuple(items), start, end)
 
-    def _number(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        return Str((Lit(self.text(node), start),), start, end)
-
     def _word(self, node: Node) -> Expr:
         """A bare word (`Post`, `./Prtg.psm1`, `/version` as a command argument)."""
         start, end = self.span(node)

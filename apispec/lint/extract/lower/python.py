@@ -19,7 +19,6 @@ from apispec.lint.extract.ir import (
     ListE,
     Lit,
     Mapping,
-    Name,
     Params,
     Str,
 )
@@ -47,14 +46,6 @@ class PythonLowering(Lowering):
         return Concat(
             tuple(self.string(c) for c in node.named_children if c.type == "string"), start, end
         )
-
-    def _identifier(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        return Name(self.text(node), start, end)
-
-    def _number(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        return Str((Lit(self.text(node), start),), start, end)
 
     def _attribute(self, node: Node) -> Expr:
         obj = node.child_by_field_name("object")

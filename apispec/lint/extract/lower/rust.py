@@ -90,15 +90,6 @@ class RustLowering(Lowering):
 
     # -- expressions ------------------------------------------------------------
 
-    def _identifier(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        return Name(self.text(node), start, end)
-
-    def _literal(self, node: Node) -> Expr:
-        """A number or a boolean: its text (`limit=5000` must be checkable)."""
-        start, end = self.span(node)
-        return Str((Lit(self.text(node), start),), start, end)
-
     def _string(self, node: Node) -> Expr:
         start, end = self.span(node)
         pieces: list[Lit | Expr] = []
@@ -573,9 +564,9 @@ _EXPRESSIONS: dict[str, _Method] = {
     "self": RustLowering._identifier,
     "string_literal": RustLowering._string,
     "raw_string_literal": RustLowering._string,
-    "integer_literal": RustLowering._literal,
-    "float_literal": RustLowering._literal,
-    "boolean_literal": RustLowering._literal,
+    "integer_literal": RustLowering._number,
+    "float_literal": RustLowering._number,
+    "boolean_literal": RustLowering._number,
     "char_literal": RustLowering._char,
     "try_expression": RustLowering._inner,
     "await_expression": RustLowering._inner,

@@ -23,7 +23,6 @@ from apispec.lint.extract.ir import (
     ListE,
     Lit,
     Mapping,
-    Name,
     Params,
     Str,
 )
@@ -55,14 +54,6 @@ class SwiftLowering(Lowering):
     def expr(self, node: Node) -> Expr:
         method = _EXPRESSIONS.get(node.type)
         return method(self, node) if method is not None else self.opaque(node)
-
-    def _identifier(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        return Name(self.text(node), start, end)
-
-    def _literal(self, node: Node) -> Expr:
-        start, end = self.span(node)
-        return Str((Lit(self.text(node), start),), start, end)
 
     def _string(self, node: Node) -> Expr:
         start, end = self.span(node)
@@ -328,9 +319,9 @@ _EXPRESSIONS: dict[str, _Method] = {
     "line_string_literal": SwiftLowering._string,
     "multi_line_string_literal": SwiftLowering._string,
     "raw_string_literal": SwiftLowering._string,
-    "integer_literal": SwiftLowering._literal,
-    "real_literal": SwiftLowering._literal,
-    "boolean_literal": SwiftLowering._literal,
+    "integer_literal": SwiftLowering._number,
+    "real_literal": SwiftLowering._number,
+    "boolean_literal": SwiftLowering._number,
     "postfix_expression": SwiftLowering._inner,
     "try_expression": SwiftLowering._inner,
     "await_expression": SwiftLowering._inner,
